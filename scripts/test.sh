@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything the test suite needs on a fresh machine, then runs lint, types and tests.
+# Used verbatim by README.md and .ci/run. Safe to run again: installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# System packages the tests use (Debian names). Installed only when missing.
+system_packages=()
+if [ ${#system_packages[@]} -gt 0 ]; then
+  missing=()
+  for pkg in "${system_packages[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+# A project-local virtual environment keeps the machine's own Python untouched.
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+
+.venv/bin/ruff check src tests benchmarks
+.venv/bin/mypy
+.venv/bin/python -m pytest

@@ -1,0 +1,40 @@
+"""Error types raised by plies.
+
+Every error plies raises on purpose is a :class:`PliesError`, which is a
+:class:`ValueError`, so callers can catch one type. The command line turns any
+:class:`PliesError` into one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ParseError", "PliesError", "SearchError", "TreeError"]
+
+
+class PliesError(ValueError):
+    """Base class of every error plies raises on bad input or bad options."""
+
+
+class ParseError(PliesError):
+    """Text in some notation could not be read.
+
+    ``line`` and ``column`` are 1-based and point at the offending character
+    when known; the message already names them.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None):
+        self.reason = message
+        self.line = line
+        self.column = column
+        if column is not None and line is not None and line > 1:
+            message = f"{message} at line {line}, column {column}"
+        elif column is not None:
+            message = f"{message} at column {column}"
+        super().__init__(message)
+
+
+class TreeError(PliesError):
+    """A tree is well formed as text but not usable (bad probabilities, bounds, ...)."""
+
+
+class SearchError(PliesError):
+    """Search options do not fit the tree or game (e.g. chance nodes for alpha-beta)."""
