@@ -7,7 +7,14 @@ Every error plies raises on purpose is a :class:`PliesError`, which is a
 
 from __future__ import annotations
 
-__all__ = ["ParseError", "PliesError", "SearchError", "TreeError"]
+__all__ = [
+    "IllegalMoveError",
+    "ParseError",
+    "PliesError",
+    "SearchError",
+    "TreeError",
+    "UnknownGameError",
+]
 
 
 class PliesError(ValueError):
@@ -38,3 +45,11 @@ class TreeError(PliesError):
 
 class SearchError(PliesError):
     """Search options do not fit the tree or game (e.g. chance nodes for alpha-beta)."""
+
+
+class IllegalMoveError(PliesError):
+    """A move (or a move in a POSITION) is well formed but not legal where it is played."""
+
+
+class UnknownGameError(PliesError):
+    """No game is registered under the requested name, or its parameters are wrong."""

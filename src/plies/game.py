@@ -1,0 +1,249 @@
+"""The game protocol: what a two-player game tells the search engine.
+
+A game is an object that knows the rules; states are plain immutable values (tuples,
+named tuples, frozen dataclasses) that it creates and reads. The engine never looks
+inside a state: it only asks the game. To add a game, subclass :class:`BaseGame` and
+implement the seven required members::
+
+    name                      a short registry name, e.g. "tictactoe"
+    initial_state()           the start position
+    to_move(state)            0 or 1: the player who moves in a decision state
+    legal_moves(state)        the moves, in a deterministic order (empty iff terminal)
+    play(state, move)         the child state; the parent is never changed
+    is_terminal(state)        whether the game is over
+    utility(state, player)    the final payoff of a terminal state for ``player``
+
+Everything else has a safe default and can be overridden to make the game nicer to
+use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
+``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``), faster
+(``key``, ``terminal_value``, ``winning_move``, ``forced_moves``), or stochastic
+(``has_chance``, ``is_chance``, ``chance_outcomes``).
+
+Conventions the engine relies on:
+
+* Games are zero-sum: ``utility(s, 0) == -utility(s, 1)``. Wins are positive. The
+  engine scales utilities by :data:`WIN` and shifts them by the distance in plies, so
+  faster wins and slower losses are preferred; non-zero utilities should be multiples
+  of 0.001 with magnitude at most 1000 (the usual +1/0/-1 is fine).
+* ``evaluate`` estimates a non-terminal state for ``player`` in any unit whose
+  magnitude stays below ``WIN / 1000`` (one million): a proven win always beats it.
+* ``to_move`` is asked of chance states too: it names the player whose turn the chance
+  event belongs to (in Pig, the player rolling). The outcomes are applied with
+  ``play`` like moves and their probabilities must sum to 1.
+* When a player can move twice in a row (or the game has chance nodes), set
+  :attr:`alternating` to False: the engine then compares ``to_move`` of parent and
+  child instead of assuming the turn passes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import ClassVar, Generic, TypeVar
+
+from plies.errors import IllegalMoveError, ParseError
+
+__all__ = ["WIN", "BaseGame", "M", "S"]
+
+#: Scale of a win in engine scores: a terminal state with utility ``u`` reached ``d``
+#: plies from the root scores ``u * WIN - d`` (a win, ``u > 0``) or ``u * WIN + d``.
+WIN = 1_000_000_000.0
+
+S = TypeVar("S")
+"""The type of a game's states (immutable)."""
+M = TypeVar("M")
+"""The type of a game's moves and chance outcomes (hashable, immutable)."""
+
+
+class BaseGame(ABC, Generic[S, M]):
+    """Base class of every game: seven abstract members, every hook with a default.
+
+    Subclasses set the class attribute :attr:`name` and implement the abstract
+    methods. Methods must not mutate states. The engine reads each hook once per
+    search (bound-method lookups are hoisted out of its loops), and skips a hook that
+    a subclass did not override, so the defaults cost nothing.
+    """
+
+    #: Registry name of the game, e.g. ``"tictactoe"``.
+    name: ClassVar[str] = "game"
+    #: Whether any state can be a chance node. Deterministic games leave it False so
+    #: the engine never asks :meth:`is_chance`.
+    has_chance: ClassVar[bool] = False
+    #: Whether every move hands the turn to the other player (a pass implemented as a
+    #: move still alternates). Games where a player may move twice in a row set it
+    #: False; games with chance nodes are always searched as non-alternating.
+    alternating: ClassVar[bool] = True
+
+    # -- rules (required) -----------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The start position."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int:
+        """The player to move: 0 (first player) or 1.
+
+        In a chance state, the player whose turn the chance event belongs to.
+        """
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """The legal moves in a deterministic order; empty exactly when terminal."""
+
+    @abstractmethod
+    def play(self, state: S, move: M) -> S:
+        """The state after ``move`` (or chance outcome); ``state`` is left unchanged.
+
+        ``move`` is assumed legal: the engine only plays moves from
+        :meth:`legal_moves` or :meth:`chance_outcomes`. Use :meth:`parse_move` to
+        check text typed by a person.
+        """
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def utility(self, state: S, player: int) -> float:
+        """The payoff of terminal ``state`` for ``player`` (zero-sum: positive = win)."""
+
+    # -- search hooks (optional) ----------------------------------------------------
+
+    def key(self, state: S) -> Hashable:
+        """A hashable key, equal for equal states, for the transposition table.
+
+        The default is the state itself. Override it to merge symmetric states or to
+        return a cheaper key (e.g. one integer for a bitboard).
+        """
+        return state
+
+    def terminal_value(self, state: S) -> float | None:
+        """The utility of ``state`` for the side to move if it is terminal, else None.
+
+        The engine calls this once per node instead of :meth:`is_terminal`,
+        :meth:`to_move` and :meth:`utility`; a game can override it to answer from
+        one look at the state.
+        """
+        if not self.is_terminal(state):
+            return None
+        return self.utility(state, self.to_move(state))
+
+    def evaluate(self, state: S, player: int) -> float:
+        """Static estimate of non-terminal ``state`` for ``player`` (default 0: unknown).
+
+        Must stay below ``WIN / 1000`` in magnitude and be zero-sum like utilities.
+        """
+        return 0.0
+
+    def order_moves(self, state: S, moves: Sequence[M]) -> Sequence[M]:
+        """Return ``moves`` reordered most promising first (default: unchanged).
+
+        The engine tries the transposition-table move, then killer moves, then this
+        order refined by the history heuristic. The order never changes the value a
+        search returns, only how fast it gets there.
+        """
+        return moves
+
+    def quiescence_moves(self, state: S) -> Sequence[M]:
+        """Moves still worth searching when the depth runs out (default: none).
+
+        Return the "noisy" moves (captures, immediate threats) of a non-terminal
+        state. At the horizon the engine evaluates the state ("stand pat") and then
+        searches these moves, recursively, until none are left.
+        """
+        return ()
+
+    def winning_move(self, state: S) -> M | None:
+        """A move that ends the game at once with a win for the side to move, or None.
+
+        None means "none known"; the default knows none. When a move is returned the
+        engine plays it without generating the others (a win in one is the best
+        possible outcome), which makes exact solving much cheaper.
+        """
+        return None
+
+    def forced_moves(self, state: S) -> Sequence[M] | None:
+        """A subset of legal moves that contains every optimal move, or None (all).
+
+        For example the moves that do not hand the opponent an immediate win in
+        Connect Four. An empty sequence means every move loses at once: the engine
+        then scores the node as a loss in two plies. The default restricts nothing.
+        """
+        return None
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """The smallest and largest utility any terminal state can have (default ±1).
+
+        Star1/Star2 pruning at chance nodes relies on these bounds; heuristic
+        evaluations are assumed to lie inside them after scaling by :data:`WIN`.
+        """
+        return (-1.0, 1.0)
+
+    # -- chance (optional) ----------------------------------------------------------
+
+    def is_chance(self, state: S) -> bool:
+        """Whether ``state`` is a chance node (dice roll, card draw); default False.
+
+        Only asked when :attr:`has_chance` is True.
+        """
+        return False
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[M, float]]:
+        """The outcomes of chance node ``state`` with their probabilities (sum 1).
+
+        Each outcome is applied with :meth:`play`. Games with chance nodes must
+        override this; the default raises :class:`NotImplementedError`.
+        """
+        raise NotImplementedError(f"{self.name}: chance_outcomes is not implemented")
+
+    # -- notation (optional) --------------------------------------------------------
+
+    def format_move(self, state: S, move: M) -> str:
+        """``move`` (legal in ``state``) as text; the default is ``str(move)``."""
+        return str(move)
+
+    def parse_move(self, state: S, text: str) -> M:
+        """Read a move typed as text and check that it is legal in ``state``.
+
+        The default compares ``text`` (surrounding spaces ignored) with
+        :meth:`format_move` of every legal move. Raises :class:`IllegalMoveError`.
+        """
+        wanted = text.strip()
+        for move in self.legal_moves(state):
+            if self.format_move(state, move) == wanted:
+                return move
+        legal = " ".join(self.format_move(state, m) for m in self.legal_moves(state))
+        raise IllegalMoveError(
+            f"{self.name}: illegal move {text!r} (legal: {legal or 'none, the game is over'})"
+        )
+
+    def parse_position(self, text: str) -> S:
+        """Read a POSITION: empty text is the start; the default reads a move list.
+
+        Moves are separated by spaces or commas and played from the start with
+        :meth:`parse_move`. Games with a customary board notation override this and
+        accept both. Raises :class:`ParseError` or :class:`IllegalMoveError`.
+        """
+        state = self.initial_state()
+        for token in text.replace(",", " ").split():
+            if self.is_terminal(state):
+                raise IllegalMoveError(f"{self.name}: move {token!r} after the game is over")
+            if self.has_chance and self.is_chance(state):
+                raise ParseError(f"{self.name}: move {token!r} at a chance node")
+            state = self.play(state, self.parse_move(state, token))
+        return state
+
+    def format_position(self, state: S) -> str:
+        """``state`` as POSITION text that :meth:`parse_position` reads back.
+
+        The default is ``repr(state)``, which only suits debugging: games override it.
+        """
+        return repr(state)
+
+    def render(self, state: S) -> str:
+        """A human-readable picture of ``state`` (default: :meth:`format_position`)."""
+        return self.format_position(state)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

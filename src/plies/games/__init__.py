@@ -1,0 +1,108 @@
+"""The built-in games, found by name.
+
+:data:`GAMES` is a plain list of :class:`GameEntry` rows; adding a game is adding a
+row. A game module is imported only when the game is asked for, so listing the games
+stays cheap. Names may carry parameters for the factory: ``get_game("mnk", m=4,
+n=4, k=3)``, or as text ``parse_game_spec("mnk:m=4,n=4,k=3")`` (what the command
+line accepts as GAME).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from plies.errors import UnknownGameError
+from plies.game import BaseGame
+
+__all__ = ["GAMES", "GameEntry", "available_games", "get_game", "parse_game_spec"]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One registered game: its name, where its class lives, and one-line help."""
+
+    name: str
+    #: ``"module:attribute"`` of the factory (usually the game class).
+    factory: str
+    #: What the game is, in a few words.
+    summary: str
+    #: How moves and POSITION text are written, in one line.
+    notation: str
+    #: Default factory parameters (keyword arguments), given before the user's own.
+    defaults: tuple[tuple[str, int], ...] = ()
+
+    def create(self, **params: int) -> BaseGame[Any, Any]:
+        """Import the game's module and build the game with ``params``."""
+        module_name, _, attribute = self.factory.partition(":")
+        factory = getattr(importlib.import_module(module_name), attribute)
+        try:
+            game: BaseGame[Any, Any] = factory(**{**dict(self.defaults), **params})
+        except TypeError as exc:  # unexpected keyword: report it as a bad game spec
+            raise UnknownGameError(f"{self.name}: bad parameters {params!r} ({exc})") from exc
+        return game
+
+
+#: Every built-in game, in the order ``plies games`` lists them.
+GAMES: list[GameEntry] = [
+    GameEntry(
+        "tictactoe",
+        "plies.games.mnk:MNKGame",
+        "tic-tac-toe (the 3,3,3 m,n,k-game)",
+        "cells 1-9 row by row from the top left; POSITION = moves '5 1 9' or board 'x.o/.x./..o'",
+        (("m", 3), ("n", 3), ("k", 3)),
+    ),
+    GameEntry(
+        "mnk",
+        "plies.games.mnk:MNKGame",
+        "m,n,k-game: k in a row on m columns x n rows (mnk:m=4,n=4,k=3)",
+        "cells 1..m*n row by row from the top left; POSITION = moves or board rows joined by /",
+        (("m", 3), ("n", 3), ("k", 3)),
+    ),
+    GameEntry(
+        "nim",
+        "plies.games.nim:Nim",
+        "Nim, normal play: take any number from one heap, taking the last object wins",
+        "POSITION = heap sizes '3,4,5' (default 3,4,5); move 'H:N' takes N from heap H (1-based)",
+    ),
+]
+
+
+def available_games() -> list[str]:
+    """The names of the registered games, in registry order."""
+    return [entry.name for entry in GAMES]
+
+
+def get_entry(name: str) -> GameEntry:
+    """The registry row of ``name``; raises :class:`UnknownGameError` if there is none."""
+    for entry in GAMES:
+        if entry.name == name:
+            return entry
+    known = ", ".join(available_games())
+    raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+
+
+def get_game(name: str, **params: int) -> BaseGame[Any, Any]:
+    """Build the game registered as ``name`` with factory parameters ``params``."""
+    return get_entry(name).create(**params)
+
+
+def parse_game_spec(spec: str) -> BaseGame[Any, Any]:
+    """Build a game from text: ``NAME`` or ``NAME:key=value,key=value`` (integers).
+
+    Raises :class:`UnknownGameError` for an unknown name or malformed parameters.
+    """
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise UnknownGameError(f"bad game parameter {item!r} in {spec!r} (want key=value)")
+        try:
+            params[key.strip()] = int(value)
+        except ValueError:
+            raise UnknownGameError(
+                f"bad game parameter {item!r} in {spec!r} (value must be an integer)"
+            ) from None
+    return get_game(name, **params)
