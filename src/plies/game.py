@@ -64,8 +64,8 @@ class BaseGame(ABC, Generic[S, M]):
     a subclass did not override, so the defaults cost nothing.
     """
 
-    #: Registry name of the game, e.g. ``"tictactoe"``.
-    name: ClassVar[str] = "game"
+    #: Registry name of the game, e.g. ``"tictactoe"`` (a class or instance attribute).
+    name: str = "game"
     #: Whether any state can be a chance node. Deterministic games leave it False so
     #: the engine never asks :meth:`is_chance`.
     has_chance: ClassVar[bool] = False
