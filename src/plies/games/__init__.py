@@ -66,6 +66,13 @@ GAMES: list[GameEntry] = [
         "Nim, normal play: take any number from one heap, taking the last object wins",
         "POSITION = heap sizes '3,4,5' (default 3,4,5); move 'H:N' takes N from heap H (1-based)",
     ),
+    GameEntry(
+        "connect4",
+        "plies.games.connect4:Connect4",
+        "Connect Four on bitboards, 7 x 6 by default (connect4:width=6,height=5)",
+        "moves are columns 1-7 from the left; POSITION = columns played '4453' (commas past 9)",
+        (("width", 7), ("height", 6)),
+    ),
 ]
 
 

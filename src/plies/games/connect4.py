@@ -1,0 +1,465 @@
+"""Connect Four on bitboards, any width x height (default 7 x 6).
+
+The board uses the classic layout of John Tromp and Pascal Pons: each column takes
+``height + 1`` bits, bottom cell first, and the extra bit on top of every column stays
+empty (a sentinel that stops shifted lines from wrapping into the next column). A
+state holds two integers:
+
+* ``position``: the stones of the side to move,
+* ``mask``: every stone on the board,
+
+so the stones of the side that just moved are ``position ^ mask``, and
+``position + mask`` is a compact key unique per position (it sets the bit above the
+top stone of every column; the side to move is the parity of the stone count).
+
+Moves are 1-based columns, 1 being the leftmost. A position is written as the moves
+played from the empty board: ``4453``. On boards wider than 9 columns moves are
+separated by commas (``10,4,11``); commas and spaces are accepted on any board.
+
+Besides the game protocol the module offers what an exact solver in the style of Pons
+needs: :meth:`Connect4.can_win_next`, :meth:`Connect4.non_losing_moves`,
+:meth:`Connect4.move_threats`, :meth:`Connect4.solver_score` and
+:meth:`Connect4.score_bounds`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.game import BaseGame
+
+__all__ = ["Connect4", "Connect4State"]
+
+#: Smallest and largest width or height accepted (the bitboard itself has no limit;
+#: keys fit one 64-bit word when ``width * (height + 1) <= 64``, e.g. 7 x 6 or 8 x 7).
+MIN_SIZE = 1
+MAX_SIZE = 16
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class Connect4State(NamedTuple):
+    """An immutable Connect Four position; make states with :class:`Connect4`.
+
+    ``position`` holds the stones of the side to move, ``mask`` every stone, ``ply``
+    the number of stones played and ``won`` whether the side that just moved completed
+    a line of four (then the side to move has lost). ``ply`` and ``won`` follow from
+    ``position`` and ``mask``; they are kept so the search never recomputes them.
+    """
+
+    position: int
+    mask: int
+    ply: int
+    won: bool
+
+    @property
+    def key(self) -> int:
+        """``position + mask``: one integer, unique per position."""
+        return self.position + self.mask
+
+
+# Creating a NamedTuple through tuple.__new__ skips the generated __new__ and its
+# argument handling: 0.34 us instead of 0.72 us per state (CPython 3.11).
+_new_state = tuple.__new__
+
+
+def _line_count_table(width: int, height: int) -> list[list[int]]:
+    """For every cell (column, row), the number of four-in-a-row lines through it."""
+    counts = [[0] * height for _ in range(width)]
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for col in range(width):
+            for row in range(height):
+                end_col, end_row = col + 3 * dc, row + 3 * dr
+                if 0 <= end_col < width and 0 <= end_row < height:
+                    for i in range(4):
+                        counts[col + i * dc][row + i * dr] += 1
+    return counts
+
+
+class Connect4(BaseGame[Connect4State, int]):
+    """Connect Four on a ``width`` x ``height`` board (default 7 x 6).
+
+    The first player to line up four stones horizontally, vertically or diagonally
+    wins; a full board without a line is a draw. States are :class:`Connect4State`
+    tuples; every method takes and returns them without mutating anything.
+    """
+
+    name = "connect4"
+    #: Connect Four has no chance nodes.
+    has_chance = False
+
+    def __init__(self, width: int = 7, height: int = 6) -> None:
+        for label, value in (("width", width), ("height", height)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise PliesError(f"connect4 {label} must be an integer, got {value!r}")
+            if not MIN_SIZE <= value <= MAX_SIZE:
+                raise PliesError(
+                    f"connect4 {label} must be between {MIN_SIZE} and {MAX_SIZE}, got {value}"
+                )
+        self.width = width
+        self.height = height
+        self.size = width * height
+        h1 = height + 1
+        self._h1 = h1
+        # Shifts for the four directions: vertical, horizontal and both diagonals.
+        self._shifts = (1, h1, h1 + 1, h1 - 1)
+        bottom = sum(1 << (c * h1) for c in range(width))
+        self._bottom_mask = bottom
+        self._board_mask = bottom * ((1 << height) - 1)
+        # Indexed by the 1-based column; index 0 is unused.
+        self._bottom = (0, *(1 << (c * h1) for c in range(width)))
+        self._top = (0, *(1 << (c * h1 + height - 1) for c in range(width)))
+        self._column_mask = (0, *(((1 << height) - 1) << (c * h1) for c in range(width)))
+        # Columns ordered centre first: the move-ordering hint every search wants.
+        centre = (width - 1) / 2
+        self._centre_order = tuple(
+            c + 1 for c in sorted(range(width), key=lambda c: (abs(c - centre), c))
+        )
+        self._weights = _line_count_table(width, height)
+        # The evaluation needs sum(weight of cell) over a set of stones. Splitting each
+        # weight into its binary digits turns that into one popcount per digit (5 masks:
+        # a cell lies on at most 16 lines) instead of one per distinct weight (9 on 7 x 6).
+        weight_bits: list[int] = []
+        for bit in range(5):
+            m = 0
+            for c in range(width):
+                for r in range(height):
+                    if self._weights[c][r] >> bit & 1:
+                        m |= 1 << (c * h1 + r)
+            weight_bits.append(m)
+        self._weight_bits = tuple(weight_bits)
+        self._initial = _new_state(Connect4State, (0, 0, 0, False))
+
+    def __repr__(self) -> str:
+        return f"Connect4(width={self.width}, height={self.height})"
+
+    # -- rules ------------------------------------------------------------------------
+
+    def initial_state(self) -> Connect4State:
+        """The empty board, first player to move."""
+        return self._initial
+
+    def to_move(self, state: Connect4State) -> int:
+        """0 for the first player (X), 1 for the second (O)."""
+        return state.ply & 1
+
+    def legal_moves(self, state: Connect4State) -> list[int]:
+        """The columns that are not full, centre first; none once the game is over.
+
+        The centre-first order is the move-ordering hint: central columns take part
+        in more lines of four.
+        """
+        if state.won:
+            return []
+        mask = state.mask
+        top = self._top
+        return [c for c in self._centre_order if not mask & top[c]]
+
+    def play(self, state: Connect4State, move: int) -> Connect4State:
+        """The state after dropping a stone in column ``move`` (1-based, assumed legal)."""
+        position, mask, ply, _ = state
+        new_mask = mask | (mask + self._bottom[move])
+        # Four-in-a-row test of the mover's stones, unrolled (was a loop over the four
+        # shifts calling _has_four: 2.0 us -> 1.8 us per play on 7 x 6).
+        stones = position | (new_mask ^ mask)
+        vertical, horizontal, diagonal, antidiagonal = self._shifts
+        m = stones & (stones >> vertical)
+        won = bool(m & (m >> 2 * vertical))
+        if not won:
+            m = stones & (stones >> horizontal)
+            won = bool(m & (m >> 2 * horizontal))
+            if not won:
+                m = stones & (stones >> diagonal)
+                won = bool(m & (m >> 2 * diagonal))
+                if not won:
+                    m = stones & (stones >> antidiagonal)
+                    won = bool(m & (m >> 2 * antidiagonal))
+        return _new_state(Connect4State, (position ^ mask, new_mask, ply + 1, won))
+
+    def is_terminal(self, state: Connect4State) -> bool:
+        """Whether somebody has four in a row or the board is full."""
+        return state.won or state.ply == self.size
+
+    def utility(self, state: Connect4State, player: int) -> float:
+        """+1 if ``player`` completed four, -1 if the opponent did, 0 for a draw."""
+        if not state.won:
+            return 0.0
+        return 1.0 if (state.ply - 1) & 1 == player else -1.0
+
+    def winner(self, state: Connect4State) -> int | None:
+        """The player (0 or 1) who completed four, or None (game on, or a draw)."""
+        return (state.ply - 1) & 1 if state.won else None
+
+    def _has_four(self, stones: int) -> bool:
+        """Whether ``stones`` contain four in a row: two shift-and steps per direction."""
+        for shift in self._shifts:
+            m = stones & (stones >> shift)
+            if m & (m >> (2 * shift)):
+                return True
+        return False
+
+    # -- search hooks -----------------------------------------------------------------
+
+    def key(self, state: Connect4State) -> int:
+        """``position + mask``: one integer, unique per position."""
+        return state.position + state.mask
+
+    def terminal_value(self, state: Connect4State) -> float | None:
+        """-1 if the side to move has lost, 0 on a full board, None while the game is on."""
+        if state.won:
+            return -1.0
+        return 0.0 if state.ply == self.size else None
+
+    def evaluate(self, state: Connect4State, player: int) -> float:
+        """:meth:`heuristic` seen by ``player`` (cell weights plus threats)."""
+        score = self.heuristic(state)
+        return float(score if state.ply & 1 == player else -score)
+
+    def winning_move(self, state: Connect4State) -> int | None:
+        """A column where the side to move completes four now, or None."""
+        if state.won:
+            return None
+        wins = self.winning_cells(state.position, state.mask) & self.playable_cells(state)
+        if not wins:
+            return None
+        return (wins & -wins).bit_length() // self._h1 + 1
+
+    def forced_moves(self, state: Connect4State) -> list[int] | None:
+        """The moves that do not give the opponent a win next move (see
+        :meth:`non_losing_moves`), or None when the side to move can win at once."""
+        position, mask, _, won = state
+        if won:
+            return None
+        playable = (mask + self._bottom_mask) & self._board_mask
+        if self.winning_cells(position, mask) & playable:
+            return None
+        cells = self._non_losing(position ^ mask, mask, playable)
+        column_mask = self._column_mask
+        return [c for c in self._centre_order if cells & column_mask[c]]
+
+    # -- evaluation -------------------------------------------------------------------
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Empty cells (playable or not) that would complete four for ``stones``."""
+        # Pons' compute_winning_position, unrolled per direction (3.2 us -> 3.0 us).
+        # For each direction: two stones on one side and a third beyond (or on the
+        # other side) of an empty cell complete a four through it.
+        p = stones
+        result = (p << 1) & (p << 2) & (p << 3)  # vertical: only the cell on top
+        _, s, t, u = self._shifts
+        q = (p << s) & (p << 2 * s)
+        result |= q & ((p << 3 * s) | (p >> s))
+        q = (p >> s) & (p >> 2 * s)
+        result |= q & ((p << s) | (p >> 3 * s))
+        q = (p << t) & (p << 2 * t)
+        result |= q & ((p << 3 * t) | (p >> t))
+        q = (p >> t) & (p >> 2 * t)
+        result |= q & ((p << t) | (p >> 3 * t))
+        q = (p << u) & (p << 2 * u)
+        result |= q & ((p << 3 * u) | (p >> u))
+        q = (p >> u) & (p >> 2 * u)
+        result |= q & ((p << u) | (p >> 3 * u))
+        return result & (self._board_mask ^ mask)
+
+    def heuristic(self, state: Connect4State) -> int:
+        """Static score for the side to move, in cell-weight units (positive is good).
+
+        Each stone counts the number of four-lines through its cell (the classic
+        3 4 5 7 5 4 3 table on 7 x 6); each empty cell that would complete a four
+        counts 16 for its owner, and a threat playable right now by the side to move
+        counts 512 (a win next move). Terminal states are not scored here.
+        """
+        position, mask, _, _ = state
+        opponent = position ^ mask
+        # Unrolled over the five binary digits of the weights (1.5 us -> 0.9 us).
+        w0, w1, w2, w3, w4 = self._weight_bits
+        score = (
+            (position & w0).bit_count()
+            - (opponent & w0).bit_count()
+            + (((position & w1).bit_count() - (opponent & w1).bit_count()) << 1)
+            + (((position & w2).bit_count() - (opponent & w2).bit_count()) << 2)
+            + (((position & w3).bit_count() - (opponent & w3).bit_count()) << 3)
+            + (((position & w4).bit_count() - (opponent & w4).bit_count()) << 4)
+        )
+        own = self.winning_cells(position, mask)
+        theirs = self.winning_cells(opponent, mask)
+        if own & (mask + self._bottom_mask):
+            score += 512
+        return score + 16 * (own.bit_count() - theirs.bit_count())
+
+    # -- solver helpers (Pons) --------------------------------------------------------
+
+    def playable_cells(self, state: Connect4State) -> int:
+        """Bitmask of the cells where a stone would land now, one per non-full column."""
+        return (state.mask + self._bottom_mask) & self._board_mask
+
+    def move_bit(self, state: Connect4State, move: int) -> int:
+        """The single bit of the cell where a stone dropped in column ``move`` lands."""
+        return (state.mask + self._bottom[move]) & self._column_mask[move]
+
+    def can_win_next(self, state: Connect4State) -> bool:
+        """Whether the side to move can complete four with its next stone."""
+        return bool(self.winning_cells(state.position, state.mask) & self.playable_cells(state))
+
+    def non_losing_moves_mask(self, state: Connect4State) -> int:
+        """Bitmask of the landing cells of moves that do not lose at once.
+
+        A move loses at once if it leaves the opponent a direct win: either the
+        opponent already threatens a playable cell that we do not block, or our stone
+        makes the cell above it playable for an opponent four. Two playable opponent
+        threats mean every move loses (empty mask). Meant for states where
+        :meth:`can_win_next` is false, as in Pons' solver.
+        """
+        return self._non_losing(state.position ^ state.mask, state.mask, self.playable_cells(state))
+
+    def _non_losing(self, opponent: int, mask: int, playable: int) -> int:
+        """:meth:`non_losing_moves_mask` from the opponent's stones and playable cells."""
+        opponent_wins = self.winning_cells(opponent, mask)
+        forced = playable & opponent_wins
+        if forced:
+            if forced & (forced - 1):
+                return 0
+            playable = forced
+        return playable & ~(opponent_wins >> 1)
+
+    def non_losing_moves(self, state: Connect4State) -> list[int]:
+        """The columns of :meth:`non_losing_moves_mask`, centre first."""
+        cells = self.non_losing_moves_mask(state)
+        column_mask = self._column_mask
+        return [c for c in self._centre_order if cells & column_mask[c]]
+
+    def move_threats(self, state: Connect4State, move: int) -> int:
+        """How many empty cells would complete four for the mover after playing ``move``.
+
+        Pons orders moves by this count (more threats first).
+        """
+        stones = state.position | self.move_bit(state, move)
+        return self.winning_cells(stones, state.mask).bit_count()
+
+    def solver_score(self, state: Connect4State) -> int:
+        """Exact score of a finished game for the side to move, in Pons' convention.
+
+        A win scores one more than the stones the winner has left to play (on 7 x 6:
+        22 minus the stones it has placed), a loss the negation, a draw 0: faster wins
+        score higher. Raises :class:`PliesError` if the game is not over.
+        """
+        if state.won:  # the winning stone was the ply-th: Pons' (size + 1 - moves) // 2
+            return -((self.size + 2 - state.ply) // 2)
+        if state.ply == self.size:
+            return 0
+        raise PliesError("solver_score needs a finished game")
+
+    def score_bounds(self, state: Connect4State) -> tuple[int, int]:
+        """Bounds ``(lower, upper)`` on the exact score of ``state`` for the side to move.
+
+        ``upper`` is the score of winning with the next stone and ``lower`` that of
+        losing to the opponent's next stone; Pons' solver tightens both by one once
+        :meth:`can_win_next` is false. For the empty 7 x 6 board: (-21, 21).
+        """
+        return (-((self.size - state.ply) // 2), (self.size + 1 - state.ply) // 2)
+
+    # -- notation ---------------------------------------------------------------------
+
+    def format_move(self, state: Connect4State, move: int) -> str:
+        """A move as its 1-based column number."""
+        return str(move)
+
+    def parse_move(self, state: Connect4State, text: str) -> int:
+        """Read a 1-based column and check that it can be played in ``state``.
+
+        Raises :class:`ParseError` for text that is not a column of this board and
+        :class:`IllegalMoveError` for a full column or a finished game.
+        """
+        stripped = text.strip()
+        if not (stripped.isascii() and stripped.isdigit()):
+            raise ParseError(f"connect4: a move is a column number 1-{self.width}, got {text!r}")
+        move = int(stripped)
+        if not 1 <= move <= self.width:
+            raise ParseError(f"connect4: column {move} is not between 1 and {self.width}")
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"connect4: cannot play column {move}, the game is over")
+        if state.mask & self._top[move]:
+            raise IllegalMoveError(f"connect4: cannot play column {move}, it is full")
+        return move
+
+    def parse_position(self, text: str) -> Connect4State:
+        """Read the columns played from the empty board: ``4453`` or ``4,4,5,3``.
+
+        Up to 9 columns every digit is a move and spaces or commas are optional;
+        on wider boards moves must be separated by commas or spaces. Raises
+        :class:`ParseError` or :class:`IllegalMoveError` naming the bad move.
+        """
+        tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+        if self.width <= 9:
+            tokens = [digit for token in tokens for digit in token]
+        state = self._initial
+        for index, token in enumerate(tokens, start=1):
+            try:
+                move = self.parse_move(state, token)
+            except PliesError as exc:
+                raise type(exc)(f"{exc} (move {index} of {text.strip()!r})") from None
+            state = self.play(state, move)
+        return state
+
+    def format_position(self, state: Connect4State) -> str:
+        """A move sequence from the empty board reaching ``state``, as POSITION text.
+
+        The state does not remember the order its stones were played in, so this
+        rebuilds one order (taking stones off column tops, leftmost first, never
+        through a finished game): :meth:`parse_position` reads it back to an equal
+        state. Moves are digits, or comma-separated on boards wider than 9.
+        """
+        moves = self._move_sequence(state)
+        separator = "" if self.width <= 9 else ","
+        return separator.join(str(m) for m in moves)
+
+    def _move_sequence(self, state: Connect4State) -> list[int]:
+        """Columns leading from the empty board to ``state`` (backward search)."""
+        # Undo stones one by one: the last mover's stone on top of some column, such
+        # that the earlier position has no four. Dead ends are remembered by key, so
+        # the search visits each sub-position at most once (it almost never backtracks).
+        failed: set[int] = set()
+        undone: list[int] = []
+
+        def undo(mover: int, other: int, ply: int) -> bool:
+            if ply == 0:
+                return True
+            mask = mover | other
+            key = other + mask
+            if key in failed:
+                return False
+            for col in range(1, self.width + 1):
+                column = mask & self._column_mask[col]
+                if not column:
+                    continue
+                top_stone = 1 << (column.bit_length() - 1)
+                if not mover & top_stone:
+                    continue
+                before = mover ^ top_stone
+                if self._has_four(before) or self._has_four(other):
+                    continue
+                if undo(other, before, ply - 1):
+                    undone.append(col)
+                    return True
+            failed.add(key)
+            return False
+
+        last_mover = state.position ^ state.mask
+        if not undo(last_mover, state.position, state.ply):
+            raise PliesError("connect4: this position cannot arise in a game")
+        return undone
+
+    def render(self, state: Connect4State) -> str:
+        """The board as text, top row first: ``X`` first player, ``O`` second, ``.`` empty."""
+        first = state.position if state.ply & 1 == 0 else state.position ^ state.mask
+        lines = []
+        for row in range(self.height - 1, -1, -1):
+            cells = []
+            for col in range(self.width):
+                bit = 1 << (col * self._h1 + row)
+                cells.append("." if not state.mask & bit else "X" if first & bit else "O")
+            lines.append(" ".join(cells))
+        lines.append(" ".join(str(c % 10) for c in range(1, self.width + 1)))
+        return "\n".join(lines)
