@@ -73,6 +73,12 @@ GAMES: list[GameEntry] = [
         "moves are columns 1-7 from the left; POSITION = columns played '4453' (commas past 9)",
         (("width", 7), ("height", 6)),
     ),
+    GameEntry(
+        "othello",
+        "plies.games.othello:Othello",
+        "Othello / Reversi 8 x 8 on bitboards, with passes",
+        "moves d3 or pass; POSITION = moves 'f5d6c3' or board: 64 X/O/- from a1 then side X/O",
+    ),
 ]
 
 
