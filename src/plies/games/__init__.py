@@ -79,6 +79,13 @@ GAMES: list[GameEntry] = [
         "Othello / Reversi 8 x 8 on bitboards, with passes",
         "moves d3 or pass; POSITION = moves 'f5d6c3' or board: 64 X/O/- from a1 then side X/O",
     ),
+    GameEntry(
+        "pig",
+        "plies.games.pig:Pig",
+        "Pig, the dice game (chance nodes), to 20 points by default (pig:target=30)",
+        "moves roll, hold; POSITION = events 'roll 4 roll 1' or 'scores 12,7 total 5 player 2'",
+        (("target", 20),),
+    ),
 ]
 
 

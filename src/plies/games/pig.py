@@ -1,0 +1,228 @@
+"""Pig, the dice game: a small two-player game with chance nodes.
+
+On your turn you roll a die as often as you like. A 1 ends the turn and loses the
+points rolled in it (the *turn total*); any other face adds to the turn total. Instead
+of rolling you may *hold*: the turn total is added to your score and the turn passes.
+A turn starts with a roll (holding with a turn total of 0 is not a move, so every
+hold gains points). The first player whose score reaches the target wins. The default
+target is 20 (the classic game plays to 100) so that expectiminimax can search it.
+
+Moves are ``roll`` and ``hold``. After a roll the state is a chance node whose
+outcomes are the die faces 1 to 6 (each 1/6), applied with :meth:`Pig.play` like moves.
+
+A POSITION is either
+
+* the events from the start, separated by spaces or commas: ``roll 4 roll 6 hold
+  roll 1`` (every ``roll`` is followed by the face it showed), or
+* a state: ``scores 12,7 total 5 player 2`` (the scores of players 1 and 2, the turn
+  total and the player to move), with ``rolling`` appended when the die is in the
+  air (a chance node). :meth:`Pig.format_position` writes this form.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.game import BaseGame
+
+__all__ = ["HOLD", "ROLL", "Pig", "PigMove", "PigState"]
+
+#: The two decisions; chance outcomes are die faces (ints).
+ROLL = "roll"
+HOLD = "hold"
+
+PigMove = str | int
+"""A decision (:data:`ROLL` or :data:`HOLD`) or a die face 1..faces."""
+
+_STATE = re.compile(
+    r"scores\s+(\d+)\s*,\s*(\d+)\s+total\s+(\d+)\s+player\s+([12])(\s+rolling)?",
+    re.IGNORECASE,
+)
+
+
+class PigState(NamedTuple):
+    """Scores of both players, the turn total, the player whose turn it is, and
+    whether the die is in the air (``rolling``: a chance node)."""
+
+    scores: tuple[int, int]
+    total: int
+    player: int
+    rolling: bool
+
+
+class Pig(BaseGame[PigState, PigMove]):
+    """Pig played to ``target`` points (default 20) with a die of ``faces`` faces (6)."""
+
+    name = "pig"
+    has_chance = True
+
+    def __init__(self, target: int = 20, faces: int = 6) -> None:
+        for label, value, low, high in (("target", target, 1, 1000), ("faces", faces, 2, 100)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise PliesError(f"pig {label} must be an integer, got {value!r}")
+            if not low <= value <= high:
+                raise PliesError(f"pig {label} must be between {low} and {high}, got {value}")
+        self.target = target
+        self.faces = faces
+        probability = 1.0 / faces
+        self._outcomes: tuple[tuple[PigMove, float], ...] = tuple(
+            (face, probability) for face in range(1, faces + 1)
+        )
+
+    def __repr__(self) -> str:
+        return f"Pig(target={self.target}, faces={self.faces})"
+
+    # -- rules ------------------------------------------------------------------------
+
+    def initial_state(self) -> PigState:
+        """Both scores 0, player 0 to roll."""
+        return PigState((0, 0), 0, 0, False)
+
+    def to_move(self, state: PigState) -> int:
+        """The player whose turn it is."""
+        return state.player
+
+    def legal_moves(self, state: PigState) -> list[PigMove]:
+        """``roll``, plus ``hold`` once the turn total is positive; none at the end.
+
+        At a chance node the decisions are not available: see :meth:`chance_outcomes`.
+        """
+        if state.rolling or self.is_terminal(state):
+            return []
+        return [ROLL, HOLD] if state.total else [ROLL]
+
+    def play(self, state: PigState, move: PigMove) -> PigState:
+        """Apply a decision (``roll``/``hold``) or, at a chance node, a die face."""
+        scores, total, player, _ = state
+        if move == ROLL:
+            return PigState(scores, total, player, True)
+        if move == HOLD:
+            banked = (
+                (scores[0] + total, scores[1]) if player == 0 else (scores[0], scores[1] + total)
+            )
+            return PigState(banked, 0, 1 - player, False)
+        if move == 1:
+            return PigState(scores, 0, 1 - player, False)
+        assert isinstance(move, int)
+        return PigState(scores, total + move, player, False)
+
+    def is_terminal(self, state: PigState) -> bool:
+        """Whether a player has reached the target."""
+        return max(state.scores) >= self.target
+
+    def utility(self, state: PigState, player: int) -> float:
+        """+1 if ``player`` reached the target, -1 if the opponent did."""
+        return 1.0 if state.scores[player] >= self.target else -1.0
+
+    def is_chance(self, state: PigState) -> bool:
+        """Whether the die is in the air."""
+        return state.rolling
+
+    def chance_outcomes(self, state: PigState) -> tuple[tuple[PigMove, float], ...]:
+        """The die faces 1..faces, each with probability ``1 / faces``."""
+        return self._outcomes
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """Utilities are -1 and +1."""
+        return (-1.0, 1.0)
+
+    # -- evaluation -------------------------------------------------------------------
+
+    def evaluate(self, state: PigState, player: int) -> float:
+        """A win-probability estimate for ``player``, scaled to -1000..1000.
+
+        A race approximation: with ``a`` and ``b`` the points each side still needs
+        (the player on turn counting half its turn total as banked, since it is at
+        risk), the player on turn wins with probability about ``b / (a + b)``.
+        """
+        scores, total, on_turn, _ = state
+        need_on_turn = self.target - scores[on_turn] - total / 2
+        need_other = self.target - scores[1 - on_turn]
+        probability = need_other / (need_on_turn + need_other)
+        value = 1000.0 * (2.0 * probability - 1.0)
+        return value if player == on_turn else -value
+
+    # -- notation ---------------------------------------------------------------------
+
+    def format_move(self, state: PigState, move: PigMove) -> str:
+        """``roll``, ``hold`` or a die face as its number."""
+        return str(move)
+
+    def parse_move(self, state: PigState, text: str) -> PigMove:
+        """Read ``roll``/``hold`` (or ``r``/``h``) at a decision, a face at a chance node.
+
+        Raises :class:`ParseError` for unknown words and :class:`IllegalMoveError`
+        for a move that is not allowed now (``hold`` with a turn total of 0, a
+        decision while the die rolls, anything after the game is over).
+        """
+        word = text.strip().lower()
+        move: PigMove
+        if word in ("roll", "r"):
+            move = ROLL
+        elif word in ("hold", "h"):
+            move = HOLD
+        elif word.isascii() and word.isdigit():
+            move = int(word)
+            if not 1 <= move <= self.faces:
+                raise ParseError(f"pig: a die shows 1 to {self.faces}, got {text.strip()!r}")
+        else:
+            raise ParseError(f"pig: a move is 'roll' or 'hold' (or a die face), got {text!r}")
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"pig: {move}: the game is over")
+        if state.rolling and isinstance(move, str):
+            raise IllegalMoveError(f"pig: {move}: the die is rolling, give the face it shows")
+        if not state.rolling and isinstance(move, int):
+            raise IllegalMoveError(f"pig: die face {move} without a roll")
+        if move == HOLD and not state.total:
+            raise IllegalMoveError("pig: hold: the turn total is 0, a turn starts with a roll")
+        return move
+
+    def parse_position(self, text: str) -> PigState:
+        """Read events from the start or a ``scores A,B total T player P`` state.
+
+        See the module documentation. Raises :class:`ParseError` or
+        :class:`IllegalMoveError` naming the bad part.
+        """
+        stripped = text.strip()
+        if stripped.lower().startswith("scores"):
+            match = _STATE.fullmatch(stripped)
+            if match is None:
+                raise ParseError(
+                    "pig: a state reads 'scores A,B total T player P' (P is 1 or 2), "
+                    f"optionally followed by 'rolling'; got {stripped!r}"
+                )
+            first, second, total = int(match[1]), int(match[2]), int(match[3])
+            if max(first, second) >= self.target and (total or match[5]):
+                raise ParseError(f"pig: the game is over, no turn can be under way: {stripped!r}")
+            if min(first, second) >= self.target:
+                raise ParseError(f"pig: both players cannot have reached {self.target}")
+            return PigState((first, second), total, int(match[4]) - 1, bool(match[5]))
+        state = self.initial_state()
+        for index, token in enumerate(stripped.replace(",", " ").split(), start=1):
+            try:
+                move = self.parse_move(state, token)
+            except PliesError as exc:
+                raise type(exc)(f"{exc} (event {index} of the POSITION)") from None
+            state = self.play(state, move)
+        return state
+
+    def format_position(self, state: PigState) -> str:
+        """``scores A,B total T player P`` (P is 1 or 2), plus ``rolling`` at a chance node."""
+        first, second = state.scores
+        text = f"scores {first},{second} total {state.total} player {state.player + 1}"
+        return f"{text} rolling" if state.rolling else text
+
+    def render(self, state: PigState) -> str:
+        """Scores, target, turn total and what happens next, on two lines."""
+        first, second = state.scores
+        lines = [f"player 1: {first}   player 2: {second}   (target {self.target})"]
+        if self.is_terminal(state):
+            winner = 1 if first >= self.target else 2
+            lines.append(f"player {winner} wins")
+        elif state.rolling:
+            lines.append(f"player {state.player + 1} rolls the die (turn total {state.total})")
+        else:
+            lines.append(f"player {state.player + 1} to move, turn total {state.total}")
+        return "\n".join(lines)
