@@ -25,17 +25,30 @@ class ParseError(PliesError):
     """Text in some notation could not be read.
 
     ``line`` and ``column`` are 1-based and point at the offending character
-    when known; the message already names them.
+    when known; ``found`` says what stood there. The message already names them:
+    ``expected ',' or ']' at column 14, found ')'``.
     """
 
-    def __init__(self, message: str, *, line: int | None = None, column: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        found: str | None = None,
+    ):
         self.reason = message
         self.line = line
         self.column = column
+        self.found = found
         if column is not None and line is not None and line > 1:
             message = f"{message} at line {line}, column {column}"
         elif column is not None:
             message = f"{message} at column {column}"
+        elif line is not None:
+            message = f"{message} at line {line}"
+        if found is not None:
+            message = f"{message}, found {found}"
         super().__init__(message)
 
 

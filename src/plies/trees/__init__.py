@@ -1,0 +1,60 @@
+"""Explicit game trees: read them in the notations courses use, search them with
+minimax, alpha-beta, negamax or expectiminimax, and explain every step.
+
+>>> from plies import trees
+>>> tree = trees.parse("[[3,12,8],[2,4,6],[14,5,2]]")   # AIMA Figure 5.2
+>>> result = trees.alphabeta(tree)
+>>> result.value, result.path
+(3, [0, 0])
+>>> result.summary()
+'evaluated 7 of 9 leaves, 12 nodes visited, 1 cut-off'
+"""
+
+from plies.trees._model import Kind, Node, Number, Tree, TreeBuilder, format_number
+from plies.trees._parse import NOTATIONS, from_leaves, parse, parse_number
+from plies.trees._result import (
+    ALGORITHMS,
+    ORDERS,
+    Backup,
+    Cutoff,
+    Enter,
+    Evaluate,
+    Event,
+    Exit,
+    NodeRecord,
+    SearchOptions,
+    Static,
+    TreeResult,
+)
+from plies.trees._search import alphabeta, exact_values, expectiminimax, minimax, negamax, search
+
+__all__ = [
+    "ALGORITHMS",
+    "NOTATIONS",
+    "ORDERS",
+    "Backup",
+    "Cutoff",
+    "Enter",
+    "Evaluate",
+    "Event",
+    "Exit",
+    "Kind",
+    "Node",
+    "NodeRecord",
+    "Number",
+    "SearchOptions",
+    "Static",
+    "Tree",
+    "TreeBuilder",
+    "TreeResult",
+    "alphabeta",
+    "exact_values",
+    "expectiminimax",
+    "format_number",
+    "from_leaves",
+    "minimax",
+    "negamax",
+    "parse",
+    "parse_number",
+    "search",
+]
