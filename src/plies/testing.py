@@ -1,0 +1,358 @@
+"""The game conformance suite: does a game keep the promises the engine relies on?
+
+Every built-in game passes it, and it is meant for your own games too::
+
+    from plies.testing import check_game
+    check_game(MyGame(), playouts=50, seed=1)
+
+:func:`check_game` plays seeded random games (chance outcomes drawn with their
+probabilities) and, at every state it meets, checks that:
+
+* playing a move or outcome never changes the parent state (nor its key);
+* a decision state has legal moves exactly when it is not terminal, without
+  duplicates, in the same order when asked twice, and ``to_move`` is 0 or 1;
+* a chance state is not terminal and has distinct outcomes whose probabilities are
+  positive and sum to 1;
+* terminal states have utilities that are zero-sum (``u(s, 0) == -u(s, 1)``), finite,
+  within ``utility_bounds()`` and at most 1000 in size; ``terminal_value`` agrees with
+  them and is None before the end;
+* ``evaluate`` is zero-sum and below ``WIN / 1000`` in size;
+* ``winning_move`` (when it names one) is legal and wins at once, ``forced_moves`` is
+  a subset of the legal moves, ``order_moves`` is a permutation of them;
+* every move survives ``parse_move(format_move(...))`` and every state survives
+  ``parse_position(format_position(...))`` up to its key (unless the game keeps the
+  default ``repr`` notation), and ``parse_position("")`` is the start;
+* keys are equal for equal states, including states reached by different move orders
+  (the suite swaps the first and third of three moves where it can), and different
+  states share a key only if the search cannot tell them apart two plies deep (same
+  terminal values, numbers of moves and evaluations: a key may merge symmetries);
+* every playout ends within ``max_plies`` plies.
+
+A failure raises :class:`ConformanceError` (an :class:`AssertionError`) naming the
+check, the game and the moves that led to the offending state.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from plies.game import WIN, BaseGame
+
+__all__ = ["ConformanceError", "ConformanceReport", "check_game"]
+
+#: Probabilities of one chance node must sum to 1 within this tolerance.
+PROBABILITY_TOLERANCE = 1e-9
+
+
+class ConformanceError(AssertionError):
+    """A game broke one of the protocol's promises; the message says which and where."""
+
+
+@dataclass(frozen=True)
+class ConformanceReport:
+    """What :func:`check_game` looked at (it raises on the first failure instead)."""
+
+    #: Random games played to the end.
+    playouts: int
+    #: Distinct states checked (by key).
+    states: int
+    #: Terminal states reached.
+    terminals: int
+    #: Plies (moves and chance outcomes) of the longest playout.
+    longest: int
+    #: Pairs of move orders tried for transpositions.
+    transpositions: int
+
+
+class _Checker:
+    """The state of one :func:`check_game` run: the game, the RNG and what was seen."""
+
+    def __init__(self, game: BaseGame[Any, Any], rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+        self.name = getattr(game, "name", type(game).__name__)
+        self.by_key: dict[Hashable, Any] = {}
+        self.key_of: dict[Any, Hashable] = {}
+        self.terminals = 0
+        self.transpositions = 0
+        base = BaseGame.format_position
+        self.positions = getattr(type(game), "format_position", base) is not base
+
+    def fail(self, check: str, path: Sequence[str], detail: str) -> ConformanceError:
+        """A :class:`ConformanceError` naming the check, the game and the path."""
+        where = " ".join(path) if path else "(the start)"
+        return ConformanceError(f"{self.name}: {check}: {detail} [after moves: {where}]")
+
+    def is_chance(self, state: Any) -> bool:
+        """Whether ``state`` is a chance node (only asked of games that declare chance)."""
+        return bool(self.game.has_chance and self.game.is_chance(state))
+
+    def label(self, state: Any, move: Any) -> str:
+        """``move`` as text for failure messages (never raises)."""
+        try:
+            return str(self.game.format_move(state, move))
+        except Exception:  # a broken format_move must not hide the real failure
+            return repr(move)
+
+    # -- per-state checks -------------------------------------------------------------
+
+    def check_state(self, state: Any, path: list[str]) -> list[tuple[Any, float]]:
+        """Check one state; return its successors as (move or outcome, weight)."""
+        game = self.game
+        self.check_key(state, path)
+        if game.is_terminal(state):
+            self.check_terminal(state, path)
+            return []
+        value = game.terminal_value(state)
+        if value is not None:
+            raise self.fail("terminal_value", path, f"{value!r} for a non-terminal state")
+        if self.is_chance(state):
+            successors = self.check_chance(state, path)
+        else:
+            successors = [(move, 1.0) for move in self.check_decision(state, path)]
+        self.check_children(state, [move for move, _ in successors], path)
+        if self.positions:
+            self.check_position_text(state, path)
+        return successors
+
+    def check_key(self, state: Any, path: list[str]) -> None:
+        """Keys are hashable, stable, and equal exactly when states are equal."""
+        game = self.game
+        key = game.key(state)
+        try:
+            hash(key)
+        except TypeError as exc:
+            raise self.fail("key", path, f"key {key!r} is not hashable") from exc
+        if game.key(state) != key:
+            raise self.fail("key", path, "two calls gave different keys")
+        known = self.key_of.setdefault(state, key)
+        if known != key:
+            raise self.fail("key", path, f"equal states have keys {known!r} and {key!r}")
+        seen = self.by_key.get(key)
+        if seen is None:
+            self.by_key[key] = state
+        elif seen != state:
+            self.check_merge(seen, state, path, f"share key {key!r}")
+
+    def check_merge(self, first: Any, second: Any, path: list[str], why: str) -> None:
+        """Two different states one key stands for must look the same to the search.
+
+        A key may merge states the game treats as symmetric (Nim's ignores heap order
+        and the player's name). The search then reuses one's result for the other, so
+        both must agree on what it reads from the side to move's point of view:
+        terminal or not, chance or not, terminal value, number of moves, evaluation,
+        here and (as multisets) at the children and grandchildren.
+        """
+        game = self.game
+
+        def view(state: Any, depth: int = 2) -> tuple[object, ...]:
+            # What the search sees here and, sorted, at the children (two plies deep).
+            if game.is_terminal(state):
+                return ("terminal", game.terminal_value(state))
+            if self.is_chance(state):
+                moves = [outcome for outcome, _ in game.chance_outcomes(state)]
+                here: tuple[object, ...] = ("chance", len(moves))
+            else:
+                moves = list(game.legal_moves(state))
+                here = ("decision", len(moves), game.evaluate(state, game.to_move(state)))
+            if depth == 0:
+                return here
+            below = sorted(repr(view(game.play(state, move), depth - 1)) for move in moves)
+            return (*here, tuple(below))
+
+        if view(first) != view(second):
+            raise self.fail(
+                "key",
+                path,
+                f"states {first!r} and {second!r} {why} but differ for the search "
+                f"({view(first)!r} != {view(second)!r})",
+            )
+
+    def check_terminal(self, state: Any, path: list[str]) -> None:
+        """Utilities of a terminal state: zero-sum, finite, bounded; no moves left."""
+        game = self.game
+        self.terminals += 1
+        if not self.is_chance(state) and list(game.legal_moves(state)):
+            raise self.fail("legal_moves", path, "a terminal state has legal moves")
+        low, high = game.utility_bounds()
+        first, second = game.utility(state, 0), game.utility(state, 1)
+        for value in (first, second):
+            if not (math.isfinite(value) and abs(value) <= 1000):
+                raise self.fail("utility", path, f"{value!r} is not a finite number <= 1000")
+            if not low <= value <= high:
+                raise self.fail("utility", path, f"{value!r} outside utility_bounds {low, high}")
+        if first != -second:
+            raise self.fail("utility", path, f"not zero-sum: {first!r} and {second!r}")
+        terminal = game.terminal_value(state)
+        if not self.is_chance(state):
+            expected = game.utility(state, game.to_move(state))
+            if terminal != expected:
+                raise self.fail("terminal_value", path, f"{terminal!r}, utility says {expected!r}")
+        elif terminal is None:
+            raise self.fail("terminal_value", path, "None for a terminal state")
+
+    def check_chance(self, state: Any, path: list[str]) -> list[tuple[Any, float]]:
+        """Outcomes of a chance node: present, distinct, positive, summing to 1."""
+        outcomes = list(self.game.chance_outcomes(state))
+        if not outcomes:
+            raise self.fail("chance_outcomes", path, "a chance node without outcomes")
+        total = 0.0
+        for outcome, probability in outcomes:
+            if not (0.0 < probability <= 1.0):
+                raise self.fail(
+                    "chance_outcomes", path, f"outcome {outcome!r} has probability {probability!r}"
+                )
+            total += probability
+        if abs(total - 1.0) > PROBABILITY_TOLERANCE:
+            raise self.fail("chance_outcomes", path, f"probabilities sum to {total!r}, not 1")
+        if len({outcome for outcome, _ in outcomes}) != len(outcomes):
+            raise self.fail("chance_outcomes", path, "an outcome is listed twice")
+        return outcomes
+
+    def check_decision(self, state: Any, path: list[str]) -> list[Any]:
+        """Moves of a decision state and the hooks that depend on them."""
+        game = self.game
+        player = game.to_move(state)
+        if player not in (0, 1):
+            raise self.fail("to_move", path, f"{player!r} is not 0 or 1")
+        moves = list(game.legal_moves(state))
+        if not moves:
+            raise self.fail("legal_moves", path, "no legal moves in a non-terminal state")
+        if list(game.legal_moves(state)) != moves:
+            raise self.fail("legal_moves", path, "two calls gave different moves or orders")
+        if len(set(moves)) != len(moves):
+            raise self.fail("legal_moves", path, f"a move is listed twice in {moves!r}")
+        ordered = list(game.order_moves(state, moves))
+        if sorted(map(repr, ordered)) != sorted(map(repr, moves)):
+            raise self.fail("order_moves", path, f"{ordered!r} is not a permutation of the moves")
+        forced = game.forced_moves(state)
+        if forced is not None and not set(forced) <= set(moves):
+            raise self.fail("forced_moves", path, f"{list(forced)!r} are not all legal")
+        winning = game.winning_move(state)
+        if winning is not None:
+            after = game.play(state, winning)
+            if winning not in moves or not game.is_terminal(after):
+                raise self.fail("winning_move", path, f"{winning!r} does not end the game")
+            if game.utility(after, player) <= 0:
+                raise self.fail("winning_move", path, f"{winning!r} does not win")
+        first, second = game.evaluate(state, 0), game.evaluate(state, 1)
+        if not (math.isfinite(first) and abs(first) < WIN / 1000):
+            raise self.fail("evaluate", path, f"{first!r} is not finite and below WIN / 1000")
+        if first != -second:
+            raise self.fail("evaluate", path, f"not zero-sum: {first!r} and {second!r}")
+        for move in moves:
+            text = game.format_move(state, move)
+            parsed = game.parse_move(state, text)
+            if parsed != move:
+                raise self.fail("parse_move", path, f"{text!r} reads back as {parsed!r}")
+        return moves
+
+    def check_children(self, state: Any, moves: list[Any], path: list[str]) -> None:
+        """Playing any move or outcome leaves the parent (and its key) unchanged."""
+        game = self.game
+        snapshot = copy.deepcopy(state)
+        key = game.key(state)
+        for move in moves:
+            game.play(state, move)
+            if state != snapshot or game.key(state) != key:
+                label = self.label(snapshot, move)
+                raise self.fail("play", path, f"playing {label} changed the parent state")
+
+    def check_position_text(self, state: Any, path: list[str]) -> None:
+        """``parse_position(format_position(state))`` gives back an equal state."""
+        game = self.game
+        text = game.format_position(state)
+        back = game.parse_position(text)
+        if game.key(back) != game.key(state):
+            raise self.fail("format_position", path, f"{text!r} reads back as {back!r}")
+        if back != state:  # allowed only for states the key merges anyway
+            self.check_merge(state, back, path, f"(the second read back from {text!r})")
+
+    # -- playouts ---------------------------------------------------------------------
+
+    def playout(self, max_plies: int) -> int:
+        """Play one random game to the end, checking every state; return its length."""
+        game = self.game
+        state = game.initial_state()
+        path: list[str] = []
+        while True:
+            successors = self.check_state(state, path)
+            if not successors:
+                return len(path)
+            if len(path) >= max_plies:
+                raise self.fail("playout", path[-10:], f"no end after {max_plies} plies")
+            if not self.is_chance(state) and len(path) % 3 == 0:
+                self.try_transposition(state, path)
+            moves = [move for move, _ in successors]
+            weights = [weight for _, weight in successors]
+            move = self.rng.choices(moves, weights)[0]
+            path.append(self.label(state, move))
+            state = game.play(state, move)
+
+    def try_transposition(self, state: Any, path: list[str]) -> None:
+        """Reach a grandchild by ``a b c`` and by ``c b a`` and check both keys."""
+        game = self.game
+        moves = list(game.legal_moves(state))
+        if len(moves) < 2:
+            return
+        first, third = self.rng.sample(moves, 2)
+        ends = []
+        for a, c in ((first, third), (third, first)):
+            line = [self.label(state, a)]
+            current = game.play(state, a)
+            if game.is_terminal(current) or self.is_chance(current):
+                return
+            middle = game.legal_moves(current)
+            if not middle:
+                return
+            b = middle[0]
+            line.append(self.label(current, b))
+            current = game.play(current, b)
+            if game.is_terminal(current) or self.is_chance(current):
+                return
+            if c not in game.legal_moves(current):
+                return
+            line.append(self.label(current, c))
+            current = game.play(current, c)
+            self.check_key(current, path + line)
+            ends.append(current)
+        self.transpositions += 1
+        if ends[0] == ends[1] and game.key(ends[0]) != game.key(ends[1]):
+            raise self.fail("key", path, "equal states reached by two move orders differ in key")
+
+
+def check_game(
+    game: BaseGame[Any, Any],
+    *,
+    playouts: int = 20,
+    seed: int = 0,
+    max_plies: int = 10_000,
+) -> ConformanceReport:
+    """Run the conformance suite on ``game``; raise :class:`ConformanceError` on a failure.
+
+    ``playouts`` random games are played to the end with a :class:`random.Random`
+    seeded by ``seed`` (so a failure can be replayed), each allowed at most
+    ``max_plies`` moves and chance outcomes. Returns a :class:`ConformanceReport`
+    saying how much was checked. The checks are listed in the module documentation.
+    """
+    if playouts < 1:
+        raise ValueError(f"playouts must be at least 1, got {playouts}")
+    checker = _Checker(game, random.Random(seed))
+    start = game.initial_state()
+    if checker.positions:
+        parsed = game.parse_position("")
+        if parsed != start:
+            raise checker.fail("parse_position", [], f"'' reads as {parsed!r}, not the start")
+    longest = max(checker.playout(max_plies) for _ in range(playouts))
+    return ConformanceReport(
+        playouts=playouts,
+        states=len(checker.by_key),
+        terminals=checker.terminals,
+        longest=longest,
+        transpositions=checker.transpositions,
+    )
