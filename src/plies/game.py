@@ -113,6 +113,9 @@ class BaseGame(ABC, Generic[S, M]):
     def key(self, state: S) -> Hashable:
         """A hashable key, equal for equal states, for the transposition table.
 
+        States sharing a key must be interchangeable for the search: the same legal
+        moves and the same value for the side to move (the player's name may differ).
+
         The default is the state itself. Override it to merge symmetric states or to
         return a cheaper key (e.g. one integer for a bitboard).
         """

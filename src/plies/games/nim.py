@@ -86,8 +86,12 @@ class Nim(BaseGame[NimState, NimMove]):
     # -- search hooks ---------------------------------------------------------------
 
     def key(self, state: NimState) -> tuple[int, ...]:
-        """The sorted non-empty heaps: heap order and the player's name do not matter."""
-        return tuple(sorted(h for h in state.heaps if h))
+        """The heaps: the value for the side to move does not depend on who that is.
+
+        (Sorting the heaps would merge more states, but the table's moves name heaps
+        by position, so states with one key must have the same moves.)
+        """
+        return state.heaps
 
     def terminal_value(self, state: NimState) -> float | None:
         """-1 (a loss for the side to move) when every heap is empty, else None."""

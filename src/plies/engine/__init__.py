@@ -1,0 +1,45 @@
+"""The game-search engine: search any :class:`~plies.game.BaseGame`.
+
+One call, :func:`search`, runs iterative deepening with the chosen algorithm (PVS by
+default; also negamax alpha-beta, MTD(f), and the textbook minimax/expectiminimax and
+alpha-beta) and returns a :class:`SearchResult`. :func:`iterate` yields one result per
+completed depth; :func:`solve` returns the exact value with the distance to the end.
+
+>>> from plies.engine import Limits, search, solve
+>>> from plies.games import get_game
+>>> game = get_game("tictactoe")
+>>> solve(game, game.initial_state()).result
+'draw'
+>>> search(game, game.parse_position("1 2 5 9"), limits=Limits(depth=3)).score_text
+'win in 3'
+"""
+
+from plies.engine._context import CHECK_EVERY, StopRequest
+from plies.engine._limits import Limits
+from plies.engine._negamax import CHANCE_MODES
+from plies.engine._result import SearchResult, SearchStats, SolveResult
+from plies.engine._scores import WIN, WIN_THRESHOLD, describe_score, score_distance, score_outcome
+from plies.engine._search import ALGORITHMS, DEFAULT_ALGORITHM, MAX_PLY, iterate, search, solve
+from plies.engine._table import TranspositionTable
+
+__all__ = [
+    "ALGORITHMS",
+    "CHANCE_MODES",
+    "CHECK_EVERY",
+    "DEFAULT_ALGORITHM",
+    "MAX_PLY",
+    "WIN",
+    "WIN_THRESHOLD",
+    "Limits",
+    "SearchResult",
+    "SearchStats",
+    "SolveResult",
+    "StopRequest",
+    "TranspositionTable",
+    "describe_score",
+    "iterate",
+    "score_distance",
+    "score_outcome",
+    "search",
+    "solve",
+]

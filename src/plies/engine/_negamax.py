@@ -1,0 +1,378 @@
+"""The fast engine: negamax alpha-beta with its enhancements, in one place.
+
+:func:`make_negamax` builds the node function for one search. It closes over the
+search context and the game's bound methods, so a node call passes only what changes
+(state, depth, window, ply) and never looks a method up. The same function serves
+plain negamax alpha-beta, PVS (NegaScout: null windows after the first move) and the
+null-window passes of MTD(f); chance nodes are searched with Star1, Star2 or plain
+expectation.
+
+Scores are from the side to move's view, fail-soft (a failed search returns a bound
+beyond the window, not the window edge). Step comments follow the order of a node.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from plies.engine._context import SearchContext
+from plies.engine._scores import WIN, WIN_THRESHOLD
+from plies.engine._table import EXACT, LOWER, UPPER
+from plies.game import BaseGame
+
+__all__ = ["CHANCE_MODES", "NodeFunction", "make_negamax", "overrides"]
+
+#: How chance nodes are searched: Star2 (probe, then Star1), Star1 (bounds from the
+#: outcomes searched so far) or plain (every outcome with a full window).
+CHANCE_MODES = ("star2", "star1", "plain")
+
+NodeFunction = Callable[[Any, float, float, float, int], float]
+
+INF = math.inf
+
+
+def overrides(game: BaseGame[Any, Any], name: str) -> bool:
+    """Whether ``game``'s class overrides the :class:`BaseGame` hook ``name``."""
+    return getattr(type(game), name) is not getattr(BaseGame, name)
+
+
+def make_negamax(
+    ctx: SearchContext,
+    *,
+    pvs: bool = False,
+    chance: str = "star2",
+    use_table: bool = True,
+    ordering: bool = True,
+) -> NodeFunction:
+    """Build ``negamax(state, depth, alpha, beta, ply) -> score`` for one search.
+
+    ``pvs`` searches every move after the first with a null window and re-searches
+    the ones that beat it; ``chance`` picks the chance-node method (see
+    :data:`CHANCE_MODES`); ``use_table`` and ``ordering`` switch the transposition
+    table and move ordering (table move, killers, history) on or off. ``depth`` may be
+    ``math.inf`` (search to the end of every line).
+    """
+    game = ctx.game
+    terminal_value = game.terminal_value
+    evaluate = game.evaluate
+    to_move = game.to_move
+    legal_moves = game.legal_moves
+    play = game.play
+    key_of = game.key
+    is_chance = game.is_chance
+    chance_outcomes = game.chance_outcomes
+    has_chance = game.has_chance
+    alternating = game.alternating and not has_chance
+    order_hint = game.order_moves if overrides(game, "order_moves") else None
+    winning_move = game.winning_move if overrides(game, "winning_move") else None
+    forced_moves = game.forced_moves if overrides(game, "forced_moves") else None
+    noisy_moves = game.quiescence_moves if overrides(game, "quiescence_moves") else None
+    # In chance games an expected score mixes wins and losses: no distance term.
+    ply_weight = 0 if has_chance else 1
+    low_utility, high_utility = game.utility_bounds()
+    value_low, value_high = low_utility * WIN, high_utility * WIN
+    table_obj = ctx.table if use_table else None
+    table = table_obj.entries if table_obj is not None else None
+    capacity = table_obj.capacity if table_obj is not None else 0
+    order = ctx.order
+    record_cutoff = ctx.record_cutoff
+    nextafter = math.nextafter
+
+    # Positional arguments: a call with keywords costs ~15% more in this hot helper.
+    def child_score(  # noqa: PLR0917
+        child: Any, depth: float, alpha: float, beta: float, ply: int, me: int
+    ) -> float:
+        """Score of ``child`` for player ``me``, whether or not the turn passed."""
+        if to_move(child) == me:
+            return negamax(child, depth, alpha, beta, ply)
+        return -negamax(child, depth, -beta, -alpha, ply)
+
+    def negamax(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
+        # Step 1. Count the node; look at the clock every CHECK_EVERY nodes.
+        ctx.nodes += 1
+        if ctx.nodes >= ctx.next_check:
+            ctx.check()
+        # Step 2. Terminal: the utility, shifted so that sooner wins score higher.
+        outcome = terminal_value(state)
+        if outcome is not None:
+            ctx.leaves += 1
+            if outcome > 0:
+                return outcome * WIN - ply * ply_weight
+            if outcome < 0:
+                return outcome * WIN + ply * ply_weight
+            return 0.0
+        # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
+        if depth <= 0:
+            ctx.leaves += 1
+            ctx.horizon_hits += 1
+            if noisy_moves is not None:
+                return quiesce(state, alpha, beta, ply)
+            return evaluate(state, to_move(state))
+        # Step 4. Chance node.
+        if has_chance and is_chance(state):
+            return chance_node(state, depth, alpha, beta, ply)
+        # Step 5. Transposition table: cut on an entry of this iteration and depth,
+        # else remember its move for ordering.
+        alpha_orig = alpha
+        tt_move = None
+        if table is not None:
+            tag = depth + ctx.depth_tag
+            key = key_of(state)
+            ctx.tt_probes += 1
+            entry = table.get(key)
+            if entry is not None:
+                ctx.tt_hits += 1
+                entry_depth, bound, value, tt_move = entry
+                if entry_depth == tag:
+                    if value >= WIN_THRESHOLD:
+                        value -= ply * ply_weight
+                    elif value <= -WIN_THRESHOLD:
+                        value += ply * ply_weight
+                    if (
+                        bound == EXACT
+                        or (bound == LOWER and value >= beta)
+                        or (bound == UPPER and value <= alpha)
+                    ):
+                        if ply == 0 and bound != UPPER:
+                            ctx.root_move = tt_move
+                        return value
+        # Step 6. A game-supplied immediate win ends the node at once.
+        if winning_move is not None:
+            move = winning_move(state)
+            if move is not None:
+                child = play(state, move)
+                if alternating:
+                    score = -negamax(child, depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    score = child_score(child, depth - 1, alpha, beta, ply + 1, to_move(state))
+                if ply == 0:
+                    ctx.root_move = move
+                return score
+        # Step 7. Generate and order the moves.
+        moves = legal_moves(state)
+        if forced_moves is not None:
+            forced = forced_moves(state)
+            if forced is not None:
+                # Empty: every move loses at once; any one of them gives the value.
+                moves = forced if forced else moves[:1]
+        if order_hint is not None:
+            moves = order_hint(state, moves)
+        if ply == 0 and ctx.root_moves is not None:
+            moves = [m for m in ctx.root_moves if m == tt_move] + [
+                m for m in ctx.root_moves if m != tt_move
+            ]
+        elif ordering and len(moves) > 1:
+            moves = order(moves, tt_move, ply)
+        # Step 8. Search the children; PVS uses a null window after the first move.
+        me = 0 if alternating else to_move(state)
+        next_depth = depth - 1
+        next_ply = ply + 1
+        best = -INF
+        best_move = None
+        first = True
+        for move in moves:
+            child = play(state, move)
+            if pvs and not first:
+                null_beta = nextafter(alpha, INF)
+                if alternating:
+                    score = -negamax(child, next_depth, -null_beta, -alpha, next_ply)
+                else:
+                    score = child_score(child, next_depth, alpha, null_beta, next_ply, me)
+                if alpha < score < beta:  # it beat the best so far: find its value
+                    if alternating:
+                        score = -negamax(child, next_depth, -beta, -alpha, next_ply)
+                    else:
+                        score = child_score(child, next_depth, alpha, beta, next_ply, me)
+            elif alternating:
+                score = -negamax(child, next_depth, -beta, -alpha, next_ply)
+            else:
+                score = child_score(child, next_depth, alpha, beta, next_ply, me)
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if ordering:
+                            record_cutoff(move, depth, ply, first)
+                        else:
+                            ctx.cutoffs += 1
+                            ctx.first_move_cutoffs += first
+                        break
+            first = False
+        # Step 9. Store the result with its bound, win distances relative to the node.
+        if table is not None:
+            if best <= alpha_orig:
+                bound = UPPER
+                best_move = tt_move if tt_move is not None else best_move
+            elif best >= beta:
+                bound = LOWER
+            else:
+                bound = EXACT
+            stored = best
+            if stored >= WIN_THRESHOLD:
+                stored += ply * ply_weight
+            elif stored <= -WIN_THRESHOLD:
+                stored -= ply * ply_weight
+            table[key] = (tag, bound, stored, best_move)
+            if len(table) > capacity:
+                table_obj.make_room()  # type: ignore[union-attr]  # table implies table_obj
+        if ply == 0:
+            ctx.root_move = best_move
+        return best
+
+    def quiesce(state: Any, alpha: float, beta: float, ply: int) -> float:
+        """Stand pat on the evaluation, then try the game's noisy moves (fail-soft)."""
+        assert noisy_moves is not None
+        me = to_move(state)
+        best = evaluate(state, me)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        for move in noisy_moves(state):
+            child = play(state, move)
+            if alternating or to_move(child) != me:
+                score = -quiescence_node(child, -beta, -alpha, ply + 1)
+            else:
+                score = quiescence_node(child, alpha, beta, ply + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        ctx.cutoffs += 1
+                        break
+        return best
+
+    def quiescence_node(state: Any, alpha: float, beta: float, ply: int) -> float:
+        """A node below the horizon: terminal, chance (stand pat) or quiesce."""
+        ctx.nodes += 1
+        if ctx.nodes >= ctx.next_check:
+            ctx.check()
+        ctx.leaves += 1
+        outcome = terminal_value(state)
+        if outcome is not None:
+            if outcome > 0:
+                return outcome * WIN - ply * ply_weight
+            if outcome < 0:
+                return outcome * WIN + ply * ply_weight
+            return 0.0
+        if has_chance and is_chance(state):
+            return evaluate(state, to_move(state))
+        return quiesce(state, alpha, beta, ply)
+
+    def chance_node(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
+        """Expected score of a chance node, with Star1/Star2 cut-offs (fail-soft).
+
+        Chance events do not use up depth or plies. Every outcome's score lies in
+        ``[lows[i], highs[i]]`` (the utility bounds, tightened by Star2's probes); the
+        window handed to outcome ``i`` is what it must reach for the node to leave
+        ``(alpha, beta)`` whatever the others turn out to be.
+        """
+        me = to_move(state)
+        outcomes = [(o, p) for o, p in chance_outcomes(state) if p > 0]
+        children = [play(state, o) for o, _ in outcomes]
+        if chance == "plain":
+            total = 0.0
+            for (_, p), child in zip(outcomes, children, strict=True):
+                total += p * child_score(child, depth, -INF, INF, ply, me)
+            return total
+        count = len(outcomes)
+        lows = [value_low] * count
+        highs = [value_high] * count
+        if chance == "star2":
+            cut = probe(
+                children,
+                outcomes,
+                lows=lows,
+                highs=highs,
+                depth=depth,
+                alpha=alpha,
+                beta=beta,
+                ply=ply,
+                me=me,
+            )
+            if cut is not None:
+                return cut
+        rest_low = sum(p * low for (_, p), low in zip(outcomes, lows, strict=True))
+        rest_high = sum(p * high for (_, p), high in zip(outcomes, highs, strict=True))
+        total = 0.0
+        for i, ((_, p), child) in enumerate(zip(outcomes, children, strict=True)):
+            rest_low -= p * lows[i]
+            rest_high -= p * highs[i]
+            child_alpha = (alpha - total - rest_high) / p
+            child_beta = (beta - total - rest_low) / p
+            if lows[i] >= child_beta:  # the bounds alone decide: no need to search
+                ctx.cutoffs += 1
+                return total + p * lows[i] + rest_low
+            if highs[i] <= child_alpha:
+                ctx.cutoffs += 1
+                return total + p * highs[i] + rest_high
+            score = child_score(
+                child, depth, max(lows[i], child_alpha), min(highs[i], child_beta), ply, me
+            )
+            if score <= child_alpha:  # even the best rest cannot lift it above alpha
+                ctx.cutoffs += 1
+                return total + p * score + rest_high
+            if score >= child_beta:  # even the worst rest keeps it above beta
+                ctx.cutoffs += 1
+                return total + p * score + rest_low
+            total += p * score
+        return total
+
+    def probe(
+        children: list[Any],
+        outcomes: list[tuple[Any, float]],
+        *,
+        lows: list[float],
+        highs: list[float],
+        depth: float,
+        alpha: float,
+        beta: float,
+        ply: int,
+        me: int,
+    ) -> float | None:
+        """Star2's probing phase: search one move of every outcome for quick bounds.
+
+        After outcome ``i`` the player ``q`` to move picks a move; the score of any
+        one move is a lower bound on ``q``'s value, so a lower bound for ``me`` when
+        ``q == me`` and an upper bound otherwise. Returns a cut-off score as soon as
+        the bounds put the node outside ``(alpha, beta)``, else None (bounds updated).
+        """
+        for i, child in enumerate(children):
+            if terminal_value(child) is not None or (has_chance and is_chance(child)):
+                continue
+            p = outcomes[i][1]
+            low_sum = sum(o[1] * low for o, low in zip(outcomes, lows, strict=True))
+            high_sum = sum(o[1] * high for o, high in zip(outcomes, highs, strict=True))
+            others_low = low_sum - p * lows[i]
+            others_high = high_sum - p * highs[i]
+            probe_alpha = max(lows[i], (alpha - others_high) / p)
+            probe_beta = min(highs[i], (beta - others_low) / p)
+            moves = legal_moves(child)
+            if order_hint is not None:
+                moves = order_hint(child, moves)
+            if table is not None:
+                entry = table.get(key_of(child))
+                if entry is not None and entry[3] is not None and entry[3] in moves:
+                    moves = [entry[3]]
+            grandchild = play(child, moves[0])
+            score = child_score(grandchild, depth - 1, probe_alpha, probe_beta, ply + 1, me)
+            if to_move(child) == me:
+                if score > probe_alpha:  # exact or a lower bound: q = me can do this well
+                    lows[i] = max(lows[i], score)
+            elif score < probe_beta:  # exact or an upper bound: the opponent can hold me here
+                highs[i] = min(highs[i], score)
+            low = sum(o[1] * lo for o, lo in zip(outcomes, lows, strict=True))
+            if low >= beta:
+                ctx.cutoffs += 1
+                return low
+            high = sum(o[1] * hi for o, hi in zip(outcomes, highs, strict=True))
+            if high <= alpha:
+                ctx.cutoffs += 1
+                return high
+        return None
+
+    return negamax

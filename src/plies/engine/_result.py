@@ -1,0 +1,122 @@
+"""What a search returns: named, frozen result objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from plies.engine._scores import describe_score, score_distance, score_outcome
+
+__all__ = ["SearchResult", "SearchStats", "SolveResult"]
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Counters of one search (all iterations so far), and the time it took.
+
+    ``nodes`` counts every state the search entered, ``leaves`` those scored without
+    looking further (terminal, or evaluated at the horizon), ``cutoffs`` the nodes
+    that stopped early because a move was good enough (beta cut-offs), of which
+    ``first_move_cutoffs`` did so on the first move tried. ``tt_probes`` and
+    ``tt_hits`` count transposition-table look-ups and those that found the state.
+    ``ebf`` is the effective branching factor of the last iteration: its node count
+    divided by the previous iteration's (``nodes ** (1 / depth)`` for the first).
+    """
+
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    first_move_cutoffs: int = 0
+    tt_probes: int = 0
+    tt_hits: int = 0
+    time: float = 0.0
+    ebf: float = 0.0
+
+    @property
+    def first_move_cutoff_rate(self) -> float:
+        """Share of cut-offs made by the first move tried (move-ordering quality)."""
+        return self.first_move_cutoffs / self.cutoffs if self.cutoffs else 0.0
+
+    @property
+    def tt_hit_rate(self) -> float:
+        """Share of table look-ups that found the state."""
+        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second."""
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The counters and derived rates as a plain dict (for JSON)."""
+        return {
+            "nodes": self.nodes,
+            "leaves": self.leaves,
+            "cutoffs": self.cutoffs,
+            "first_move_cutoff_rate": round(self.first_move_cutoff_rate, 4),
+            "tt_probes": self.tt_probes,
+            "tt_hits": self.tt_hits,
+            "ebf": round(self.ebf, 3),
+            "nps": round(self.nps),
+            "time": round(self.time, 6),
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of a search (or of one iteration of it).
+
+    ``value`` is the engine score from the side to move's view (see
+    :mod:`plies.engine._scores`: a proven win is near ``WIN``), ``best_move`` the
+    move to play (None only at a terminal state), ``pv`` the principal variation
+    starting with ``best_move``, ``depth`` the depth of the last completed iteration
+    and ``completed`` False when a limit or a stop request cut the search short (the
+    result is then that of the last completed iteration). ``exact`` is True when every
+    line was searched to the end of the game, so ``value`` is the game-theoretic value.
+    """
+
+    value: float
+    best_move: Any
+    pv: tuple[Any, ...]
+    depth: int
+    completed: bool
+    exact: bool
+    algorithm: str
+    stats: SearchStats
+
+    @property
+    def outcome(self) -> str | None:
+        """``"win"`` or ``"loss"`` when the value is a proven result, else None."""
+        return score_outcome(self.value)
+
+    @property
+    def distance(self) -> int | None:
+        """Plies to the end of the game when the value is a proven win or loss."""
+        return score_distance(self.value)
+
+    @property
+    def score_text(self) -> str:
+        """The value as short text: ``win in 5``, ``loss in 4`` or a number."""
+        return describe_score(self.value)
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The game-theoretic value of a position, for the side to move.
+
+    ``result`` is ``"win"``, ``"draw"`` or ``"loss"`` and ``distance`` the number of
+    plies to the end of the game under perfect play: the winner wins as fast as it
+    can and the loser holds out as long as it can; for a draw, the length of the
+    principal variation found (where many equally drawn lines may exist). ``utility``
+    is the final payoff for the side to move, ``value`` the engine score,
+    ``best_move`` an optimal move (None at a terminal state) and ``pv`` the whole
+    line to the end of the game.
+    """
+
+    result: str
+    distance: int
+    utility: float
+    value: float
+    best_move: Any
+    pv: tuple[Any, ...]
+    stats: SearchStats

@@ -1,0 +1,480 @@
+"""The search driver: iterative deepening, aspiration windows, MTD(f), solving.
+
+:func:`iterate` yields one :class:`SearchResult` per completed depth; :func:`search`
+returns the last one; :func:`solve` searches every line to its end and returns the
+game-theoretic value with the distance to the end.
+
+Deep games and recursion. The node functions recurse, one Python frame per ply (two
+where the turn does not simply alternate). Since CPython 3.11 a call from Python to
+Python does not grow the C stack, so the only guard is ``sys.getrecursionlimit()``;
+measured here, a 500,000-deep recursion of this shape runs in 0.3 s in the main
+thread. So instead of an explicit stack (slower in every node, harder to read) the
+driver raises the recursion limit for the duration of a search to what its depth can
+need (at most :data:`MAX_PLY` plies) and restores it afterwards. A line longer than
+``MAX_PLY`` (a game that never ends) becomes a :class:`SearchError`, not a crash.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+from plies.engine._context import SearchAborted, SearchContext, StopRequest
+from plies.engine._limits import Limits
+from plies.engine._negamax import CHANCE_MODES, NodeFunction, make_negamax, overrides
+from plies.engine._result import SearchResult, SolveResult
+from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance
+from plies.engine._table import EXACT, TranspositionTable
+from plies.engine._textbook import make_minimax
+from plies.errors import SearchError
+from plies.game import BaseGame
+
+__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "MAX_PLY", "iterate", "search", "solve"]
+
+#: Every algorithm :func:`search` knows, fastest family first. ``expectiminimax`` is
+#: ``minimax`` under its name for games with chance nodes.
+ALGORITHMS = ("pvs", "negamax", "mtdf", "alphabeta", "minimax", "expectiminimax")
+DEFAULT_ALGORITHM = "pvs"
+
+#: The longest line (in plies) a search follows before giving up with SearchError.
+MAX_PLY = 100_000
+#: Python frames per ply, at most (node, turn check, chance node) plus slack.
+_FRAMES_PER_PLY = 4
+
+INF = math.inf
+
+class _RecursionGuard:
+    """Shared state of :func:`deep_recursion`: who raised the limit, and from what."""
+
+    lock = threading.Lock()
+    users = 0
+    saved = 0
+
+
+@contextmanager
+def deep_recursion(max_ply: int) -> Iterator[None]:
+    """Let the search recurse ``max_ply`` plies deep; restore the limit afterwards.
+
+    Nested and concurrent searches share one raised limit; the last to finish
+    restores the original value.
+    """
+    guard = _RecursionGuard
+    needed = _FRAMES_PER_PLY * min(max_ply, MAX_PLY) + 1_000
+    with guard.lock:
+        if guard.users == 0:
+            guard.saved = sys.getrecursionlimit()
+        guard.users += 1
+        if needed > sys.getrecursionlimit():
+            sys.setrecursionlimit(needed)
+    try:
+        yield
+    except RecursionError:
+        raise SearchError(
+            f"a line of the game went deeper than {min(max_ply, MAX_PLY)} plies: "
+            "does every line of the game end?"
+        ) from None
+    finally:
+        with guard.lock:
+            guard.users -= 1
+            if guard.users == 0:
+                sys.setrecursionlimit(guard.saved)
+
+
+def _check_options(game: BaseGame[Any, Any], algorithm: str, chance: str) -> None:
+    if algorithm not in ALGORITHMS:
+        raise SearchError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
+    if chance not in CHANCE_MODES:
+        raise SearchError(f"unknown chance method {chance!r} (known: {', '.join(CHANCE_MODES)})")
+    if not isinstance(game, BaseGame):
+        raise SearchError(f"{game!r} is not a plies game (subclass plies.game.BaseGame)")
+
+
+def _terminal_score(game: BaseGame[Any, Any], outcome: float) -> float:
+    """The score of a terminal root (distance 0)."""
+    return outcome * WIN
+
+
+class _Run:
+    """One iterative-deepening search: the context, the node function, the loop."""
+
+    def __init__(
+        self,
+        game: BaseGame[Any, Any],
+        state: Any,
+        *,
+        limits: Limits,
+        algorithm: str,
+        chance: str,
+        table: TranspositionTable | None,
+        use_table: bool,
+        ordering: bool,
+        seed: int | None,
+        aspiration: float | None,
+        stop: StopRequest | None,
+    ) -> None:
+        _check_options(game, algorithm, chance)
+        if not isinstance(limits, Limits):
+            raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
+        self.game = game
+        self.state = state
+        self.limits = limits
+        self.algorithm = algorithm
+        self.seed = seed
+        self.aspiration = aspiration
+        if use_table and table is None:
+            table = TranspositionTable()
+        self.ctx = SearchContext(
+            game, limits=limits, stop=stop, table=table if use_table else None
+        )
+        self.node: NodeFunction
+        if algorithm in ("minimax", "expectiminimax", "alphabeta"):
+            self.node = make_minimax(self.ctx, prune=algorithm == "alphabeta")
+        else:
+            self.node = make_negamax(
+                self.ctx,
+                pvs=algorithm == "pvs",
+                chance=chance,
+                use_table=use_table,
+                ordering=ordering,
+            )
+        self.aborted = False
+        self.last: SearchResult | None = None
+
+    # -- one iteration --------------------------------------------------------------
+
+    def _aspirated(self, depth: int, previous: float | None) -> float:
+        """Search the root in a window around the previous value, widening on failure."""
+        node, state = self.node, self.state
+        delta = self.aspiration
+        if previous is None or not delta or abs(previous) >= WIN_THRESHOLD:
+            return node(state, depth, -INF, INF, 0)
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            value = node(state, depth, alpha, beta, 0)
+            if alpha < value < beta:
+                return value
+            delta *= 4
+            if delta >= WIN_THRESHOLD:
+                return node(state, depth, -INF, INF, 0)
+            if value <= alpha:
+                alpha = value - delta
+            else:
+                beta = value + delta
+
+    def _mtdf(self, depth: int, guess: float) -> float:
+        """MTD(f): null-window passes around a guess until the bounds meet."""
+        node, state, ctx = self.node, self.state, self.ctx
+        lower, upper = -INF, INF
+        value = guess
+        best_move = None
+        while lower < upper:
+            beta = math.nextafter(value, INF) if value == lower else value
+            value = node(state, depth, math.nextafter(beta, -INF), beta, 0)
+            if value < beta:
+                upper = value
+            else:
+                lower = value
+                best_move = ctx.root_move
+        if best_move is not None:
+            ctx.root_move = best_move
+        return value
+
+    def _run_iteration(self, depth: int, previous: float | None) -> float:
+        if self.algorithm == "mtdf":
+            guess = previous if previous is not None else 0.0
+            return self._mtdf(depth, guess)
+        if self.algorithm in ("pvs", "negamax"):
+            return self._aspirated(depth, previous)
+        return self.node(self.state, depth, -INF, INF, 0)
+
+    # -- the loop -------------------------------------------------------------------
+
+    def iterations(self) -> Iterator[SearchResult]:
+        """Yield a result per completed depth; set :attr:`aborted` if a limit hit."""
+        game, state, ctx = self.game, self.state, self.ctx
+        outcome = game.terminal_value(state)
+        if outcome is not None:
+            self.last = SearchResult(
+                value=_terminal_score(game, outcome),
+                best_move=None,
+                pv=(),
+                depth=0,
+                completed=True,
+                exact=True,
+                algorithm=self.algorithm,
+                stats=ctx.stats(),
+            )
+            yield self.last
+            return
+        if self.seed is not None:
+            root_moves = list(game.legal_moves(state))
+            random.Random(self.seed).shuffle(root_moves)
+            ctx.root_moves = root_moves
+        max_depth = self.limits.depth if self.limits.depth is not None else MAX_PLY
+        previous: float | None = None
+        previous_nodes = 0
+        with deep_recursion(max_depth if not overrides(game, "quiescence_moves") else MAX_PLY):
+            for depth in range(1, max_depth + 1):
+                ctx.depth_tag = depth << 32
+                ctx.horizon_hits = 0
+                nodes_before = ctx.nodes
+                try:
+                    value = self._run_iteration(depth, previous)
+                except SearchAborted:
+                    self.aborted = True
+                    return
+                iteration_nodes = ctx.nodes - nodes_before
+                ebf = (
+                    iteration_nodes / previous_nodes
+                    if previous_nodes
+                    else iteration_nodes ** (1.0 / depth)
+                )
+                exact = ctx.horizon_hits == 0
+                best_move = ctx.root_move
+                self.last = SearchResult(
+                    value=value,
+                    best_move=best_move,
+                    pv=self._pv(best_move, depth),
+                    depth=depth,
+                    completed=True,
+                    exact=exact,
+                    algorithm=self.algorithm,
+                    stats=ctx.stats(ebf),
+                )
+                yield self.last
+                if exact:  # every line reached its end: deeper searches change nothing
+                    return
+                previous = value
+                previous_nodes = iteration_nodes
+
+    def _pv(self, best_move: Any, depth: int) -> tuple[Any, ...]:
+        """The principal variation: ``best_move``, then table moves while they are legal."""
+        game, state = self.game, self.state
+        if best_move is None or (game.has_chance and game.is_chance(state)):
+            return ()
+        pv = [best_move]
+        table = self.ctx.table
+        if table is None:
+            return tuple(pv)
+        seen = {game.key(state)}
+        current = game.play(state, best_move)
+        while len(pv) < depth:
+            if game.terminal_value(current) is not None:
+                break
+            if game.has_chance and game.is_chance(current):
+                break
+            key = game.key(current)
+            entry = table.get(key)
+            if key in seen or entry is None or entry[3] is None:
+                break
+            seen.add(key)
+            move = entry[3]
+            if move not in game.legal_moves(current):
+                break
+            pv.append(move)
+            current = game.play(current, move)
+        return tuple(pv)
+
+    def fallback(self) -> SearchResult:
+        """A result when no iteration completed: the static evaluation, first move."""
+        game, state = self.game, self.state
+        value = 0.0
+        best_move = None
+        if not (game.has_chance and game.is_chance(state)):
+            value = game.evaluate(state, game.to_move(state))
+            moves = game.legal_moves(state)
+            if overrides(game, "order_moves"):
+                moves = game.order_moves(state, moves)
+            best_move = moves[0] if moves else None
+        return SearchResult(
+            value=value,
+            best_move=best_move,
+            pv=(best_move,) if best_move is not None else (),
+            depth=0,
+            completed=False,
+            exact=False,
+            algorithm=self.algorithm,
+            stats=self.ctx.stats(),
+        )
+
+
+def iterate(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    limits: Limits | None = None,
+    algorithm: str = DEFAULT_ALGORITHM,
+    chance: str = "star2",
+    table: TranspositionTable | None = None,
+    use_table: bool = True,
+    ordering: bool = True,
+    seed: int | None = None,
+    aspiration: float | None = 25.0,
+    stop: StopRequest | None = None,
+) -> Iterator[SearchResult]:
+    """Search ``state`` by iterative deepening, yielding a result per completed depth.
+
+    The generator ends when the depth limit is reached, when the value is exact
+    (every line searched to its end), or silently when a node/time limit or ``stop``
+    interrupts an iteration (that iteration is thrown away). Options are those of
+    :func:`search`.
+    """
+    run = _Run(
+        game,
+        state,
+        limits=limits if limits is not None else Limits(),
+        algorithm=algorithm,
+        chance=chance,
+        table=table,
+        use_table=use_table,
+        ordering=ordering,
+        seed=seed,
+        aspiration=aspiration,
+        stop=stop,
+    )
+    return run.iterations()
+
+
+def search(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    limits: Limits | None = None,
+    algorithm: str = DEFAULT_ALGORITHM,
+    chance: str = "star2",
+    table: TranspositionTable | None = None,
+    use_table: bool = True,
+    ordering: bool = True,
+    seed: int | None = None,
+    aspiration: float | None = 25.0,
+    stop: StopRequest | None = None,
+) -> SearchResult:
+    """Search ``state`` and return the result of the last completed iteration.
+
+    ``limits`` bounds depth, nodes and time (default: none, so the search runs until
+    the value is exact: small games only). ``algorithm`` is one of
+    :data:`ALGORITHMS`: ``pvs`` (default), ``negamax`` (alpha-beta in negamax form),
+    ``mtdf``, ``alphabeta`` and ``minimax`` (textbook max/min form, no table) or
+    ``expectiminimax`` (= ``minimax``). ``chance`` picks how the negamax family
+    searches chance nodes (``star2``, ``star1`` or ``plain``). ``table`` reuses a
+    :class:`TranspositionTable` (default: a fresh one); ``use_table`` and
+    ``ordering`` switch the table and move ordering off. Equal moves are broken by
+    the game's move order, or at random (reproducibly) when ``seed`` is given.
+    ``aspiration`` is the half-width of the first window around the previous
+    iteration's value, in evaluation units (None or 0: full windows). ``stop`` is a
+    :class:`threading.Event` or a callable; once it is set the search ends.
+
+    Hitting a limit is not an error: the result then has ``completed=False`` and is
+    the last completed iteration's (or, if none completed, the static evaluation and
+    the first move, at depth 0). Statistics cover all the work done.
+    """
+    run = _Run(
+        game,
+        state,
+        limits=limits if limits is not None else Limits(),
+        algorithm=algorithm,
+        chance=chance,
+        table=table,
+        use_table=use_table,
+        ordering=ordering,
+        seed=seed,
+        aspiration=aspiration,
+        stop=stop,
+    )
+    for _ in run.iterations():
+        pass
+    result = run.last if run.last is not None else run.fallback()
+    if run.aborted:
+        result = replace(result, completed=False, stats=run.ctx.stats(result.stats.ebf))
+    return result
+
+
+def solve(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    table: TranspositionTable | None = None,
+    limits: Limits | None = None,
+    stop: StopRequest | None = None,
+    ordering: bool = True,
+) -> SolveResult:
+    """The exact value of ``state`` for the side to move, with distance and best line.
+
+    Searches every line to the end of the game (negamax alpha-beta with the table,
+    no depth limit, no evaluation), then follows optimal moves to the end for the
+    principal variation. Only for deterministic games small enough to solve.
+    ``limits`` may bound nodes and time; running out raises :class:`SearchError`
+    (there is no partial answer to an exact question), as does a ``stop`` request.
+    """
+    _check_options(game, "negamax", "plain")
+    if game.has_chance:
+        raise SearchError(f"{game.name}: solve needs a game without chance; use search")
+    limits = limits if limits is not None else Limits()
+    if limits.depth is not None:
+        raise SearchError("solve searches to the end of the game: give no depth limit")
+    if table is None:
+        table = TranspositionTable()
+    ctx = SearchContext(game, limits=limits, stop=stop, table=table)
+    node = make_negamax(ctx, ordering=ordering)
+    outcome = game.terminal_value(state)
+    try:
+        with deep_recursion(MAX_PLY):
+            if outcome is not None:
+                value = _terminal_score(game, outcome)
+                best_move = None
+                pv: tuple[Any, ...] = ()
+            else:
+                value = node(state, INF, -INF, INF, 0)
+                best_move = ctx.root_move
+                pv = _solved_line(ctx, node, state, best_move)
+    except SearchAborted as exc:
+        raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
+    distance = score_distance(value)
+    if distance is None:
+        result, distance, utility = "draw", len(pv), 0.0
+    else:
+        result = "win" if value > 0 else "loss"
+        steps = -(-abs(value) // WIN_THRESHOLD)
+        utility = math.copysign(steps * WIN_THRESHOLD / WIN, value)
+    return SolveResult(
+        result=result,
+        distance=distance,
+        utility=utility,
+        value=value,
+        best_move=best_move,
+        pv=pv,
+        stats=ctx.stats(),
+    )
+
+
+def _solved_line(
+    ctx: SearchContext, node: NodeFunction, state: Any, best_move: Any
+) -> tuple[Any, ...]:
+    """Optimal moves from ``state`` to the end: exact table entries, else re-solve."""
+    game, table = ctx.game, ctx.table
+    line = [best_move]
+    current = game.play(state, best_move)
+    while game.terminal_value(current) is None and len(line) < MAX_PLY:
+        move = None
+        if table is not None:
+            entry = table.get(game.key(current))
+            if (
+                entry is not None
+                and entry[1] == EXACT
+                and entry[0] == INF
+                and entry[3] in game.legal_moves(current)
+            ):
+                move = entry[3]
+        if move is None:
+            node(current, INF, -INF, INF, 0)
+            move = ctx.root_move
+        line.append(move)
+        current = game.play(current, move)
+    return tuple(line)
+

@@ -1,0 +1,100 @@
+"""Minimax and alpha-beta in the textbook max/min form, for games.
+
+Here the two players are MAX (the player to move at the root) and MIN; every value
+is from MAX's point of view, as in the textbooks. This form exists once, for teaching
+and for checking the fast engine: it has no transposition table and no move ordering
+beyond the game's own hint, so its node counts are the classical ones. Chance nodes
+are averaged (expectiminimax), each outcome searched with a full window.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from plies.engine._context import SearchContext
+from plies.engine._negamax import NodeFunction, overrides
+from plies.engine._scores import WIN
+
+__all__ = ["make_minimax"]
+
+INF = math.inf
+
+
+def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
+    """Build ``value(state, depth, alpha, beta, ply)``: MAX's value, pruning if ``prune``.
+
+    MAX is whoever is to move in the state the search starts from (``ply == 0``).
+    Without ``prune`` the window is ignored (plain minimax / expectiminimax).
+    """
+    game = ctx.game
+    terminal_value = game.terminal_value
+    evaluate = game.evaluate
+    to_move = game.to_move
+    legal_moves = game.legal_moves
+    play = game.play
+    is_chance = game.is_chance
+    has_chance = game.has_chance
+    ply_weight = 0 if has_chance else 1
+    order_hint = game.order_moves if overrides(game, "order_moves") else None
+    max_player = -1
+
+    def value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
+        nonlocal max_player
+        if ply == 0:
+            max_player = to_move(state)
+        ctx.nodes += 1
+        if ctx.nodes >= ctx.next_check:
+            ctx.check()
+        outcome = terminal_value(state)
+        if outcome is not None:
+            ctx.leaves += 1
+            if outcome > 0:
+                score = outcome * WIN - ply * ply_weight
+            elif outcome < 0:
+                score = outcome * WIN + ply * ply_weight
+            else:
+                score = 0.0
+            return score if to_move(state) == max_player else -score
+        if depth <= 0:
+            ctx.leaves += 1
+            ctx.horizon_hits += 1
+            return evaluate(state, max_player)
+        if has_chance and is_chance(state):
+            total = 0.0
+            for chance_outcome, probability in game.chance_outcomes(state):
+                if probability > 0:
+                    child = play(state, chance_outcome)
+                    total += probability * value(child, depth, -INF, INF, ply)
+            return total
+        moves = legal_moves(state)
+        if order_hint is not None:
+            moves = order_hint(state, moves)
+        if ply == 0 and ctx.root_moves is not None:
+            moves = ctx.root_moves
+        if to_move(state) == max_player:
+            best = -INF
+            for move in moves:
+                score = value(play(state, move), depth - 1, alpha, beta, ply + 1)
+                if score > best:
+                    best = score
+                    if ply == 0:
+                        ctx.root_move = move
+                if prune and best > alpha:
+                    alpha = best
+                    if alpha >= beta:
+                        ctx.cutoffs += 1
+                        break
+            return best
+        best = INF
+        for move in moves:
+            score = value(play(state, move), depth - 1, alpha, beta, ply + 1)
+            best = min(best, score)
+            if prune and best < beta:
+                beta = best
+                if alpha >= beta:
+                    ctx.cutoffs += 1
+                    break
+        return best
+
+    return value
