@@ -135,12 +135,16 @@ class Pig(BaseGame[PigState, PigMove]):
 
         A race approximation: with ``a`` and ``b`` the points each side still needs
         (the player on turn counting half its turn total as banked, since it is at
-        risk), the player on turn wins with probability about ``b / (a + b)``.
+        risk), the player on turn wins with probability about ``b / (a + b)``; it
+        is 1 when holding now reaches the target.
         """
-        scores, total, on_turn, _ = state
-        need_on_turn = self.target - scores[on_turn] - total / 2
+        scores, total, on_turn, rolling = state
         need_other = self.target - scores[1 - on_turn]
-        probability = need_other / (need_on_turn + need_other)
+        if not rolling and scores[on_turn] + total >= self.target:
+            probability = 1.0  # holding wins now
+        else:
+            need_on_turn = self.target - scores[on_turn] - total / 2
+            probability = need_other / (need_on_turn + need_other)
         value = 1000.0 * (2.0 * probability - 1.0)
         return value if player == on_turn else -value
 
