@@ -1,0 +1,1 @@
+"""Drawings of game trees and searches (work in progress)."""

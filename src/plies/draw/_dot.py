@@ -1,0 +1,142 @@
+"""DOT source for Graphviz, and SVG/PNG made from it by the ``dot`` program.
+
+The DOT text is plain and stable (golden-tested), so it can be edited and rendered by
+hand: ``dot -Tpdf tree.dot -o tree.pdf``. Graphviz lays the tree out with ``dot``
+(children kept in input order); step frames pin every node to the fixed layout of
+:mod:`plies.draw._layout` instead (``neato -n2``), so nodes do not move between frames.
+"""
+
+from __future__ import annotations
+
+from plies.draw._layout import positions
+from plies.draw._look import COLORS, edge_look, node_look
+from plies.draw._state import Snapshot
+from plies.errors import PliesError
+from plies.trees import Tree
+
+__all__ = ["GraphvizError", "render_dot", "to_dot"]
+
+FONT = "DejaVu Sans"
+_SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
+#: Points per leaf slot and per row in pinned layouts.
+SLOT_PT = 54
+ROW_PT = 96
+
+
+class GraphvizError(PliesError):
+    """Graphviz (the Python package or the ``dot`` program) is missing or failed."""
+
+
+def quote(text: str) -> str:
+    """A DOT double-quoted string (escaped quotes and backslashes, ``\\n`` lines)."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{body}"'
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def html_label(inside: tuple[str, ...], beside: str) -> str:
+    """A Graphviz HTML-like label: the lines inside, then the note in small type.
+
+    Keeping alpha/beta inside the shape (rather than in an ``xlabel``) lets Graphviz
+    size and space the shapes around it, so notes never overlap at any tree size."""
+    parts = [_html(line) for line in inside]
+    if beside:
+        parts.append(f'<FONT POINT-SIZE="9">{_html(beside)}</FONT>')
+    return "<" + "<BR/>".join(parts) + ">"
+
+
+def _attrs(pairs: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in pairs.items())
+
+
+def to_dot(
+    tree: Tree, snap: Snapshot | None = None, *, title: str | None = None, pinned: bool = False
+) -> str:
+    """DOT source of ``tree`` annotated with ``snap`` (None: before the search)."""
+    lines = ["digraph plies {"]
+    graph = {
+        "ordering": "out",
+        "nodesep": "0.3",
+        "ranksep": "0.55",
+        "forcelabels": "true",
+        "fontname": quote(FONT),
+        "bgcolor": "white",
+    }
+    if title:
+        graph["label"] = quote(title)
+        graph["labelloc"] = "t"
+        graph["fontsize"] = "12"
+    lines.append(f"  graph [{_attrs(graph)}];")
+    lines.append(
+        f"  node [fontname={quote(FONT)}, fontsize=11, style=filled, "
+        f'penwidth=1.2, color="{COLORS["line"]}", margin="0.04,0.02"];'
+    )
+    lines.append(f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, '
+                 "fontsize=9];")
+    where = positions(tree) if pinned else None
+    for node in range(len(tree)):
+        look = node_look(tree, node, snap)
+        attrs = {
+            "shape": _SHAPES[look.shape],
+            "label": html_label(look.inside, look.beside),
+            "fillcolor": quote(COLORS[look.shape]),
+        }
+        if look.state == "pruned":
+            attrs.update(style='"filled,dashed"', color=quote(COLORS["pruned"]),
+                         fontcolor=quote(COLORS["pruned"]), fillcolor='"#f7f7f7"')
+        elif look.state == "pv":
+            attrs.update(penwidth="3", color=quote(COLORS["pv"]))
+        elif look.state == "current":
+            attrs.update(penwidth="3.5", color=quote(COLORS["current"]))
+        elif look.state == "open":
+            attrs.update(penwidth="2.2", color=quote(COLORS["current"]))
+        elif look.state == "unseen":
+            attrs.update(fillcolor=quote(COLORS["unseen"]), fontcolor='"#555555"')
+        if look.cutoff:
+            attrs["peripheries"] = "2"
+        if where is not None:
+            x, row = where[node]
+            attrs["pos"] = quote(f"{x * SLOT_PT:g},{-row * ROW_PT:g}!")
+        lines.append(f"  n{node} [{_attrs(attrs)}];")
+    for node in range(1, len(tree)):
+        edge = edge_look(tree, node, snap)
+        attrs = {}
+        if edge.label:
+            attrs["label"] = quote(" " + edge.label)
+        if edge.pruned:
+            attrs.update(style="dashed", color=quote(COLORS["pruned"]),
+                         fontcolor=quote(COLORS["pruned"]))
+        elif edge.pv:
+            attrs.update(penwidth="3", color=quote(COLORS["pv"]))
+        tail = f"  n{tree.parent[node]} -> n{node}"
+        lines.append(f"{tail} [{_attrs(attrs)}];" if attrs else f"{tail};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_dot(source: str, fmt: str, *, pinned: bool = False) -> bytes:
+    """Render DOT ``source`` to ``svg`` or ``png`` bytes with the ``dot`` program."""
+    try:
+        import graphviz  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise GraphvizError(
+            f"drawing {fmt.upper()} needs the graphviz package: pip install 'plies[draw]' "
+            "(and the Graphviz programs: apt-get install graphviz)"
+        ) from None
+    engine = "neato" if pinned else "dot"
+    try:
+        data: bytes = graphviz.pipe(
+            engine, fmt, source.encode("utf-8"), neato_no_op=2 if pinned else None
+        )
+    except graphviz.ExecutableNotFound:
+        raise GraphvizError(
+            f"drawing {fmt.upper()} needs the Graphviz program '{engine}': "
+            "apt-get install graphviz (or see https://graphviz.org/download/)"
+        ) from None
+    except graphviz.CalledProcessError as exc:
+        stderr = exc.stderr.decode("utf-8", "replace").strip() if exc.stderr else ""
+        raise GraphvizError(f"Graphviz failed: {stderr or exc}") from None
+    return data

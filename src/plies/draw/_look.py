@@ -1,0 +1,116 @@
+"""The textbook conventions, once for every format: what each node and edge shows.
+
+MAX is an upward triangle, MIN a downward one, chance a circle, a leaf a box with its
+value. Inside a shape: the node's label (when the tree has labels) and its value.
+Beside it: alpha and beta (inner nodes) or the evaluation number (leaves). Edges into
+pruned subtrees are dashed and grey, and the edge into each pruned subtree's root
+carries the inequality that pruned it. The principal variation is bold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plies.draw._state import Snapshot, nice
+from plies.trees import Tree
+
+__all__ = ["COLORS", "EdgeLook", "NodeLook", "edge_look", "node_look"]
+
+#: Fill colours by kind, and the colours of states. Kept light so text stays readable
+#: in print and in greyscale.
+COLORS = {
+    "max": "#dbe8f7",
+    "min": "#f7dede",
+    "chance": "#fff2c2",
+    "leaf": "#ffffff",
+    "line": "#222222",
+    "pruned": "#a0a0a0",
+    "pv": "#1b7f3b",
+    "current": "#e8710a",
+    "open": "#fff7d6",
+    "unseen": "#f4f4f4",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NodeLook:
+    """How one node is drawn: ``shape`` is ``max``/``min``/``chance``/``leaf``;
+    ``inside`` the lines in the shape; ``beside`` the note next to it (may be empty);
+    ``state`` one of ``plain``, ``pruned``, ``pv``, ``current``, ``open``, ``unseen``."""
+
+    shape: str
+    inside: tuple[str, ...]
+    beside: str
+    state: str
+    cutoff: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeLook:
+    """How the edge into a node is drawn: ``label`` (probability, move or the pruning
+    inequality), ``pruned`` (dashed grey) and ``pv`` (bold)."""
+
+    label: str
+    pruned: bool
+    pv: bool
+
+
+def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
+    """The look of ``node``; ``snap`` None draws the tree before any search."""
+    kind = tree.kind[node]
+    label = tree.label[node]
+    inside: list[str] = []
+    if label is not None:
+        inside.append(label)
+    beside = ""
+    state = "plain"
+    cutoff = False
+    if kind == "leaf":
+        inside.append(nice(tree.value[node]))
+    elif snap is None and tree.static[node] is not None:
+        inside.append(f"e={nice(tree.static[node])}")
+    if snap is not None:
+        status = snap.status[node]
+        cutoff = status == "cutoff"
+        if kind == "leaf":
+            if snap.order[node]:
+                beside = f"#{snap.order[node]}"
+        else:
+            value = snap.value[node]
+            if value is not None:
+                inside.append(nice(value))
+            if snap.alpha[node] is not None and status not in ("pruned", "beyond-depth"):
+                beside = f"α={nice(snap.alpha[node])} β={nice(snap.beta[node])}"
+        if status in ("pruned", "beyond-depth"):
+            state = "pruned"
+        elif node == snap.current:
+            state = "current"
+        elif node in snap.pv:
+            state = "pv"
+        elif status == "open":
+            state = "open"
+        elif status == "unseen":
+            state = "unseen"
+    if not inside:
+        inside.append("")
+    return NodeLook(kind, tuple(inside), beside, state, cutoff)
+
+
+def edge_look(tree: Tree, node: int, snap: Snapshot | None) -> EdgeLook:
+    """The look of the edge from ``node``'s parent to ``node`` (not for the root)."""
+    parent = tree.parent[node]
+    parts: list[str] = []
+    move = tree.move[node]
+    if move is not None:
+        parts.append(move)
+    if tree.kind[parent] == "chance" and tree.probability[node] is not None:
+        parts.append(f"p={tree.probability[node]:g}")
+    pruned = False
+    pv = False
+    if snap is not None:
+        pruned = snap.status[node] in ("pruned", "beyond-depth")
+        reason = snap.reason[node]
+        if reason is not None:
+            parts.append(reason)
+        pv = node in snap.pv and parent in snap.pv
+    return EdgeLook(" ".join(parts), pruned, pv)

@@ -1,0 +1,197 @@
+"""What a drawing shows at each node: one :class:`Snapshot` per picture.
+
+Every format (DOT, SVG, TikZ, Mermaid, the HTML stepper) draws a tree from a
+snapshot, so all of them agree on what a node shows. A snapshot is either the end of a
+search (:func:`final_snapshot`, read from the result's per-node records, so it works
+with tracing off) or the state after some step of the narration (:func:`replay`, which
+plays the event trace back). Values and windows are in MAX's view, also for negamax.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from plies.trees import (
+    Backup,
+    Cutoff,
+    Enter,
+    Evaluate,
+    Exit,
+    Number,
+    Static,
+    Tree,
+    TreeResult,
+    format_number,
+)
+from plies.trees._format import narrate_event
+
+__all__ = ["Snapshot", "final_snapshot", "nice", "reason_text", "replay"]
+
+#: Node statuses a drawing knows. ``unseen``: not reached yet; ``open``: entered and
+#: not finished (on the current path); ``done``: finished without a cut-off.
+STATUSES = ("unseen", "open", "done", "evaluated", "static", "cutoff", "pruned", "beyond-depth")
+
+_OPS = {"<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+
+
+def nice(x: Number | None) -> str:
+    """A value as printed in a drawing: ``3``, ``2.5``, ``∞``, ``-∞`` (empty for None)."""
+    if x is None:
+        return ""
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return format_number(x)
+
+
+def reason_text(cut: Cutoff) -> str:
+    """The inequality that pruned, for an edge: ``v=1 ≤ α=3``."""
+    name = "v"
+    if cut.star1:
+        name = "upper" if cut.op.startswith("<") else "lower"
+    bound = "α" if cut.bound == "alpha" else "β"
+    return f"{name}={nice(cut.value)} {_OPS.get(cut.op, cut.op)} {bound}={nice(cut.bound_value)}"
+
+
+@dataclass
+class Snapshot:
+    """The annotations of every node at one moment (lists indexed by node id).
+
+    ``order[i]`` is the evaluation number (1-based) of leaf ``i``, 0 if not evaluated.
+    ``reason[i]`` is the inequality on the edge into ``i`` when ``i`` is the root of a
+    pruned subtree. ``current`` is the node the last step was about (-1: none), ``pv``
+    the principal variation (only at the end) and ``line`` the narration of the step.
+    """
+
+    status: list[str]
+    value: list[Number | None]
+    alpha: list[Number | None]
+    beta: list[Number | None]
+    order: list[int]
+    reason: list[str | None]
+    current: int = -1
+    pv: set[int] = field(default_factory=set)
+    step: int = 0
+    line: str = ""
+
+    @classmethod
+    def empty(cls, n: int) -> Snapshot:
+        """Every node unseen."""
+        return cls(
+            status=["unseen"] * n,
+            value=[None] * n,
+            alpha=[None] * n,
+            beta=[None] * n,
+            order=[0] * n,
+            reason=[None] * n,
+        )
+
+    def copy(self) -> Snapshot:
+        """An independent copy."""
+        return Snapshot(
+            status=self.status[:],
+            value=self.value[:],
+            alpha=self.alpha[:],
+            beta=self.beta[:],
+            order=self.order[:],
+            reason=self.reason[:],
+            current=self.current,
+            pv=set(self.pv),
+            step=self.step,
+            line=self.line,
+        )
+
+
+def final_snapshot(result: TreeResult) -> Snapshot:
+    """The annotations at the end of the search: value, window on exit, status, the
+    evaluation order of leaves, the reasons of pruned subtrees and the PV."""
+    tree = result.tree
+    n = len(tree)
+    snap = Snapshot.empty(n)
+    for i in range(n):
+        status = result.status[i]
+        snap.status[i] = "done" if status == "visited" else status
+        snap.value[i] = result.values[i]
+        snap.alpha[i] = result.alpha_out[i]
+        snap.beta[i] = result.beta_out[i]
+    for number, leaf in enumerate(result.evaluated, 1):
+        snap.order[tree.leaf_ids[leaf]] = number
+    for cut in result.cut_at.values():
+        for child in cut.pruned:
+            snap.reason[child] = reason_text(cut)
+    snap.pv = set(result.pv)
+    return snap
+
+
+def _view(tree: Tree, node: int, negamax: bool) -> int:
+    """+1 when values at ``node`` are in MAX's view already, -1 when negated."""
+    return -1 if negamax and tree.kind[node] == "min" else 1
+
+
+def _neg(x: Number | None, sign: int) -> Number | None:
+    return x if x is None or sign > 0 else -x
+
+
+def replay(result: TreeResult) -> Iterator[Snapshot]:
+    """The snapshot before the search (step 0), then one after each narrated step
+    (the steps of :func:`plies.trees._format.narrate`). Needs the event trace."""
+    tree = result.tree
+    negamax = result.options.algorithm == "negamax"
+    snap = Snapshot.empty(len(tree))
+    snap.line = "Before the search"
+    yield snap.copy()
+    step = 0
+    evaluated = 0
+    for event in result.events:
+        node = event.node
+        sign = _view(tree, node, negamax)
+        if isinstance(event, Enter):
+            a, b = _neg(event.alpha, sign), _neg(event.beta, sign)
+            snap.alpha[node], snap.beta[node] = (a, b) if sign > 0 else (b, a)
+            snap.status[node] = "open"
+            if tree.kind[node] == "leaf":
+                continue  # entering a leaf is not narrated: evaluating it says the same
+        elif isinstance(event, Evaluate):
+            evaluated += 1
+            snap.value[node] = event.value
+            snap.order[node] = evaluated
+            snap.status[node] = "evaluated"
+        elif isinstance(event, Static):
+            snap.value[node] = _neg(event.value, sign)
+            snap.status[node] = "static"
+        elif isinstance(event, Exit):
+            snap.value[node] = _neg(event.value, sign)
+            if snap.status[node] == "open":
+                snap.status[node] = "done"
+        else:
+            assert isinstance(event, Backup)
+            snap.value[node] = _neg(event.value, sign)
+            if event.bound is not None and event.bound_value is not None:
+                own_alpha = event.bound == "alpha"
+                if (sign > 0) == own_alpha:
+                    snap.alpha[node] = _neg(event.bound_value, sign)
+                else:
+                    snap.beta[node] = _neg(event.bound_value, sign)
+            if event.cutoff is not None:
+                _mark_pruned(tree, snap, event.cutoff)
+        step += 1
+        snap.step = step
+        snap.current = node
+        snap.line = f"Step {step}: {narrate_event(tree, event, negamax)}"
+        yield snap.copy()
+    snap.pv = set(result.pv)
+    snap.current = -1
+    snap.line = f"Done: value {nice(result.value)}; {result.summary()}"
+    step += 1
+    snap.step = step
+    yield snap
+
+
+def _mark_pruned(tree: Tree, snap: Snapshot, cut: Cutoff) -> None:
+    snap.status[cut.node] = "cutoff"
+    text = reason_text(cut)
+    for child in cut.pruned:
+        snap.reason[child] = text
+        for i in range(child, child + tree.size[child]):
+            snap.status[i] = "pruned"

@@ -1,0 +1,136 @@
+"""SVG drawn by plies itself on the fixed layout, with no Graphviz needed.
+
+Used by the HTML stepper, the animated SVG and notebooks. Every node is a group
+``<g id="n{id}" class="node {kind} {state}">`` and every edge a group
+``<g id="e{id}" class="edge ...">`` (the edge into node ``id``), so a page can restyle
+a step by changing classes and the text of ``.v`` (value) and ``.ab`` (alpha/beta or
+evaluation number) elements. Colours live in one stylesheet (:data:`STYLE`).
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from plies.draw._layout import positions
+from plies.draw._look import COLORS, EdgeLook, NodeLook, edge_look, node_look
+from plies.draw._state import Snapshot
+from plies.trees import Tree
+
+__all__ = ["STYLE", "node_classes", "edge_classes", "svg_body", "to_svg_document"]
+
+SLOT = 76  # pixels per leaf slot
+ROW = 104  # pixels per depth row
+MARGIN = 30
+HALF = 30  # half the width of a shape
+TALL = 50  # height of a triangle
+
+STYLE = f"""
+.node .shape {{ stroke: {COLORS["line"]}; stroke-width: 1.3; }}
+.node.max .shape {{ fill: {COLORS["max"]}; }}
+.node.min .shape {{ fill: {COLORS["min"]}; }}
+.node.chance .shape {{ fill: {COLORS["chance"]}; }}
+.node.leaf .shape {{ fill: {COLORS["leaf"]}; }}
+.node text {{ font: 13px 'DejaVu Sans', Arial, sans-serif; text-anchor: middle; }}
+.node text.ab {{ font-size: 10px; fill: #333; stroke: white; stroke-width: 3px;
+  paint-order: stroke; }}
+.node.unseen .shape {{ fill: {COLORS["unseen"]}; stroke: #888; }}
+.node.unseen text {{ fill: #777; }}
+.node.open .shape {{ stroke: {COLORS["current"]}; stroke-width: 2.4; }}
+.node.current .shape {{ stroke: {COLORS["current"]}; stroke-width: 4; fill: {COLORS["open"]}; }}
+.node.pv .shape {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
+.node.cut .shape {{ stroke: #b00020; stroke-width: 2.6; }}
+.node.pruned .shape {{ fill: #f7f7f7; stroke: {COLORS["pruned"]}; stroke-dasharray: 4 3; }}
+.node.pruned text {{ fill: {COLORS["pruned"]}; }}
+.edge line {{ stroke: {COLORS["line"]}; stroke-width: 1.2; }}
+.edge text {{ font: 10px 'DejaVu Sans', Arial, sans-serif; fill: #555; stroke: white;
+  stroke-width: 3px; paint-order: stroke; }}
+.edge.pv line {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
+.edge.pruned line {{ stroke: {COLORS["pruned"]}; stroke-dasharray: 5 4; }}
+.edge.pruned text {{ fill: {COLORS["pruned"]}; }}
+"""
+
+
+def node_classes(look: NodeLook) -> str:
+    """The CSS classes of a node group."""
+    return f"node {look.shape} {look.state}" + (" cut" if look.cutoff else "")
+
+
+def edge_classes(look: EdgeLook) -> str:
+    """The CSS classes of an edge group."""
+    return "edge" + (" pruned" if look.pruned else "") + (" pv" if look.pv else "")
+
+
+def _shape(kind: str, x: float, y: float) -> str:
+    """The outline of a node whose top centre is (x, y)."""
+    if kind == "max":
+        pts = f"{x:g},{y:g} {x + HALF:g},{y + TALL:g} {x - HALF:g},{y + TALL:g}"
+        return f'<polygon class="shape" points="{pts}"/>'
+    if kind == "min":
+        pts = f"{x - HALF:g},{y:g} {x + HALF:g},{y:g} {x:g},{y + TALL:g}"
+        return f'<polygon class="shape" points="{pts}"/>'
+    if kind == "chance":
+        return f'<circle class="shape" cx="{x:g}" cy="{y + TALL / 2:g}" r="{TALL / 2:g}"/>'
+    return (
+        f'<rect class="shape" x="{x - HALF + 4:g}" y="{y + 6:g}" width="{2 * HALF - 8:g}" '
+        f'height="{TALL - 12:g}"/>'
+    )
+
+
+def size(tree: Tree) -> tuple[int, int]:
+    """Width and height in pixels of the drawing of ``tree``."""
+    return MARGIN * 2 + SLOT * tree.leaf_count, MARGIN * 2 + ROW * tree.height + TALL + 18
+
+
+def _center(x: float, row: int) -> tuple[float, float]:
+    return MARGIN + SLOT * (x + 0.5), MARGIN + ROW * row
+
+
+def svg_body(tree: Tree, snap: Snapshot | None) -> str:
+    """The edges and nodes of one drawing, as SVG elements (no ``<svg>`` wrapper)."""
+    where = positions(tree)
+    out: list[str] = []
+    for node in range(1, len(tree)):
+        look = edge_look(tree, node, snap)
+        px, py = _center(*where[tree.parent[node]])
+        cx, cy = _center(*where[node])
+        y0 = py + (TALL - 6 if tree.kind[tree.parent[node]] == "leaf" else TALL)
+        y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
+        mx, my = (px + cx) / 2, (y0 + y1) / 2
+        out.append(
+            f'<g id="e{node}" class="{edge_classes(look)}">'
+            f'<line x1="{px:g}" y1="{y0:g}" x2="{cx:g}" y2="{y1:g}"/>'
+            f'<text x="{mx + 4:g}" y="{my:g}">{escape(look.label)}</text></g>'
+        )
+    for node in range(len(tree)):
+        look = node_look(tree, node, snap)
+        x, y = _center(*where[node])
+        lines = look.inside
+        title = escape(lines[0]) if len(lines) > 1 else ""
+        value = escape(lines[-1])
+        # Baselines where the shape is wide enough: low in MAX, high in MIN.
+        title_y, value_y = {
+            "max": (y + 30, y + 45),
+            "min": (y + 15, y + 29),
+            "chance": (y + 20, y + 35),
+            "leaf": (y + 22, y + 36),
+        }[look.shape]
+        if not title:
+            value_y = {"max": y + 42, "min": y + 21}.get(look.shape, y + TALL / 2 + 5)
+        texts = f'<text class="t" x="{x:g}" y="{title_y:g}">{title}</text>' if title else ""
+        texts += f'<text class="v" x="{x:g}" y="{value_y:g}">{value}</text>'
+        note_y = y + TALL + (10 if look.shape == "leaf" else 13)
+        texts += f'<text class="ab" x="{x:g}" y="{note_y:g}">{escape(look.beside)}</text>'
+        out.append(
+            f'<g id="n{node}" class="{node_classes(look)}">{_shape(look.shape, x, y)}{texts}</g>'
+        )
+    return "\n".join(out)
+
+
+def to_svg_document(tree: Tree, snap: Snapshot | None) -> str:
+    """A standalone SVG document of ``tree`` annotated with ``snap``."""
+    width, height = size(tree)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n<style>{STYLE}</style>\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n{svg_body(tree, snap)}\n</svg>\n'
+    )

@@ -1,0 +1,130 @@
+"""TikZ source for LaTeX: a complete document that compiles with ``pdflatex``.
+
+Plain TikZ (``tikz`` with the ``shapes.geometric`` library) and ``graphicx`` for
+scaling wide trees: both ship with every standard TeX installation (Debian:
+``texlive-latex-base`` and ``texlive-pictures``). Nodes sit at fixed coordinates from
+:mod:`plies.draw._layout`, so the picture does not depend on a layout package. To put
+the picture in your own document, copy the ``tikzpicture`` environment and the
+``\\tikzset`` block.
+"""
+
+from __future__ import annotations
+
+from plies.draw._layout import positions
+from plies.draw._look import COLORS, edge_look, node_look
+from plies.draw._state import Snapshot
+from plies.trees import Tree
+
+__all__ = ["to_tikz"]
+
+SLOT_CM = 1.5
+ROW_CM = 2.0
+#: Wider than this (cm), the picture is scaled to the text width.
+TEXT_WIDTH_CM = 15.0
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "%": r"\%",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\^{}",
+    "~": r"\~{}",
+    "α": r"$\alpha$",
+    "β": r"$\beta$",
+    "∞": r"$\infty$",
+    "≤": r"$\le$",
+    "≥": r"$\ge$",
+    "<": r"$<$",
+    ">": r"$>$",
+    "-": r"-{}",
+}
+
+
+def tex(text: str) -> str:
+    """``text`` with TeX's special characters escaped and α, β, ∞, ≤, ≥ as math."""
+    return "".join(_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _hex(color: str) -> str:
+    return color.lstrip("#").upper()
+
+
+def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None) -> str:
+    """A LaTeX document drawing ``tree`` annotated with ``snap`` (None: before)."""
+    where = positions(tree)
+    width_cm = SLOT_CM * tree.leaf_count
+    lines = [
+        "% Drawn by plies. Compiles with pdflatex; needs the packages tikz (library",
+        "% shapes.geometric and positioning) and graphicx, both in every standard TeX installation.",
+        "\\documentclass{article}",
+        "\\usepackage[utf8]{inputenc}",
+        "\\usepackage{tikz}",
+        "\\usepackage{graphicx}",
+        "\\usetikzlibrary{shapes.geometric, positioning}",
+        "\\pagestyle{empty}",
+    ]
+    for name in ("max", "min", "chance", "pv", "pruned", "line"):
+        lines.append(f"\\definecolor{{plies{name}}}{{HTML}}{{{_hex(COLORS[name])}}}")
+    lines += [
+        "\\tikzset{",
+        "  every node/.style={font=\\small, align=center, draw=pliesline,"
+        " line width=0.5pt, inner sep=1.5pt},",
+        "  max/.style={isosceles triangle, isosceles triangle apex angle=60,"
+        " shape border rotate=90, fill=pliesmax, minimum width=1.1cm, inner sep=0.5pt},",
+        "  min/.style={isosceles triangle, isosceles triangle apex angle=60,"
+        " shape border rotate=270, fill=pliesmin, minimum width=1.1cm, inner sep=0.5pt},",
+        "  chance/.style={circle, fill=plieschance, minimum size=0.9cm},",
+        "  leaf/.style={rectangle, fill=white, minimum width=0.8cm, minimum height=0.6cm},",
+        "  note/.style={draw=none, font=\\scriptsize, inner sep=1pt},",
+        "  pv/.style={draw=pliespv, line width=1.6pt},",
+        "  cut/.style={double, double distance=1pt},",
+        "  pruned/.style={draw=pliespruned, dashed, text=pliespruned, fill=white},",
+        "  edge/.style={draw=pliesline, line width=0.5pt},",
+        "  prunededge/.style={draw=pliespruned, dashed},",
+        "  pvedge/.style={draw=pliespv, line width=1.6pt},",
+        "  reason/.style={draw=none, font=\\scriptsize, text=pliespruned, fill=white,"
+        " inner sep=1pt},",
+        "}",
+        "\\begin{document}",
+    ]
+    if title:
+        lines.append(f"\\noindent {tex(title)}\\par\\medskip")
+    lines.append("\\noindent")
+    scale = width_cm > TEXT_WIDTH_CM
+    if scale:
+        lines.append("\\resizebox{\\linewidth}{!}{%")
+    lines.append("\\begin{tikzpicture}")
+    for node in range(len(tree)):
+        look = node_look(tree, node, snap)
+        styles = [look.shape]
+        if look.state == "pruned":
+            styles.append("pruned")
+        elif look.state == "pv":
+            styles.append("pv")
+        if look.cutoff:
+            styles.append("cut")
+        x, row = where[node]
+        parts = [tex(line) for line in look.inside]
+        if look.beside and look.shape != "leaf":
+            parts.append(f"{{\\scriptsize {tex(look.beside)}}}")
+        text = "\\\\".join(parts)
+        at = f"({x * SLOT_CM:.2f},{-row * ROW_CM:.2f})"
+        lines.append(f"  \\node[{', '.join(styles)}] (n{node}) at {at} {{{text}}};")
+        if look.beside and look.shape == "leaf":
+            lines.append(f"  \\node[note, below=1pt of n{node}] {{{tex(look.beside)}}};")
+    for node in range(1, len(tree)):
+        look = edge_look(tree, node, snap)
+        style = "prunededge" if look.pruned else ("pvedge" if look.pv else "edge")
+        parent = tree.parent[node]
+        start = "south" if tree.kind[parent] in ("max", "chance") else "apex"
+        label = ""
+        if look.label:
+            label = f" node[reason, midway, right] {{{tex(look.label)}}}"
+        lines.append(f"  \\draw[{style}] (n{parent}.{start}) --{label} (n{node}.north);")
+    lines.append("\\end{tikzpicture}" + ("}" if scale else ""))
+    lines.append("\\end{document}")
+    return "\n".join(lines) + "\n"
