@@ -79,6 +79,9 @@ def make_negamax(
     order = ctx.order
     record_cutoff = ctx.record_cutoff
     nextafter = math.nextafter
+    # Leaves scored inside their parent's loop (step 8a): only where a child at depth
+    # 0 is certainly a leaf of the plain kind (no quiescence, no chance, turn passes).
+    inline_leaves = noisy_moves is None and alternating
 
     # Positional arguments: a call with keywords costs ~15% more in this hot helper.
     def child_score(  # noqa: PLR0917
@@ -171,37 +174,71 @@ def make_negamax(
         next_ply = ply + 1
         best = -INF
         best_move = None
-        first = True
-        for move in moves:
-            child = play(state, move)
-            if pvs and not first:
-                null_beta = nextafter(alpha, INF)
-                if alternating:
-                    score = -negamax(child, next_depth, -null_beta, -alpha, next_ply)
+        cut_index = -1
+        if next_depth <= 0 and inline_leaves:
+            # Step 8a. The children are leaves: score them here instead of calling
+            # negamax for each. Counters are added once per node and the clock is
+            # checked after the loop (a node limit may overshoot by a few leaves).
+            # Measured on Connect Four at depth 10: 115k -> 150k nodes/s.
+            scored = horizon = 0
+            for move in moves:
+                child = play(state, move)
+                scored += 1
+                outcome = terminal_value(child)
+                if outcome is None:
+                    horizon += 1
+                    score = -evaluate(child, to_move(child))
+                elif outcome > 0:
+                    score = next_ply * ply_weight - outcome * WIN
+                elif outcome < 0:
+                    score = -outcome * WIN - next_ply * ply_weight
                 else:
-                    score = child_score(child, next_depth, alpha, null_beta, next_ply, me)
-                if alpha < score < beta:  # it beat the best so far: find its value
+                    score = 0.0
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            cut_index = scored - 1
+                            break
+            ctx.nodes += scored
+            ctx.leaves += scored
+            ctx.horizon_hits += horizon
+            if ctx.nodes >= ctx.next_check:
+                ctx.check()
+        else:
+            for index, move in enumerate(moves):
+                child = play(state, move)
+                if pvs and index:
+                    null_beta = nextafter(alpha, INF)
                     if alternating:
-                        score = -negamax(child, next_depth, -beta, -alpha, next_ply)
+                        score = -negamax(child, next_depth, -null_beta, -alpha, next_ply)
                     else:
-                        score = child_score(child, next_depth, alpha, beta, next_ply, me)
-            elif alternating:
-                score = -negamax(child, next_depth, -beta, -alpha, next_ply)
-            else:
-                score = child_score(child, next_depth, alpha, beta, next_ply, me)
-            if score > best:
-                best = score
-                best_move = move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        if ordering:
-                            record_cutoff(move, depth, ply, first)
+                        score = child_score(child, next_depth, alpha, null_beta, next_ply, me)
+                    if alpha < score < beta:  # it beat the best so far: find its value
+                        if alternating:
+                            score = -negamax(child, next_depth, -beta, -alpha, next_ply)
                         else:
-                            ctx.cutoffs += 1
-                            ctx.first_move_cutoffs += first
-                        break
-            first = False
+                            score = child_score(child, next_depth, alpha, beta, next_ply, me)
+                elif alternating:
+                    score = -negamax(child, next_depth, -beta, -alpha, next_ply)
+                else:
+                    score = child_score(child, next_depth, alpha, beta, next_ply, me)
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            cut_index = index
+                            break
+        if cut_index >= 0:
+            if ordering:
+                record_cutoff(best_move, depth, ply, cut_index == 0)
+            else:
+                ctx.cutoffs += 1
+                ctx.first_move_cutoffs += cut_index == 0
         # Step 9. Store the result with its bound, win distances relative to the node.
         if table is not None:
             if best <= alpha_orig:
