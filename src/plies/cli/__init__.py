@@ -27,6 +27,7 @@ __all__ = ["COMMAND_MODULES", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "plies.cli._tree",
     "plies.cli._demo",
+    "plies.cli._games",
 )
 
 

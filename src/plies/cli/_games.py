@@ -1,0 +1,250 @@
+"""``plies games`` lists the built-in games; ``plies play`` plays one.
+
+``plies play GAME [POSITION]`` is a game between people at the keyboard and the
+search engine (:func:`plies.engine.search`), on either side or both. Moves typed by a
+person are read one per line from standard input; a malformed or illegal move is
+refused with the reason and asked again. End of input abandons the game (exit 1).
+Chance outcomes (dice) are drawn by a random generator seeded with ``--seed``, so a
+game can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from plies.engine import ALGORITHMS, DEFAULT_ALGORITHM, WIN, WIN_THRESHOLD, Limits, search
+from plies.errors import PliesError
+from plies.game import BaseGame
+from plies.games import GAMES, parse_game_spec
+
+__all__ = ["register"]
+
+#: Seconds per engine move when neither ``--depth`` nor ``--time`` is given.
+DEFAULT_TIME = 1.0
+#: Who the people at the keyboard play, by ``--human``.
+HUMAN_SIDES = {"first": (0,), "second": (1,), "both": (0, 1), "none": ()}
+#: Words that abandon the game at a move prompt.
+QUIT_WORDS = ("quit", "exit", "resign")
+
+PLAY_EPILOG = """\
+examples:
+  plies play connect4                      you play first against 1 s per engine move
+  plies play connect4 4453 --depth 8       from a position, engine searches 8 plies
+  plies play othello --human second        the engine opens with black
+  plies play pig --human none --seed 3     engine against engine, dice seeded
+  plies play connect4:width=6,height=5     parameters after the name
+
+At the prompt type a move in the game's notation ('plies games' lists them), or
+'quit'. End of input (Ctrl-D) abandons the game with exit status 1.
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``games`` and ``play`` subcommands."""
+    games = subparsers.add_parser(
+        "games",
+        help="list the built-in games and their notation",
+        description="List the built-in games, their parameters and how to write moves "
+        "and positions (the POSITION of 'plies play').",
+    )
+    games.set_defaults(handler=run_games)
+
+    play = subparsers.add_parser(
+        "play",
+        help="play a game against the engine (or watch the engine play itself)",
+        description="Play GAME from POSITION (default: the start). People type moves on "
+        "standard input; the engine answers with plies' search.",
+        epilog=PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument(
+        "game",
+        metavar="GAME",
+        help="a game name, with parameters as NAME:key=value,... (see 'plies games')",
+    )
+    play.add_argument(
+        "position",
+        metavar="POSITION",
+        nargs="?",
+        default="",
+        help="where to start, in the game's notation (default: the start)",
+    )
+    play.add_argument(
+        "--human",
+        choices=tuple(HUMAN_SIDES),
+        default="first",
+        help="which side people play: first (default), second, both, or none (engine "
+        "against engine)",
+    )
+    play.add_argument(
+        "--depth",
+        type=int,
+        metavar="N",
+        help="engine searches N plies per move",
+    )
+    play.add_argument(
+        "--time",
+        type=float,
+        metavar="S",
+        help=f"engine thinks at most S seconds per move (default {DEFAULT_TIME:g} when "
+        "--depth is not given; both may be given)",
+    )
+    play.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help=f"engine search algorithm (default {DEFAULT_ALGORITHM})",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of the dice for games with chance (default: a random seed, printed "
+        "so the game can be replayed)",
+    )
+    play.set_defaults(handler=run_play)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def run_games(_args: argparse.Namespace) -> int:
+    """Handler of ``plies games``: one entry per game with its notation."""
+    console = _console()
+    for entry in GAMES:
+        console.print(f"[bold]{entry.name}[/bold]  {entry.summary}", markup=True)
+        if entry.defaults:
+            defaults = ",".join(f"{key}={value}" for key, value in entry.defaults)
+            console.print(f"    parameters: {entry.name}:{defaults}", markup=False)
+        console.print(f"    notation: {entry.notation}", markup=False)
+    return 0
+
+
+class _Players:
+    """Names for the two sides, as shown in messages: ``player 1 (you)`` and so on."""
+
+    def __init__(self, humans: tuple[int, ...]) -> None:
+        self.humans = humans
+
+    def name(self, player: int) -> str:
+        """``player N (you|human|engine)``; "human" when people play both sides."""
+        if player not in self.humans:
+            role = "engine"
+        else:
+            role = "you" if len(self.humans) == 1 else "human"
+        return f"player {player + 1} ({role})"
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Handler of ``plies play``: the game loop."""
+    if args.depth is not None and args.depth < 1:
+        raise PliesError(f"--depth must be at least 1, got {args.depth}")
+    if args.time is not None and not args.time > 0:
+        raise PliesError(f"--time must be a positive number of seconds, got {args.time}")
+    game = parse_game_spec(args.game)
+    state = game.parse_position(args.position)
+    time_limit = args.time if args.time is not None or args.depth is not None else DEFAULT_TIME
+    limits = Limits(depth=args.depth, time=time_limit)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    dice = random.Random(seed)
+    players = _Players(HUMAN_SIDES[args.human])
+    console = _console()
+
+    console.print(f"{game!r}: {', '.join(players.name(p) for p in (0, 1))}", markup=False)
+    if game.has_chance:
+        console.print(f"dice seed {seed} (replay with --seed {seed})", markup=False)
+    while True:
+        _show_board(console, game, state)
+        if game.is_terminal(state):
+            console.print(_result_text(game, state, players), markup=False)
+            return 0
+        if game.has_chance and game.is_chance(state):
+            outcomes = list(game.chance_outcomes(state))
+            outcome = dice.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            console.print(f"chance: {game.format_move(state, outcome)}", markup=False)
+            state = game.play(state, outcome)
+            continue
+        player = game.to_move(state)
+        if player in players.humans:
+            move = _ask_move(console, game, state, players.name(player), sys.stdin)
+            if move is None:
+                return 1
+        else:
+            result = search(game, state, limits=limits, algorithm=args.algorithm)
+            move = result.best_move
+            console.print(
+                f"{players.name(player)} plays {game.format_move(state, move)}  "
+                f"[score {_score_text(game, result.value, result.score_text)}, "
+                f"depth {result.depth}, "
+                f"{result.stats.nodes:,} nodes, {result.stats.time:.2f} s]",
+                markup=False,
+            )
+        state = game.play(state, move)
+
+
+def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
+    """The board: in a rich panel with coloured X and O on a terminal, else plain."""
+    picture = game.render(state)
+    if not console.is_terminal:
+        console.print(picture, markup=False)
+        return
+    text = Text(picture)
+    text.highlight_regex(r"\bX\b", "bold red")
+    text.highlight_regex(r"\bO\b", "bold yellow")
+    console.print(Panel.fit(text, title=game.name))
+
+
+def _ask_move(
+    console: Console, game: BaseGame[Any, Any], state: Any, who: str, stream: TextIO
+) -> Any | None:
+    """Read moves from ``stream`` until one is legal; None at end of input or 'quit'."""
+    legal = " ".join(game.format_move(state, m) for m in game.legal_moves(state))
+    while True:
+        console.print(f"{who} to move (legal: {legal}): ", end="", markup=False)
+        console.file.flush()
+        line = stream.readline()
+        if not line:
+            console.print()
+            print("error: end of input, game abandoned", file=sys.stderr)
+            return None
+        text = line.strip()
+        if not stream.isatty():  # echo piped input so the transcript reads well
+            console.print(text, markup=False)
+        if text.lower() in QUIT_WORDS:
+            print(f"game abandoned ({text})", file=sys.stderr)
+            return None
+        if not text:
+            continue
+        try:
+            return game.parse_move(state, text)
+        except PliesError as exc:
+            console.print(f"not a legal move: {exc}", markup=False)
+
+
+def _score_text(game: BaseGame[Any, Any], value: float, text: str) -> str:
+    """The engine's score; in games with chance, large values are expected utilities.
+
+    Expectations mix wins and losses, so "win in N" (a distance read off the score)
+    means nothing there: show ``value / WIN`` instead.
+    """
+    if game.has_chance and abs(value) >= WIN_THRESHOLD:
+        return f"expected utility {value / WIN:+.3f}"
+    return text
+
+
+def _result_text(game: BaseGame[Any, Any], state: Any, players: _Players) -> str:
+    """Who won, from the first player's utility."""
+    value = game.utility(state, 0)
+    if value > 0:
+        return f"game over: {players.name(0)} wins"
+    if value < 0:
+        return f"game over: {players.name(1)} wins"
+    return "game over: draw"

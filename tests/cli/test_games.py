@@ -1,0 +1,145 @@
+"""``plies games`` and ``plies play``: the list, the game loop, bad input, end of input."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from plies.cli import main
+from plies.games import available_games
+
+
+def run_main(argv: list[str]) -> int:
+    """``main(argv)``, with argparse's exit (usage error, --help) as a status."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 1
+
+
+def play(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: str,
+    *args: str,
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = run_main(["play", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_games_lists_every_game_with_its_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for name in available_games():
+        assert f"{name}  " in out
+    assert "parameters: connect4:width=7,height=6" in out
+    assert out.count("notation:") == len(available_games())
+
+
+def test_engine_against_engine_plays_to_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(
+        capsys, monkeypatch, "", "connect4:width=5,height=4", "--human", "none", "--depth", "3"
+    )
+    assert status == 0, err
+    assert "player 1 (engine) plays 3" in out  # the centre column first
+    assert out.rstrip().splitlines()[-1].startswith("game over: ")
+    assert err == ""
+
+
+def test_human_moves_are_reasked_with_the_reason(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "9\nabc\n\n4\n", "connect4", "--depth", "2")
+    assert status == 1  # the input ends before the game does
+    assert "not a legal move: connect4: column 9 is not between 1 and 7" in out
+    assert "not a legal move: connect4: a move is a column number 1-7, got 'abc'" in out
+    assert out.count("player 1 (you) to move (legal: 4 3 5 2 6 1 7)") == 5
+    assert "player 2 (engine) plays " in out
+    assert ". . . X . . ." in out
+    assert err == "error: end of input, game abandoned\n"
+
+
+def test_end_of_input_at_once_ends_cleanly(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "", "othello", "--human", "second", "--depth", "1")
+    assert status == 1
+    assert "player 1 (engine) plays " in out
+    assert "Traceback" not in err
+    assert err == "error: end of input, game abandoned\n"
+
+
+def test_two_humans_play_a_whole_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moves = "1\n7\n1\n7\n1\n9\n9\n7\n1\n"  # the first player completes column 1 on its 4th
+    status, out, err = play(capsys, monkeypatch, moves, "connect4", "--human", "both")
+    assert status == 0, err
+    assert "not a legal move: connect4: cannot play column 9" not in out
+    assert out.count("not a legal move: connect4: column 9 is not between 1 and 7") == 2
+    assert "game over: player 1 (human) wins" in out
+
+
+def test_illegal_move_in_a_position_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "hold\nquit\n", "pig", "--seed", "1")
+    assert status == 1
+    assert "not a legal move: pig: hold: the turn total is 0" in out
+    assert err == "game abandoned (quit)\n"
+
+
+def test_dice_are_seeded(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("pig:target=10", "--human", "none", "--depth", "2", "--seed", "5")
+    first = play(capsys, monkeypatch, "", *args)
+    second = play(capsys, monkeypatch, "", *args)
+    assert first[0] == 0
+    assert "dice seed 5 (replay with --seed 5)" in first[1]
+    assert "chance: " in first[1]
+    # Equal games: the same rolls and moves (search times aside).
+    assert re.sub(r"\[.*\]", "", first[1]) == re.sub(r"\[.*\]", "", second[1])
+
+
+def test_a_finished_position_just_shows_the_result(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = play(capsys, monkeypatch, "", "connect4", "1212121")
+    assert status == 0
+    assert out.rstrip().endswith("game over: player 1 (you) wins")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nosuchgame",), "error: unknown game 'nosuchgame'"),
+        (("connect4", "448"), "error: connect4: column 8 is not between 1 and 7"),
+        (("connect4", "--depth", "0"), "error: --depth must be at least 1, got 0"),
+        (("connect4", "--time", "-1"), "error: --time must be a positive number"),
+        (("connect4", "--human", "third"), "error: argument --human: invalid choice"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    status, _, err = play(capsys, monkeypatch, "", *args)
+    assert status == 1
+    assert err.startswith(message)
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--human", "--depth", "--time", "--algorithm", "--seed", "POSITION"):
+        assert option in out
