@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages the tests use (Debian names). Installed only when missing.
-system_packages=()
+# graphviz (dot) draws SVG/PNG; chromium runs the HTML stepper test; texlive-latex-base and
+# texlive-pictures (TikZ) compile the LaTeX drawings; fonts-dejavu-core has α, β and ∞.
+system_packages=(graphviz chromium fonts-dejavu-core texlive-latex-base texlive-pictures)
 if [ ${#system_packages[@]} -gt 0 ]; then
   missing=()
   for pkg in "${system_packages[@]}"; do

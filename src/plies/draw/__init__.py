@@ -1,1 +1,207 @@
-"""Drawings of game trees and searches (work in progress)."""
+"""Drawings of game trees and their searches, in the formats people put in documents.
+
+Pass a :class:`~plies.trees.Tree` to draw it before any search, or a
+:class:`~plies.trees.TreeResult` to draw the search: values, alpha/beta, dashed grey
+pruned subtrees with the inequality that pruned them, the principal variation in bold
+and the evaluation order of the leaves.
+
+>>> from plies import draw, trees
+>>> result = trees.alphabeta(trees.parse("[[3,12,8],[2,4,6],[14,5,2]]"))
+>>> draw.to_mermaid(result).splitlines()[0]
+'flowchart TD'
+>>> draw.write("aima.svg", result)          # doctest: +SKIP  (needs Graphviz)
+
+Formats: ``svg`` and ``png`` (through Graphviz: ``pip install 'plies[draw]'`` and the
+system ``dot``), ``dot``, ``tex`` (TikZ), ``mmd`` (Mermaid) and ``html`` (a
+self-contained page that steps through the search). Only ``svg``/``png`` and step
+frames need Graphviz; everything else is plain Python.
+
+Importing this module also lets trees and results show themselves in Jupyter
+(:func:`enable_notebook`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plies.draw._dot import GraphvizError, render_dot
+from plies.draw._dot import to_dot as _dot
+from plies.draw._html import to_html as _html
+from plies.draw._mermaid import to_mermaid as _mermaid
+from plies.draw._state import Snapshot, final_snapshot, replay
+from plies.draw._steps import animated_gif, animated_svg, write_steps
+from plies.draw._svg import to_svg_document
+from plies.draw._tikz import to_tikz as _tikz
+from plies.draw._trace import trace_csv, trace_markdown, trace_rows
+from plies.errors import PliesError
+from plies.trees import Tree, TreeResult
+
+__all__ = [
+    "FORMATS",
+    "DrawError",
+    "GraphvizError",
+    "Snapshot",
+    "animated_gif",
+    "animated_svg",
+    "enable_notebook",
+    "final_snapshot",
+    "format_for",
+    "render",
+    "replay",
+    "repr_html",
+    "repr_svg",
+    "to_dot",
+    "to_html",
+    "to_mermaid",
+    "to_png",
+    "to_svg",
+    "to_tikz",
+    "trace_csv",
+    "trace_markdown",
+    "trace_rows",
+    "write",
+    "write_animation",
+    "write_steps",
+]
+
+#: Drawing formats, by file extension.
+FORMATS: tuple[str, ...] = ("svg", "png", "dot", "tex", "mmd", "html")
+_ALIASES = {"gv": "dot", "tikz": "tex", "mermaid": "mmd", "htm": "html", "md": "mmd"}
+
+
+class DrawError(PliesError):
+    """A drawing cannot be made: unknown format, unwritable file, missing trace."""
+
+
+Subject = Tree | TreeResult
+
+
+def _split(subject: Subject, before: bool) -> tuple[Tree, Snapshot | None]:
+    if isinstance(subject, TreeResult):
+        return subject.tree, None if before else final_snapshot(subject)
+    if isinstance(subject, Tree):
+        return subject, None
+    raise DrawError(f"can draw a Tree or a TreeResult, not {type(subject).__name__}")
+
+
+def to_dot(subject: Subject, *, before: bool = False) -> str:
+    """DOT source for Graphviz (``before``: the tree without search annotations)."""
+    return _dot(*_split(subject, before))
+
+
+def to_svg(subject: Subject, *, before: bool = False) -> str:
+    """SVG drawn by Graphviz (needs the ``graphviz`` package and ``dot``)."""
+    return render_dot(to_dot(subject, before=before), "svg").decode("utf-8")
+
+
+def to_png(subject: Subject, *, before: bool = False) -> bytes:
+    """PNG drawn by Graphviz (needs the ``graphviz`` package and ``dot``)."""
+    return render_dot(to_dot(subject, before=before), "png")
+
+
+def to_tikz(subject: Subject, *, before: bool = False) -> str:
+    """A LaTeX document with a TikZ picture (tikz and graphicx; see its header)."""
+    return _tikz(*_split(subject, before))
+
+
+def to_mermaid(subject: Subject, *, before: bool = False) -> str:
+    """Mermaid flowchart text, for Markdown on GitHub and wikis."""
+    return _mermaid(*_split(subject, before))
+
+
+def to_html(subject: Subject, *, before: bool = False) -> str:
+    """A self-contained HTML page that steps through the search (offline, no server)."""
+    if isinstance(subject, TreeResult) and not before:
+        return _html(subject.tree, subject)
+    tree, _ = _split(subject, before)
+    return _html(tree, None)
+
+
+def format_for(path: str | Path, format: str | None = None) -> str:
+    """The drawing format named by ``format``, else by the extension of ``path``."""
+    name = format if format is not None else Path(path).suffix.lstrip(".")
+    name = _ALIASES.get(name.lower(), name.lower())
+    if name not in FORMATS:
+        shown = f"format {format!r}" if format is not None else f"the extension of '{path}'"
+        raise DrawError(
+            f"cannot tell the drawing format from {shown}: use one of "
+            + ", ".join("." + f for f in FORMATS)
+            + " or --format"
+        )
+    return name
+
+
+def render(subject: Subject, format: str, *, before: bool = False) -> bytes:
+    """The drawing in ``format`` (one of :data:`FORMATS`) as bytes."""
+    fmt = format_for("", format)
+    if fmt == "png":
+        return to_png(subject, before=before)
+    makers = {"svg": to_svg, "dot": to_dot, "tex": to_tikz, "mmd": to_mermaid, "html": to_html}
+    return makers[fmt](subject, before=before).encode("utf-8")
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise DrawError(f"cannot write '{path}': {exc.strerror}") from None
+
+
+def write(
+    path: str | Path, subject: Subject, *, format: str | None = None, before: bool = False
+) -> Path:
+    """Draw ``subject`` into ``path``; the format comes from ``format`` or the
+    extension. Returns the path written."""
+    path = Path(path)
+    fmt = format_for(path, format)
+    _write_bytes(path, render(subject, fmt, before=before))
+    return path
+
+
+def write_animation(path: str | Path, result: TreeResult) -> Path:
+    """Write the search as an animation: ``.svg`` (SMIL, no dependency) or ``.gif``
+    (needs Pillow and Graphviz)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".svg":
+        data = animated_svg(result).encode("utf-8")
+    elif suffix == ".gif":
+        data = animated_gif(result)
+    else:
+        raise DrawError(f"an animation is .svg or .gif, not '{path}'")
+    _write_bytes(path, data)
+    return path
+
+
+# Jupyter ------------------------------------------------------------------------------
+
+
+def repr_svg(subject: Subject) -> str:
+    """What Jupyter shows for a tree or a result: SVG drawn by plies itself (no
+    Graphviz needed), annotated for a result."""
+    tree, snap = _split(subject, False)
+    return to_svg_document(tree, snap)
+
+
+def repr_html(subject: Subject) -> str:
+    """Jupyter's HTML view of a result: the summary line above the drawing."""
+    svg = repr_svg(subject)
+    if isinstance(subject, TreeResult):
+        from html import escape
+
+        from plies.trees import format_number
+
+        line = f"value {format_number(subject.value)}; {subject.summary()}"
+        return f"<div><p>{escape(line)}</p>{svg}</div>"
+    return f"<div>{svg}</div>"
+
+
+def enable_notebook() -> None:
+    """Give :class:`~plies.trees.Tree` and :class:`~plies.trees.TreeResult` the
+    ``_repr_svg_``/``_repr_html_`` methods Jupyter looks for. Called on import."""
+    setattr(Tree, "_repr_svg_", repr_svg)  # noqa: B010  (mypy: the classes don't declare it)
+    setattr(TreeResult, "_repr_svg_", repr_svg)  # noqa: B010
+    setattr(TreeResult, "_repr_html_", repr_html)  # noqa: B010
+
+
+enable_notebook()

@@ -19,7 +19,7 @@ __all__ = ["GraphvizError", "render_dot", "to_dot"]
 FONT = "DejaVu Sans"
 _SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
 #: Points per leaf slot and per row in pinned layouts.
-SLOT_PT = 54
+SLOT_PT = 66
 ROW_PT = 96
 
 
@@ -37,14 +37,16 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def html_label(inside: tuple[str, ...], beside: str) -> str:
-    """A Graphviz HTML-like label: the lines inside, then the note in small type.
+def html_label(inside: tuple[str, ...], beside: str, *, note_first: bool = False) -> str:
+    """A Graphviz HTML-like label: the lines inside, and the note in small type last
+    (first with ``note_first``, for the wide top of a MIN triangle).
 
-    Keeping alpha/beta inside the shape (rather than in an ``xlabel``) lets Graphviz
-    size and space the shapes around it, so notes never overlap at any tree size."""
+    Keeping alpha/beta in the label (rather than in an ``xlabel``) lets Graphviz space
+    the nodes around it, so notes never overlap at any tree size."""
     parts = [_html(line) for line in inside]
     if beside:
-        parts.append(f'<FONT POINT-SIZE="9">{_html(beside)}</FONT>')
+        note = f'<FONT POINT-SIZE="9">{_html(beside)}</FONT>'
+        parts = [note, *parts] if note_first else [*parts, note]
     return "<" + "<BR/>".join(parts) + ">"
 
 
@@ -74,19 +76,30 @@ def to_dot(
         f"  node [fontname={quote(FONT)}, fontsize=11, style=filled, "
         f'penwidth=1.2, color="{COLORS["line"]}", margin="0.04,0.02"];'
     )
-    lines.append(f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, '
-                 "fontsize=9];")
+    lines.append(
+        f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, fontsize=9];'
+    )
     where = positions(tree) if pinned else None
     for node in range(len(tree)):
         look = node_look(tree, node, snap)
         attrs = {
             "shape": _SHAPES[look.shape],
-            "label": html_label(look.inside, look.beside),
+            "label": html_label(look.inside, look.beside, note_first=look.shape == "min"),
             "fillcolor": quote(COLORS[look.shape]),
         }
+        if look.shape in ("max", "min"):
+            # The triangle keeps its size; the label may reach past its corners, and
+            # Graphviz still spaces nodes by the label, so nothing overlaps.
+            attrs.update(fixedsize="shape", width="1", height="0.9")
+        elif look.shape == "leaf":
+            attrs.update(width="0.55", height="0.4")
         if look.state == "pruned":
-            attrs.update(style='"filled,dashed"', color=quote(COLORS["pruned"]),
-                         fontcolor=quote(COLORS["pruned"]), fillcolor='"#f7f7f7"')
+            attrs.update(
+                style='"filled,dashed"',
+                color=quote(COLORS["pruned"]),
+                fontcolor=quote(COLORS["pruned"]),
+                fillcolor='"#f7f7f7"',
+            )
         elif look.state == "pv":
             attrs.update(penwidth="3", color=quote(COLORS["pv"]))
         elif look.state == "current":
@@ -107,8 +120,9 @@ def to_dot(
         if edge.label:
             attrs["label"] = quote(" " + edge.label)
         if edge.pruned:
-            attrs.update(style="dashed", color=quote(COLORS["pruned"]),
-                         fontcolor=quote(COLORS["pruned"]))
+            attrs.update(
+                style="dashed", color=quote(COLORS["pruned"]), fontcolor=quote(COLORS["pruned"])
+            )
         elif edge.pv:
             attrs.update(penwidth="3", color=quote(COLORS["pv"]))
         tail = f"  n{tree.parent[node]} -> n{node}"

@@ -14,8 +14,12 @@ from plies.trees import Tree
 
 __all__ = ["to_mermaid"]
 
-_OPEN_CLOSE = {"max": ('[/"', '"\\]'), "min": ('[\\"', '"/]'), "chance": ('(("', '"))'),
-               "leaf": ('["', '"]')}
+_OPEN_CLOSE = {
+    "max": ('[/"', '"\\]'),
+    "min": ('[\\"', '"/]'),
+    "chance": ('(("', '"))'),
+    "leaf": ('["', '"]'),
+}
 
 
 def _text(text: str) -> str:
@@ -28,8 +32,15 @@ def _text(text: str) -> str:
 def to_mermaid(tree: Tree, snap: Snapshot | None = None) -> str:
     """A Mermaid ``flowchart TD`` of ``tree`` annotated with ``snap`` (None: before)."""
     lines = ["flowchart TD"]
-    classes: dict[str, list[str]] = {"max": [], "min": [], "chance": [], "leaf": [],
-                                     "pv": [], "pruned": [], "cut": []}
+    classes: dict[str, list[str]] = {
+        "max": [],
+        "min": [],
+        "chance": [],
+        "leaf": [],
+        "pv": [],
+        "pruned": [],
+        "cut": [],
+    }
     for node in range(len(tree)):
         look = node_look(tree, node, snap)
         parts = [_text(line) for line in look.inside if line]
@@ -49,7 +60,8 @@ def to_mermaid(tree: Tree, snap: Snapshot | None = None) -> str:
         if edge.label:
             label = _text(edge.label)
             arrow = (
-                f'-. "{label}" .-' if edge.pruned
+                f'-. "{label}" .-'
+                if edge.pruned
                 else (f'== "{label}" ===' if edge.pv else f'-- "{label}" ---')
             )
         lines.append(f"    n{tree.parent[node]} {arrow} n{node}")
@@ -63,7 +75,7 @@ def to_mermaid(tree: Tree, snap: Snapshot | None = None) -> str:
         f"    classDef chance fill:{COLORS['chance']},stroke:{COLORS['line']}",
         f"    classDef leaf fill:#ffffff,stroke:{COLORS['line']}",
         f"    classDef pv stroke:{COLORS['pv']},stroke-width:3px",
-        f"    classDef cut stroke:#b00020,stroke-width:2px",
+        "    classDef cut stroke:#b00020,stroke-width:2px",
         f"    classDef pruned fill:#f7f7f7,stroke:{COLORS['pruned']},color:{COLORS['pruned']},"
         "stroke-dasharray:4 3",
     ]

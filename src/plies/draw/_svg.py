@@ -16,7 +16,14 @@ from plies.draw._look import COLORS, EdgeLook, NodeLook, edge_look, node_look
 from plies.draw._state import Snapshot
 from plies.trees import Tree
 
-__all__ = ["STYLE", "node_classes", "edge_classes", "svg_body", "to_svg_document"]
+__all__ = [
+    "STYLE",
+    "edge_classes",
+    "node_classes",
+    "svg_body",
+    "to_svg_document",
+    "value_text",
+]
 
 SLOT = 76  # pixels per leaf slot
 ROW = 104  # pixels per depth row
@@ -76,6 +83,13 @@ def _shape(kind: str, x: float, y: float) -> str:
     )
 
 
+def value_text(tree: Tree, node: int, look: NodeLook) -> str:
+    """What the ``.v`` element of a node shows: its value (or leaf value), or nothing."""
+    if tree.label[node] is not None:
+        return look.inside[-1] if len(look.inside) > 1 else ""
+    return look.inside[-1]
+
+
 def size(tree: Tree) -> tuple[int, int]:
     """Width and height in pixels of the drawing of ``tree``."""
     return MARGIN * 2 + SLOT * tree.leaf_count, MARGIN * 2 + ROW * tree.height + TALL + 18
@@ -90,23 +104,23 @@ def svg_body(tree: Tree, snap: Snapshot | None) -> str:
     where = positions(tree)
     out: list[str] = []
     for node in range(1, len(tree)):
-        look = edge_look(tree, node, snap)
+        edge = edge_look(tree, node, snap)
         px, py = _center(*where[tree.parent[node]])
         cx, cy = _center(*where[node])
         y0 = py + (TALL - 6 if tree.kind[tree.parent[node]] == "leaf" else TALL)
         y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
         mx, my = (px + cx) / 2, (y0 + y1) / 2
         out.append(
-            f'<g id="e{node}" class="{edge_classes(look)}">'
+            f'<g id="e{node}" class="{edge_classes(edge)}">'
             f'<line x1="{px:g}" y1="{y0:g}" x2="{cx:g}" y2="{y1:g}"/>'
-            f'<text x="{mx + 4:g}" y="{my:g}">{escape(look.label)}</text></g>'
+            f'<text x="{mx + 4:g}" y="{my:g}">{escape(edge.label)}</text></g>'
         )
     for node in range(len(tree)):
         look = node_look(tree, node, snap)
         x, y = _center(*where[node])
-        lines = look.inside
-        title = escape(lines[0]) if len(lines) > 1 else ""
-        value = escape(lines[-1])
+        label = tree.label[node]
+        title = escape(label) if label is not None else ""
+        value = escape(value_text(tree, node, look))
         # Baselines where the shape is wide enough: low in MAX, high in MIN.
         title_y, value_y = {
             "max": (y + 30, y + 45),

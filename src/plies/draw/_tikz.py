@@ -58,8 +58,9 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
     where = positions(tree)
     width_cm = SLOT_CM * tree.leaf_count
     lines = [
-        "% Drawn by plies. Compiles with pdflatex; needs the packages tikz (library",
-        "% shapes.geometric and positioning) and graphicx, both in every standard TeX installation.",
+        "% Drawn by plies. Compiles with pdflatex. Needs the packages tikz (libraries",
+        "% shapes.geometric and positioning) and graphicx, in every standard TeX installation",
+        "% (Debian: texlive-latex-base and texlive-pictures).",
         "\\documentclass{article}",
         "\\usepackage[utf8]{inputenc}",
         "\\usepackage{tikz}",
@@ -117,13 +118,13 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         if look.beside and look.shape == "leaf":
             lines.append(f"  \\node[note, below=1pt of n{node}] {{{tex(look.beside)}}};")
     for node in range(1, len(tree)):
-        look = edge_look(tree, node, snap)
-        style = "prunededge" if look.pruned else ("pvedge" if look.pv else "edge")
+        edge = edge_look(tree, node, snap)
+        style = "prunededge" if edge.pruned else ("pvedge" if edge.pv else "edge")
         parent = tree.parent[node]
         start = "south" if tree.kind[parent] in ("max", "chance") else "apex"
         label = ""
-        if look.label:
-            label = f" node[reason, midway, right] {{{tex(look.label)}}}"
+        if edge.label:
+            label = f" node[reason, midway, right] {{{tex(edge.label)}}}"
         lines.append(f"  \\draw[{style}] (n{parent}.{start}) --{label} (n{node}.north);")
     lines.append("\\end{tikzpicture}" + ("}" if scale else ""))
     lines.append("\\end{document}")

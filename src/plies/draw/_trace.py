@@ -32,8 +32,15 @@ class TraceRow:
 
     def cells(self) -> tuple[str, ...]:
         """The row as strings, in :data:`COLUMNS` order."""
-        return (str(self.step), self.node, self.event, self.alpha, self.beta, self.value,
-                self.reason)
+        return (
+            str(self.step),
+            self.node,
+            self.event,
+            self.alpha,
+            self.beta,
+            self.value,
+            self.reason,
+        )
 
 
 def trace_rows(result: TreeResult) -> list[TraceRow]:
@@ -64,8 +71,10 @@ def trace_rows(result: TreeResult) -> list[TraceRow]:
                 reason = f"{reason_text(event.cutoff)}: pruned {pruned}"
             elif event.bound is not None:
                 verb = "rises" if event.bound == "alpha" else "falls"
-                reason = f"{tree.name(event.child)} gives {nice(event.child_value)}; " \
+                reason = (
+                    f"{tree.name(event.child)} gives {nice(event.child_value)}; "
                     f"{'α' if event.bound == 'alpha' else 'β'} {verb}"
+                )
         leaf = tree.kind[node] == "leaf"
         rows.append(
             TraceRow(

@@ -1,0 +1,255 @@
+"""The self-contained HTML stepper: one file, no network, no server.
+
+The page holds the drawing as inline SVG (from :mod:`plies.draw._svg`) and, as JSON,
+what changes at each step: node and edge classes and texts, the narration line and
+the alpha/beta window of every node on the current path. A few lines of JavaScript
+move between steps (buttons and the arrow, Home, End and space keys). Going back
+replays the changes from step 0, which is instant even for thousands of steps.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from plies.draw._look import edge_look, node_look
+from plies.draw._state import Snapshot, nice, replay
+from plies.draw._svg import STYLE, edge_classes, node_classes, size, svg_body, value_text
+from plies.trees import Tree, TreeResult
+
+__all__ = ["to_html"]
+
+PAGE_STYLE = """
+body { font: 15px/1.4 'DejaVu Sans', Arial, sans-serif; margin: 0; color: #222; }
+header { padding: 10px 16px; border-bottom: 1px solid #ddd; background: #fafafa; }
+h1 { font-size: 18px; margin: 0 0 8px 0; }
+#controls button { font-size: 15px; padding: 4px 10px; margin-right: 4px; }
+#counter { margin-left: 10px; font-weight: bold; }
+main { display: flex; gap: 16px; padding: 12px 16px; align-items: flex-start; }
+#drawing { flex: 1 1 auto; overflow: auto; border: 1px solid #eee; }
+aside { flex: 0 0 340px; }
+#line { font-size: 16px; background: #fff7d6; border-left: 4px solid #e8710a;
+        padding: 8px 10px; min-height: 3em; }
+#path { padding-left: 20px; font-family: 'DejaVu Sans Mono', monospace; font-size: 14px; }
+#path li.current { font-weight: bold; color: #e8710a; }
+.legend { font-size: 13px; color: #555; }
+"""
+
+SCRIPT = """
+(function () {
+  const data = JSON.parse(document.getElementById('plies-steps').textContent);
+  const frames = data.frames;
+  const last = frames.length - 1;
+  let shown = 0;
+  let timer = null;
+  const initial = {nodes: {}, edges: {}};
+  document.querySelectorAll('#drawing g.node').forEach(g => {
+    initial.nodes[g.id.slice(1)] = [g.getAttribute('class'),
+      g.querySelector('.v').textContent, g.querySelector('.ab').textContent];
+  });
+  document.querySelectorAll('#drawing g.edge').forEach(g => {
+    initial.edges[g.id.slice(1)] = [g.getAttribute('class'), g.querySelector('text').textContent];
+  });
+  function stateAt(k) {
+    const nodes = Object.assign({}, initial.nodes);
+    const edges = Object.assign({}, initial.edges);
+    for (let i = 1; i <= k; i++) {
+      Object.assign(nodes, frames[i].nodes);
+      Object.assign(edges, frames[i].edges);
+    }
+    return {nodes: nodes, edges: edges};
+  }
+  function show(k) {
+    k = Math.max(0, Math.min(last, k));
+    const state = stateAt(k);
+    for (const id in state.nodes) {
+      const g = document.getElementById('n' + id);
+      const [cls, value, note] = state.nodes[id];
+      g.setAttribute('class', cls);
+      g.querySelector('.v').textContent = value;
+      g.querySelector('.ab').textContent = note;
+    }
+    for (const id in state.edges) {
+      const g = document.getElementById('e' + id);
+      g.setAttribute('class', state.edges[id][0]);
+      g.querySelector('text').textContent = state.edges[id][1];
+    }
+    const frame = frames[k];
+    document.getElementById('line').textContent = frame.line;
+    document.getElementById('counter').textContent = 'Step ' + k + ' of ' + last;
+    const path = document.getElementById('path');
+    path.textContent = '';
+    frame.path.forEach((row, i) => {
+      const li = document.createElement('li');
+      li.textContent = row;
+      if (i === frame.path.length - 1 && frame.current >= 0) li.className = 'current';
+      path.appendChild(li);
+    });
+    document.body.dataset.step = k;
+    shown = k;
+    if (k === last) stop();
+  }
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    document.getElementById('play').textContent = '\\u25B6 Play';
+  }
+  function play() {
+    if (timer !== null) { stop(); return; }
+    if (shown === last) show(0);
+    document.getElementById('play').textContent = '\\u23F8 Pause';
+    timer = setInterval(() => show(shown + 1), data.interval);
+  }
+  document.getElementById('start').onclick = () => { stop(); show(0); };
+  document.getElementById('back').onclick = () => { stop(); show(shown - 1); };
+  document.getElementById('next').onclick = () => { stop(); show(shown + 1); };
+  document.getElementById('end').onclick = () => { stop(); show(last); };
+  document.getElementById('play').onclick = play;
+  document.addEventListener('keydown', e => {
+    if (e.key === 'ArrowRight') { stop(); show(shown + 1); }
+    else if (e.key === 'ArrowLeft') { stop(); show(shown - 1); }
+    else if (e.key === 'Home') { stop(); show(0); }
+    else if (e.key === 'End') { stop(); show(last); }
+    else if (e.key === ' ') { e.preventDefault(); play(); }
+  });
+  show(data.start);
+})();
+"""
+
+
+def _node_state(tree: Tree, node: int, snap: Snapshot | None) -> list[str]:
+    look = node_look(tree, node, snap)
+    return [node_classes(look), value_text(tree, node, look), look.beside]
+
+
+def _edge_state(tree: Tree, node: int, snap: Snapshot | None) -> list[str]:
+    look = edge_look(tree, node, snap)
+    return [edge_classes(look), look.label]
+
+
+def _path(tree: Tree, snap: Snapshot) -> list[str]:
+    """The nodes from the root to the current one with their windows and values."""
+    if snap.current < 0:
+        return [f"{tree.name(n)} = {nice(snap.value[n])}" for n in sorted(snap.pv)]
+    chain = []
+    node = snap.current
+    while node >= 0:
+        chain.append(node)
+        node = tree.parent[node]
+    rows = []
+    for node in reversed(chain):
+        kind = tree.kind[node]
+        if kind == "leaf":
+            rows.append(f"leaf {tree.name(node)} = {nice(snap.value[node])}")
+            continue
+        value = "" if snap.value[node] is None else f"  v={nice(snap.value[node])}"
+        rows.append(
+            f"{tree.name(node)} {kind.upper()}  α={nice(snap.alpha[node])} "
+            f"β={nice(snap.beta[node])}{value}"
+        )
+    return rows
+
+
+def _frames(tree: Tree, snaps: list[Snapshot]) -> list[dict[str, Any]]:
+    n = len(tree)
+    frames: list[dict[str, Any]] = []
+    before_nodes = [_node_state(tree, i, snaps[0]) for i in range(n)]
+    before_edges = [_edge_state(tree, i, snaps[0]) if i else [] for i in range(n)]
+    for snap in snaps:
+        nodes: dict[str, list[str]] = {}
+        edges: dict[str, list[str]] = {}
+        for i in range(n):
+            state = _node_state(tree, i, snap)
+            if state != before_nodes[i]:
+                nodes[str(i)] = before_nodes[i] = state
+            if i:
+                edge = _edge_state(tree, i, snap)
+                if edge != before_edges[i]:
+                    edges[str(i)] = before_edges[i] = edge
+        frames.append(
+            {
+                "line": snap.line,
+                "current": snap.current,
+                "path": _path(tree, snap),
+                "nodes": nodes,
+                "edges": edges,
+            }
+        )
+    return frames
+
+
+def to_html(
+    tree: Tree,
+    result: TreeResult | None = None,
+    *,
+    title: str = "plies: a game-tree search, step by step",
+    interval_ms: int = 900,
+    start_at_end: bool = False,
+) -> str:
+    """The stepper page for ``result`` (it needs the event trace); with no result,
+    or a result without a trace, a page with one picture: before or after."""
+    if result is not None and result.events:
+        snaps = list(replay(result))
+    elif result is not None:
+        from plies.draw._state import final_snapshot
+
+        snaps = [final_snapshot(result)]
+        snaps[0].line = f"Value {nice(result.value)}; {result.summary()}"
+    else:
+        snaps = [Snapshot.empty(len(tree))]
+        snaps[0].line = "The tree before any search"
+    frames = _frames(tree, snaps)
+    data = {
+        "frames": frames,
+        "interval": interval_ms,
+        "start": len(frames) - 1 if start_at_end else 0,
+    }
+    width, height = size(tree)
+    # JSON inside <script>: "</" must not close the element early.
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}"><style>{STYLE}</style>'
+        f"{svg_body(tree, snaps[0] if result is not None else None)}</svg>"
+    )
+    summary = ""
+    if result is not None:
+        summary = (
+            f'<p class="legend">{escape(result.options.algorithm)}: value '
+            f"{escape(nice(result.value))}, {escape(result.summary())}. MAX ▲, MIN ▼, chance ●, "
+            "leaves □ with their evaluation order #k; pruned parts dashed grey; the "
+            "principal variation green at the end; the current node orange.</p>"
+        )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{escape(title)}</title>
+<style>{PAGE_STYLE}</style>
+</head>
+<body data-step="0">
+<header>
+<h1>{escape(title)}</h1>
+<div id="controls">
+<button id="start" title="first step (Home)">« Start</button>
+<button id="back" title="previous step (←)">◀ Back</button>
+<button id="play" title="play or pause (space)">▶ Play</button>
+<button id="next" title="next step (→)">Next ▶</button>
+<button id="end" title="last step (End)">End »</button>
+<span id="counter"></span>
+</div>
+{summary}
+</header>
+<main>
+<div id="drawing">{svg}</div>
+<aside>
+<p id="line"></p>
+<h2>Current path (α, β)</h2>
+<ol id="path"></ol>
+</aside>
+</main>
+<script type="application/json" id="plies-steps">{payload}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
