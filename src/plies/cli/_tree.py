@@ -485,8 +485,9 @@ def _print_report(
     bound = "" if result.bound == "exact" else f" ({result.bound} bound)"
     console.print(f"[bold]Value[/bold]: {format_number(result.value)}{bound}")
     names = [tree.name(n) for n in result.pv[1:]]
-    path = " -> ".join(names) if names else "(the root is a leaf)"
-    console.print(f"[bold]Principal variation[/bold]: {path}   (child indices {result.path})")
+    path = _elide(names, " -> ") if names else "(the root is a leaf)"
+    indices = _elide([str(i) for i in result.path], ", ")
+    console.print(f"[bold]Principal variation[/bold]: {path}   (child indices [{indices}])")
     console.print(result.summary())
     if result.evaluated and len(result.evaluated) <= 200:
         order = ", ".join(
@@ -501,6 +502,14 @@ def _print_report(
             console.print(
                 f"Cut-off at {tree.name(node)}: {cut.inequality()}; pruned {names_pruned}"
             )
+
+
+def _elide(items: list[str], sep: str, keep: int = 12) -> str:
+    """Join ``items``, keeping only the ends of a long list."""
+    if len(items) <= 2 * keep:
+        return sep.join(items)
+    hidden = len(items) - 2 * keep
+    return sep.join([*items[:keep], f"... {hidden} more ...", *items[-keep:]])
 
 
 def _run_compare(tree: Tree, args: argparse.Namespace) -> int:

@@ -114,7 +114,9 @@ def tree_to_json(tree: Tree) -> dict[str, Any]:
                 obj["static"] = json_number(tree.static[node])
             obj["children"] = []
         if parent >= 0:
-            objects[parent]["children"].append(obj)
+            # A leaf with nothing but a value is written as the bare number.
+            plain = list(obj) == ["value"]
+            objects[parent]["children"].append(obj["value"] if plain else obj)
         objects.append(obj)
     doc: dict[str, Any] = {"tree": objects[0]}
     if tree.bounds is not None:
@@ -149,9 +151,14 @@ def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     if opts.order == "random":
         doc["seed"] = opts.seed
     if nodes:
+        paths = tree.paths()
+        if paths is None:
+            doc["paths_omitted"] = "the tree is too deep to list every node's path"
         doc["nodes"] = [
             {
-                "path": tree.path(n),
+                "id": n,
+                "parent": tree.parent[n],
+                "path": None if paths is None else list(paths[n]),
                 "label": tree.label[n],
                 "kind": tree.kind[n],
                 "alpha_in": json_number(result.alpha_in[n]),

@@ -61,6 +61,7 @@ class Tree:
     __slots__ = (
         "_leaf_ids",
         "bounds",
+        "child_index",
         "children",
         "depth",
         "hints",
@@ -101,10 +102,14 @@ class Tree:
         self.hints: dict[str, str | bool] = {}
         children: list[list[int]] = [[] for _ in range(n)]
         depth = [0] * n
+        child_index = [0] * n
         for i in range(1, n):
             p = parent[i]
+            child_index[i] = len(children[p])
             children[p].append(i)
             depth[i] = depth[p] + 1
+        #: Position of each node among its parent's children (0 for the root).
+        self.child_index = child_index
         size = [1] * n
         for i in range(n - 1, 0, -1):
             size[parent[i]] += size[i]
@@ -170,12 +175,22 @@ class Tree:
     def path(self, node: int) -> list[int]:
         """Child indices from the root down to ``node`` (``[]`` for the root)."""
         steps: list[int] = []
+        parent, child_index = self.parent, self.child_index
         while node > 0:
-            p = self.parent[node]
-            steps.append(self.children[p].index(node))
-            node = p
+            steps.append(child_index[node])
+            node = parent[node]
         steps.reverse()
         return steps
+
+    def paths(self, limit: int = 20_000_000) -> list[tuple[int, ...]] | None:
+        """Every node's path, in one pass; ``None`` if together they would hold more
+        than ``limit`` steps (a chain 100,000 deep has five billion)."""
+        if sum(self.depth) > limit:
+            return None
+        paths: list[tuple[int, ...]] = [()] * len(self.parent)
+        for i in range(1, len(self.parent)):
+            paths[i] = (*paths[self.parent[i]], self.child_index[i])
+        return paths
 
     def node_at(self, path: Sequence[int]) -> int:
         """The node id reached by following child indices from the root."""
@@ -194,6 +209,8 @@ class Tree:
             return label
         if node == 0:
             return "root"
+        if self.depth[node] > 12:  # a long path says little; keep names short and cheap
+            return f"node #{node} (depth {self.depth[node]})"
         return "node " + ".".join(str(s) for s in self.path(node))
 
     def node(self, node: int) -> Node:
