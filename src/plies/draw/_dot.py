@@ -47,6 +47,9 @@ def html_label(inside: tuple[str, ...], beside: str, *, note_first: bool = False
     if beside:
         note = f'<FONT POINT-SIZE="9">{_html(beside)}</FONT>'
         parts = [note, *parts] if note_first else [*parts, note]
+    parts = [p for p in parts if p]
+    if not parts:
+        return '""'  # Graphviz rejects an empty HTML label
     return "<" + "<BR/>".join(parts) + ">"
 
 

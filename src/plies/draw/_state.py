@@ -45,13 +45,15 @@ def nice(x: Number | None) -> str:
     return format_number(x)
 
 
-def reason_text(cut: Cutoff) -> str:
-    """The inequality that pruned, for an edge: ``v=1 ≤ α=3``."""
+def reason_text(cut: Cutoff, *, min_view: bool = False) -> str:
+    """The inequality that pruned, for an edge: ``v=1 ≤ α=3``. With ``min_view``
+    (negamax at a MIN node, whose values are negated) it says so."""
     name = "v"
     if cut.star1:
         name = "upper" if cut.op.startswith("<") else "lower"
     bound = "α" if cut.bound == "alpha" else "β"
-    return f"{name}={nice(cut.value)} {_OPS.get(cut.op, cut.op)} {bound}={nice(cut.bound_value)}"
+    text = f"{name}={nice(cut.value)} {_OPS.get(cut.op, cut.op)} {bound}={nice(cut.bound_value)}"
+    return text + " (MIN's view)" if min_view else text
 
 
 @dataclass
@@ -117,9 +119,11 @@ def final_snapshot(result: TreeResult) -> Snapshot:
         snap.beta[i] = result.beta_out[i]
     for number, leaf in enumerate(result.evaluated, 1):
         snap.order[tree.leaf_ids[leaf]] = number
+    negamax = result.options.algorithm == "negamax"
     for cut in result.cut_at.values():
+        text = reason_text(cut, min_view=_view(tree, cut.node, negamax) < 0)
         for child in cut.pruned:
-            snap.reason[child] = reason_text(cut)
+            snap.reason[child] = text
     snap.pv = set(result.pv)
     return snap
 
@@ -174,7 +178,7 @@ def replay(result: TreeResult) -> Iterator[Snapshot]:
                 else:
                     snap.beta[node] = _neg(event.bound_value, sign)
             if event.cutoff is not None:
-                _mark_pruned(tree, snap, event.cutoff)
+                _mark_pruned(tree, snap, event.cutoff, min_view=sign < 0)
         step += 1
         snap.step = step
         snap.current = node
@@ -188,9 +192,9 @@ def replay(result: TreeResult) -> Iterator[Snapshot]:
     yield snap
 
 
-def _mark_pruned(tree: Tree, snap: Snapshot, cut: Cutoff) -> None:
+def _mark_pruned(tree: Tree, snap: Snapshot, cut: Cutoff, *, min_view: bool) -> None:
     snap.status[cut.node] = "cutoff"
-    text = reason_text(cut)
+    text = reason_text(cut, min_view=min_view)
     for child in cut.pruned:
         snap.reason[child] = text
         for i in range(child, child + tree.size[child]):

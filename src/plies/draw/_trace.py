@@ -49,6 +49,7 @@ def trace_rows(result: TreeResult) -> list[TraceRow]:
 
     tree = result.tree
     snaps = list(replay(result))
+    negamax = result.options.algorithm == "negamax"
     rows: list[TraceRow] = []
     for step, (event, _line) in enumerate(narrated_events(result), 1):
         snap = snaps[step]
@@ -68,7 +69,8 @@ def trace_rows(result: TreeResult) -> list[TraceRow]:
             if event.cutoff is not None:
                 name = "cutoff"
                 pruned = ", ".join(tree.name(c) for c in event.cutoff.pruned)
-                reason = f"{reason_text(event.cutoff)}: pruned {pruned}"
+                min_view = negamax and tree.kind[node] == "min"
+                reason = f"{reason_text(event.cutoff, min_view=min_view)}: pruned {pruned}"
             elif event.bound is not None:
                 verb = "rises" if event.bound == "alpha" else "falls"
                 reason = (

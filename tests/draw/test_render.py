@@ -1,0 +1,173 @@
+"""Pictures made by external programs: Graphviz SVG/PNG, pdflatex, step frames and
+animations. scripts/test.sh installs the programs; without them these tests skip."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from draw.cases import TEXTBOOK, textbook
+from plies import draw
+from plies.trees import alphabeta
+from plies.trees._format import narrate
+from plies.trees._random import random_tree
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+needs_graphviz = pytest.mark.skipif(
+    shutil.which("dot") is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)"
+)
+needs_pdflatex = pytest.mark.skipif(
+    shutil.which("pdflatex") is None,
+    reason="pdflatex is not installed (apt-get install texlive-latex-base texlive-pictures)",
+)
+pytest.importorskip("graphviz", reason="the graphviz package is not installed")
+
+
+def _node_titles(svg: str) -> set[str]:
+    root = ET.fromstring(svg)
+    return {
+        g.find(f"{SVG}title").text or ""  # type: ignore[union-attr]
+        for g in root.iter(f"{SVG}g")
+        if g.get("class") == "node"
+    }
+
+
+@needs_graphviz
+@pytest.mark.parametrize("name", sorted(TEXTBOOK))
+def test_svg_has_every_node(name: str) -> None:
+    tree, result = textbook(name)
+    for subject in (tree, result):
+        assert _node_titles(draw.to_svg(subject)) == {f"n{i}" for i in range(len(tree))}
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+@needs_graphviz
+def test_png_opens_with_sane_dimensions() -> None:
+    _tree, result = textbook("labelled")
+    width, height = _png_size(draw.to_png(result))
+    assert 300 < width < 3000 and 200 < height < 2000
+    pil = pytest.importorskip("PIL.Image")
+    import io
+
+    with pil.open(io.BytesIO(draw.to_png(result))) as image:
+        assert image.size == (width, height)
+
+
+def _boxes(svg: str) -> list[tuple[float, float, float, float]]:
+    """Bounding boxes of every node (its shape and its text, text width estimated)."""
+    boxes = []
+    root = ET.fromstring(svg)
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "node":
+            continue
+        xs: list[float] = []
+        ys: list[float] = []
+        for poly in g.iter(f"{SVG}polygon"):
+            for point in (poly.get("points") or "").split():
+                x, y = point.split(",")
+                xs.append(float(x))
+                ys.append(float(y))
+        for text in g.iter(f"{SVG}text"):
+            x, y = float(text.get("x") or 0), float(text.get("y") or 0)
+            size = float(text.get("font-size") or 11)
+            half = 0.3 * size * len(text.text or "")
+            xs += [x - half, x + half]
+            ys += [y - size, y]
+        boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+@needs_graphviz
+def test_no_overlaps_at_100_leaves() -> None:
+    """At 100 leaves every node keeps its own box: no shape or label overlaps another."""
+    tree = random_tree(branching=10, depth=2, seed=4, low=-100, high=100)
+    assert tree.leaf_count == 100
+    boxes = _boxes(draw.to_svg(alphabeta(tree)))
+    assert len(boxes) == len(tree)
+    boxes.sort()
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if b[0] >= a[2]:
+                break
+            assert b[1] >= a[3] or a[1] >= b[3], f"{a} overlaps {b}"
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("name", ["labelled", "chance", "big"])
+def test_tikz_compiles(name: str, tmp_path: Path) -> None:
+    if name == "big":
+        result = alphabeta(random_tree(branching=10, depth=2, seed=4))
+    else:
+        result = textbook(name)[1]
+    (tmp_path / "tree.tex").write_text(draw.to_tikz(result), encoding="utf-8")
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tree.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (tmp_path / "tree.pdf").read_bytes()[:5] == b"%PDF-"
+    assert "Overfull" not in done.stdout or name != "labelled"
+
+
+@needs_graphviz
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_step_frames(fmt: str, tmp_path: Path) -> None:
+    _tree, result = textbook("labelled")
+    paths = draw.write_steps(result, tmp_path / "steps", fmt=fmt)
+    # Before the search, one frame per narrated step, and the result.
+    assert len(paths) == len(narrate(result)) + 2
+    assert paths[0].name == f"step-000.{fmt}"
+    if fmt == "svg":
+        first = paths[0].read_text(encoding="utf-8")
+        last = paths[-1].read_text(encoding="utf-8")
+        assert "Before the search" in first and "Done: value 3" in last
+        # Pinned layout: node positions are the same in every frame.
+        where = re.compile(r'<title>n5</title>\s*<polygon [^>]*points="([^"]+)"')
+        assert where.search(first) and where.search(last)
+        assert "dashed" not in first.split("<title>n7</title>")[1][:300]
+        assert 'stroke-dasharray="5,2"' in last.split("<title>n7</title>")[1][:400]
+    else:
+        assert _png_size(paths[3].read_bytes())[0] > 200
+
+
+def test_animated_svg_has_one_frame_per_step() -> None:
+    _tree, result = textbook("labelled")
+    svg = draw.animated_svg(result)
+    root = ET.fromstring(svg)
+    frames = [g for g in root.iter(f"{SVG}g") if g.get("class") == "frame"]
+    assert len(frames) == len(narrate(result)) + 2
+    assert len(list(root.iter(f"{SVG}set"))) == len(frames)
+
+
+@needs_graphviz
+def test_animated_gif(tmp_path: Path) -> None:
+    image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
+    _tree, result = textbook("aima-5-2")
+    path = draw.write_animation(tmp_path / "search.gif", result)
+    with image.open(path) as gif:
+        assert gif.n_frames == len(narrate(result)) + 2
+
+
+def test_notebook_reprs() -> None:
+    tree, result = textbook("labelled")
+    for svg in (tree._repr_svg_(), result._repr_svg_()):  # type: ignore[attr-defined]
+        root = ET.fromstring(svg)
+        ids = {g.get("id") for g in root.iter(f"{SVG}g")}
+        assert {f"n{i}" for i in range(len(tree))} <= ids
+    assert "value 3" in result._repr_html_()  # type: ignore[attr-defined]
