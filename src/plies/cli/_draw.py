@@ -79,10 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_drawing(args: argparse.Namespace) -> bool:
-    """Whether any drawing option was given (the search then records its trace)."""
-    return any(
-        getattr(args, name, None) is not None
-        for name in ("draw", "steps", "animate", "trace_table")
+    """Whether any drawing option was given (the search then records its trace).
+    ``--format`` or ``--before`` alone count too, so that :func:`draw` can say what
+    they are missing instead of ignoring them."""
+    named = ("draw", "steps", "animate", "trace_table", "format")
+    return bool(getattr(args, "before", False)) or any(
+        getattr(args, name, None) is not None for name in named
     )
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from plies.draw._dot import GraphvizError, render_dot
 from plies.draw._dot import to_dot as _dot
-from plies.draw._html import to_html as _html
+from plies.draw._html import to_html as _html_page
 from plies.draw._mermaid import to_mermaid as _mermaid
 from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._steps import animated_gif, animated_svg, write_steps
@@ -112,9 +112,9 @@ def to_mermaid(subject: Subject, *, before: bool = False) -> str:
 def to_html(subject: Subject, *, before: bool = False) -> str:
     """A self-contained HTML page that steps through the search (offline, no server)."""
     if isinstance(subject, TreeResult) and not before:
-        return _html(subject.tree, subject)
+        return _html_page(subject.tree, subject)
     tree, _ = _split(subject, before)
-    return _html(tree, None)
+    return _html_page(tree, None)
 
 
 def format_for(path: str | Path, format: str | None = None) -> str:

@@ -218,7 +218,8 @@ def to_html(
             f'<p class="legend">{escape(result.options.algorithm)}: value '
             f"{escape(nice(result.value))}, {escape(result.summary())}. MAX ▲, MIN ▼, chance ●, "
             "leaves □ with their evaluation order #k; pruned parts dashed grey; the "
-            "principal variation green at the end; the current node orange.</p>"
+            "principal variation green at the end; the current node orange; nodes where a "
+            "cut-off happened red.</p>"
         )
     return f"""<!DOCTYPE html>
 <html lang="en">
