@@ -155,10 +155,16 @@ def _frames(tree: Tree, snaps: list[Snapshot]) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     before_nodes = [_node_state(tree, i, snaps[0]) for i in range(n)]
     before_edges = [_edge_state(tree, i, snaps[0]) if i else [] for i in range(n)]
+    previous = -1
     for snap in snaps:
         nodes: dict[str, list[str]] = {}
         edges: dict[str, list[str]] = {}
-        for i in range(n):
+        # Only nodes the step touched (and the old and new current node) can change.
+        touched = range(n) if snap.changed is None else {*snap.changed, previous, snap.current}
+        previous = snap.current
+        for i in sorted(touched):
+            if i < 0:
+                continue
             state = _node_state(tree, i, snap)
             if state != before_nodes[i]:
                 nodes[str(i)] = before_nodes[i] = state

@@ -76,6 +76,8 @@ class Snapshot:
     pv: set[int] = field(default_factory=set)
     step: int = 0
     line: str = ""
+    #: Nodes whose annotations changed in this step (None: unknown, assume all).
+    changed: set[int] | None = None
 
     @classmethod
     def empty(cls, n: int) -> Snapshot:
@@ -102,6 +104,7 @@ class Snapshot:
             pv=set(self.pv),
             step=self.step,
             line=self.line,
+            changed=None if self.changed is None else set(self.changed),
         )
 
 
@@ -142,13 +145,16 @@ def replay(result: TreeResult) -> Iterator[Snapshot]:
     (the steps of :func:`plies.trees._format.narrate`). Needs the event trace."""
     tree = result.tree
     negamax = result.options.algorithm == "negamax"
+    ends = subtree_ends(tree)
     snap = Snapshot.empty(len(tree))
     snap.line = "Before the search"
     yield snap.copy()
     step = 0
     evaluated = 0
+    snap.changed = set()
     for event in result.events:
         node = event.node
+        snap.changed.add(node)
         sign = _view(tree, node, negamax)
         if isinstance(event, Enter):
             a, b = _neg(event.alpha, sign), _neg(event.beta, sign)
@@ -178,13 +184,15 @@ def replay(result: TreeResult) -> Iterator[Snapshot]:
                 else:
                     snap.beta[node] = _neg(event.bound_value, sign)
             if event.cutoff is not None:
-                _mark_pruned(tree, snap, event.cutoff, min_view=sign < 0)
+                _mark_pruned(ends, snap, event.cutoff, min_view=sign < 0)
         step += 1
         snap.step = step
         snap.current = node
         snap.line = f"Step {step}: {narrate_event(tree, event, negamax)}"
         yield snap.copy()
+        snap.changed = set()
     snap.pv = set(result.pv)
+    snap.changed = set(result.pv)
     snap.current = -1
     snap.line = f"Done: value {nice(result.value)}; {result.summary()}"
     step += 1
@@ -192,10 +200,22 @@ def replay(result: TreeResult) -> Iterator[Snapshot]:
     yield snap
 
 
-def _mark_pruned(tree: Tree, snap: Snapshot, cut: Cutoff, *, min_view: bool) -> None:
+def subtree_ends(tree: Tree) -> list[int]:
+    """One past the last id of each node's subtree (subtrees are id ranges in preorder)."""
+    n = len(tree)
+    size = [1] * n
+    parent = tree.parent
+    for i in range(n - 1, 0, -1):
+        size[parent[i]] += size[i]
+    return [i + size[i] for i in range(n)]
+
+
+def _mark_pruned(ends: list[int], snap: Snapshot, cut: Cutoff, *, min_view: bool) -> None:
     snap.status[cut.node] = "cutoff"
     text = reason_text(cut, min_view=min_view)
+    changed = snap.changed if snap.changed is not None else set()
     for child in cut.pruned:
         snap.reason[child] = text
-        for i in range(child, child + tree.size[child]):
+        for i in range(child, ends[child]):
             snap.status[i] = "pruned"
+            changed.add(i)
