@@ -17,8 +17,8 @@ from plies.trees import Tree
 
 __all__ = ["to_tikz"]
 
-SLOT_CM = 1.5
-ROW_CM = 2.0
+SLOT_CM = 1.6
+ROW_CM = 2.2
 #: Wider than this (cm), the picture is scaled to the text width.
 TEXT_WIDTH_CM = 15.0
 
@@ -74,10 +74,11 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         "\\tikzset{",
         "  every node/.style={font=\\small, align=center, draw=pliesline,"
         " line width=0.5pt, inner sep=1.5pt},",
-        "  max/.style={isosceles triangle, isosceles triangle apex angle=60,"
-        " shape border rotate=90, fill=pliesmax, minimum width=1.1cm, inner sep=0.5pt},",
-        "  min/.style={isosceles triangle, isosceles triangle apex angle=60,"
-        " shape border rotate=270, fill=pliesmin, minimum width=1.1cm, inner sep=0.5pt},",
+        "  triangle/.style={isosceles triangle, isosceles triangle stretches, inner sep=0pt,"
+        " minimum width=1.9cm, minimum height=1.35cm},",
+        "  max/.style={triangle, shape border rotate=90, fill=pliesmax},",
+        "  min/.style={triangle, shape border rotate=270, fill=pliesmin},",
+        "  label text/.style={draw=none, fill=none, font=\\footnotesize, inner sep=0pt},",
         "  chance/.style={circle, fill=plieschance, minimum size=0.9cm},",
         "  leaf/.style={rectangle, fill=white, minimum width=0.8cm, minimum height=0.6cm},",
         "  note/.style={draw=none, font=\\scriptsize, inner sep=1pt},",
@@ -110,10 +111,19 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
             styles.append("cut")
         x, row = where[node]
         parts = [tex(line) for line in look.inside]
-        if look.beside and look.shape != "leaf":
-            parts.append(f"{{\\scriptsize {tex(look.beside)}}}")
-        text = "\\\\".join(parts)
         at = f"({x * SLOT_CM:.2f},{-row * ROW_CM:.2f})"
+        if look.shape in ("max", "min"):
+            # A fixed-size triangle with the text laid over it (text may pass its
+            # corners), like Graphviz's fixedsize=shape: the shape does not balloon.
+            if look.beside:
+                note = f"{{\\scriptsize {tex(look.beside)}}}"
+                parts = [note, *parts] if look.shape == "min" else [*parts, note]
+            text = "\\\\".join(p for p in parts if p)
+            lines.append(f"  \\node[{', '.join(styles)}] (n{node}) at {at} {{}};")
+            if text:
+                lines.append(f"  \\node[label text] at (n{node}.center) {{{text}}};")
+            continue
+        text = "\\\\".join(parts)
         lines.append(f"  \\node[{', '.join(styles)}] (n{node}) at {at} {{{text}}};")
         if look.beside and look.shape == "leaf":
             lines.append(f"  \\node[note, below=1pt of n{node}] {{{tex(look.beside)}}};")
