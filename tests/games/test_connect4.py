@@ -58,7 +58,7 @@ def test_four_in_a_row_in_every_direction_wins(moves: str, direction: str) -> No
     assert GAME.utility(state, 0) == 1.0
     assert GAME.utility(state, 1) == -1.0
     assert GAME.terminal_value(state) == -1.0
-    assert GAME.legal_moves(state) == []
+    assert GAME.legal_moves(state) == ()
     before = GAME.parse_position(moves[:-1])
     assert not before.won
     assert GAME.winning_move(before) == int(moves[-1])
@@ -102,7 +102,7 @@ def test_full_board_is_a_draw() -> None:
         assert not state.won, index
     assert state.ply == 42
     assert GAME.is_terminal(state)
-    assert GAME.legal_moves(state) == []
+    assert GAME.legal_moves(state) == ()
     assert GAME.utility(state, 0) == GAME.utility(state, 1) == 0.0
     assert GAME.terminal_value(state) == 0.0
     assert GAME.solver_score(state) == 0
@@ -111,10 +111,10 @@ def test_full_board_is_a_draw() -> None:
 
 
 def test_legal_moves_are_centre_first_and_skip_full_columns() -> None:
-    assert GAME.legal_moves(GAME.initial_state()) == [4, 3, 5, 2, 6, 1, 7]
-    assert Connect4(6, 6).legal_moves(Connect4(6, 6).initial_state()) == [3, 4, 2, 5, 1, 6]
+    assert GAME.legal_moves(GAME.initial_state()) == (4, 3, 5, 2, 6, 1, 7)
+    assert Connect4(6, 6).legal_moves(Connect4(6, 6).initial_state()) == (3, 4, 2, 5, 1, 6)
     state = GAME.parse_position("444444")
-    assert GAME.legal_moves(state) == [3, 5, 2, 6, 1, 7]
+    assert GAME.legal_moves(state) == (3, 5, 2, 6, 1, 7)
 
 
 def test_key_is_position_plus_mask_and_merges_transpositions() -> None:

