@@ -143,3 +143,21 @@ def test_help_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for option in ("--human", "--depth", "--time", "--algorithm", "--seed", "POSITION"):
         assert option in out
+
+
+def test_on_a_terminal_the_board_is_a_rich_panel(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    monkeypatch.setattr(
+        "plies.cli._games._console",
+        lambda: Console(force_terminal=True, color_system=None, width=60, soft_wrap=True),
+    )
+    status, out, _ = play(capsys, monkeypatch, "", "connect4", "1212121")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1] == "╭── connect4 ───╮"
+    assert lines[5] == "│ X O . . . . . │"
+    assert lines[9] == "╰───────────────╯"
+    assert lines[-1] == "game over: player 1 (you) wins"
