@@ -286,7 +286,7 @@ class _Checker:
                 return len(path)
             if len(path) >= max_plies:
                 raise self.fail("playout", path[-10:], f"no end after {max_plies} plies")
-            if not self.is_chance(state) and len(path) % 3 == 0:
+            if len(path) % 3 == 0:
                 self.try_transposition(state, path)
             moves = [move for move, _ in successors]
             weights = [weight for _, weight in successors]
@@ -294,28 +294,35 @@ class _Checker:
             path.append(self.label(state, move))
             state = game.play(state, move)
 
+    def options(self, state: Any) -> list[Any]:
+        """The moves of a decision state or the outcomes of a chance node."""
+        if self.is_chance(state):
+            return [outcome for outcome, _ in self.game.chance_outcomes(state)]
+        return list(self.game.legal_moves(state))
+
     def try_transposition(self, state: Any, path: list[str]) -> None:
-        """Reach a grandchild by ``a b c`` and by ``c b a`` and check both keys."""
+        """Reach a grandchild by ``a b c`` and by ``c b a`` and check both keys.
+
+        ``a`` and ``c`` are two moves (or two chance outcomes) of ``state``, ``b`` the
+        first option after ``a`` or ``c``: in Connect Four the same stones in another
+        order, in Pig two dice in the other order.
+        """
         game = self.game
-        moves = list(game.legal_moves(state))
-        if len(moves) < 2:
+        choices = self.options(state)
+        if len(choices) < 2:
             return
-        first, third = self.rng.sample(moves, 2)
+        first, third = self.rng.sample(choices, 2)
         ends = []
         for a, c in ((first, third), (third, first)):
             line = [self.label(state, a)]
             current = game.play(state, a)
-            if game.is_terminal(current) or self.is_chance(current):
-                return
-            middle = game.legal_moves(current)
+            middle = [] if game.is_terminal(current) else self.options(current)
             if not middle:
                 return
             b = middle[0]
             line.append(self.label(current, b))
             current = game.play(current, b)
-            if game.is_terminal(current) or self.is_chance(current):
-                return
-            if c not in game.legal_moves(current):
+            if game.is_terminal(current) or c not in self.options(current):
                 return
             line.append(self.label(current, c))
             current = game.play(current, c)

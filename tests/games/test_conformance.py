@@ -24,6 +24,11 @@ def test_connect4_small_board_conforms() -> None:
     assert report.transpositions > 0
 
 
+def test_dice_orders_are_tried_as_transpositions() -> None:
+    # Pig: rolling 3 then 4 and 4 then 3 give equal states, which must share a key.
+    assert check_game(get_game("pig"), playouts=10, seed=1).transpositions > 0
+
+
 # A tiny correct game to break in one way at a time: players alternately add 1 or 2 to
 # a counter; whoever brings it to 5 or more wins.
 
