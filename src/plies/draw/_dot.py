@@ -69,6 +69,7 @@ def to_dot(
         "forcelabels": "true",
         "fontname": quote(FONT),
         "bgcolor": "white",
+        "splines": "line",
     }
     if title:
         graph["label"] = quote(title)
@@ -80,7 +81,8 @@ def to_dot(
         f'penwidth=1.2, color="{COLORS["line"]}", margin="0.04,0.02"];'
     )
     lines.append(
-        f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, fontsize=9];'
+        f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, fontsize=9, '
+        "tailport=s, headport=n];"
     )
     where = positions(tree) if pinned else None
     for node in range(len(tree)):

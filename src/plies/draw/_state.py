@@ -61,9 +61,11 @@ class Snapshot:
     """The annotations of every node at one moment (lists indexed by node id).
 
     ``order[i]`` is the evaluation number (1-based) of leaf ``i``, 0 if not evaluated.
-    ``reason[i]`` is the inequality on the edge into ``i`` when ``i`` is the root of a
-    pruned subtree. ``current`` is the node the last step was about (-1: none), ``pv``
-    the principal variation (only at the end) and ``line`` the narration of the step.
+    ``reason[i]`` is the inequality on the edge into ``i`` when ``i`` is the first
+    child a cut-off pruned (once per cut-off: at wide fan-outs repeating it on every
+    pruned edge made the labels collide). ``current`` is the node the last step was
+    about (-1: none), ``pv`` the principal variation (only at the end) and ``line``
+    the narration of the step.
     """
 
     status: list[str]
@@ -124,9 +126,7 @@ def final_snapshot(result: TreeResult) -> Snapshot:
         snap.order[tree.leaf_ids[leaf]] = number
     negamax = result.options.algorithm == "negamax"
     for cut in result.cut_at.values():
-        text = reason_text(cut, min_view=_view(tree, cut.node, negamax) < 0)
-        for child in cut.pruned:
-            snap.reason[child] = text
+        snap.reason[cut.pruned[0]] = reason_text(cut, min_view=_view(tree, cut.node, negamax) < 0)
     snap.pv = set(result.pv)
     return snap
 
@@ -212,10 +212,9 @@ def subtree_ends(tree: Tree) -> list[int]:
 
 def _mark_pruned(ends: list[int], snap: Snapshot, cut: Cutoff, *, min_view: bool) -> None:
     snap.status[cut.node] = "cutoff"
-    text = reason_text(cut, min_view=min_view)
+    snap.reason[cut.pruned[0]] = reason_text(cut, min_view=min_view)
     changed = snap.changed if snap.changed is not None else set()
     for child in cut.pruned:
-        snap.reason[child] = text
         for i in range(child, ends[child]):
             snap.status[i] = "pruned"
             changed.add(i)

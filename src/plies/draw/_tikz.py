@@ -19,8 +19,9 @@ __all__ = ["to_tikz"]
 
 SLOT_CM = 1.6
 ROW_CM = 2.2
-#: Wider than this (cm), the picture is scaled to the text width.
-TEXT_WIDTH_CM = 15.0
+#: Room around the picture, and for the top triangle, a leaf's notes and a title (cm).
+MARGIN_CM = 1.0
+EXTRA_CM = 2.5
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -56,16 +57,22 @@ def _hex(color: str) -> str:
 def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None) -> str:
     """A LaTeX document drawing ``tree`` annotated with ``snap`` (None: before)."""
     where = positions(tree)
-    width_cm = SLOT_CM * tree.leaf_count
+    # The page is the size of the picture, so a wide tree (100 leaves: 1.6 m) stays
+    # legible when zoomed or printed large; scale it yourself in your own document.
+    paper_w = SLOT_CM * max(tree.leaf_count - 1, 0) + 2 * SLOT_CM + 2 * MARGIN_CM
+    paper_h = ROW_CM * tree.height + EXTRA_CM + 2 * MARGIN_CM + (1.0 if title else 0.0)
     lines = [
         "% Drawn by plies. Compiles with pdflatex. Needs the packages tikz (libraries",
-        "% shapes.geometric and positioning) and graphicx, in every standard TeX installation",
-        "% (Debian: texlive-latex-base and texlive-pictures).",
+        "% shapes.geometric and positioning) and geometry, in every standard TeX installation",
+        "% (Debian: texlive-latex-base and texlive-pictures). The page is the size of the",
+        "% picture; to use it elsewhere copy the tikzset and the tikzpicture (and scale it",
+        "% with \\resizebox{\\linewidth}{!}{...} from graphicx if it is too wide).",
         "\\documentclass{article}",
         "\\usepackage[utf8]{inputenc}",
         "\\usepackage{tikz}",
-        "\\usepackage{graphicx}",
         "\\usetikzlibrary{shapes.geometric, positioning}",
+        f"\\usepackage[paperwidth={paper_w:.1f}cm, paperheight={paper_h:.1f}cm, "
+        f"margin={MARGIN_CM:g}cm]{{geometry}}",
         "\\pagestyle{empty}",
     ]
     for name in ("max", "min", "chance", "pv", "pruned", "line"):
@@ -96,9 +103,6 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
     if title:
         lines.append(f"\\noindent {tex(title)}\\par\\medskip")
     lines.append("\\noindent")
-    scale = width_cm > TEXT_WIDTH_CM
-    if scale:
-        lines.append("\\resizebox{\\linewidth}{!}{%")
     lines.append("\\begin{tikzpicture}")
     for node in range(len(tree)):
         look = node_look(tree, node, snap)
@@ -136,6 +140,6 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         if edge.label:
             label = f" node[reason, midway, right] {{{tex(edge.label)}}}"
         lines.append(f"  \\draw[{style}] (n{parent}.{start}) --{label} (n{node}.north);")
-    lines.append("\\end{tikzpicture}" + ("}" if scale else ""))
+    lines.append("\\end{tikzpicture}")
     lines.append("\\end{document}")
     return "\n".join(lines) + "\n"
