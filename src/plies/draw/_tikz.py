@@ -1,7 +1,8 @@
 """TikZ source for LaTeX: a complete document that compiles with ``pdflatex``.
 
-Plain TikZ (``tikz`` with the ``shapes.geometric`` library) and ``graphicx`` for
-scaling wide trees: both ship with every standard TeX installation (Debian:
+Plain TikZ (``tikz`` with the ``shapes.geometric`` and ``positioning`` libraries) and
+``geometry`` to make the page the size of the picture: both ship with every standard
+TeX installation (Debian:
 ``texlive-latex-base`` and ``texlive-pictures``). Nodes sit at fixed coordinates from
 :mod:`plies.draw._layout`, so the picture does not depend on a layout package. To put
 the picture in your own document, copy the ``tikzpicture`` environment and the
