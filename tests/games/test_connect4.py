@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from plies import engine
 from plies.errors import IllegalMoveError, ParseError, PliesError
 from plies.games import get_game, parse_game_spec
 from plies.games.connect4 import Connect4, Connect4State
@@ -260,3 +261,25 @@ def test_pons_end_game_positions_solve_to_their_scores() -> None:
         assert solve(GAME, state, -100, 100, pruned=True) == expected, moves
         checked += 1
     assert checked > 400
+
+
+def expected_outcome(moves: str, score: int) -> tuple[str, int | None]:
+    """Pons' score as (result, plies to the end under perfect play) for the side to move."""
+    played = len(moves)
+    if score > 0:  # the side to move wins with its (22 - score)-th stone
+        return "win", 2 * (22 - score - played // 2) - 1
+    if score < 0:  # the opponent wins with its (22 + score)-th stone
+        return "loss", 2 * (22 + score - (played - played // 2))
+    return "draw", None
+
+
+def test_the_engine_solves_pons_end_games() -> None:
+    # Cross-checks the engine's solve (with winning_move and forced_moves) and the
+    # game: result and distance must match Pons' exact scores.
+    checked = 0
+    for moves, score in pons_positions("Test_L3_R1", max_empty=9):
+        result = engine.solve(GAME, GAME.parse_position(moves))
+        expected = expected_outcome(moves, score)
+        assert (result.result, result.distance if score else None) == expected, moves
+        checked += 1
+    assert checked > 500

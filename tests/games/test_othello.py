@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from plies.engine import Limits, search
 from plies.errors import IllegalMoveError, ParseError
 from plies.games.othello import PASS, Othello, OthelloState, format_square, parse_square
 
@@ -169,3 +170,9 @@ def test_corners_come_first_in_move_order() -> None:
     state = board(["-OOOOOX-", *["--------"] * 6, "--------"], "X")
     moves = GAME.legal_moves(state)
     assert moves[0] == parse_square("a1")
+
+
+def test_the_engine_takes_a_free_corner() -> None:
+    state = board(["-OOOOOX-", "--------", *[EMPTY] * 6], "X")
+    result = search(GAME, state, limits=Limits(depth=2))
+    assert result.best_move == parse_square("a1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from plies.engine import Limits, search
 from plies.errors import IllegalMoveError, ParseError, PliesError
 from plies.games import get_game, parse_game_spec
 from plies.games.pig import HOLD, ROLL, Pig, PigState
@@ -102,3 +103,19 @@ def test_parameters() -> None:
     assert len(small.chance_outcomes(small.play(small.initial_state(), ROLL))) == 3
     with pytest.raises(PliesError, match="target must be between"):
         Pig(target=0)
+
+
+def test_the_engine_holds_when_holding_wins_and_rolls_at_the_start() -> None:
+    game = get_game("pig")
+    at_target = game.parse_position("scores 15,19 total 5 player 1")
+    assert search(game, at_target, limits=Limits(depth=3)).best_move == HOLD
+    # On 18 with a turn total of 2 against 19: holding reaches 20 and wins.
+    near = game.parse_position("scores 18,19 total 2 player 1")
+    assert search(game, near, limits=Limits(depth=3)).best_move == HOLD
+    # With a turn total of 1 holding does not reach 20 and the opponent, on 19,
+    # wins on any roll but a 1: keep rolling.
+    behind = game.parse_position("scores 18,19 total 1 player 1")
+    assert search(game, behind, limits=Limits(depth=3)).best_move == ROLL
+    start = search(game, game.initial_state(), limits=Limits(depth=4), algorithm="expectiminimax")
+    assert start.best_move == ROLL
+    assert start.completed
