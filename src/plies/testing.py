@@ -16,7 +16,8 @@ probabilities) and, at every state it meets, checks that:
 * terminal states have utilities that are zero-sum (``u(s, 0) == -u(s, 1)``), finite,
   within ``utility_bounds()`` and at most 1000 in size; ``terminal_value`` agrees with
   them and is None before the end;
-* ``evaluate`` is zero-sum and below ``WIN / 1000`` in size;
+* ``evaluate`` is zero-sum, finite and below ``WIN / 1000`` in size, at every state
+  met and every child of one (chance nodes included);
 * ``winning_move`` (when it names one) is legal and wins at once, ``forced_moves`` is
   a subset of the legal moves, ``order_moves`` is a permutation of them;
 * every move survives ``parse_move(format_move(...))`` and every state survives
@@ -212,6 +213,7 @@ class _Checker:
             raise self.fail("chance_outcomes", path, f"probabilities sum to {total!r}, not 1")
         if len({outcome for outcome, _ in outcomes}) != len(outcomes):
             raise self.fail("chance_outcomes", path, "an outcome is listed twice")
+        self.check_evaluate(state, path)  # searches evaluate chance nodes at the horizon
         return outcomes
 
     def check_decision(self, state: Any, path: list[str]) -> list[Any]:
@@ -240,11 +242,7 @@ class _Checker:
                 raise self.fail("winning_move", path, f"{winning!r} does not end the game")
             if game.utility(after, player) <= 0:
                 raise self.fail("winning_move", path, f"{winning!r} does not win")
-        first, second = game.evaluate(state, 0), game.evaluate(state, 1)
-        if not (math.isfinite(first) and abs(first) < WIN / 1000):
-            raise self.fail("evaluate", path, f"{first!r} is not finite and below WIN / 1000")
-        if first != -second:
-            raise self.fail("evaluate", path, f"not zero-sum: {first!r} and {second!r}")
+        self.check_evaluate(state, path)
         for move in moves:
             text = game.format_move(state, move)
             parsed = game.parse_move(state, text)
@@ -252,16 +250,30 @@ class _Checker:
                 raise self.fail("parse_move", path, f"{text!r} reads back as {parsed!r}")
         return moves
 
+    def check_evaluate(self, state: Any, path: list[str]) -> None:
+        """``evaluate`` of a non-terminal state: finite, below WIN / 1000, zero-sum."""
+        game = self.game
+        try:
+            first, second = game.evaluate(state, 0), game.evaluate(state, 1)
+        except ArithmeticError as exc:
+            raise self.fail("evaluate", path, f"raised {exc!r}") from exc
+        if not (math.isfinite(first) and abs(first) < WIN / 1000):
+            raise self.fail("evaluate", path, f"{first!r} is not finite and below WIN / 1000")
+        if first != -second:
+            raise self.fail("evaluate", path, f"not zero-sum: {first!r} and {second!r}")
+
     def check_children(self, state: Any, moves: list[Any], path: list[str]) -> None:
         """Playing any move or outcome leaves the parent (and its key) unchanged."""
         game = self.game
         snapshot = copy.deepcopy(state)
         key = game.key(state)
         for move in moves:
-            game.play(state, move)
+            child = game.play(state, move)
             if state != snapshot or game.key(state) != key:
                 label = self.label(snapshot, move)
                 raise self.fail("play", path, f"playing {label} changed the parent state")
+            if not game.is_terminal(child):  # the search evaluates children at its horizon
+                self.check_evaluate(child, [*path, self.label(state, move)])
 
     def check_position_text(self, state: Any, path: list[str]) -> None:
         """``parse_position(format_position(state))`` gives back an equal state."""

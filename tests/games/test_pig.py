@@ -119,3 +119,18 @@ def test_the_engine_holds_when_holding_wins_and_rolls_at_the_start() -> None:
     start = search(game, game.initial_state(), limits=Limits(depth=4), algorithm="expectiminimax")
     assert start.best_move == ROLL
     assert start.completed
+
+
+def test_evaluation_is_sane_everywhere() -> None:
+    # Every non-terminal state, the die rolling or not: a finite, zero-sum value
+    # within the -1000..1000 scale (an earlier version divided by zero on a rolling
+    # die past the target).
+    for first in range(GAME.target):
+        for second in range(GAME.target):
+            for total in range(GAME.target + 6):
+                for player in (0, 1):
+                    for rolling in (False, True):
+                        state = PigState((first, second), total, player, rolling)
+                        value = GAME.evaluate(state, 0)
+                        assert -1000.0 <= value <= 1000.0, state
+                        assert value == -GAME.evaluate(state, 1)

@@ -135,14 +135,16 @@ class Pig(BaseGame[PigState, PigMove]):
 
         A race approximation: with ``a`` and ``b`` the points each side still needs
         (the player on turn counting half its turn total as banked, since it is at
-        risk), the player on turn wins with probability about ``b / (a + b)``; it
-        is 1 when holding now reaches the target.
+        risk), the player on turn wins with probability about ``b / (a + b)``. When
+        holding reaches the target it is 1, or ``1 - 1/faces`` with the die rolling.
         """
         scores, total, on_turn, rolling = state
-        need_other = self.target - scores[1 - on_turn]
-        if not rolling and scores[on_turn] + total >= self.target:
-            probability = 1.0  # holding wins now
+        need_other = self.target - scores[1 - on_turn]  # at least 1: the game is on
+        if scores[on_turn] + total >= self.target:
+            # Holding wins now; with the die in the air, unless it shows a 1.
+            probability = 1.0 - 1.0 / self.faces if rolling else 1.0
         else:
+            # Positive: the turn total is less than the points still needed.
             need_on_turn = self.target - scores[on_turn] - total / 2
             probability = need_other / (need_on_turn + need_other)
         value = 1000.0 * (2.0 * probability - 1.0)
