@@ -110,7 +110,7 @@ class Connect4(BaseGame[Connect4State, int]):
         self._line_shifts = tuple(k * d for d in (h1, h1 + 1, h1 - 1) for k in (1, 2, 3))
         # The last (state, own winning cells) winning_move computed: the engine asks
         # forced_moves about the same state right after, which then skips one of its
-        # two winning_cells calls (34,000 -> 37,000 nodes/s at depth 9 from the start).
+        # two winning_cells calls (45,800 -> 38,100 calls in a depth-9 search from the start).
         self._own_wins: tuple[Connect4State | None, int] = (None, 0)
         bottom = sum(1 << (c * h1) for c in range(width))
         self._bottom_mask = bottom
@@ -163,7 +163,7 @@ class Connect4(BaseGame[Connect4State, int]):
         if state.won:
             return ()
         # One tuple per set of full columns, built on first use: a dict look-up
-        # instead of a loop over the columns (1.7 us -> 0.3 us per call on 7 x 6).
+        # instead of a loop over the columns (1.7 us -> 0.45 us per call on 7 x 6).
         full = state.mask & self._top_mask
         moves = self._moves_by_full.get(full)
         if moves is None:
