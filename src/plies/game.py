@@ -167,11 +167,12 @@ class BaseGame(ABC, Generic[S, M]):
         return None
 
     def forced_moves(self, state: S) -> Sequence[M] | None:
-        """A subset of legal moves that contains every optimal move, or None (all).
+        """A subset of the legal moves outside which every move loses at once, or None.
 
-        For example the moves that do not hand the opponent an immediate win in
-        Connect Four. An empty sequence means every move loses at once: the engine
-        then scores the node as a loss in two plies. The default restricts nothing.
+        "Loses at once": the opponent can then win with their next move, as with the
+        moves that leave a Connect Four threat unblocked. The engine uses it where it
+        searches at least two plies deeper, so the value never changes, only the work.
+        An empty sequence means every move loses at once. The default: None (all).
         """
         return None
 

@@ -42,7 +42,7 @@ def make_negamax(
     ctx: SearchContext,
     *,
     pvs: bool = False,
-    chance: str = "star2",
+    chance: str = "star1",
     use_table: bool = True,
     ordering: bool = True,
 ) -> NodeFunction:
@@ -155,7 +155,9 @@ def make_negamax(
                 return score
         # Step 7. Generate and order the moves.
         moves = legal_moves(state)
-        if forced_moves is not None:
+        if forced_moves is not None and depth >= 2:
+            # Only with two plies to see it: the moves left out lose at once, which
+            # the search would find anyway, so the value is unchanged.
             forced = forced_moves(state)
             if forced is not None:
                 # Empty: every move loses at once; any one of them gives the value.
@@ -339,23 +341,31 @@ def make_negamax(
         for i, ((_, p), child) in enumerate(zip(outcomes, children, strict=True)):
             rest_low -= p * lows[i]
             rest_high -= p * highs[i]
-            child_alpha = (alpha - total - rest_high) / p
-            child_beta = (beta - total - rest_low) / p
-            if lows[i] >= child_beta:  # the bounds alone decide: no need to search
-                ctx.cutoffs += 1
-                return total + p * lows[i] + rest_low
-            if highs[i] <= child_alpha:
-                ctx.cutoffs += 1
-                return total + p * highs[i] + rest_high
-            score = child_score(
-                child, depth, max(lows[i], child_alpha), min(highs[i], child_beta), ply, me
-            )
-            if score <= child_alpha:  # even the best rest cannot lift it above alpha
-                ctx.cutoffs += 1
-                return total + p * score + rest_high
-            if score >= child_beta:  # even the worst rest keeps it above beta
-                ctx.cutoffs += 1
-                return total + p * score + rest_low
+            # The window outcome i must leave for the node to leave (alpha, beta)
+            # whatever the rest turns out to be. The cut tests below compare the sums
+            # themselves, not the score with these divided edges: rounding must never
+            # make a bound land on the wrong side of the node's window.
+            child_alpha = max(lows[i], (alpha - total - rest_high) / p)
+            child_beta = min(highs[i], (beta - total - rest_low) / p)
+            windowed = child_alpha < child_beta
+            if windowed:
+                score = child_score(child, depth, child_alpha, child_beta, ply, me)
+            else:  # an empty window (rounding, or the bounds met): the exact score
+                score = child_score(child, depth, -INF, INF, ply, me)
+            if score >= child_beta:
+                low_total = total + p * score + rest_low
+                if low_total >= beta:  # even the worst rest keeps it above beta
+                    ctx.cutoffs += 1
+                    return low_total
+            if score <= child_alpha:
+                high_total = total + p * score + rest_high
+                if high_total <= alpha:  # even the best rest cannot lift it above alpha
+                    ctx.cutoffs += 1
+                    return high_total
+            if windowed and not child_alpha < score < child_beta and lows[i] < score < highs[i]:
+                # A bound at the window's edge that did not decide (rounding): get the
+                # exact score. (At lows[i] or highs[i] a bound is the exact score.)
+                score = child_score(child, depth, -INF, INF, ply, me)
             total += p * score
         return total
 
@@ -371,45 +381,48 @@ def make_negamax(
         ply: int,
         me: int,
     ) -> float | None:
-        """Star2's probing phase: search one move of every outcome for quick bounds.
+        """Star2's probing phase: try to prove cheaply that the node fails high.
 
-        After outcome ``i`` the player ``q`` to move picks a move; the score of any
-        one move is a lower bound on ``q``'s value, so a lower bound for ``me`` when
-        ``q == me`` and an upper bound otherwise. Returns a cut-off score as soon as
-        the bounds put the node outside ``(alpha, beta)``, else None (bounds updated).
+        After outcome ``i``, if ``me`` moves again, the score of any one move is a
+        lower bound on the outcome's score. Each such outcome is probed with one move
+        (the table's, else the first) in a null window at the least score that still
+        allows a cut-off, counting the outcomes not yet probed at their upper bounds.
+        The phase stops as soon as a cut-off is no longer possible. Returns the cut
+        score, or None (``lows`` then holds the bounds the probes proved).
         """
+        proven = 0.0  # sum of p * lower bound over the outcomes probed so far
+        optimistic = sum(o[1] * high for o, high in zip(outcomes, highs, strict=True))
         for i, child in enumerate(children):
-            if terminal_value(child) is not None or (has_chance and is_chance(child)):
-                continue
             p = outcomes[i][1]
-            low_sum = sum(o[1] * low for o, low in zip(outcomes, lows, strict=True))
-            high_sum = sum(o[1] * high for o, high in zip(outcomes, highs, strict=True))
-            others_low = low_sum - p * lows[i]
-            others_high = high_sum - p * highs[i]
-            probe_alpha = max(lows[i], (alpha - others_high) / p)
-            probe_beta = min(highs[i], (beta - others_low) / p)
-            moves = legal_moves(child)
-            if order_hint is not None:
-                moves = order_hint(child, moves)
-            if table is not None:
-                entry = table.get(key_of(child))
-                if entry is not None and entry[3] is not None and entry[3] in moves:
-                    moves = [entry[3]]
-            grandchild = play(child, moves[0])
-            score = child_score(grandchild, depth - 1, probe_alpha, probe_beta, ply + 1, me)
-            if to_move(child) == me:
-                if score > probe_alpha:  # exact or a lower bound: q = me can do this well
-                    lows[i] = max(lows[i], score)
-            elif score < probe_beta:  # exact or an upper bound: the opponent can hold me here
-                highs[i] = min(highs[i], score)
-            low = sum(o[1] * lo for o, lo in zip(outcomes, lows, strict=True))
-            if low >= beta:
-                ctx.cutoffs += 1
-                return low
-            high = sum(o[1] * hi for o, hi in zip(outcomes, highs, strict=True))
-            if high <= alpha:
-                ctx.cutoffs += 1
-                return high
+            optimistic -= p * highs[i]
+            threshold = (beta - proven - optimistic) / p
+            if threshold > highs[i]:
+                return None  # even a perfect outcome i leaves the node below beta
+            if lows[i] < threshold:
+                if (
+                    to_move(child) != me
+                    or terminal_value(child) is not None
+                    or (has_chance and is_chance(child))
+                ):
+                    return None  # no cheap lower bound for this outcome
+                moves = legal_moves(child)
+                if order_hint is not None:
+                    moves = order_hint(child, moves)
+                if table is not None:
+                    entry = table.get(key_of(child))
+                    if entry is not None and entry[3] is not None and entry[3] in moves:
+                        moves = [entry[3]]
+                grandchild = play(child, moves[0])
+                score = child_score(
+                    grandchild, depth - 1, nextafter(threshold, -INF), threshold, ply + 1, me
+                )
+                if score < threshold:
+                    return None
+                lows[i] = max(lows[i], score)
+            proven += p * lows[i]
+        if proven >= beta:
+            ctx.cutoffs += 1
+            return proven
         return None
 
     return negamax

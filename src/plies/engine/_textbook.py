@@ -39,10 +39,13 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
     order_hint = game.order_moves if overrides(game, "order_moves") else None
     max_player = -1
 
-    def value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
+    def root_value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
+        """The entry point: MAX is the player to move in ``state``."""
         nonlocal max_player
-        if ply == 0:
-            max_player = to_move(state)
+        max_player = to_move(state)
+        return value(state, depth, alpha, beta, ply)
+
+    def value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
         ctx.nodes += 1
         if ctx.nodes >= ctx.next_check:
             ctx.check()
@@ -97,4 +100,4 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
                     break
         return best
 
-    return value
+    return root_value
