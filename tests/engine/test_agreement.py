@@ -8,10 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from engine.games import RandomTreeGame, shuffled_order
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.games import RandomTreeGame, shuffled_order
 from plies.engine import ALGORITHMS, CHANCE_MODES, Limits, search
 from plies.game import BaseGame
 from plies.games import get_game
