@@ -113,6 +113,7 @@ def test_stepping_through_the_labelled_tree(page: Any, tmp_path: Path) -> None:
     end = seen[-1]
     assert end["current"] == [] and end["line"].startswith("Done: value 3")
     assert end["pv"] == ["n0", "n1", "n2", "n4"]
+    assert page.inner_text("#path-title") == "Principal variation"
     page.screenshot(path=str(tmp_path / "done.png"))
     # Back, start, end and the keyboard.
     page.click("#back")

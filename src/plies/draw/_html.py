@@ -77,6 +77,8 @@ SCRIPT = """
     }
     const frame = frames[k];
     document.getElementById('line').textContent = frame.line;
+    document.getElementById('path-title').textContent =
+      frame.current >= 0 || k === 0 ? 'Current path (\u03b1, \u03b2)' : 'Principal variation';
     document.getElementById('counter').textContent = 'Step ' + k + ' of ' + last;
     const path = document.getElementById('path');
     path.textContent = '';
@@ -251,7 +253,7 @@ def to_html(
 <div id="drawing">{svg}</div>
 <aside>
 <p id="line"></p>
-<h2>Current path (α, β)</h2>
+<h2 id="path-title">Current path (α, β)</h2>
 <ol id="path"></ol>
 </aside>
 </main>
