@@ -63,6 +63,8 @@ def animated_svg(result: TreeResult, *, seconds: float = STEP_SECONDS) -> str:
     tree = result.tree
     width, height = size(tree)
     height += CAPTION
+    # Room for the longest caption (about 8 px a character at 14 px).
+    width = max(width, 20 + 8 * max(len(snap.line) for snap in snaps))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
