@@ -9,7 +9,7 @@ is a light read-only view for callers who prefer objects.
 Invariants (checked by :meth:`TreeBuilder.build`):
 
 * ``parent[0] == -1`` and ``parent[i] < i`` for every other node;
-* a node's subtree is the id range ``i .. i + size[i] - 1``;
+* a node's subtree is a contiguous id range starting at the node;
 * leaves have ``kind == "leaf"`` and a value; inner nodes have one of
   ``"max"``, ``"min"``, ``"chance"`` and at least one child;
 * children of a chance node carry probabilities summing to 1.
@@ -17,14 +17,25 @@ Invariants (checked by :meth:`TreeBuilder.build`):
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
 from plies.errors import TreeError
 
-__all__ = ["KINDS", "Kind", "Node", "Number", "Tree", "TreeBuilder", "format_number"]
+__all__ = [
+    "KINDS",
+    "Kind",
+    "Node",
+    "Number",
+    "Tree",
+    "TreeBuilder",
+    "format_number",
+    "no_gc",
+]
 
 Number = int | float
 Kind = Literal["max", "min", "chance", "leaf"]
@@ -32,6 +43,23 @@ KINDS: tuple[str, ...] = ("max", "min", "chance")
 
 #: Probabilities at a chance node may miss 1 by this much (decimal input like 0.1 * 10).
 PROBABILITY_TOLERANCE = 1e-9
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building millions of small objects.
+
+    The objects made here hold no reference cycles, yet each collection of the oldest
+    generation walks all of them: a million-leaf tree took 5.7 s to build with the
+    collector on and 1.2 s with it paused (benchmarks/trees.py).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def format_number(x: Number) -> str:
@@ -71,7 +99,6 @@ class Tree:
         "move",
         "parent",
         "probability",
-        "size",
         "static",
         "value",
     )
@@ -110,18 +137,12 @@ class Tree:
             depth[i] = depth[p] + 1
         #: Position of each node among its parent's children (0 for the root).
         self.child_index = child_index
-        size = [1] * n
-        for i in range(n - 1, 0, -1):
-            size[parent[i]] += size[i]
+        leaf_ids = [i for i in range(n) if not children[i]]
         leaf_index = [-1] * n
-        leaf_ids: list[int] = []
-        for i in range(n):
-            if not children[i]:
-                leaf_index[i] = len(leaf_ids)
-                leaf_ids.append(i)
+        for k, i in enumerate(leaf_ids):
+            leaf_index[i] = k
         self.children = children
         self.depth = depth
-        self.size = size
         self.leaf_index = leaf_index
         self._leaf_ids = leaf_ids
 
@@ -284,7 +305,10 @@ class TreeBuilder:
 
     Call :meth:`add` for each node, parents before children and each subtree
     complete before its next sibling; :meth:`add` returns the new id. Kinds default
-    to alternating MAX and MIN by depth from ``root``, skipping chance nodes.
+    to alternating MAX and MIN by depth from ``root``, passing through chance nodes.
+    Parsers of large inputs may append to :attr:`parent`, :attr:`value` and
+    :attr:`label` directly (all three, once per node); the rare attributes live in
+    dicts keyed by node id.
     """
 
     def __init__(self, *, root: str = "max") -> None:
@@ -292,13 +316,12 @@ class TreeBuilder:
             raise TreeError(f"root must be 'max' or 'min', not {root!r}")
         self.root_kind: Kind = "max" if root == "max" else "min"
         self.parent: list[int] = []
-        self.kind: list[Kind | None] = []
-        self.player: list[Kind] = []  # the player whose turn it is at the node
         self.value: list[Number | None] = []
         self.label: list[str | None] = []
-        self.static: list[Number | None] = []
-        self.probability: list[float | None] = []
-        self.move: list[str | None] = []
+        self.kinds: dict[int, Kind] = {}
+        self.statics: dict[int, Number] = {}
+        self.probabilities: dict[int, float] = {}
+        self.moves: dict[int, str] = {}
 
     def add(
         self,
@@ -316,24 +339,20 @@ class TreeBuilder:
         ``kind`` may be left out for inner nodes (it alternates by depth) and is
         ignored for nodes that end up as leaves.
         """
-        if kind is not None and kind not in KINDS:
-            raise TreeError(f"unknown node kind {kind!r} (expected max, min or chance)")
         node = len(self.parent)
-        if parent < 0:
-            player = self.root_kind
-        else:
-            above = self.player[parent]
-            player = above if self.kind[parent] == "chance" else opposite(above)
-        if kind in ("max", "min"):
-            player = "max" if kind == "max" else "min"
         self.parent.append(parent)
-        self.kind.append(kind)  # type: ignore[arg-type]
-        self.player.append(player)
         self.value.append(value)
         self.label.append(label)
-        self.static.append(static)
-        self.probability.append(probability)
-        self.move.append(move)
+        if kind is not None:
+            if kind not in KINDS:
+                raise TreeError(f"unknown node kind {kind!r} (expected max, min or chance)")
+            self.kinds[node] = kind  # type: ignore[assignment]
+        if static is not None:
+            self.statics[node] = static
+        if probability is not None:
+            self.probabilities[node] = probability
+        if move is not None:
+            self.moves[node] = move
         return node
 
     def build(self, *, bounds: tuple[Number, Number] | None = None) -> Tree:
@@ -341,36 +360,54 @@ class TreeBuilder:
         n = len(self.parent)
         if n == 0:
             raise TreeError("the tree is empty")
+        parent, value = self.parent, self.value
         has_child = [False] * n
         for i in range(1, n):
-            has_child[self.parent[i]] = True
-        kinds: list[Kind] = []
+            has_child[parent[i]] = True
+        # The player to move at each node: explicit kinds win, chance nodes pass the
+        # turn through, otherwise MAX and MIN alternate.
+        explicit = self.kinds
+        player: list[Kind] = [self.root_kind] * n
+        kinds: list[Kind] = ["leaf"] * n
         for i in range(n):
+            if i:
+                p = parent[i]
+                above = player[p]
+                player[i] = above if kinds[p] == "chance" else ("min" if above == "max" else "max")
+            k = explicit.get(i)
+            if k is not None and k != "chance":
+                player[i] = k
             if has_child[i]:
-                if self.value[i] is not None:
+                if value[i] is not None:
                     raise TreeError(f"node {self._name(i)} has both a value and children")
-                kind = self.kind[i]
-                kinds.append(self.player[i] if kind is None else kind)
-            else:
-                if self.value[i] is None:
-                    raise TreeError(f"leaf {self._name(i)} has no value")
-                kinds.append("leaf")
-        self._check_probabilities(kinds)
+                kinds[i] = player[i] if k is None else k
+            elif value[i] is None:
+                raise TreeError(f"leaf {self._name(i)} has no value")
+        probability: list[float | None] = [None] * n
+        for i, prob in self.probabilities.items():
+            probability[i] = prob
+        self._check_probabilities(kinds, probability)
+        static: list[Number | None] = [None] * n
+        for i, sv in self.statics.items():
+            static[i] = sv
+        move: list[str | None] = [None] * n
+        for i, mv in self.moves.items():
+            move[i] = mv
         tree = Tree(
-            parent=self.parent,
+            parent=parent,
             kind=kinds,
-            value=self.value,
+            value=value,
             label=self.label,
-            static=self.static,
-            probability=self.probability,
-            move=self.move,
+            static=static,
+            probability=probability,
+            move=move,
             bounds=bounds,
         )
         if bounds is not None:
             check_bounds(tree, bounds)
         return tree
 
-    def _check_probabilities(self, kinds: list[Kind]) -> None:
+    def _check_probabilities(self, kinds: list[Kind], probability: list[float | None]) -> None:
         n = len(self.parent)
         total = [0.0] * n
         given = [0] * n
@@ -378,7 +415,7 @@ class TreeBuilder:
         for i in range(1, n):
             p = self.parent[i]
             count[p] += 1
-            prob = self.probability[i]
+            prob = probability[i]
             if prob is None:
                 continue
             if kinds[p] != "chance":
@@ -393,7 +430,7 @@ class TreeBuilder:
         for i in range(1, n):  # no probabilities given: outcomes are equally likely
             p = self.parent[i]
             if kinds[p] == "chance" and given[p] == 0:
-                self.probability[i] = 1.0 / count[p]
+                probability[i] = 1.0 / count[p]
         for i in range(n):
             if kinds[i] != "chance" or given[i] == 0:
                 continue

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from plies.errors import ParseError, TreeError
-from plies.trees._model import Number, Tree, TreeBuilder
+from plies.trees._model import Number, Tree, TreeBuilder, no_gc
 
 __all__ = [
     "NOTATIONS",
@@ -47,19 +47,20 @@ NOTATIONS: tuple[str, ...] = ("auto", "brackets", "flat", "json", "cs188")
 MAX_NODES = 20_000_000
 
 _NUMBER = r"[+-]?(?:inf(?:inity)?|∞|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
+# Leading white space is swallowed by each token, so one match is one token.
 _TOKEN = re.compile(
-    rf"""
-     (?P<ws>\s+)
-    |(?P<num>{_NUMBER})(?![\w.])
+    rf"""\s*(?:
+     (?P<num>{_NUMBER})(?![\w.])
     |(?P<word>[A-Za-z_][A-Za-z0-9_']*)
     |(?P<open>[\[(])
     |(?P<close>[\])])
     |(?P<comma>,)
     |(?P<colon>[:=])
-    """,
+    )""",
     re.VERBOSE | re.IGNORECASE,
 )
 _CLOSE = {"[": "]", "(": ")"}
+_PLAIN_NUMBERS = re.compile(r"[\s\d\[\],.eE+-]*")
 _INT = re.compile(r"[+-]?\d+\Z")
 
 
@@ -109,14 +110,18 @@ def _tokens(src: _Source) -> Iterator[tuple[str, str, int]]:
     pos = 0
     n = len(text)
     match = _TOKEN.match
-    while pos < n:
+    while True:
         m = match(text, pos)
         if m is None:
-            raise src.error(f"unexpected character {text[pos]!r}", pos)
+            rest = text[pos:]
+            stripped = rest.lstrip()
+            if not stripped:
+                break
+            bad = pos + len(rest) - len(stripped)
+            raise src.error(f"unexpected character {text[bad]!r}", bad)
         kind = m.lastgroup
         assert kind is not None
-        if kind != "ws":
-            yield kind, m.group(), pos
+        yield kind, m.group(kind), m.start(kind)
         pos = m.end()
     yield "end", "", n
 
@@ -128,8 +133,27 @@ def parse_brackets(text: str, *, root: str = "max") -> Tree:
     Leaves are numbers, optionally labelled (``H:2`` or ``H=2``); inner nodes are a
     bracket group, optionally preceded by a label. Kinds alternate by depth from ``root``.
     """
+    if _PLAIN_NUMBERS.fullmatch(text):
+        # Fast path for large JSON-style lists of numbers: the C JSON reader, then one
+        # loop over the nested lists. Anything it rejects gets the full reader below,
+        # which explains errors by position.
+        try:
+            data = _loads_deep(text)
+        except (ValueError, RecursionError):
+            data = None
+        if isinstance(data, list):
+            try:
+                return _from_nested(data, root)
+            except TreeError:
+                pass  # e.g. empty brackets: the full reader says where
     src = _Source(text)
     builder = TreeBuilder(root=root)
+    # Appending straight to the builder's lists: this loop runs once per token.
+    add_parent, add_value, add_label = (
+        builder.parent.append,
+        builder.value.append,
+        builder.label.append,
+    )
     tokens = _tokens(src)
     # Each open group: (node id, opening character, its offset, whether a node may follow
     # at once: true right after the bracket or a comma).
@@ -163,12 +187,20 @@ def parse_brackets(text: str, *, root: str = "max") -> Tree:
                     )
             if kind == "num":
                 try:
-                    value = parse_number(tok)
+                    value: Number = int(tok)  # the common case, fast
                 except ValueError:
-                    raise src.error(f"bad number {tok!r}", pos) from None
-                builder.add(parent, value=value, label=label)
+                    try:
+                        value = parse_number(tok)
+                    except ValueError:
+                        raise src.error(f"bad number {tok!r}", pos) from None
+                add_parent(parent)
+                add_value(value)
+                add_label(label)
             else:  # an opening bracket: an inner node
-                node = builder.add(parent, label=label)
+                node = len(builder.parent)
+                add_parent(parent)
+                add_value(None)
+                add_label(label)
                 stack.append((node, tok, pos))
                 kind, tok, pos = next(tokens)
                 if kind == "close":
@@ -216,6 +248,32 @@ def parse_brackets(text: str, *, root: str = "max") -> Tree:
     return builder.build()
 
 
+def _from_nested(data: list[Any], root: str) -> Tree:
+    """A tree from nested lists of numbers (as the JSON reader returns them)."""
+    builder = TreeBuilder(root=root)
+    add_parent, add_value, add_label = (
+        builder.parent.append,
+        builder.value.append,
+        builder.label.append,
+    )
+    stack: list[tuple[int, Any]] = [(-1, data)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        parent, item = pop()
+        node = len(builder.parent)
+        add_parent(parent)
+        add_label(None)
+        if isinstance(item, list):
+            if not item:
+                raise TreeError(f"empty brackets at node {node}: a node needs children or a value")
+            add_value(None)
+            for i in range(len(item) - 1, -1, -1):
+                push((node, item[i]))
+        else:
+            add_value(item)
+    return builder.build()
+
+
 def _split_numbers(text: str, what: str) -> list[Number]:
     values: list[Number] = []
     for m in re.finditer(r"[^\s,;]+", text):
@@ -239,6 +297,11 @@ def parse_flat(text: str, *, branching: int, root: str = "max") -> Tree:
 def from_leaves(leaves: Sequence[Number], *, branching: int, root: str = "max") -> Tree:
     """Build the complete ``branching``-ary tree whose leaves, left to right, are
     ``leaves``. The number of leaves must be a power of ``branching``."""
+    with no_gc():
+        return _from_leaves(leaves, branching, root)
+
+
+def _from_leaves(leaves: Sequence[Number], branching: int, root: str) -> Tree:
     if branching < 2:
         raise TreeError(f"the branching factor must be at least 2, not {branching}")
     count = len(leaves)
@@ -257,17 +320,27 @@ def from_leaves(leaves: Sequence[Number], *, branching: int, root: str = "max") 
             f"(it needs a power of {branching}: {options}, ...; nearest below is {lower})"
         )
     builder = TreeBuilder(root=root)
+    add_parent, add_value, add_label = (
+        builder.parent.append,
+        builder.value.append,
+        builder.label.append,
+    )
     # Preorder over a complete tree: an explicit stack of (parent, depth).
     stack = [(-1, 0)]
+    pop, push = stack.pop, stack.append
     leaf = 0
     while stack:
-        parent, d = stack.pop()
+        parent, d = pop()
+        node = len(builder.parent)
+        add_parent(parent)
+        add_label(None)
         if d == depth:
-            builder.add(parent, value=leaves[leaf])
+            add_value(leaves[leaf])
             leaf += 1
             continue
-        node = builder.add(parent)
-        stack.extend((node, d + 1) for _ in range(branching))
+        add_value(None)
+        for _ in range(branching):
+            push((node, d + 1))
     return builder.build()
 
 
@@ -607,6 +680,11 @@ def parse(
         raise ParseError("the tree is empty")
     if notation == "auto":
         notation = "flat" if branching is not None else detect_notation(text)
+    with no_gc():
+        return _parse(text, notation, root, branching)
+
+
+def _parse(text: str, notation: str, root: str, branching: int | None) -> Tree:
     if notation == "flat":
         if branching is None:
             raise TreeError("a flat list of leaves needs a branching factor")

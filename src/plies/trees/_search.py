@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plies.errors import SearchError
-from plies.trees._model import Number, Tree, format_number
+from plies.trees._model import Number, Tree, format_number, no_gc
 from plies.trees._result import (
     ALGORITHMS,
     ORDERS,
@@ -54,7 +54,7 @@ class _Recorder:
         self.cut_at: dict[int, Cutoff] = {}
         self.evaluated: list[int] = []
         self.static_used: list[int] = []
-        self.visited = 0
+        self.visited_nodes: list[int] = []
         self.events: list[Event] = []
         self.trace = trace
 
@@ -172,7 +172,7 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
 
     def enter(node: int, alpha: Number, beta: Number) -> Number | None:
         """Record entry; return the value at once for leaves and depth-limit nodes."""
-        rec.visited += 1
+        rec.visited_nodes.append(node)
         rec.alpha_in[node] = alpha
         rec.beta_in[node] = beta
         if trace:
@@ -365,7 +365,7 @@ def _negamax(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number
 
     def record_in(node: int, alpha: Number, beta: Number, c: int) -> None:
         # Stored in MAX's view: a MIN node's window (a, b) is (-b, -a) for MAX.
-        rec.visited += 1
+        rec.visited_nodes.append(node)
         rec.alpha_in[node], rec.beta_in[node] = (alpha, beta) if c > 0 else (-beta, -alpha)
         if trace:
             events.append(Enter(node, alpha, beta))
@@ -486,25 +486,25 @@ def _negamax(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number
 
 
 def _statuses(tree: Tree, rec: _Recorder, limit: int | None) -> list[Status]:
-    """Each node's status, in one preorder pass (parents before children)."""
+    """Each node's status. Unvisited nodes are pruned, or beyond the depth limit."""
     n = len(tree)
     status: list[Status] = ["pruned"] * n
+    kind, values = tree.kind, rec.values
     static_used = set(rec.static_used)
-    parent = tree.parent
-    for node in range(n):
-        if rec.values[node] is not None:
-            if tree.kind[node] == "leaf":
-                status[node] = "evaluated"
-            elif node in static_used:
-                status[node] = "static"
-            elif node in rec.cut_at:
-                status[node] = "cutoff"
-            else:
-                status[node] = "visited"
-        elif (
-            node > 0 and limit is not None and (status[parent[node]] in ("static", "beyond-depth"))
-        ):
-            status[node] = "beyond-depth"
+    for node in rec.visited_nodes:
+        if kind[node] == "leaf":
+            status[node] = "evaluated"
+        elif node in static_used:
+            status[node] = "static"
+        elif node in rec.cut_at:
+            status[node] = "cutoff"
+        elif values[node] is not None:
+            status[node] = "visited"
+    if static_used:  # parents come before children in preorder
+        parent = tree.parent
+        for node in range(1, n):
+            if values[node] is None and status[parent[node]] in ("static", "beyond-depth"):
+                status[node] = "beyond-depth"
     return status
 
 
@@ -546,10 +546,11 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
         raise TypeError("give either options or keywords, not both")
     _check(tree, options)
     rec = _Recorder(len(tree), options.trace)
-    if options.algorithm == "negamax":
-        value, pv = _negamax(tree, options, rec)
-    else:
-        value, pv = _maxmin(tree, options, rec)
+    with no_gc():
+        if options.algorithm == "negamax":
+            value, pv = _negamax(tree, options, rec)
+        else:
+            value, pv = _maxmin(tree, options, rec)
     alpha0, beta0 = options.window
     bound = "exact"
     if value <= alpha0 and alpha0 > -INF:
@@ -563,7 +564,7 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
         bound=bound,  # type: ignore[arg-type]
         pv=pv,
         evaluated=rec.evaluated,
-        nodes_visited=rec.visited,
+        nodes_visited=len(rec.visited_nodes),
         cutoffs=len(rec.cut_at),
         events=rec.events,
         alpha_in=rec.alpha_in,
