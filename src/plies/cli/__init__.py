@@ -28,6 +28,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "plies.cli._tree",
     "plies.cli._demo",
     "plies.cli._games",
+    "plies.cli._analyze",
+    "plies.cli._bench",
 )
 
 

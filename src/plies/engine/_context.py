@@ -1,9 +1,10 @@
 """The search context: one object holding everything a search shares.
 
-Counters, the deadline and stop request, the transposition table, killer moves and
-history scores live here; the node functions receive only what changes from node to
-node (state, depth, window, ply). Game methods are bound once in :meth:`bind` so the
-hot loops never look them up.
+Counters, the deadline and stop request, the transposition table, killer moves,
+history scores and the progress hook live here; the node functions receive only what
+changes from node to node (state, depth, window, ply). The node functions bind the
+game's methods once (see :func:`plies.engine._negamax.make_negamax`), so the hot loops
+never look them up.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class SearchAborted(Exception):
 
 
 class SearchContext:
-    """Counters, limits, tables and bound game methods shared by one search."""
+    """Counters, limits, the table, killers, history and the progress hook of one search."""
 
     def __init__(
         self,
@@ -44,12 +45,13 @@ class SearchContext:
         limits: Limits,
         stop: StopRequest | None,
         table: TranspositionTable | None,
-        trace: Callable[[str, Any, int, float], None] | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         self.game = game
         self.limits = limits
         self.table = table
-        self.trace = trace
+        #: Called with the node count at every check (every CHECK_EVERY nodes).
+        self.progress = progress
         self.started = time.perf_counter()
         self.deadline = (
             time.monotonic() + limits.time if limits.time is not None else float("inf")
@@ -99,6 +101,8 @@ class SearchContext:
             raise SearchAborted("time limit")
         if self.stop_requested is not None and self.stop_requested():
             raise SearchAborted("stop requested")
+        if self.progress is not None:
+            self.progress(self.nodes)
         self.next_check = self._next_check()
 
     def elapsed(self) -> float:

@@ -20,7 +20,7 @@ import math
 import random
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -117,6 +117,7 @@ class _Run:
         seed: int | None,
         aspiration: float | None,
         stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
     ) -> None:
         _check_options(game, algorithm, chance)
         if not isinstance(limits, Limits):
@@ -130,7 +131,11 @@ class _Run:
         if use_table and table is None:
             table = TranspositionTable()
         self.ctx = SearchContext(
-            game, limits=limits, stop=stop, table=table if use_table else None
+            game,
+            limits=limits,
+            stop=stop,
+            table=table if use_table else None,
+            progress=progress,
         )
         self.node: NodeFunction
         if algorithm in ("minimax", "expectiminimax", "alphabeta"):
@@ -321,6 +326,7 @@ def iterate(
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Iterator[SearchResult]:
     """Search ``state`` by iterative deepening, yielding a result per completed depth.
 
@@ -341,6 +347,7 @@ def iterate(
         seed=seed,
         aspiration=aspiration,
         stop=stop,
+        progress=progress,
     )
     return run.iterations()
 
@@ -358,6 +365,7 @@ def search(
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SearchResult:
     """Search ``state`` and return the result of the last completed iteration.
 
@@ -375,6 +383,8 @@ def search(
     ``aspiration`` is the half-width of the first window around the previous
     iteration's value, in evaluation units (None or 0: full windows). ``stop`` is a
     :class:`threading.Event` or a callable; once it is set the search ends.
+    ``progress`` is called with the node count every few hundred nodes (for a
+    progress display; keep it cheap).
 
     Hitting a limit is not an error: the result then has ``completed=False`` and is
     the last completed iteration's (or, if none completed, the static evaluation and
@@ -392,6 +402,7 @@ def search(
         seed=seed,
         aspiration=aspiration,
         stop=stop,
+        progress=progress,
     )
     for _ in run.iterations():
         pass
@@ -409,6 +420,7 @@ def solve(
     limits: Limits | None = None,
     stop: StopRequest | None = None,
     ordering: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> SolveResult:
     """The exact value of ``state`` for the side to move, with distance and best line.
 
@@ -417,6 +429,7 @@ def solve(
     principal variation. Only for deterministic games small enough to solve.
     ``limits`` may bound nodes and time; running out raises :class:`SearchError`
     (there is no partial answer to an exact question), as does a ``stop`` request.
+    ``progress`` is called with the node count every few hundred nodes.
     """
     _check_options(game, "negamax", "plain")
     if game.has_chance:
@@ -426,7 +439,7 @@ def solve(
         raise SearchError("solve searches to the end of the game: give no depth limit")
     if table is None:
         table = TranspositionTable()
-    ctx = SearchContext(game, limits=limits, stop=stop, table=table)
+    ctx = SearchContext(game, limits=limits, stop=stop, table=table, progress=progress)
     node = make_negamax(ctx, ordering=ordering)
     outcome = game.terminal_value(state)
     try:

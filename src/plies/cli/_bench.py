@@ -1,0 +1,96 @@
+"""``plies bench``: a fixed set of searches whose total node count is a fingerprint.
+
+Every search here is deterministic, so the node counts only change when the engine
+or a game's rules, move order or evaluation change: a changed total after a
+refactoring that should not change behaviour is a regression to look at. Speed
+(nodes per second) is printed alongside; it varies with the machine, the count
+does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from plies.engine import Limits, search, solve
+from plies.games import parse_game_spec
+
+__all__ = ["BENCH", "BenchCase", "register", "run_bench"]
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One search of the bench: a game, a position, and how deep (None: solve)."""
+
+    label: str
+    game: str
+    position: str
+    depth: int | None
+    algorithm: str = "pvs"
+
+
+#: The fixed searches. Changing this list changes the fingerprint: say so in the
+#: commit message.
+BENCH: tuple[BenchCase, ...] = (
+    BenchCase("tic-tac-toe solve", "tictactoe", "", None),
+    BenchCase("nim 3,4,5 solve", "nim", "3,4,5", None),
+    BenchCase("m,n,k 4,4,3 depth 7", "mnk:m=4,n=4,k=3", "", 7),
+    BenchCase("connect4 start depth 8", "connect4", "", 8),
+    BenchCase("connect4 4453 depth 8 mtdf", "connect4", "4453", 8, "mtdf"),
+    BenchCase("connect4 end game solve", "connect4", "44444435555533", None),
+    BenchCase("othello start depth 5", "othello", "", 5),
+    BenchCase("pig start depth 5", "pig", "", 5),
+)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``bench`` subcommand."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="run a fixed set of searches; the total node count is a regression fingerprint",
+        description=(
+            "Run a fixed set of deterministic searches over the built-in games and print "
+            "each one's nodes, time and nodes per second, then the total. The total node "
+            "count changes only when the engine or a game's behaviour changes."
+        ),
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run_bench)
+
+
+def run_case(case: BenchCase) -> dict[str, Any]:
+    """Run one bench search and return its label, nodes and time."""
+    game = parse_game_spec(case.game)
+    state = game.parse_position(case.position)
+    started = time.perf_counter()
+    if case.depth is None:
+        nodes = solve(game, state).stats.nodes
+    else:
+        result = search(game, state, limits=Limits(depth=case.depth), algorithm=case.algorithm)
+        nodes = result.stats.nodes
+    seconds = time.perf_counter() - started
+    return {"label": case.label, "nodes": nodes, "time": round(seconds, 4)}
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Handle ``plies bench``."""
+    rows = [run_case(case) for case in BENCH]
+    total_nodes = sum(row["nodes"] for row in rows)
+    total_time = sum(row["time"] for row in rows)
+    nps = round(total_nodes / total_time) if total_time > 0 else 0
+    if args.json:
+        print(json.dumps({"searches": rows, "nodes": total_nodes, "time": total_time, "nps": nps}))
+        return 0
+    width = max(len(row["label"]) for row in rows)
+    for row in rows:
+        row_nps = row["nodes"] / row["time"] if row["time"] > 0 else 0
+        print(
+            f"{row['label']:<{width}}  {row['nodes']:>9} nodes  {row['time']:>7.3f} s  "
+            f"{row_nps:>9,.0f} n/s"
+        )
+    print(f"{'total':<{width}}  {total_nodes:>9} nodes  {total_time:>7.3f} s  {nps:>9,} n/s")
+    print(f"fingerprint {total_nodes}")
+    return 0
