@@ -227,3 +227,13 @@ def test_trace_off_gives_the_same_result(tree) -> None:
     off = search(tree, SearchOptions(trace=False))
     assert off.events == []
     assert (on.value, on.evaluated, on.pv) == (off.value, off.evaluated, off.pv)
+
+
+def test_results_draw_themselves_in_notebooks() -> None:
+    import xml.etree.ElementTree as ET
+
+    tree = parse(AIMA_5_2)
+    result = alphabeta(tree)
+    ET.fromstring(tree._repr_svg_())
+    ET.fromstring(result._repr_svg_())
+    assert "evaluated 7 of 9 leaves" in result._repr_html_()

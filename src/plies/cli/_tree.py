@@ -399,14 +399,16 @@ def options_for(tree: Tree, args: argparse.Namespace, *, trace: bool) -> SearchO
 
 def run_tree(args: argparse.Namespace) -> int:
     """Handler of ``plies tree``."""
+    extension = _draw_extension()
+    drawing = extension is not None and extension.wants_drawing(args)
+    if drawing and (args.batch or args.compare):
+        raise PliesError("drawing options cannot be combined with --batch or --compare")
     if args.batch:
         return _run_batch(args)
     tree = build_tree(args)
     if args.compare:
         return _run_compare(tree, args)
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
-    extension = _draw_extension()
-    drawing = extension is not None and extension.wants_drawing(args)
     result = search(tree, options_for(tree, args, trace=drawing or (narrate_on and not args.json)))
     if drawing:
         extension.draw(tree, result, args)

@@ -16,8 +16,8 @@ system ``dot``), ``dot``, ``tex`` (TikZ), ``mmd`` (Mermaid) and ``html`` (a
 self-contained page that steps through the search). Only ``svg``/``png`` and step
 frames need Graphviz; everything else is plain Python.
 
-Importing this module also lets trees and results show themselves in Jupyter
-(:func:`enable_notebook`).
+Trees and results show themselves in Jupyter through :func:`repr_svg` and
+:func:`repr_html` (their ``_repr_svg_``/``_repr_html_`` call these).
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ __all__ = [
     "Snapshot",
     "animated_gif",
     "animated_svg",
-    "enable_notebook",
     "final_snapshot",
     "format_for",
     "render",
@@ -194,14 +193,3 @@ def repr_html(subject: Subject) -> str:
         line = f"value {format_number(subject.value)}; {subject.summary()}"
         return f"<div><p>{escape(line)}</p>{svg}</div>"
     return f"<div>{svg}</div>"
-
-
-def enable_notebook() -> None:
-    """Give :class:`~plies.trees.Tree` and :class:`~plies.trees.TreeResult` the
-    ``_repr_svg_``/``_repr_html_`` methods Jupyter looks for. Called on import."""
-    setattr(Tree, "_repr_svg_", repr_svg)  # noqa: B010  (mypy: the classes don't declare it)
-    setattr(TreeResult, "_repr_svg_", repr_svg)  # noqa: B010
-    setattr(TreeResult, "_repr_html_", repr_html)  # noqa: B010
-
-
-enable_notebook()

@@ -251,6 +251,12 @@ class Tree:
     def __repr__(self) -> str:
         return f"<Tree {len(self)} nodes, {self.leaf_count} leaves, height {self.height}>"
 
+    def _repr_svg_(self) -> str:
+        """Jupyter: the tree drawn as SVG (see :mod:`plies.draw`)."""
+        from plies.draw import repr_svg
+
+        return repr_svg(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Node:

@@ -262,6 +262,18 @@ class TreeResult:
         """How many leaves were evaluated."""
         return len(self.evaluated)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter: the annotated drawing as SVG (see :mod:`plies.draw`)."""
+        from plies.draw import repr_svg
+
+        return repr_svg(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the annotated drawing with its summary (see :mod:`plies.draw`)."""
+        from plies.draw import repr_html
+
+        return repr_html(self)
+
     def summary(self) -> str:
         """One line: ``evaluated 7 of 9 leaves, 11 nodes visited, 2 cut-offs``."""
         return (
