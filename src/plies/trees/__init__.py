@@ -7,11 +7,14 @@ minimax, alpha-beta, negamax or expectiminimax, and explain every step.
 >>> result.value, result.path
 (3, [0, 0])
 >>> result.summary()
-'evaluated 7 of 9 leaves, 12 nodes visited, 1 cut-off'
+'evaluated 7 of 9 leaves, 11 nodes visited, 1 cut-off'
 """
 
+from plies.trees._compare import Comparison, compare, knuth_moore_minimum
+from plies.trees._format import format_tree, narrate, result_to_json, tree_to_json
 from plies.trees._model import Kind, Node, Number, Tree, TreeBuilder, format_number
 from plies.trees._parse import NOTATIONS, from_leaves, parse, parse_number
+from plies.trees._random import random_tree
 from plies.trees._result import (
     ALGORITHMS,
     ORDERS,
@@ -33,6 +36,7 @@ __all__ = [
     "NOTATIONS",
     "ORDERS",
     "Backup",
+    "Comparison",
     "Cutoff",
     "Enter",
     "Evaluate",
@@ -48,13 +52,20 @@ __all__ = [
     "TreeBuilder",
     "TreeResult",
     "alphabeta",
+    "compare",
     "exact_values",
     "expectiminimax",
     "format_number",
+    "format_tree",
     "from_leaves",
+    "knuth_moore_minimum",
     "minimax",
+    "narrate",
     "negamax",
     "parse",
     "parse_number",
+    "random_tree",
+    "result_to_json",
     "search",
+    "tree_to_json",
 ]
