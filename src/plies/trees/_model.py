@@ -87,6 +87,7 @@ class Tree:
     """
 
     __slots__ = (
+        "_has_chance",
         "_leaf_ids",
         "bounds",
         "child_index",
@@ -143,6 +144,7 @@ class Tree:
             leaf_index[i] = k
         self.children = children
         self.depth = depth
+        self._has_chance = "chance" in kind
         self.leaf_index = leaf_index
         self._leaf_ids = leaf_ids
 
@@ -169,7 +171,7 @@ class Tree:
     @property
     def has_chance(self) -> bool:
         """Whether any node is a chance node."""
-        return "chance" in self.kind
+        return self._has_chance
 
     @property
     def has_labels(self) -> bool:

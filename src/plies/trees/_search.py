@@ -150,10 +150,6 @@ def _orderer(tree: Tree, options: SearchOptions) -> Callable[[int], list[int]]:
 
 # The MAX/MIN/chance loop ----------------------------------------------------------------
 
-# Frame layout (a list, mutated in place; indices named for readability).
-_NODE, _KIDS, _I, _ALPHA, _BETA, _ASRC, _BSRC, _BEST, _BESTC, _SEEN = range(10)
-
-
 def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number, list[int]]:
     kind, value_of, depth_of, prob = tree.kind, tree.value, tree.depth, tree.probability
     leaf_index = tree.leaf_index
@@ -169,19 +165,27 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
     trace = rec.trace
     events = rec.events
     best_child: dict[int, int] = {}
+    # A frame is a list mutated in place, one per open inner node; its slots are named
+    # by these locals (LOAD_FAST rather than LOAD_GLOBAL in the loop below).
+    _NODE, _KIDS, _I, _ALPHA, _BETA, _ASRC, _BSRC, _BEST, _BESTC, _SEEN = range(10)
+
+    # Bound methods and lists held in locals: this closure runs once per node, and the
+    # attribute lookups it saves were a fifth of alpha-beta's time on a 10^6-leaf tree.
+    visit, evaluated = rec.visited_nodes.append, rec.evaluated.append
+    alpha_in, beta_in, alpha_out, beta_out = rec.alpha_in, rec.beta_in, rec.alpha_out, rec.beta_out
+    values = rec.values
 
     def enter(node: int, alpha: Number, beta: Number) -> Number | None:
         """Record entry; return the value at once for leaves and depth-limit nodes."""
-        rec.visited_nodes.append(node)
-        rec.alpha_in[node] = alpha
-        rec.beta_in[node] = beta
+        visit(node)
+        alpha_in[node] = alpha
+        beta_in[node] = beta
         if trace:
             events.append(Enter(node, alpha, beta))
-        k = kind[node]
-        if k == "leaf":
+        if kind[node] == "leaf":
             v = value_of[node]
             assert v is not None
-            rec.evaluated.append(leaf_index[node])
+            evaluated(leaf_index[node])
             if trace:
                 events.append(Evaluate(node, leaf_index[node], v))
         elif limit is not None and depth_of[node] == limit:
@@ -191,9 +195,9 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
                 events.append(Static(node, v))
         else:
             return None
-        rec.alpha_out[node] = alpha
-        rec.beta_out[node] = beta
-        rec.values[node] = v
+        alpha_out[node] = alpha
+        beta_out[node] = beta
+        values[node] = v
         return v
 
     def push(node: int, alpha: Number, beta: Number, asrc: int, bsrc: int) -> list[Any]:
