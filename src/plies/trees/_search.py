@@ -150,6 +150,11 @@ def _orderer(tree: Tree, options: SearchOptions) -> Callable[[int], list[int]]:
 
 # The MAX/MIN/chance loop ----------------------------------------------------------------
 
+_BOUND_NAME = {3: "alpha", 4: "beta"}  # frame slots _ALPHA and _BETA
+#: The inequality that cuts, by (sign of the mover, strict rule).
+_CUT_OP = {(1, False): ">=", (1, True): ">", (-1, False): "<=", (-1, True): "<"}
+
+
 def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number, list[int]]:
     kind, value_of, depth_of, prob = tree.kind, tree.value, tree.depth, tree.probability
     leaf_index = tree.leaf_index
@@ -264,40 +269,26 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
         bound: str | None = None
         bound_value: Number | None = None
         improved = False
-        if k == "max":
-            if f[_BESTC] < 0 or v > f[_BEST]:
+        if k != "chance":
+            # MAX and MIN mirror each other: compare through the sign, so MAX raises
+            # alpha and is cut by beta, MIN lowers beta and is cut by alpha.
+            sign = 1 if k == "max" else -1
+            if f[_BESTC] < 0 or sign * v > sign * f[_BEST]:
                 f[_BEST], f[_BESTC], improved = v, child, True
             if prune:
-                if f[_BEST] > f[_ALPHA]:
-                    f[_ALPHA], f[_ASRC] = f[_BEST], node
-                    bound, bound_value = "alpha", f[_ALPHA]
-                if f[_I] < len(kids) and (f[_BEST] > f[_BETA] if strict else f[_BEST] >= f[_BETA]):
+                own, other = (_ALPHA, _BETA) if sign > 0 else (_BETA, _ALPHA)
+                if sign * f[_BEST] > sign * f[own]:
+                    f[own], f[own + 2] = f[_BEST], node  # the bound and where it was set
+                    bound, bound_value = _BOUND_NAME[own], f[own]
+                mine, theirs = sign * f[_BEST], sign * f[other]
+                if f[_I] < len(kids) and (mine > theirs if strict else mine >= theirs):
                     cutoff = Cutoff(
                         node,
                         f[_BEST],
-                        ">" if strict else ">=",
-                        "beta",
-                        f[_BETA],
-                        f[_BSRC],
-                        tuple(kids[f[_I] :]),
-                    )
-        elif k == "min":
-            if f[_BESTC] < 0 or v < f[_BEST]:
-                f[_BEST], f[_BESTC], improved = v, child, True
-            if prune:
-                if f[_BEST] < f[_BETA]:
-                    f[_BETA], f[_BSRC] = f[_BEST], node
-                    bound, bound_value = "beta", f[_BETA]
-                if f[_I] < len(kids) and (
-                    f[_BEST] < f[_ALPHA] if strict else f[_BEST] <= f[_ALPHA]
-                ):
-                    cutoff = Cutoff(
-                        node,
-                        f[_BEST],
-                        "<" if strict else "<=",
-                        "alpha",
-                        f[_ALPHA],
-                        f[_ASRC],
+                        _CUT_OP[sign, strict],
+                        _BOUND_NAME[other],
+                        f[other],
+                        f[other + 2],
                         tuple(kids[f[_I] :]),
                     )
         else:  # chance: f[_BEST] is the probability-weighted sum so far
