@@ -69,7 +69,7 @@ def format_number(x: Number) -> str:
             return "inf" if x > 0 else "-inf"
         if x.is_integer() and abs(x) < 1e15:
             return str(int(x))
-        return repr(x)
+        return format(x, ".10g")  # 0.9 * 1 + 0.1 * 20 shows as 2.9, not 2.8999999999999995
     return str(x)
 
 

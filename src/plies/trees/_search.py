@@ -298,6 +298,7 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
                 f[_BEST] += p * v
             f[_SEEN] += p
             improved = True
+            shown = f[_BEST]  # the weighted sum, before a cut-off replaces it by a bound
             if star1 and f[_I] < len(kids):
                 rest = 1.0 - f[_SEEN]
                 upper = f[_BEST] + high * rest
@@ -326,12 +327,14 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
                         star1=True,
                     )
                     f[_BEST] = lower
+        if k != "chance":
+            shown = f[_BEST]
         if cutoff is not None:
             rec.cut_at[node] = cutoff
             f[_I] = len(kids)
         if trace:
             events.append(
-                Backup(node, child, v, v, False, f[_BEST], improved, bound, bound_value, cutoff)
+                Backup(node, child, v, v, False, shown, improved, bound, bound_value, cutoff)
             )
     assert root_value is not None
     pv = [0]
