@@ -84,8 +84,6 @@ class SearchContext:
         self.history: defaultdict[Hashable, int] = defaultdict(int)
         #: Best move found at the root by the last node function that ran there.
         self.root_move: Any = None
-        #: Root moves in a fixed order (random tie-breaking), or None.
-        self.root_moves: list[Any] | None = None
 
     def _next_check(self) -> int:
         upcoming = self.nodes + CHECK_EVERY

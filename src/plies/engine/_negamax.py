@@ -164,11 +164,7 @@ def make_negamax(
                 moves = forced if forced else moves[:1]
         if order_hint is not None:
             moves = order_hint(state, moves)
-        if ply == 0 and ctx.root_moves is not None:
-            moves = [m for m in ctx.root_moves if m == tt_move] + [
-                m for m in ctx.root_moves if m != tt_move
-            ]
-        elif ordering and len(moves) > 1:
+        if ordering and len(moves) > 1:
             moves = order(moves, tt_move, ply)
         # Step 8. Search the children; PVS uses a null window after the first move.
         me = 0 if alternating else to_move(state)

@@ -150,6 +150,9 @@ class _Run:
             )
         self.aborted = False
         self.last: SearchResult | None = None
+        #: Random tie-breaking (seeded) and the node function it uses, or None.
+        self.rng = random.Random(seed) if seed is not None else None
+        self.tie_node: NodeFunction | None = None
 
     # -- one iteration --------------------------------------------------------------
 
@@ -221,10 +224,6 @@ class _Run:
             )
             yield self.last
             return
-        if self.seed is not None:
-            root_moves = list(game.legal_moves(state))
-            random.Random(self.seed).shuffle(root_moves)
-            ctx.root_moves = root_moves
         max_depth = self.limits.depth if self.limits.depth is not None else MAX_PLY
         previous: float | None = None
         previous_nodes = 0
@@ -246,6 +245,8 @@ class _Run:
                 )
                 exact = ctx.horizon_hits == 0
                 best_move = None if game.has_chance and game.is_chance(state) else ctx.root_move
+                if self.rng is not None and best_move is not None:
+                    best_move = self._break_tie(depth, value, best_move)
                 self.last = SearchResult(
                     value=value,
                     best_move=best_move,
@@ -261,6 +262,33 @@ class _Run:
                     return
                 previous = value
                 previous_nodes = iteration_nodes
+
+    def _break_tie(self, depth: int, value: float, best_move: Any) -> Any:
+        """A random move among those scoring ``value`` at ``depth`` (seeded).
+
+        Each other root move is tested with a null window just below ``value`` (the
+        same depth and iteration, so the table's entries from the search are reused).
+        """
+        assert self.rng is not None
+        game, state = self.game, self.state
+        if self.tie_node is None:
+            self.tie_node = make_negamax(self.ctx)
+        node = self.tie_node
+        below = math.nextafter(value, -INF)
+        me = game.to_move(state)
+        ties = []
+        for move in game.legal_moves(state):
+            if move == best_move:
+                ties.append(move)
+                continue
+            child = game.play(state, move)
+            if (game.alternating and not game.has_chance) or game.to_move(child) != me:
+                score = -node(child, depth - 1, -value, -below, 1)
+            else:
+                score = node(child, depth - 1, below, value, 1)
+            if score >= value:
+                ties.append(move)
+        return self.rng.choice(ties)
 
     def _pv(self, best_move: Any, depth: int) -> tuple[Any, ...]:
         """The principal variation: ``best_move``, then table moves while they are legal."""

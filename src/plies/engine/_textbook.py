@@ -73,8 +73,6 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
         moves = legal_moves(state)
         if order_hint is not None:
             moves = order_hint(state, moves)
-        if ply == 0 and ctx.root_moves is not None:
-            moves = ctx.root_moves
         if to_move(state) == max_player:
             best = -INF
             for move in moves:

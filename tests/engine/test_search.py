@@ -1,0 +1,162 @@
+"""The search driver: limits, stop requests, iteration, tie-breaking, deep games."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+import pytest
+
+from engine.games import Subtraction
+from plies.engine import (
+    CHECK_EVERY,
+    Limits,
+    TranspositionTable,
+    iterate,
+    search,
+    solve,
+)
+from plies.errors import SearchError
+from plies.games import get_game
+
+
+def test_iterate_yields_one_result_per_depth() -> None:
+    game = get_game("connect4")
+    results = list(iterate(game, game.initial_state(), limits=Limits(depth=5)))
+    assert [r.depth for r in results] == [1, 2, 3, 4, 5]
+    assert all(r.completed for r in results)
+    assert all(r.pv[0] == r.best_move and len(r.pv) <= r.depth for r in results)
+    nodes = [r.stats.nodes for r in results]
+    assert nodes == sorted(nodes)  # statistics are cumulative
+
+
+def test_iteration_stops_when_the_value_is_exact() -> None:
+    game = get_game("tictactoe")
+    results = list(iterate(game, game.initial_state(), limits=Limits(depth=30)))
+    assert results[-1].exact and results[-1].depth <= 9
+    assert results[-1].value == 0
+
+
+def test_node_limit_is_exact_and_returns_last_completed_depth() -> None:
+    game = get_game("connect4")
+    full = list(iterate(game, game.initial_state(), limits=Limits(depth=7)))
+    budget = full[4].stats.nodes + 10  # depth 5 done, depth 6 cut short
+    result = search(game, game.initial_state(), limits=Limits(nodes=budget))
+    assert not result.completed
+    assert result.depth == 5
+    assert result.best_move == full[4].best_move
+    assert budget <= result.stats.nodes <= budget + 7  # a leaf batch may overshoot
+
+
+def test_time_limit_is_honoured_within_a_few_milliseconds() -> None:
+    game = get_game("connect4")
+    for limit in (0.05, 0.2):
+        started = time.perf_counter()
+        result = search(game, game.initial_state(), limits=Limits(time=limit))
+        elapsed = time.perf_counter() - started
+        assert not result.completed
+        assert result.depth >= 1
+        assert elapsed < limit + 0.03, elapsed
+
+
+def test_stop_event_ends_the_search() -> None:
+    game = get_game("connect4")
+    stop = threading.Event()
+    timer = threading.Timer(0.1, stop.set)
+    timer.start()
+    started = time.perf_counter()
+    result = search(game, game.initial_state(), stop=stop)
+    assert time.perf_counter() - started < 0.3
+    assert not result.completed and result.best_move is not None
+
+
+def test_stop_callable_and_progress_hook() -> None:
+    game = get_game("connect4")
+    seen: list[int] = []
+    result = search(
+        game,
+        game.initial_state(),
+        stop=lambda: len(seen) >= 5,
+        progress=seen.append,
+    )
+    assert not result.completed
+    assert len(seen) == 5
+    gaps = [b - a for a, b in zip([0, *seen], seen, strict=False)]
+    assert all(CHECK_EVERY <= gap < CHECK_EVERY + 8 for gap in gaps)  # leaf batches
+
+
+def test_limit_with_no_completed_iteration_still_gives_a_move() -> None:
+    game = get_game("connect4")
+    result = search(game, game.initial_state(), limits=Limits(nodes=1))
+    assert not result.completed and result.depth == 0
+    assert result.best_move in game.legal_moves(game.initial_state())
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [{"depth": 0}, {"nodes": -5}, {"time": 0}, {"time": float("nan")}, {"depth": 1.5}],
+)
+def test_bad_limits_are_errors(limits: dict[str, float]) -> None:
+    with pytest.raises(SearchError):
+        Limits(**limits)  # type: ignore[arg-type]
+
+
+def test_bad_options_are_errors() -> None:
+    game = get_game("tictactoe")
+    with pytest.raises(SearchError, match="unknown algorithm"):
+        search(game, game.initial_state(), algorithm="sss*")
+    with pytest.raises(SearchError, match="unknown chance"):
+        search(game, game.initial_state(), chance="star3")
+    with pytest.raises(SearchError, match="without chance"):
+        solve(get_game("pig"), get_game("pig").initial_state())
+
+
+def test_ties_are_deterministic_by_default_and_seeded_on_request() -> None:
+    game = get_game("tictactoe")
+    start = game.initial_state()
+    moves = {search(game, start, limits=Limits(depth=2)).best_move for _ in range(3)}
+    assert len(moves) == 1
+    seeded = {
+        seed: search(game, start, limits=Limits(depth=9), seed=seed).best_move
+        for seed in range(12)
+    }
+    assert len(set(seeded.values())) > 1  # every first move draws: ties everywhere
+    assert seeded[3] == search(game, start, limits=Limits(depth=9), seed=3).best_move
+    for seed, move in seeded.items():  # random, but never a worse move
+        after = game.play(start, move)
+        assert solve(game, after).result == "draw", seed
+
+
+def test_terminal_root() -> None:
+    game = get_game("tictactoe")
+    state = game.parse_position("1 4 2 5 3")
+    result = search(game, state)
+    assert result.best_move is None and result.pv == () and result.outcome == "loss"
+    solved = solve(game, state)
+    assert (solved.result, solved.distance, solved.best_move) == ("loss", 0, None)
+
+
+def test_table_is_bounded() -> None:
+    game = get_game("connect4")
+    table = TranspositionTable(capacity=64)
+    search(game, game.initial_state(), limits=Limits(depth=6), table=table)
+    assert len(table) <= 64 and table.sweeps > 0
+
+
+def test_a_5000_ply_line_does_not_crash() -> None:
+    limit_before = sys.getrecursionlimit()
+    game = Subtraction(6001)  # lines of 3001 to 6001 plies; 6001 % 3 != 0: a win
+    solved = solve(game, game.initial_state())
+    assert solved.result == "win"
+    assert solved.best_move == 1  # leave a multiple of three
+    # The winner takes 2 whenever it can... the loser takes 1 to last longest.
+    assert solved.distance == len(solved.pv) == 4001
+    assert sys.getrecursionlimit() == limit_before
+    # A depth-limited search thousands of plies into the line (it is slow: the table
+    # only reuses entries of equal remaining depth, and here counters recur at many).
+    state = game.initial_state()
+    for move in solved.pv[:-31]:
+        state = game.play(state, move)
+    result = search(game, state, limits=Limits(depth=40))
+    assert result.exact and result.outcome == "win" and result.distance == 31
