@@ -35,8 +35,10 @@ class RandomTreeGame(BaseGame[int, int]):
     def _build(self, rng: random.Random, depth: int, max_depth: int, player: int) -> int:
         node = len(self.kind)
         roll = rng.random()
-        kind = "leaf" if depth == max_depth or (depth > 1 and roll < 0.2) else (
-            "chance" if roll < 0.45 and depth > 0 else "decision"
+        kind = (
+            "leaf"
+            if depth == max_depth or (depth > 1 and roll < 0.2)
+            else ("chance" if roll < 0.45 and depth > 0 else "decision")
         )
         self.kind.append(kind)
         self.player.append(player)
@@ -133,7 +135,7 @@ def shuffled_order(game: BaseGame[Any, Any], seed: int) -> BaseGame[Any, Any]:
         return shuffled
 
     clone = copy.copy(game)
-    clone.__class__ = type(f"Shuffled{type(game).__name__}", (type(game),), {
-        "order_moves": order_moves
-    })
+    clone.__class__ = type(
+        f"Shuffled{type(game).__name__}", (type(game),), {"order_moves": order_moves}
+    )
     return clone

@@ -61,7 +61,10 @@ def test_all_algorithms_agree(spec: str, depth: int, seed: int, order_seed: int)
     for algorithm in ALGORITHMS:
         for use_table in (True, False):
             result = search(
-                ordered, state, limits=Limits(depth=depth), algorithm=algorithm,
+                ordered,
+                state,
+                limits=Limits(depth=depth),
+                algorithm=algorithm,
                 use_table=use_table,
             )
             assert close(result.value, reference.value), (algorithm, use_table, spec, seed)
@@ -98,7 +101,11 @@ def test_star_pruning_saves_nodes() -> None:
         game = RandomTreeGame(seed, max_depth=7)
         for chance in CHANCE_MODES:
             result = search(
-                game, 0, limits=Limits(depth=12), algorithm="negamax", chance=chance,
+                game,
+                0,
+                limits=Limits(depth=12),
+                algorithm="negamax",
+                chance=chance,
                 use_table=False,
             )
             totals[chance] += result.stats.nodes

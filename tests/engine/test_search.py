@@ -118,8 +118,7 @@ def test_ties_are_deterministic_by_default_and_seeded_on_request() -> None:
     moves = {search(game, start, limits=Limits(depth=2)).best_move for _ in range(3)}
     assert len(moves) == 1
     seeded = {
-        seed: search(game, start, limits=Limits(depth=9), seed=seed).best_move
-        for seed in range(12)
+        seed: search(game, start, limits=Limits(depth=9), seed=seed).best_move for seed in range(12)
     }
     assert len(set(seeded.values())) > 1  # every first move draws: ties everywhere
     assert seeded[3] == search(game, start, limits=Limits(depth=9), seed=3).best_move

@@ -317,4 +317,3 @@ def _solve_text(record: dict[str, Any]) -> str:
         f"nodes {record['nodes']} nps {record['nps']} time {record['time']:.3f}",
     ]
     return "\n".join(lines)
-

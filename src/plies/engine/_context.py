@@ -53,9 +53,7 @@ class SearchContext:
         #: Called with the node count at every check (every CHECK_EVERY nodes).
         self.progress = progress
         self.started = time.perf_counter()
-        self.deadline = (
-            time.monotonic() + limits.time if limits.time is not None else float("inf")
-        )
+        self.deadline = time.monotonic() + limits.time if limits.time is not None else float("inf")
         self.max_nodes = limits.nodes if limits.nodes is not None else -1
         if isinstance(stop, threading.Event):
             self.stop_requested: Callable[[], bool] | None = stop.is_set

@@ -49,6 +49,7 @@ _FRAMES_PER_PLY = 4
 
 INF = math.inf
 
+
 class _RecursionGuard:
     """Shared state of :func:`deep_recursion`: who raised the limit, and from what."""
 
@@ -524,4 +525,3 @@ def _solved_line(
         line.append(move)
         current = game.play(current, move)
     return tuple(line)
-

@@ -1,0 +1,147 @@
+"""``plies analyze``, ``plies solve`` and ``plies bench``: output and the script contract."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from plies.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_analyze_prints_one_info_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "analyze", "connect4", "4453", "--depth", "4")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 5
+    for depth, line in enumerate(lines[:4], start=1):
+        assert re.fullmatch(
+            rf"info depth {depth} score \S+ nodes \d+ nps \d+ time \d+\.\d{{3}} pv( [1-7])+", line
+        ), line
+    assert re.fullmatch(r"bestmove [1-7]", lines[-1])
+
+
+def test_analyze_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tictactoe", "5", "1", "9", "--depth", "3", "--json")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["depth"] for r in records] == [1, 2, 3]
+    for record in records:
+        assert {"depth", "score", "best_move", "pv", "nodes", "nps", "time"} <= set(record)
+        assert record["pv"][0] == record["best_move"]
+        assert record["best_move"] in {"2", "3", "4", "6", "7", "8"}
+
+
+def test_analyze_finds_a_proven_win(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "tictactoe", "1 2 5 9", "--depth", "6")
+    assert status == 0
+    assert "score win 3" in out.splitlines()[-2]
+    assert out.splitlines()[-1] == "bestmove 4"
+
+
+@pytest.mark.parametrize("algorithm", ["pvs", "negamax", "mtdf", "alphabeta", "minimax"])
+def test_analyze_algorithms(capsys: pytest.CaptureFixture[str], algorithm: str) -> None:
+    status, out, _ = run(
+        capsys, "analyze", "nim", "1,2,3", "--depth", "3", "--algorithm", algorithm, "--json"
+    )
+    assert status == 0
+    assert json.loads(out.splitlines()[-1])["algorithm"] == algorithm
+
+
+def test_analyze_node_and_time_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "connect4", "--nodes", "3000", "--json")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records and all(r["nodes"] <= 3000 for r in records)
+    status, out, _ = run(capsys, "analyze", "othello", "--time", "0.2")
+    assert status == 0 and out.splitlines()[-1].startswith("bestmove ")
+
+
+def test_analyze_pig_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "analyze", "pig", "--depth", "3", "--chance", "star2")
+    assert status == 0 and out.splitlines()[-1] == "bestmove roll"
+
+
+def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "--json")
+    assert status == 0
+    record = json.loads(out)
+    assert record["result"] == "draw" and record["distance"] == 9
+    assert record["best_move"] == record["pv"][0] and len(record["pv"]) == 9
+    status, out, _ = run(capsys, "solve", "nim", "3,4,5", "--json")
+    record = json.loads(out)
+    assert (record["result"], record["best_move"]) == ("win", "1:2")
+    assert record["distance"] == len(record["pv"])
+    status, out, _ = run(capsys, "solve", "nim", "1,2,3", "--json")
+    assert json.loads(out)["result"] == "loss"
+
+
+def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "1 2 5 9")
+    assert status == 0
+    assert out.splitlines()[0] == "result win in 3 plies for the side to move"
+    assert out.splitlines()[1] in ("best move 4", "best move 7")  # both win in 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "chess", "--depth", "2"],
+        ["analyze", "tictactoe", "5 5", "--depth", "2"],
+        ["analyze", "tictactoe", "zz", "--depth", "2"],
+        ["analyze", "nim", "3,x", "--depth", "2"],
+        ["analyze", "connect4", "48", "--depth", "2"],
+        ["analyze", "tictactoe", "--depth", "0"],
+        ["analyze", "tictactoe", "--depth", "two"],
+        ["analyze", "tictactoe", "--time", "-1"],
+        ["analyze", "tictactoe", "--nodes", "0"],
+        ["analyze", "tictactoe", "--algorithm", "sss"],
+        ["analyze", "mnk:m=2,n=2,k=5", "--depth", "2"],
+        ["analyze", "mnk:m", "--depth", "2"],
+        ["solve", "pig"],
+        ["solve", "chess"],
+        ["solve", "nim", "1:1"],
+        ["solve", "connect4", "--nodes", "50"],
+    ],
+)
+def test_errors_are_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        raise SystemExit(main(argv))
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 1
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
+    assert "Traceback" not in err
+
+
+def test_bench_prints_a_fingerprint(capsys: pytest.CaptureFixture[str]) -> None:
+    from plies.cli import _bench
+
+    row = _bench.run_case(_bench.BENCH[0])
+    assert row["label"] == "tic-tac-toe solve" and row["nodes"] > 0
+    again = _bench.run_case(_bench.BENCH[0])
+    assert again["nodes"] == row["nodes"]  # deterministic: a fingerprint
+
+
+def help_text(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    try:
+        main(argv)
+    except SystemExit as exc:
+        assert exc.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    out = help_text(capsys, ["--help"])
+    for command in ("analyze", "solve", "bench"):
+        assert command in out
+        assert "usage: plies " + command in help_text(capsys, [command, "--help"])
