@@ -36,11 +36,12 @@ class BenchCase:
 #: commit message.
 BENCH: tuple[BenchCase, ...] = (
     BenchCase("tic-tac-toe solve", "tictactoe", "", None),
+    BenchCase("tic-tac-toe alphabeta depth 9", "tictactoe", "", 9, "alphabeta"),
     BenchCase("nim 3,4,5 solve", "nim", "3,4,5", None),
     BenchCase("m,n,k 4,4,3 depth 7", "mnk:m=4,n=4,k=3", "", 7),
-    BenchCase("connect4 start depth 8", "connect4", "", 8),
+    BenchCase("connect4 start depth 10", "connect4", "", 10),
     BenchCase("connect4 4453 depth 8 mtdf", "connect4", "4453", 8, "mtdf"),
-    BenchCase("connect4 end game solve", "connect4", "44444435555533", None),
+    BenchCase("connect4 22-stone solve", "connect4", "2252576253462244111563", None),
     BenchCase("othello start depth 5", "othello", "", 5),
     BenchCase("pig start depth 5", "pig", "", 5),
 )
