@@ -19,6 +19,7 @@ from plies.engine import (
 )
 from plies.errors import SearchError
 from plies.games import get_game
+from plies.games.mnk import MNKGame, MNKState
 
 
 def test_iterate_yields_one_result_per_depth() -> None:
@@ -159,3 +160,26 @@ def test_a_5000_ply_line_does_not_crash() -> None:
         state = game.play(state, move)
     result = search(game, state, limits=Limits(depth=40))
     assert result.exact and result.outcome == "win" and result.distance == 31
+
+
+class ThreatsAtTheHorizon(MNKGame):
+    """Tic-tac-toe whose quiescence search tries the moves that win at once."""
+
+    def quiescence_moves(self, state: MNKState) -> list[int]:
+        move = self.winning_move(state)
+        return [] if move is None else [move]
+
+
+def test_quiescence_hook_sees_threats_beyond_the_horizon() -> None:
+    game = ThreatsAtTheHorizon()
+    state = game.parse_position("1 5 2")  # x threatens 3; o to move
+    plain = search(MNKGame(), state, limits=Limits(depth=1))
+    assert plain.outcome is None  # one ply cannot see x's threat
+    values = set()
+    for algorithm in ("pvs", "negamax", "mtdf", "alphabeta", "minimax"):
+        result = search(game, state, limits=Limits(depth=1), algorithm=algorithm)
+        assert result.best_move == 2, algorithm  # cell 3: the only move that is not lost
+        values.add(result.value)
+    assert len(values) == 1
+    lost = search(game, game.parse_position("1 5 2 4"), limits=Limits(depth=1))
+    assert lost.outcome == "win" and lost.distance == 1

@@ -37,7 +37,18 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
     has_chance = game.has_chance
     ply_weight = 0 if has_chance else 1
     order_hint = game.order_moves if overrides(game, "order_moves") else None
+    noisy_moves = game.quiescence_moves if overrides(game, "quiescence_moves") else None
     max_player = -1
+
+    def terminal_score(state: Any, outcome: float, ply: int) -> float:
+        """MAX's score of a terminal state: sooner wins and later losses score higher."""
+        if outcome > 0:
+            score = outcome * WIN - ply * ply_weight
+        elif outcome < 0:
+            score = outcome * WIN + ply * ply_weight
+        else:
+            score = 0.0
+        return score if to_move(state) == max_player else -score
 
     def root_value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
         """The entry point: MAX is the player to move in ``state``."""
@@ -52,16 +63,12 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
         outcome = terminal_value(state)
         if outcome is not None:
             ctx.leaves += 1
-            if outcome > 0:
-                score = outcome * WIN - ply * ply_weight
-            elif outcome < 0:
-                score = outcome * WIN + ply * ply_weight
-            else:
-                score = 0.0
-            return score if to_move(state) == max_player else -score
+            return terminal_score(state, outcome, ply)
         if depth <= 0:
             ctx.leaves += 1
             ctx.horizon_hits += 1
+            if noisy_moves is not None:
+                return quiesce(state, alpha, beta, ply)
             return evaluate(state, max_player)
         if has_chance and is_chance(state):
             total = 0.0
@@ -97,5 +104,31 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
                     ctx.cutoffs += 1
                     break
         return best
+
+    def quiesce(state: Any, alpha: float, beta: float, ply: int) -> float:
+        """Below the horizon: the player to move may stand pat or play a noisy move."""
+        assert noisy_moves is not None
+        best = evaluate(state, max_player)
+        maximizing = to_move(state) == max_player
+        for move in noisy_moves(state):
+            if prune and (best >= beta if maximizing else best <= alpha):
+                break
+            if prune:
+                alpha, beta = (max(alpha, best), beta) if maximizing else (alpha, min(beta, best))
+            score = quiescence_value(play(state, move), alpha, beta, ply + 1)
+            best = max(best, score) if maximizing else min(best, score)
+        return best
+
+    def quiescence_value(state: Any, alpha: float, beta: float, ply: int) -> float:
+        ctx.nodes += 1
+        if ctx.nodes >= ctx.next_check:
+            ctx.check()
+        ctx.leaves += 1
+        outcome = terminal_value(state)
+        if outcome is not None:
+            return terminal_score(state, outcome, ply)
+        if has_chance and is_chance(state):
+            return evaluate(state, max_player)
+        return quiesce(state, alpha, beta, ply)
 
     return root_value
