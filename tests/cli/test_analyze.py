@@ -145,3 +145,30 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("analyze", "solve", "bench"):
         assert command in out
         assert "usage: plies " + command in help_text(capsys, [command, "--help"])
+
+
+def test_ctrl_c_prints_the_best_move_of_the_last_completed_depth() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "plies", "analyze", "connect4", "--time", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = process.stdout.readline() if process.stdout else ""  # a depth is done
+    time.sleep(0.5)
+    started = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert time.perf_counter() - started < 2
+    assert process.returncode == 0, err
+    lines = [first, *out.splitlines()]
+    assert first.startswith("info depth 1 ")
+    assert lines[-1].startswith("bestmove ")
+    last_info = [line for line in lines if line.startswith("info")][-1]
+    assert lines[-1].split()[1] == last_info.split(" pv ")[1].split()[0]
+    assert "stopped by Ctrl-C" in err
