@@ -71,8 +71,9 @@ class SearchContext:
         self.horizon_hits = 0
         #: The node count at which :meth:`check` runs next.
         self.next_check = self._next_check()
-        #: Added to the remaining depth in table entries: a new tag per iteration, so
-        #: entries of an earlier iteration guide move ordering but never cut.
+        #: Added to the remaining depth in table entries: a new tag per search and
+        #: iteration, so entries of an earlier iteration guide move ordering but never
+        #: cut (values at a fixed depth stay exactly those of a fixed-depth search).
         self.depth_tag = 0
         #: Killer moves per ply: the last two moves that caused a cut-off there.
         self.killers: list[list[Any]] = []

@@ -16,6 +16,7 @@ need (at most :data:`MAX_PLY` plies) and restores it afterwards. A line longer t
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
@@ -48,6 +49,8 @@ MAX_PLY = 100_000
 _FRAMES_PER_PLY = 4
 
 INF = math.inf
+
+_search_ids = itertools.count(1)
 
 
 class _RecursionGuard:
@@ -150,6 +153,7 @@ class _Run:
                 ordering=ordering,
             )
         self.aborted = False
+        self.search_id = next(_search_ids)
         self.last: SearchResult | None = None
         #: Random tie-breaking (seeded) and the node function it uses, or None.
         self.rng = random.Random(seed) if seed is not None else None
@@ -230,7 +234,9 @@ class _Run:
         previous_nodes = 0
         with deep_recursion(max_depth if not overrides(game, "quiescence_moves") else MAX_PLY):
             for depth in range(1, max_depth + 1):
-                ctx.depth_tag = depth << 32
+                # Unique per search and iteration: a shared table guides the move order
+                # of later searches but never cuts with their heuristic values.
+                ctx.depth_tag = (self.search_id << 48) + (depth << 32)
                 ctx.horizon_hits = 0
                 nodes_before = ctx.nodes
                 try:
