@@ -84,7 +84,9 @@ class BaseGame(ABC, Generic[S, M]):
     def to_move(self, state: S) -> int:
         """The player to move: 0 (first player) or 1.
 
-        In a chance state, the player whose turn the chance event belongs to.
+        In a chance state, the player whose turn the chance event belongs to. Asked
+        of terminal states too (the player who would move next, whose view
+        :meth:`terminal_value` gives).
         """
 
     @abstractmethod
