@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from plies.engine._limits import Limits
@@ -75,11 +75,11 @@ class SearchContext:
         #: iteration, so entries of an earlier iteration guide move ordering but never
         #: cut (values at a fixed depth stay exactly those of a fixed-depth search).
         self.depth_tag = 0
-        #: Killer moves per ply: the last two moves that caused a cut-off there.
+        #: Killer moves per ply: the last two moves that caused a cut-off there
+        #: (the node function fills and reads them; lists grow with the ply).
         self.killers: list[list[Any]] = []
         #: History heuristic: move -> accumulated depth**2 of the cut-offs it caused.
-        #: A defaultdict so that sorting can use its C-level ``__getitem__`` as key
-        #: (a Python lambda as sort key cost a third of the ordering time).
+        #: A defaultdict so that sorting can use its C-level ``__getitem__`` as key.
         self.history: defaultdict[Hashable, int] = defaultdict(int)
         #: Best move found at the root by the last node function that ran there.
         self.root_move: Any = None
@@ -118,39 +118,3 @@ class SearchContext:
             time=self.elapsed(),
             ebf=ebf,
         )
-
-    def killers_at(self, ply: int) -> list[Any]:
-        """The killer-move slots of ``ply`` (created on first use)."""
-        killers = self.killers
-        while len(killers) <= ply:
-            killers.append([None, None])
-        return killers[ply]
-
-    def order(self, moves: Sequence[Any], tt_move: Any, ply: int) -> list[Any]:
-        """Moves in search order: table move, killers, then by history (stable).
-
-        Moves the game listed first stay first among equals, so the game's own order
-        (or its :meth:`~plies.game.BaseGame.order_moves` hint) breaks ties.
-        """
-        # reverse=True keeps equal moves in their original order (the sort is stable).
-        ordered = sorted(moves, key=self.history.__getitem__, reverse=True)
-        if ply < len(self.killers):
-            for killer in reversed(self.killers[ply]):
-                if killer is not None and killer != tt_move and killer in ordered:
-                    ordered.remove(killer)
-                    ordered.insert(0, killer)
-        if tt_move is not None and tt_move in ordered:
-            ordered.remove(tt_move)
-            ordered.insert(0, tt_move)
-        return ordered
-
-    def record_cutoff(self, move: Any, depth: int | float, ply: int, first: bool) -> None:
-        """Book-keeping for a beta cut-off: counters, killers, history."""
-        self.cutoffs += 1
-        if first:
-            self.first_move_cutoffs += 1
-        slots = self.killers_at(ply)
-        if slots[0] != move:
-            slots[1] = slots[0]
-            slots[0] = move
-        self.history[move] += int(depth) * int(depth) if depth != float("inf") else 1

@@ -76,8 +76,9 @@ def make_negamax(
     table_obj = ctx.table if use_table else None
     table = table_obj.entries if table_obj is not None else None
     capacity = table_obj.capacity if table_obj is not None else 0
-    order = ctx.order
-    record_cutoff = ctx.record_cutoff
+    killers = ctx.killers
+    history = ctx.history
+    history_score = history.__getitem__  # C-level sort key (a lambda cost a third more)
     nextafter = math.nextafter
     # Leaves scored inside their parent's loop (step 8a): only where a child at depth
     # 0 is certainly a leaf of the plain kind (no quiescence, no chance, turn passes).
@@ -165,7 +166,21 @@ def make_negamax(
         if order_hint is not None:
             moves = order_hint(state, moves)
         if ordering and len(moves) > 1:
-            moves = order(moves, tt_move, ply)
+            # Table move first, then this ply's killers, then by history; the sort is
+            # stable, so the game's order breaks ties. (Inlined: a method call per
+            # node cost ~8% of the speed on Connect Four.)
+            moves = sorted(moves, key=history_score, reverse=True)
+            if ply < len(killers):
+                first_killer, second_killer = killers[ply]
+                if second_killer is not None and second_killer in moves:
+                    moves.remove(second_killer)
+                    moves.insert(0, second_killer)
+                if first_killer is not None and first_killer in moves:
+                    moves.remove(first_killer)
+                    moves.insert(0, first_killer)
+            if tt_move is not None and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
         # Step 8. Search the children; PVS uses a null window after the first move.
         me = 0 if alternating else to_move(state)
         next_depth = depth - 1
@@ -233,11 +248,17 @@ def make_negamax(
                             cut_index = index
                             break
         if cut_index >= 0:
-            if ordering:
-                record_cutoff(best_move, depth, ply, cut_index == 0)
-            else:
-                ctx.cutoffs += 1
-                ctx.first_move_cutoffs += cut_index == 0
+            ctx.cutoffs += 1
+            if cut_index == 0:
+                ctx.first_move_cutoffs += 1
+            if ordering:  # the move becomes this ply's first killer and gains history
+                while len(killers) <= ply:
+                    killers.append([None, None])
+                slots = killers[ply]
+                if slots[0] != best_move:
+                    slots[1] = slots[0]
+                    slots[0] = best_move
+                history[best_move] += 1 if depth == INF else int(depth * depth)
         # Step 9. Store the result with its bound, win distances relative to the node.
         if table is not None:
             if best <= alpha_orig:
