@@ -35,7 +35,7 @@ from plies.trees._format import format_tree, json_number, narrate, result_to_jso
 from plies.trees._guided import guided_tree
 from plies.trees._model import check_bounds
 from plies.trees._random import random_tree
-from plies.trees._render import render_tree
+from plies.trees._render import plain_tree_lines, render_tree
 
 __all__ = ["register", "run_tree"]
 
@@ -474,7 +474,7 @@ def _print_report(
         f"height {tree.height}, {root_kind} root"
     )
     if show:
-        console.print(render_tree(tree))
+        _print_tree(console, tree, None)
     console.print(f"[bold]Search[/bold]: {_describe(result.options, tree)}")
     if narrate_on and result.events:
         console.print()
@@ -483,7 +483,7 @@ def _print_report(
     if show:
         console.print()
         console.print("[bold]After the search[/bold]:")
-        console.print(render_tree(tree, result))
+        _print_tree(console, tree, result)
     console.print()
     bound = "" if result.bound == "exact" else f" ({result.bound} bound)"
     console.print(f"[bold]Value[/bold]: {format_number(result.value)}{bound}")
@@ -505,6 +505,16 @@ def _print_report(
             console.print(
                 f"Cut-off at {tree.name(node)}: {cut.inequality()}; pruned {names_pruned}"
             )
+
+
+def _print_tree(console: Console, tree: Tree, result: TreeResult | None) -> None:
+    """The tree drawing: through rich on a terminal, as plain lines when piped."""
+    if console.is_terminal and len(tree) <= SHOW_TREE_MAX_NODES:
+        console.print(render_tree(tree, result))
+        return
+    write = console.file.write
+    for line in plain_tree_lines(tree, result):
+        write(line + "\n")
 
 
 def _elide(items: list[str], sep: str, keep: int = 12) -> str:

@@ -9,12 +9,14 @@ chain 100,000 nodes deep prints in linear space.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rich.text import Text
 
 from plies.trees._model import Number, Tree, format_number
 from plies.trees._result import TreeResult
 
-__all__ = ["render_tree"]
+__all__ = ["iter_tree_lines", "plain_tree_lines", "render_tree"]
 
 #: Deeper than this, a line shows ``[depth N]`` and only the last guides.
 MAX_GUIDES = 24
@@ -41,8 +43,21 @@ def _window(a: Number | None, b: Number | None) -> str:
 
 def render_tree(tree: Tree, result: TreeResult | None = None) -> Text:
     """The tree as rich text, one node per line; annotated with ``result`` if given."""
+    return Text("\n").join(Text.assemble(*line) for line in iter_tree_lines(tree, result))
+
+
+def plain_tree_lines(tree: Tree, result: TreeResult | None = None) -> Iterator[str]:
+    """The lines of :func:`render_tree` as plain strings, for output that is not a
+    terminal (100,000 lines take about a second; through rich, thirty)."""
+    for line in iter_tree_lines(tree, result):
+        yield "".join(text for text, _style in line)
+
+
+def iter_tree_lines(
+    tree: Tree, result: TreeResult | None = None
+) -> Iterator[list[tuple[str, str]]]:
+    """The lines of :func:`render_tree` one at a time, as ``(text, style)`` segments."""
     on_pv = set(result.pv) if result is not None else set()
-    out = Text()
     children = tree.children
     # Explicit stack of (node, guides above it, whether it is the last child).
     stack: list[tuple[int, str, bool]] = [(0, "", True)]
@@ -59,17 +74,18 @@ def render_tree(tree: Tree, result: TreeResult | None = None) -> Text:
         if depth > MAX_GUIDES:
             shown = f"[depth {depth}] …" + lead[-4 * MAX_GUIDES :]
             below = below[-4 * MAX_GUIDES :]
-        out.append(shown, style="dim")
-        _node_line(out, tree, node, result, node in on_pv)
-        out.append("\n")
+        line: list[tuple[str, str]] = [(shown, "dim")]
+        _node_line(line, tree, node, result, node in on_pv)
+        yield line
         kids = children[node]
         for i in range(len(kids) - 1, -1, -1):
             stack.append((kids[i], below, i == len(kids) - 1))
-    out.rstrip()
-    return out
 
 
-def _node_line(out: Text, tree: Tree, node: int, result: TreeResult | None, pv: bool) -> None:
+def _node_line(
+    out: list[tuple[str, str]], tree: Tree, node: int, result: TreeResult | None, pv: bool
+) -> None:
+    """Append the ``(text, style)`` segments of one node's line to ``out``."""
     kind = tree.kind[node]
     label = tree.label[node]
     move = tree.move[node]
@@ -81,46 +97,48 @@ def _node_line(out: Text, tree: Tree, node: int, result: TreeResult | None, pv: 
     if parent >= 0 and tree.kind[parent] == "chance" and prob is not None:
         head += f"p={prob:g} "
     if head:
-        out.append(head, style="dim")
+        out.append((head, "dim"))
     if kind == "leaf":
         v = tree.value[node]
         assert v is not None
         text = f"{label}: {format_number(v)}" if label else format_number(v)
-        out.append(text, style="bold green" if pv else "")
+        out.append((text, "bold green" if pv else ""))
         if result is not None and tree.leaf_index[node] >= 0:
-            out.append(f"  (leaf {tree.leaf_index[node] + 1})", style="dim")
+            out.append((f"  (leaf {tree.leaf_index[node] + 1})", "dim"))
     else:
         name = label if label else ("root" if node == 0 else "")
-        out.append(f"{name} " if name else "", style="bold green" if pv else "bold")
-        out.append(kind.upper(), style=_STYLE[kind])
+        out.append((f"{name} " if name else "", "bold green" if pv else "bold"))
+        out.append((kind.upper(), _STYLE[kind]))
         static = tree.static[node]
         if static is not None:
-            out.append(f" e={format_number(static)}", style="blue")
+            out.append((f" e={format_number(static)}", "blue"))
     if result is None:
         return
     status = result.status[node]
     value = result.values[node]
     if value is not None and kind != "leaf":
-        out.append(f"  v={format_number(value)}", style="bold green" if pv else "bold")
+        out.append((f"  v={format_number(value)}", "bold green" if pv else "bold"))
     if result.alpha_in[node] is not None and kind != "leaf":
         out.append(
-            f"  α,β in {_window(result.alpha_in[node], result.beta_in[node])}"
-            f" out {_window(result.alpha_out[node], result.beta_out[node])}",
-            style="dim",
+            (
+                f"  α,β in {_window(result.alpha_in[node], result.beta_in[node])}"
+                f" out {_window(result.alpha_out[node], result.beta_out[node])}",
+                "dim",
+            )
         )
     if status in ("evaluated", "visited"):
         if pv:
-            out.append("  ◀ principal variation", style="bold green")
+            out.append(("  ◀ principal variation", "bold green"))
         return
     reason = result.reason(node)
     if status == "cutoff":
         cut = result.cut_at[node]
-        out.append(f"  cut-off: {cut.inequality()}", style=_STATUS_STYLE[status])
+        out.append((f"  cut-off: {cut.inequality()}", _STATUS_STYLE[status]))
     elif reason is not None:
-        out.append(f"  ✂ {reason}", style=_STATUS_STYLE["pruned"])
+        out.append((f"  ✂ {reason}", _STATUS_STYLE["pruned"]))
     elif status == "pruned":
-        out.append("  (pruned)", style=_STATUS_STYLE["pruned"])
+        out.append(("  (pruned)", _STATUS_STYLE["pruned"]))
     else:
-        out.append(f"  ({status})", style=_STATUS_STYLE.get(status, ""))
+        out.append((f"  ({status})", _STATUS_STYLE.get(status, "")))
     if pv:
-        out.append("  ◀ principal variation", style="bold green")
+        out.append(("  ◀ principal variation", "bold green"))
