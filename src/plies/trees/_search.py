@@ -303,30 +303,24 @@ def _maxmin(tree: Tree, options: SearchOptions, rec: _Recorder) -> tuple[Number,
                 rest = 1.0 - f[_SEEN]
                 upper = f[_BEST] + high * rest
                 lower = f[_BEST] + low * rest
-                if upper < f[_ALPHA] if strict else upper <= f[_ALPHA]:
-                    cutoff = Cutoff(
-                        node,
-                        upper,
-                        "<" if strict else "<=",
-                        "alpha",
-                        f[_ALPHA],
-                        f[_ASRC],
-                        tuple(kids[f[_I] :]),
-                        star1=True,
-                    )
-                    f[_BEST] = upper
-                elif lower > f[_BETA] if strict else lower >= f[_BETA]:
-                    cutoff = Cutoff(
-                        node,
-                        lower,
-                        ">" if strict else ">=",
-                        "beta",
-                        f[_BETA],
-                        f[_BSRC],
-                        tuple(kids[f[_I] :]),
-                        star1=True,
-                    )
-                    f[_BEST] = lower
+                # Fail low when even the best case is at most alpha, fail high when
+                # even the worst case is at least beta (the same test as MAX/MIN).
+                for sign, edge in ((-1, upper), (1, lower)):
+                    other = _BETA if sign > 0 else _ALPHA
+                    mine, theirs = sign * edge, sign * f[other]
+                    if mine > theirs if strict else mine >= theirs:
+                        cutoff = Cutoff(
+                            node,
+                            edge,
+                            _CUT_OP[sign, strict],
+                            _BOUND_NAME[other],
+                            f[other],
+                            f[other + 2],
+                            tuple(kids[f[_I] :]),
+                            star1=True,
+                        )
+                        f[_BEST] = edge
+                        break
         if k != "chance":
             shown = f[_BEST]
         if cutoff is not None:
