@@ -200,3 +200,18 @@ def test_deep_json_chain() -> None:
     tree = parse(text)
     assert tree.height == depth
     assert alphabeta(tree, trace=False).value == 1
+
+
+def test_numeric_labels_need_the_bracket_against_them() -> None:
+    labelled = parse("1(2(3,4),5(6,7))")
+    assert [labelled.label[n] for n in range(len(labelled)) if labelled.kind[n] != "leaf"] == [
+        "1",
+        "2",
+        "5",
+    ]
+    ragged = parse("(1 (2 3))")
+    assert ragged.leaf_count == 3 and ragged.label == [None] * 5
+
+
+def test_byte_order_mark_is_ignored() -> None:
+    assert parse("\ufeff[[1,2],[3,4]]\r\n").leaf_count == 4

@@ -151,6 +151,7 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
     )
     src.add_argument(
         "--root",
+        type=str.lower,
         choices=("max", "min"),
         default="max",
         help="kind of the root when the notation does not say (default: max)",

@@ -186,30 +186,43 @@ def parse_brackets(text: str, *, root: str = "max") -> Tree:
                         _describe(kind, tok),
                     )
             if kind == "num":
-                try:
-                    value: Number = int(tok)  # the common case, fast
-                except ValueError:
-                    try:
-                        value = parse_number(tok)
-                    except ValueError:
-                        raise src.error(f"bad number {tok!r}", pos) from None
-                add_parent(parent)
-                add_value(value)
-                add_label(label)
-            else:  # an opening bracket: an inner node
-                node = len(builder.parent)
-                add_parent(parent)
-                add_value(None)
-                add_label(label)
-                stack.append((node, tok, pos))
+                number, number_pos = tok, pos
                 kind, tok, pos = next(tokens)
-                if kind == "close":
-                    raise src.error("empty brackets: a node needs children or a value", pos)
-                need_node = True
-                continue
-            need_node = False
-            if len(builder.parent) > MAX_NODES:
-                raise src.error(f"the tree has more than {MAX_NODES:,} nodes", pos)
+                if (
+                    kind == "open"
+                    and tok == "("
+                    and label is None
+                    and pos == number_pos + len(number)
+                ):
+                    # A node labelled by a number, written against its bracket: 1(2,3).
+                    # With a space, (1 (2 3)) stays a leaf 1 beside a subtree.
+                    label = number
+                else:
+                    try:
+                        value: Number = int(number)  # the common case, fast
+                    except ValueError:
+                        try:
+                            value = parse_number(number)
+                        except ValueError:
+                            raise src.error(f"bad number {number!r}", number_pos) from None
+                    add_parent(parent)
+                    add_value(value)
+                    add_label(label)
+                    need_node = False
+                    if len(builder.parent) > MAX_NODES:
+                        raise src.error(f"the tree has more than {MAX_NODES:,} nodes", pos)
+                    continue  # the token after the leaf is already read
+            # An opening bracket (the label, if any, is read): an inner node.
+            node = len(builder.parent)
+            add_parent(parent)
+            add_value(None)
+            add_label(label)
+            stack.append((node, tok, pos))
+            kind, tok, pos = next(tokens)
+            if kind == "close":
+                raise src.error("empty brackets: a node needs children or a value", pos)
+            need_node = True
+            continue
         elif need_node:
             if kind == "end" and not stack:
                 raise src.error("the tree is empty", pos)
@@ -676,6 +689,7 @@ def parse(
         raise ParseError(f"unknown notation {notation!r} (expected one of {', '.join(NOTATIONS)})")
     if root not in ("max", "min"):
         raise TreeError(f"root must be 'max' or 'min', not {root!r}")
+    text = text.removeprefix("\ufeff")  # a byte-order mark from some editors
     if not text.strip():
         raise ParseError("the tree is empty")
     if notation == "auto":
