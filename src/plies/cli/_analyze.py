@@ -163,7 +163,7 @@ def result_record(game: BaseGame[Any, Any], state: Any, result: SearchResult) ->
     pv = format_line(game, state, result.pv)
     return {
         "depth": result.depth,
-        "score": result.value,
+        "score": result.value + 0.0,  # + 0.0 turns -0.0 into 0.0
         "score_text": _score_text(result),
         "result": result.outcome,
         "distance": result.distance,
