@@ -184,6 +184,21 @@ def test_fail_hard_and_fail_soft_evaluate_the_same_leaves(tree) -> None:
 
 
 @given(ragged_trees())
+def test_strict_fail_hard_evaluates_a_superset(tree) -> None:
+    # Under the strict rule a clamped (fail-hard) value can never be strictly beyond
+    # the bound, so fail-hard prunes less: it evaluates every leaf fail-soft does.
+    soft = alphabeta(tree, strict=True).evaluated
+    hard = alphabeta(tree, strict=True, fail_soft=False).evaluated
+    assert set(soft) <= set(hard)
+
+
+def test_strict_fail_hard_can_evaluate_more() -> None:
+    tree = parse("[[-3],[-inf,[4],[-inf],[4,-4]]]")
+    assert alphabeta(tree, strict=True).evaluated == [0, 1, 2]
+    assert alphabeta(tree, strict=True, fail_soft=False).evaluated == [0, 1, 2, 3, 4, 5]
+
+
+@given(ragged_trees())
 def test_principal_variation_reaches_the_value(tree) -> None:
     result = alphabeta(tree)
     leaf = result.pv[-1]

@@ -38,7 +38,8 @@ class SearchOptions:
     pruning) or ``expectiminimax`` (Star1 pruning when ``star1`` and leaf bounds are
     known). ``fail_soft``: return the best value found even outside the window (else
     clamp to it, fail-hard). ``strict``: prune only when a value is strictly beyond
-    the bound (CS188's rule) instead of on equality. ``order``: ``given``, ``best``,
+    the bound (CS188's rule) instead of on equality; with fail-hard, whose clamped
+    values never pass a bound strictly, that prunes less than with fail-soft. ``order``: ``given``, ``best``,
     ``worst``, ``random`` (with ``seed``) or ``static`` (by inner static values).
     ``depth``: search only that many plies, scoring inner nodes there by their static
     value. ``window``: the root's (alpha, beta). ``trace``: record the event list.
