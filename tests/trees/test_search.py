@@ -193,7 +193,7 @@ def test_strict_fail_hard_evaluates_a_superset(tree) -> None:
 
 
 def test_strict_fail_hard_can_evaluate_more() -> None:
-    tree = parse("[[-3],[-inf,[4],[-inf],[4,-4]]]")
+    tree = parse("[[-3],[-inf,[4],[-inf],[4,-4]]]", root="min")
     assert alphabeta(tree, strict=True).evaluated == [0, 1, 2]
     assert alphabeta(tree, strict=True, fail_soft=False).evaluated == [0, 1, 2, 3, 4, 5]
 
