@@ -39,8 +39,9 @@ class SearchOptions:
     known). ``fail_soft``: return the best value found even outside the window (else
     clamp to it, fail-hard). ``strict``: prune only when a value is strictly beyond
     the bound (CS188's rule) instead of on equality; with fail-hard, whose clamped
-    values never pass a bound strictly, that prunes less than with fail-soft. ``order``: ``given``, ``best``,
-    ``worst``, ``random`` (with ``seed``) or ``static`` (by inner static values).
+    values never pass a bound strictly, that prunes less than with fail-soft.
+    ``order``: ``given``, ``best``, ``worst``, ``random`` (with ``seed``) or
+    ``static`` (by inner static values).
     ``depth``: search only that many plies, scoring inner nodes there by their static
     value. ``window``: the root's (alpha, beta). ``trace``: record the event list.
     """
