@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plies.engine._context import SearchContext
-from plies.engine._scores import WIN, WIN_THRESHOLD
+from plies.engine._scores import WIN, WIN_THRESHOLD, terminal_score
 from plies.engine._table import EXACT, LOWER, UPPER
 from plies.game import BaseGame
 
@@ -98,7 +98,8 @@ def make_negamax(
         ctx.nodes += 1
         if ctx.nodes >= ctx.next_check:
             ctx.check()
-        # Step 2. Terminal: the utility, shifted so that sooner wins score higher.
+        # Step 2. Terminal: the utility, shifted so that sooner wins score higher
+        # (terminal_score, inlined: this runs once per node).
         outcome = terminal_value(state)
         if outcome is not None:
             ctx.leaves += 1
@@ -311,11 +312,7 @@ def make_negamax(
         ctx.leaves += 1
         outcome = terminal_value(state)
         if outcome is not None:
-            if outcome > 0:
-                return outcome * WIN - ply * ply_weight
-            if outcome < 0:
-                return outcome * WIN + ply * ply_weight
-            return 0.0
+            return terminal_score(outcome, ply, ply_weight)
         if has_chance and is_chance(state):
             return evaluate(state, to_move(state))
         return quiesce(state, alpha, beta, ply)

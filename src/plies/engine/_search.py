@@ -30,7 +30,7 @@ from plies.engine._context import SearchAborted, SearchContext, StopRequest
 from plies.engine._limits import Limits
 from plies.engine._negamax import CHANCE_MODES, NodeFunction, make_negamax, overrides
 from plies.engine._result import SearchResult, SolveResult
-from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance
+from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import EXACT, TranspositionTable
 from plies.engine._textbook import make_minimax
 from plies.errors import SearchError
@@ -97,11 +97,6 @@ def _check_options(game: BaseGame[Any, Any], algorithm: str, chance: str) -> Non
         raise SearchError(f"unknown chance method {chance!r} (known: {', '.join(CHANCE_MODES)})")
     if not isinstance(game, BaseGame):
         raise SearchError(f"{game!r} is not a plies game (subclass plies.game.BaseGame)")
-
-
-def _terminal_score(game: BaseGame[Any, Any], outcome: float) -> float:
-    """The score of a terminal root (distance 0)."""
-    return outcome * WIN
 
 
 class _Run:
@@ -218,7 +213,7 @@ class _Run:
         outcome = game.terminal_value(state)
         if outcome is not None:
             self.last = SearchResult(
-                value=_terminal_score(game, outcome),
+                value=terminal_score(outcome, 0),
                 best_move=None,
                 pv=(),
                 depth=0,
@@ -480,7 +475,7 @@ def solve(
     try:
         with deep_recursion(MAX_PLY):
             if outcome is not None:
-                value = _terminal_score(game, outcome)
+                value = terminal_score(outcome, 0)
                 best_move = None
                 pv: tuple[Any, ...] = ()
             else:

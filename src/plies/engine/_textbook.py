@@ -14,7 +14,7 @@ from typing import Any
 
 from plies.engine._context import SearchContext
 from plies.engine._negamax import NodeFunction, overrides
-from plies.engine._scores import WIN
+from plies.engine._scores import terminal_score
 
 __all__ = ["make_minimax"]
 
@@ -40,14 +40,9 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
     noisy_moves = game.quiescence_moves if overrides(game, "quiescence_moves") else None
     max_player = -1
 
-    def terminal_score(state: Any, outcome: float, ply: int) -> float:
+    def terminal_for_max(state: Any, outcome: float, ply: int) -> float:
         """MAX's score of a terminal state: sooner wins and later losses score higher."""
-        if outcome > 0:
-            score = outcome * WIN - ply * ply_weight
-        elif outcome < 0:
-            score = outcome * WIN + ply * ply_weight
-        else:
-            score = 0.0
+        score = terminal_score(outcome, ply, ply_weight)
         return score if to_move(state) == max_player else -score
 
     def root_value(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
@@ -63,7 +58,7 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
         outcome = terminal_value(state)
         if outcome is not None:
             ctx.leaves += 1
-            return terminal_score(state, outcome, ply)
+            return terminal_for_max(state, outcome, ply)
         if depth <= 0:
             ctx.leaves += 1
             ctx.horizon_hits += 1
@@ -126,7 +121,7 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
         ctx.leaves += 1
         outcome = terminal_value(state)
         if outcome is not None:
-            return terminal_score(state, outcome, ply)
+            return terminal_for_max(state, outcome, ply)
         if has_chance and is_chance(state):
             return evaluate(state, max_player)
         return quiesce(state, alpha, beta, ply)

@@ -73,17 +73,13 @@ def format_number(x: Number) -> str:
     return str(x)
 
 
-def opposite(kind: str) -> Kind:
-    """The other player's kind: ``max`` <-> ``min``."""
-    return "min" if kind == "max" else "max"
-
-
 class Tree:
-    """An immutable game tree with nodes numbered in preorder.
+    """A game tree with nodes numbered in preorder; searches never change it.
 
     Build one with a parser (:func:`plies.trees.parse`), :func:`plies.trees.from_leaves`,
     :func:`plies.trees.random_tree` or a :class:`TreeBuilder`. ``bounds`` are optional
-    known bounds ``(low, high)`` on every leaf value, used by Star1 pruning.
+    known bounds ``(low, high)`` on every leaf value, used by Star1 pruning; they may
+    be set after building, once :func:`check_bounds` accepts them.
     """
 
     __slots__ = (
