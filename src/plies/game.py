@@ -16,7 +16,8 @@ implement the seven required members::
 Everything else has a safe default and can be overridden to make the game nicer to
 use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
 ``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``), faster
-(``key``, ``terminal_value``, ``winning_move``, ``forced_moves``), or stochastic
+(``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
+``remaining_plies``, :attr:`last_mover_wins`), or stochastic
 (``has_chance``, ``is_chance``, ``chance_outcomes``).
 
 Conventions the engine relies on:
@@ -73,6 +74,11 @@ class BaseGame(ABC, Generic[S, M]):
     #: move still alternates). Games where a player may move twice in a row set it
     #: False; games with chance nodes are always searched as non-alternating.
     alternating: ClassVar[bool] = True
+    #: Whether a game can only be won by the move that ends it, for the player who
+    #: made it (Connect Four, tic-tac-toe, Nim), every other end being a draw of
+    #: utility 0. The exact solver then knows that a side wins only on its own moves,
+    #: which bounds the score of a position before it is searched.
+    last_mover_wins: ClassVar[bool] = False
 
     # -- rules (required) -----------------------------------------------------------
 
@@ -169,12 +175,23 @@ class BaseGame(ABC, Generic[S, M]):
         return None
 
     def forced_moves(self, state: S) -> Sequence[M] | None:
-        """A subset of the legal moves outside which every move loses at once, or None.
+        """Exactly the legal moves that do not lose at once, or None (not known).
 
         "Loses at once": the opponent can then win with their next move, as with the
-        moves that leave a Connect Four threat unblocked. The engine uses it where it
-        searches at least two plies deeper, so the value never changes, only the work.
-        An empty sequence means every move loses at once. The default: None (all).
+        moves that leave a Connect Four threat unblocked. An empty sequence means every
+        move loses at once. The engine asks only about states where
+        :meth:`winning_move` found no win (so a game must implement both), and only
+        where the search sees at least two plies further, so the value never changes,
+        only the work. The exact solver goes further: below its root it plays only
+        these moves, so no position it visits has a win in one. The default: None.
+        """
+        return None
+
+    def remaining_plies(self, state: S) -> int | None:
+        """The most plies the game can still last from ``state``, or None (unknown).
+
+        Connect Four: the empty cells. The exact solver uses it for its score bounds
+        (see :attr:`last_mover_wins`) and to scale its thresholds.
         """
         return None
 

@@ -203,7 +203,6 @@ def test_solver_helpers() -> None:
     state = GAME.parse_position("172737")
     assert GAME.can_win_next(state)
     assert GAME.winning_move(state) == 4
-    assert GAME.forced_moves(state) is None  # the win comes first
     # One move earlier O must block column 4: every other move loses at once.
     assert GAME.non_losing_moves(GAME.parse_position("17273")) == [4]
     assert GAME.forced_moves(GAME.parse_position("17273")) == [4]

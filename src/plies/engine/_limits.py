@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 from plies.errors import SearchError
 
-__all__ = ["Limits"]
+__all__ = ["MAX_PLY", "Limits"]
+
+#: The longest line (in plies) a search follows before giving up with SearchError.
+MAX_PLY = 100_000
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,10 @@ def make_negamax(
     alternating = game.alternating and not has_chance
     order_hint = game.order_moves if overrides(game, "order_moves") else None
     winning_move = game.winning_move if overrides(game, "winning_move") else None
-    forced_moves = game.forced_moves if overrides(game, "forced_moves") else None
+    # forced_moves is only asked once winning_move found no win (its contract).
+    forced_moves = (
+        game.forced_moves if winning_move is not None and overrides(game, "forced_moves") else None
+    )
     noisy_moves = game.quiescence_moves if overrides(game, "quiescence_moves") else None
     # In chance games an expected score mixes wins and losses: no distance term.
     ply_weight = 0 if has_chance else 1
@@ -129,7 +132,8 @@ def make_negamax(
             entry = table.get(key)
             if entry is not None:
                 ctx.tt_hits += 1
-                entry_depth, bound, value, tt_move = entry
+                entry_depth, bound, tt_value, tt_move = entry
+                value: float = tt_value
                 if entry_depth == tag:
                     if value >= WIN_THRESHOLD:
                         value -= ply * ply_weight

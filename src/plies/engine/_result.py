@@ -107,16 +107,21 @@ class SolveResult:
     ``result`` is ``"win"``, ``"draw"`` or ``"loss"`` and ``distance`` the number of
     plies to the end of the game under perfect play: the winner wins as fast as it
     can and the loser holds out as long as it can; for a draw, the length of the
-    principal variation found (where many equally drawn lines may exist). ``utility``
-    is the final payoff for the side to move, ``value`` the engine score,
-    ``best_move`` an optimal move (None at a terminal state) and ``pv`` the whole
-    line to the end of the game.
+    principal variation found (where many equally drawn lines may exist); None for a
+    weak solve, which decides only the result. ``utility`` is the final payoff for
+    the side to move, ``value`` the engine score (for a weak solve ``WIN``, 0 or
+    ``-WIN`` times the utility's sign), ``best_move`` an optimal move (None at a
+    terminal state), ``best_moves`` every optimal move when asked for (else just
+    ``best_move``), ``pv`` the line to the end of the game when asked for (else just
+    ``best_move``) and ``weak`` whether only the result was decided.
     """
 
     result: str
-    distance: int
+    distance: int | None
     utility: float
     value: float
     best_move: Any
     pv: tuple[Any, ...]
     stats: SearchStats
+    best_moves: tuple[Any, ...] = ()
+    weak: bool = False

@@ -27,11 +27,12 @@ from dataclasses import replace
 from typing import Any
 
 from plies.engine._context import SearchAborted, SearchContext, StopRequest
-from plies.engine._limits import Limits
+from plies.engine._exact import ExactSolver
+from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import CHANCE_MODES, NodeFunction, make_negamax, overrides
 from plies.engine._result import SearchResult, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
-from plies.engine._table import EXACT, TranspositionTable
+from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -43,8 +44,6 @@ __all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "MAX_PLY", "iterate", "search", "s
 ALGORITHMS = ("pvs", "negamax", "mtdf", "alphabeta", "minimax", "expectiminimax")
 DEFAULT_ALGORITHM = "pvs"
 
-#: The longest line (in plies) a search follows before giving up with SearchError.
-MAX_PLY = 100_000
 #: Python frames per ply, at most (node, turn check, chance node) plus slack.
 _FRAMES_PER_PLY = 4
 
@@ -129,6 +128,8 @@ class _Run:
         self.aspiration = aspiration
         if use_table and table is None:
             table = TranspositionTable()
+        if use_table and table is not None:
+            table.claim("search")
         self.ctx = SearchContext(
             game,
             limits=limits,
@@ -451,15 +452,26 @@ def solve(
     stop: StopRequest | None = None,
     ordering: bool = True,
     progress: Callable[[int], None] | None = None,
+    weak: bool = False,
+    line: bool = True,
+    all_best: bool = False,
 ) -> SolveResult:
     """The exact value of ``state`` for the side to move, with distance and best line.
 
-    Searches every line to the end of the game (negamax alpha-beta with the table,
-    no depth limit, no evaluation), then follows optimal moves to the end for the
-    principal variation. Only for deterministic games small enough to solve.
-    ``limits`` may bound nodes and time; running out raises :class:`SearchError`
-    (there is no partial answer to an exact question), as does a ``stop`` request.
-    ``progress`` is called with the node count every few hundred nodes.
+    Searches every line to the end of the game with the exact solver of
+    :mod:`plies.engine._exact` (null-window searches narrowing the value, the game's
+    win-in-one, forced-move, score-bound and ordering hooks, a table of bounds), then
+    follows optimal moves to the end for the principal variation (``line=False``
+    skips that: ``pv`` is then just the best move). ``weak`` decides only win, draw or
+    loss, which is faster; ``all_best`` also finds every optimal move. Only for
+    deterministic games small enough to solve.
+
+    ``table`` reuses a :class:`TranspositionTable` between solves of one game (its
+    ``capacity`` bounds the memory; a table used by :func:`search` cannot be shared
+    with :func:`solve`: their entries differ). ``limits`` may bound nodes and time;
+    running out raises :class:`SearchError` (there is no partial answer to an exact
+    question), as does a ``stop`` request. ``progress`` is called with the node count
+    every few hundred nodes.
     """
     _check_options(game, "negamax", "plain")
     if game.has_chance:
@@ -469,24 +481,55 @@ def solve(
         raise SearchError("solve searches to the end of the game: give no depth limit")
     if table is None:
         table = TranspositionTable()
+    table.claim("solve")
     ctx = SearchContext(game, limits=limits, stop=stop, table=table, progress=progress)
-    node = make_negamax(ctx, ordering=ordering)
-    outcome = game.terminal_value(state)
+    solver = ExactSolver(ctx, ordering=ordering)
+    best_moves: tuple[Any, ...] = ()
+    pv: tuple[Any, ...] = ()
     try:
         with deep_recursion(MAX_PLY):
-            if outcome is not None:
-                value = terminal_score(outcome, 0)
-                best_move = None
-                pv: tuple[Any, ...] = ()
-            else:
-                value = node(state, INF, -INF, INF, 0)
-                best_move = ctx.root_move
-                pv = _solved_line(ctx, node, state, best_move)
+            value = solver.value(state, weak=weak)
+            if game.terminal_value(state) is None:
+                # The least score the best moves reach: the value, or for a weak solve
+                # any win, any draw, or any score at all.
+                target = (
+                    value
+                    if not weak
+                    else 1
+                    if value > 0
+                    else 0
+                    if value == 0
+                    else solver.worst - MAX_PLY
+                )
+                if line and not weak:
+                    pv = solver.line(state, value)
+                if all_best:
+                    best_moves = tuple(solver.best_moves(state, target))
+                elif pv:
+                    best_moves = pv[:1]
+                else:
+                    best_moves = tuple(solver.best_moves(state, target, first_only=True))
+                pv = pv or best_moves[:1]
     except SearchAborted as exc:
         raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
+    if weak:
+        result = "win" if value > 0 else "loss" if value < 0 else "draw"
+        utility = float(value)
+        return SolveResult(
+            result=result,
+            distance=None,
+            utility=utility,
+            value=value * WIN,
+            best_move=best_moves[0] if best_moves else None,
+            pv=pv,
+            stats=ctx.stats(),
+            best_moves=best_moves,
+            weak=True,
+        )
     distance = score_distance(value)
     if distance is None:
-        result, distance, utility = "draw", len(pv), 0.0
+        result, utility = "draw", 0.0
+        distance = len(pv) if line else None
     else:
         result = "win" if value > 0 else "loss"
         steps = -(-abs(value) // WIN_THRESHOLD)
@@ -495,34 +538,9 @@ def solve(
         result=result,
         distance=distance,
         utility=utility,
-        value=value,
-        best_move=best_move,
+        value=float(value),
+        best_move=best_moves[0] if best_moves else None,
         pv=pv,
         stats=ctx.stats(),
+        best_moves=best_moves,
     )
-
-
-def _solved_line(
-    ctx: SearchContext, node: NodeFunction, state: Any, best_move: Any
-) -> tuple[Any, ...]:
-    """Optimal moves from ``state`` to the end: exact table entries, else re-solve."""
-    game, table = ctx.game, ctx.table
-    line = [best_move]
-    current = game.play(state, best_move)
-    while game.terminal_value(current) is None and len(line) < MAX_PLY:
-        move = None
-        if table is not None:
-            entry = table.get(game.key(current))
-            if (
-                entry is not None
-                and entry[1] == EXACT
-                and entry[0] == INF
-                and entry[3] in game.legal_moves(current)
-            ):
-                move = entry[3]
-        if move is None:
-            node(current, INF, -INF, INF, 0)
-            move = ctx.root_move
-        line.append(move)
-        current = game.play(current, move)
-    return tuple(line)

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from plies.errors import SearchError
+
 __all__ = ["EXACT", "LOWER", "UPPER", "Entry", "TranspositionTable"]
 
 EXACT = 0
@@ -45,14 +47,30 @@ class TranspositionTable:
         if capacity < 16:
             raise ValueError(f"transposition table capacity must be at least 16, got {capacity}")
         self.capacity = capacity
-        self.entries: dict[Hashable, Entry] = {}
+        #: Key -> :data:`Entry` (an int for the exact solver, see ``engine._exact``).
+        self.entries: dict[Hashable, Any] = {}
         #: How many sweeps dropped entries so far.
         self.sweeps = 0
+        #: Which kind of search filled the table ("search" or "solve"), None if none.
+        self.owner: str | None = None
+
+    def claim(self, owner: str) -> None:
+        """Mark the table as used by ``owner``; refuse a table another kind filled.
+
+        :func:`~plies.engine.search` and :func:`~plies.engine.solve` store different
+        entries (tuples, and the exact solver's ints), so one table serves one kind.
+        """
+        if self.owner is not None and self.owner != owner:
+            raise SearchError(
+                f"this transposition table holds {self.owner}() entries: "
+                f"give {owner}() a table of its own"
+            )
+        self.owner = owner
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def get(self, key: Hashable) -> Entry | None:
+    def get(self, key: Hashable) -> Any:
         """The entry for ``key``, or None."""
         return self.entries.get(key)
 
@@ -66,6 +84,14 @@ class TranspositionTable:
         # Stable sort on depth keeps insertion order (newest last) among equals.
         items.sort(key=lambda item: item[1][0])
         # Refill the same dict: the search holds a reference to it.
+        self.entries.clear()
+        self.entries.update(items[len(items) - self.capacity // 2 :])
+        self.sweeps += 1
+
+    def drop_oldest(self) -> None:
+        """Keep the newest ``capacity // 2`` entries (the exact solver's policy: its
+        entries carry no depth, and the newest are those of the current search)."""
+        items = list(self.entries.items())
         self.entries.clear()
         self.entries.update(items[len(items) - self.capacity // 2 :])
         self.sweeps += 1
