@@ -118,6 +118,30 @@ class Connect4(BaseGame[Connect4State, int]):
         self._top = (0, *(1 << (c * h1 + height - 1) for c in range(width)))
         self._top_mask = sum(self._top)
         self._moves_by_full: dict[int, tuple[int, ...]] = {}
+        # forced_moves: a set of landing cells (one per column at most), smeared down
+        # to the bottom row by these shifts, keys its centre-first tuple of columns.
+        # Together they reach exactly height - 1 rows down: never into the next column.
+        smear: list[int] = []
+        reach = 0
+        while reach < height - 1:
+            smear.append(min(reach + 1, height - 1 - reach))
+            reach += smear[-1]
+        self._smear = tuple(smear)
+        self._moves_by_columns: dict[int, tuple[int, ...]] = {}
+        # order_moves computes the threats of every move at once on a packed integer:
+        # one copy of the board per move, slots far enough apart that no shift of
+        # winning_cells carries a bit from one copy into another.
+        self._slot = width * h1 + 3 * (h1 + 1)
+        self._slot_mask = (1 << self._slot) - 1
+        self._slot_shifts = tuple(self._slot * i for i in range(width))
+        self._replicate = tuple(
+            sum(1 << (self._slot * i) for i in range(k)) for k in range(width + 1)
+        )
+        # Key -> winning cells of the side that just moved, as order_moves found them
+        # for the child of each move; forced_moves of that child then needs no
+        # winning_cells call of its own. Bounded: cleared when it grows past this.
+        self._threats: dict[int, int] = {}
+        self._threats_capacity = 1 << 16
         self._column_mask = (0, *(((1 << height) - 1) << (c * h1) for c in range(width)))
         # Columns ordered centre first: the move-ordering hint every search wants.
         centre = (width - 1) / 2
@@ -247,28 +271,60 @@ class Connect4(BaseGame[Connect4State, int]):
         if won:
             return None
         playable = (mask + self._bottom_mask) & self._board_mask
-        cells = self._non_losing(position ^ mask, mask, playable)
-        if cells == playable:  # the usual case: no move loses at once
-            return self.legal_moves(state)
-        column_mask = self._column_mask
-        return [c for c in self._centre_order if cells & column_mask[c]]
+        theirs = self._threats.get(position + mask)
+        if theirs is None:
+            theirs = self.winning_cells(position ^ mask, mask)
+        forced = playable & theirs
+        if forced:
+            if forced & (forced - 1):
+                return ()  # two threats to block: every move loses
+            cells = forced & ~(theirs >> 1)
+        else:
+            cells = playable & ~(theirs >> 1)
+            if cells == playable:  # the usual case: no move loses at once
+                return self.legal_moves(state)
+        for shift in self._smear:  # one bit per column, down to the bottom row
+            cells |= cells >> shift
+        columns = cells & self._bottom_mask
+        moves = self._moves_by_columns.get(columns)
+        if moves is None:
+            bottom = self._bottom
+            moves = tuple(c for c in self._centre_order if columns & bottom[c])
+            self._moves_by_columns[columns] = moves
+        return moves
 
     def order_moves(self, state: Connect4State, moves: Sequence[int]) -> Sequence[int]:
         """``moves`` by the number of threats each creates, most first, centre first
         among equals (Pons' order): a threat is an empty cell that would complete four
-        for the mover. Assumes the side to move has no win in one (as the engine
-        does when it asks)."""
-        if len(moves) < 2:
+        for the mover.
+
+        All the moves are scored at once on a packed integer (one board copy per
+        move): 4.3 us instead of 14 us for five moves on 7 x 6. The winning cells
+        found are remembered for :meth:`forced_moves` of the children.
+        """
+        count = len(moves)
+        if count < 2:
             return moves
         position, mask = state.position, state.mask
-        bottom, column_mask = self._bottom, self._column_mask
-        winning_cells = self.winning_cells
-        counts = {
-            move: winning_cells(
-                position | ((mask + bottom[move]) & column_mask[move]), mask
-            ).bit_count()
-            for move in moves
-        }
+        bottom, column_mask, slot_shifts = self._bottom, self._column_mask, self._slot_shifts
+        stones = 0
+        for index, move in enumerate(moves):
+            stones |= ((mask + bottom[move]) & column_mask[move]) << slot_shifts[index]
+        replicate = self._replicate[count]
+        empty = ((self._board_mask ^ mask) * replicate) ^ stones
+        threats = self._line_ends(position * replicate | stones) & empty
+        slot_mask = self._slot_mask
+        cache = self._threats
+        if len(cache) > self._threats_capacity:
+            cache.clear()
+        child_stones = position ^ mask
+        counts = {}
+        for index, move in enumerate(moves):
+            shift = slot_shifts[index]
+            cells = (threats >> shift) & slot_mask
+            counts[move] = cells.bit_count()
+            child_mask = mask | ((stones >> shift) & slot_mask)
+            cache[child_stones + child_mask] = cells
         return sorted(moves, key=counts.__getitem__, reverse=True)
 
     def remaining_plies(self, state: Connect4State) -> int:
@@ -279,11 +335,16 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """Empty cells (playable or not) that would complete four for ``stones``."""
-        # Pons' compute_winning_position, unrolled per direction with the shifts
-        # precomputed and shared (3.2 us -> 2.8 us per call on 7 x 6). In each
-        # direction, an empty cell completes a four when two stones lie on one side of
-        # it and a third beyond them or on the other side.
-        p = stones
+        return self._line_ends(stones) & (self._board_mask ^ mask)
+
+    def _line_ends(self, p: int) -> int:
+        """Cells (stones or not) that lie on a four with three stones of ``p``.
+
+        Pons' compute_winning_position before its final mask, unrolled per direction
+        with the shifts precomputed and shared (3.2 us -> 2.8 us per call on 7 x 6).
+        In each direction, a cell completes a four when two stones lie on one side of
+        it and a third beyond them or on the other side.
+        """
         s1, s2, s3, t1, t2, t3, u1, u2, u3 = self._line_shifts
         result = (p << 1) & (p << 2) & (p << 3)  # vertical: only the cell on top
         left = p << s1
@@ -301,7 +362,7 @@ class Connect4(BaseGame[Connect4State, int]):
         result |= (left & (p << u2) & ((p << u3) | right)) | (
             right & (p >> u2) & (left | (p >> u3))
         )
-        return result & (self._board_mask ^ mask)
+        return result
 
     def heuristic(self, state: Connect4State) -> int:
         """Static score for the side to move, in cell-weight units (positive is good).
