@@ -129,13 +129,17 @@ class Connect4(BaseGame[Connect4State, int]):
         self._smear = tuple(smear)
         self._moves_by_columns: dict[int, tuple[int, ...]] = {}
         # order_moves computes the threats of every move at once on a packed integer:
-        # one copy of the board per move, slots far enough apart that no shift of
-        # winning_cells carries a bit from one copy into another.
-        self._slot = width * h1 + 3 * (h1 + 1)
-        self._slot_mask = (1 << self._slot) - 1
-        self._slot_shifts = tuple(self._slot * i for i in range(width))
-        self._replicate = tuple(
-            sum(1 << (self._slot * i) for i in range(k)) for k in range(width + 1)
+        # one copy of the board per column, slots far enough apart that no shift of
+        # winning_cells carries a bit from one copy into another. Adding the bottom
+        # bit of column c in slot c to the copies of the mask lands a stone in column c
+        # of copy c (the carry stops at the sentinel), for all columns in one addition.
+        slot = width * h1 + 3 * (h1 + 1)
+        self._slot_mask = (1 << slot) - 1
+        self._slot_shift = (0, *(slot * c for c in range(width)))
+        self._replicate = sum(1 << (slot * c) for c in range(width))
+        self._slot_bottoms = sum(1 << (slot * c + c * h1) for c in range(width))
+        self._slot_columns = sum(
+            (((1 << height) - 1) << (c * h1)) << (slot * c) for c in range(width)
         )
         # Key -> winning cells of the side that just moved, as order_moves found them
         # for the child of each move; forced_moves of that child then needs no
@@ -298,33 +302,30 @@ class Connect4(BaseGame[Connect4State, int]):
         among equals (Pons' order): a threat is an empty cell that would complete four
         for the mover.
 
-        All the moves are scored at once on a packed integer (one board copy per
-        move): 4.3 us instead of 14 us for five moves on 7 x 6. The winning cells
-        found are remembered for :meth:`forced_moves` of the children.
+        Every column is scored at once on a packed integer (one board copy per
+        column). The winning cells found are remembered for :meth:`forced_moves` of
+        the children.
         """
-        count = len(moves)
-        if count < 2:
+        if len(moves) < 2:
             return moves
         position, mask = state.position, state.mask
-        bottom, column_mask, slot_shifts = self._bottom, self._column_mask, self._slot_shifts
-        stones = 0
-        for index, move in enumerate(moves):
-            stones |= ((mask + bottom[move]) & column_mask[move]) << slot_shifts[index]
-        replicate = self._replicate[count]
-        empty = ((self._board_mask ^ mask) * replicate) ^ stones
-        threats = self._line_ends(position * replicate | stones) & empty
-        slot_mask = self._slot_mask
+        replicate = self._replicate
+        masks = mask * replicate
+        landings = (masks + self._slot_bottoms) & self._slot_columns
+        threats = self._line_ends(position * replicate | landings) & (
+            (self._board_mask * replicate ^ masks) ^ landings
+        )
+        slot_mask, slot_shift = self._slot_mask, self._slot_shift
         cache = self._threats
         if len(cache) > self._threats_capacity:
             cache.clear()
         child_stones = position ^ mask
         counts = {}
-        for index, move in enumerate(moves):
-            shift = slot_shifts[index]
+        for move in moves:
+            shift = slot_shift[move]
             cells = (threats >> shift) & slot_mask
             counts[move] = cells.bit_count()
-            child_mask = mask | ((stones >> shift) & slot_mask)
-            cache[child_stones + child_mask] = cells
+            cache[child_stones + ((landings >> shift) & slot_mask | mask)] = cells
         return sorted(moves, key=counts.__getitem__, reverse=True)
 
     def remaining_plies(self, state: Connect4State) -> int:
