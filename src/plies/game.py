@@ -74,10 +74,11 @@ class BaseGame(ABC, Generic[S, M]):
     #: move still alternates). Games where a player may move twice in a row set it
     #: False; games with chance nodes are always searched as non-alternating.
     alternating: ClassVar[bool] = True
-    #: Whether a game can only be won by the move that ends it, for the player who
-    #: made it (Connect Four, tic-tac-toe, Nim), every other end being a draw of
-    #: utility 0. The exact solver then knows that a side wins only on its own moves,
-    #: which bounds the score of a position before it is searched.
+    #: Whether a game can only be won (utility +1 for the winner, -1 for the loser)
+    #: by the move that ends it, for the player who made it (Connect Four,
+    #: tic-tac-toe, Nim), every other end being a draw of utility 0. The exact solver
+    #: then knows that a side wins only on its own moves, which bounds the score of a
+    #: position before it is searched, and picks its thresholds by win distance.
     last_mover_wins: ClassVar[bool] = False
 
     # -- rules (required) -----------------------------------------------------------
@@ -202,6 +203,16 @@ class BaseGame(ABC, Generic[S, M]):
         evaluations are assumed to lie inside them after scaling by :data:`WIN`.
         """
         return (-1.0, 1.0)
+
+    def exact_score(self, state: S, result: str, distance: int) -> int | None:
+        """The game's own score of a solved position for the side to move, or None.
+
+        ``result`` is ``"win"``, ``"draw"`` or ``"loss"`` and ``distance`` the plies
+        to the end under perfect play (see :class:`~plies.engine.SolveResult`).
+        Connect Four answers with Pascal Pons' score; ``plies solve`` prints it. The
+        default: None (the game has no score of its own).
+        """
+        return None
 
     # -- chance (optional) ----------------------------------------------------------
 

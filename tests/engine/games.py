@@ -23,8 +23,11 @@ class RandomTreeGame(BaseGame[int, int]):
     has_chance = True
     alternating = False
 
-    def __init__(self, seed: int, *, max_depth: int = 5) -> None:
+    def __init__(self, seed: int, *, max_depth: int = 5, chance: bool = True) -> None:
         rng = random.Random(seed)
+        self.chance = chance
+        if not chance:  # a deterministic game: chance nodes are drawn as decisions
+            self.has_chance = False  # type: ignore[misc]
         self.kind: list[str] = []
         self.player: list[int] = []
         self.children: list[list[int]] = []
@@ -38,7 +41,7 @@ class RandomTreeGame(BaseGame[int, int]):
         kind = (
             "leaf"
             if depth == max_depth or (depth > 1 and roll < 0.2)
-            else ("chance" if roll < 0.45 and depth > 0 else "decision")
+            else ("chance" if roll < 0.45 and depth > 0 and self.chance else "decision")
         )
         self.kind.append(kind)
         self.player.append(player)

@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "plies.cli._demo",
     "plies.cli._games",
     "plies.cli._analyze",
+    "plies.cli._solve",
     "plies.cli._bench",
 )
 

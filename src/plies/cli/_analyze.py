@@ -1,10 +1,8 @@
-"""``plies analyze`` and ``plies solve``: search a position of a built-in game.
+"""``plies analyze``: search a position of a built-in game (and helpers ``solve`` shares).
 
 ``analyze`` prints one info line per completed depth, like a chess engine, and a
 final ``bestmove`` line; with ``--json`` one JSON object per completed depth. Ctrl-C
 stops the search and still prints the best move of the last completed depth.
-``solve`` prints the exact value for the side to move (win/draw/loss), the distance
-to the end in plies, the best move and the whole line.
 
 A live progress line (depth, nodes, speed) goes to stderr while a search runs when
 stdout is a terminal; scripts that read stdout never see it.
@@ -28,11 +26,8 @@ from plies.engine import (
     DEFAULT_ALGORITHM,
     Limits,
     SearchResult,
-    SolveResult,
     iterate,
-    solve,
 )
-from plies.errors import SearchError
 from plies.game import BaseGame
 from plies.games import GAMES, parse_game_spec
 
@@ -43,7 +38,7 @@ DEFAULT_TIME = 10.0
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``analyze`` and ``solve`` subcommands."""
+    """Add the ``analyze`` subcommand."""
     games = ", ".join(entry.name for entry in GAMES)
     analyze = subparsers.add_parser(
         "analyze",
@@ -82,24 +77,6 @@ def register(subparsers: Any) -> None:
         "--json", action="store_true", help="print one JSON object per completed depth"
     )
     analyze.set_defaults(handler=run_analyze)
-
-    solver = subparsers.add_parser(
-        "solve",
-        help="exact value of a position: win, draw or loss, distance, best line",
-        description=(
-            "Solve a position of a built-in game without chance: search every line to "
-            "the end and print the result for the side to move (win, draw or loss), "
-            "the distance to the end in plies under perfect play (the winner hurries, "
-            "the loser holds out), the best move and the whole line. Only for games "
-            "small enough to solve (tic-tac-toe, Nim, Connect Four end games)."
-        ),
-        epilog="Example: plies solve nim 3,4,5 --json",
-    )
-    _add_game_arguments(solver)
-    solver.add_argument("--time", type=_positive_float, help="give up after this many seconds")
-    solver.add_argument("--nodes", type=_positive_int, help="give up after this many nodes")
-    solver.add_argument("--json", action="store_true", help="print one JSON object")
-    solver.set_defaults(handler=run_solve)
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -268,52 +245,3 @@ def run_analyze(args: argparse.Namespace) -> int:
     if stop.is_set() and not args.json:
         print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
     return 0
-
-
-def solve_record(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> dict[str, Any]:
-    """The JSON object of a solved position (issue 5 adds fields, never renames)."""
-    pv = format_line(game, state, solved.pv)
-    stats = solved.stats
-    return {
-        "game": game.name,
-        "position": game.format_position(state),
-        "result": solved.result,
-        "distance": solved.distance,
-        "utility": solved.utility,
-        "best_move": pv[0] if pv else None,
-        "pv": pv,
-        "nodes": stats.nodes,
-        "nps": round(stats.nps),
-        "time": round(stats.time, 6),
-    }
-
-
-def run_solve(args: argparse.Namespace) -> int:
-    """Handle ``plies solve``."""
-    game, state = load_position(args)
-    limits = Limits(nodes=args.nodes, time=args.time)
-    with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
-        try:
-            solved = solve(game, state, limits=limits, stop=stop, progress=progress.nodes)
-        except SearchError:
-            if stop.is_set():
-                raise SearchError("interrupted before the position was solved") from None
-            raise
-    record = solve_record(game, state, solved)
-    if args.json:
-        print(json.dumps(record))
-        return 0
-    print(_solve_text(record))
-    return 0
-
-
-def _solve_text(record: dict[str, Any]) -> str:
-    distance = record["distance"]
-    plies = "ply" if distance == 1 else "plies"
-    lines = [
-        f"result {record['result']} in {distance} {plies} for the side to move",
-        f"best move {record['best_move'] if record['best_move'] is not None else '(none)'}",
-        f"pv {' '.join(record['pv'])}".rstrip(),
-        f"nodes {record['nodes']} nps {record['nps']} time {record['time']:.3f}",
-    ]
-    return "\n".join(lines)

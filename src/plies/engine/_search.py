@@ -49,6 +49,9 @@ _FRAMES_PER_PLY = 4
 
 INF = math.inf
 
+#: What :func:`solve` finds besides the value (see its ``moves`` argument).
+SOLVE_MOVES = ("line", "best", "all", "none")
+
 _search_ids = itertools.count(1)
 
 
@@ -453,18 +456,18 @@ def solve(
     ordering: bool = True,
     progress: Callable[[int], None] | None = None,
     weak: bool = False,
-    line: bool = True,
-    all_best: bool = False,
+    moves: str = "line",
 ) -> SolveResult:
     """The exact value of ``state`` for the side to move, with distance and best line.
 
     Searches every line to the end of the game with the exact solver of
     :mod:`plies.engine._exact` (null-window searches narrowing the value, the game's
     win-in-one, forced-move, score-bound and ordering hooks, a table of bounds), then
-    follows optimal moves to the end for the principal variation (``line=False``
-    skips that: ``pv`` is then just the best move). ``weak`` decides only win, draw or
-    loss, which is faster; ``all_best`` also finds every optimal move. Only for
-    deterministic games small enough to solve.
+    finds optimal moves as ``moves`` asks: ``"line"`` (the default) follows them to
+    the end of the game for the principal variation, ``"best"`` finds one, ``"all"``
+    every one (in ``best_moves``) and the line, ``"none"`` none (the value alone, the fastest).
+    ``weak`` decides only win, draw or loss, which is faster (no line then: ``"line"``
+    finds one best move). Only for deterministic games small enough to solve.
 
     ``table`` reuses a :class:`TranspositionTable` between solves of one game (its
     ``capacity`` bounds the memory; a table used by :func:`search` cannot be shared
@@ -476,6 +479,8 @@ def solve(
     _check_options(game, "negamax", "plain")
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use search")
+    if moves not in SOLVE_MOVES:
+        raise SearchError(f"unknown moves option {moves!r} (known: {', '.join(SOLVE_MOVES)})")
     limits = limits if limits is not None else Limits()
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
@@ -492,23 +497,15 @@ def solve(
             if game.terminal_value(state) is None:
                 # The least score the best moves reach: the value, or for a weak solve
                 # any win, any draw, or any score at all.
-                target = (
-                    value
-                    if not weak
-                    else 1
-                    if value > 0
-                    else 0
-                    if value == 0
-                    else solver.worst - MAX_PLY
-                )
-                if line and not weak:
+                target = value
+                if weak:
+                    target = value if value >= 0 else solver.worst - MAX_PLY
+                if moves in ("line", "all") and not weak:
                     pv = solver.line(state, value)
-                if all_best:
+                if moves == "all":
                     best_moves = tuple(solver.best_moves(state, target))
-                elif pv:
-                    best_moves = pv[:1]
-                else:
-                    best_moves = tuple(solver.best_moves(state, target, first_only=True))
+                elif moves != "none":
+                    best_moves = pv[:1] or tuple(solver.best_moves(state, target, first_only=True))
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
         raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
@@ -529,7 +526,7 @@ def solve(
     distance = score_distance(value)
     if distance is None:
         result, utility = "draw", 0.0
-        distance = len(pv) if line else None
+        distance = len(pv) if moves in ("line", "all") else None
     else:
         result = "win" if value > 0 else "loss"
         steps = -(-abs(value) // WIN_THRESHOLD)

@@ -453,6 +453,41 @@ class Connect4(BaseGame[Connect4State, int]):
             return 0
         raise PliesError("solver_score needs a finished game")
 
+    def exact_score(self, state: Connect4State, result: str, distance: int) -> int:
+        """Pons' score of a solved position, from its result and distance in plies.
+
+        The game ends with ``state.ply + distance`` stones on the board; a win scores
+        ``(size + 2 - stones at the end) // 2`` for the side to move (on 7 x 6: 22 minus
+        the winner's stones, so 18 at most, a win with its fourth stone, and 1 for a
+        win with the last stone of the board), a loss the negation, a draw 0.
+        :meth:`result_of_score` converts back.
+        """
+        if result == "draw":
+            return 0
+        score = (self.size + 2 - state.ply - distance) // 2
+        return score if result == "win" else -score
+
+    def result_of_score(self, state: Connect4State, score: int) -> tuple[str, int]:
+        """``(result, distance)`` for Pons' ``score`` of ``state``: the inverse of
+        :meth:`exact_score` (a draw's distance is the empty cells, the longest game).
+
+        The side to move wins with a stone of its own, an odd number of plies away,
+        and loses on an even one. Raises :class:`PliesError` for a score no game from
+        ``state`` can have.
+        """
+        low, high = -((self.size - state.ply) // 2), (self.size + 1 - state.ply) // 2
+        if not low <= score <= high:
+            raise PliesError(
+                f"connect4: score {score} is impossible here (scores run {low} to {high})"
+            )
+        if score == 0:
+            return "draw", self.size - state.ply
+        end = self.size + 2 - 2 * abs(score)  # stones at the end, up to one more
+        distance = end - state.ply
+        if distance % 2 != (1 if score > 0 else 0):
+            distance -= 1
+        return ("win" if score > 0 else "loss"), distance
+
     def score_bounds(self, state: Connect4State) -> tuple[int, int]:
         """Bounds ``(lower, upper)`` on the exact score of ``state`` for the side to move.
 

@@ -51,6 +51,8 @@ class MNKGame(BaseGame[MNKState, int]):
     """The m,n,k-game on ``m`` columns x ``n`` rows, ``k`` in a row wins (default 3,3,3)."""
 
     name = "mnk"
+    #: Only the mark completing k in a row wins; a full board is a draw.
+    last_mover_wins = True
 
     def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
         for label, value in (("m", m), ("n", n), ("k", k)):
@@ -127,6 +129,10 @@ class MNKGame(BaseGame[MNKState, int]):
     def key(self, state: MNKState) -> int:
         """One integer: the ``x`` bits, then the ``o`` bits above them."""
         return state.x | state.o << self.size
+
+    def remaining_plies(self, state: MNKState) -> int:
+        """The empty cells: the game ends when the board is full, if not before."""
+        return self.size - state.ply
 
     def terminal_value(self, state: MNKState) -> float | None:
         """-1 for the side to move if the last move won, 0 on a full board, else None."""

@@ -44,6 +44,8 @@ class Nim(BaseGame[NimState, NimMove]):
     """Nim on any heaps; ``heaps`` gives the default start (3,4,5)."""
 
     name = "nim"
+    #: Normal play: whoever takes the last object wins.
+    last_mover_wins = True
 
     def __init__(self, heaps: Sequence[int] = (3, 4, 5)) -> None:
         self._initial = NimState(_check_heaps(tuple(heaps), repr(heaps)), 0)
@@ -74,6 +76,10 @@ class Nim(BaseGame[NimState, NimMove]):
         heaps = list(state.heaps)
         heaps[move.heap] -= move.take
         return NimState(tuple(heaps), 1 - state.player)
+
+    def remaining_plies(self, state: NimState) -> int:
+        """The objects left: every move takes at least one."""
+        return sum(state.heaps)
 
     def is_terminal(self, state: NimState) -> bool:
         """Whether every heap is empty."""

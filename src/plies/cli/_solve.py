@@ -1,0 +1,355 @@
+"""``plies solve``: the exact value of positions of a game without chance.
+
+One position: the result for the side to move (win, draw or loss) and its distance
+in plies, the game's own score when it has one (Pons' score for Connect Four), every
+best move and an optimal line. ``--batch`` reads many positions, one per line in
+the form of Pons' test sets (``<position> [<score>]``), and writes ``<position>
+<score>`` lines that ``diff`` can compare with such a set. ``--weak`` decides only
+win, draw or loss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from plies.cli._analyze import (
+    _add_game_arguments,
+    _positive_float,
+    _positive_int,
+    _Progress,
+    format_line,
+    load_position,
+    stop_on_interrupt,
+)
+from plies.engine import Limits, SolveResult, TranspositionTable, solve
+from plies.errors import PliesError, SearchError
+from plies.game import BaseGame
+from plies.games import parse_game_spec
+
+__all__ = ["register", "solve_record"]
+
+#: Default transposition-table size, in entries (about 100 bytes each on CPython).
+DEFAULT_TABLE_ENTRIES = 1 << 20
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``solve`` subcommand."""
+    solver = subparsers.add_parser(
+        "solve",
+        help="exact value of positions: result, distance, score, best moves, line",
+        description=(
+            "Solve positions of a built-in game without chance: search every line to "
+            "the end and print the result for the side to move (win, draw or loss), "
+            "the distance to the end in plies under perfect play (the winner hurries, "
+            "the loser holds out), the game's own score if it has one, every best move "
+            "and an optimal line. Connect Four scores follow Pascal Pons' test sets: 0 "
+            "for a draw; for a win by the side to move, 22 minus the stones the winner "
+            "has when it completes four (18 at most on 7 x 6; board size + 2 minus the "
+            "stones on the board at the end, halved, on any board); for a loss, the "
+            "negation of the opponent's."
+        ),
+        epilog=(
+            "Examples: plies solve connect4 4453;  plies solve nim 3,4,5 --json;  "
+            "plies solve connect4 --batch Test_L3_R1 > scores.txt && diff scores.txt "
+            "Test_L3_R1;  plies solve connect4 --batch - --weak < positions.txt"
+        ),
+    )
+    _add_game_arguments(solver)
+    solver.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="solve every line of FILE ('-': standard input): '<position> [<score>]', "
+        "where a last word that is a whole number is the expected score; writes "
+        "'<position> <score>' lines (or JSON lines with --json), and exits 1 if a line "
+        "is bad or a score differs from the expected one",
+    )
+    solver.add_argument(
+        "--weak",
+        action="store_true",
+        help="decide only win, draw or loss (faster); scores are then 1, 0 or -1",
+    )
+    solver.add_argument(
+        "--moves",
+        choices=("all", "line", "best", "none"),
+        help="what to find besides the value: every best move and a line (default for "
+        "one position), a line, one best move, or nothing (default with --batch)",
+    )
+    solver.add_argument(
+        "--table-size",
+        type=_positive_int,
+        default=DEFAULT_TABLE_ENTRIES,
+        metavar="ENTRIES",
+        help=f"transposition-table entries at most (default {DEFAULT_TABLE_ENTRIES:,}, "
+        "about 100 bytes each)",
+    )
+    solver.add_argument(
+        "--time", type=_positive_float, help="give up on a position after this many seconds"
+    )
+    solver.add_argument(
+        "--nodes", type=_positive_int, help="give up on a position after this many nodes"
+    )
+    solver.add_argument("--json", action="store_true", help="print JSON (one object per line)")
+    solver.set_defaults(handler=run_solve)
+
+
+def _table(size: int) -> TranspositionTable:
+    if size < 16:
+        raise PliesError(f"--table-size must be at least 16 entries, got {size}")
+    return TranspositionTable(size)
+
+
+def score_token(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> str:
+    """The one-word score of a solved position, as ``--batch`` writes it.
+
+    The game's own score (Connect Four: Pons'), else ``win:N``, ``draw`` or ``loss:N``
+    (N plies to the end); for a weak solve 1, 0 or -1 (or win, draw, loss).
+    """
+    score = _exact_score(game, state, solved)
+    if score is not None:
+        return str(score)
+    if solved.weak or solved.result == "draw":
+        return solved.result
+    return f"{solved.result}:{solved.distance}"
+
+
+def _exact_score(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> int | None:
+    if solved.weak:
+        if game.exact_score(state, "draw", 0) is None:
+            return None
+        return {"win": 1, "draw": 0, "loss": -1}[solved.result]
+    if solved.distance is None:  # a draw whose line was not asked for
+        return game.exact_score(state, solved.result, 0)
+    return game.exact_score(state, solved.result, solved.distance)
+
+
+def solve_record(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> dict[str, Any]:
+    """The JSON object of a solved position."""
+    stats = solved.stats
+    return {
+        "game": game.name,
+        "position": game.format_position(state),
+        "result": solved.result,
+        "distance": solved.distance,
+        "score": _exact_score(game, state, solved),
+        "weak": solved.weak,
+        "utility": solved.utility,
+        "best_move": (
+            game.format_move(state, solved.best_move) if solved.best_move is not None else None
+        ),
+        "best_moves": [game.format_move(state, move) for move in solved.best_moves],
+        "pv": format_line(game, state, solved.pv),
+        "nodes": stats.nodes,
+        "nps": round(stats.nps),
+        "time": round(stats.time, 6),
+    }
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Handle ``plies solve``."""
+    if args.batch is not None:
+        if args.position:
+            raise PliesError("give positions in the --batch file, not on the command line")
+        return _run_batch(args)
+    game, state = load_position(args)
+    limits = Limits(nodes=args.nodes, time=args.time)
+    with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
+        try:
+            solved = solve(
+                game,
+                state,
+                limits=limits,
+                stop=stop,
+                progress=progress.nodes,
+                weak=args.weak,
+                moves=args.moves or "all",
+                table=_table(args.table_size),
+            )
+        except SearchError:
+            if stop.is_set():
+                raise SearchError("interrupted before the position was solved") from None
+            raise
+    record = solve_record(game, state, solved)
+    print(json.dumps(record) if args.json else _solve_text(record))
+    return 0
+
+
+def _solve_text(record: dict[str, Any]) -> str:
+    distance = record["distance"]
+    if record["weak"] or distance is None:
+        result = f"result {record['result']} for the side to move"
+    else:
+        plies = "ply" if distance == 1 else "plies"
+        result = f"result {record['result']} in {distance} {plies} for the side to move"
+    lines = [result]
+    if record["score"] is not None:
+        lines.append(f"score {record['score']}")
+    if record["best_moves"]:
+        label = "best move" if len(record["best_moves"]) == 1 else "best moves"
+        lines.append(f"{label} {' '.join(record['best_moves'])}")
+    elif record["best_move"] is None:
+        lines.append("best move (none)")
+    if len(record["pv"]) > 1:
+        lines.append(f"pv {' '.join(record['pv'])}")
+    lines.append(f"nodes {record['nodes']} nps {record['nps']} time {record['time']:.3f}")
+    return "\n".join(lines)
+
+
+# -- batches --------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """What a batch did: positions solved, bad lines, disagreements, work done."""
+
+    solved: int = 0
+    bad: int = 0
+    differ: int = 0
+    first_difference: str = ""
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def _read_batch(source: str) -> list[str]:
+    if source == "-":
+        return sys.stdin.read().splitlines()
+    path = Path(source.removeprefix("@"))
+    try:
+        return path.read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise PliesError(f"batch file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PliesError(f"cannot read batch file {path}: {exc}") from None
+
+
+def _split_line(text: str) -> tuple[str, int | None]:
+    """``(position, expected score or None)``: a last word that is an integer is a score."""
+    words = text.split()
+    if len(words) >= 2:
+        try:
+            return " ".join(words[:-1]), int(words[-1])
+        except ValueError:
+            pass
+    return text.strip(), None
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    game = parse_game_spec(args.game)
+    if game.has_chance:
+        raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
+    lines = _read_batch(args.batch)
+    table = _table(args.table_size)
+    limits = Limits(nodes=args.nodes, time=args.time)
+    tally = _Tally()
+    with stop_on_interrupt() as stop, _batch_progress(len(lines)) as advance:
+        for number, raw in enumerate(lines, start=1):
+            if stop.is_set():
+                break
+            text = raw.strip()
+            if text and not text.startswith("#"):
+                _solve_line(game, number, text, args, table=table, limits=limits, tally=tally)
+                if stop.is_set():
+                    break
+            advance()
+    if tally.solved:
+        print(
+            f"solved {tally.solved} positions in {tally.seconds:.2f} s, "
+            f"{tally.nodes / tally.solved:,.0f} nodes and "
+            f"{tally.seconds / tally.solved * 1000:.2f} ms per position",
+            file=sys.stderr,
+        )
+    if stop.is_set():
+        print(f"error: interrupted after {tally.solved} positions", file=sys.stderr)
+        return 1
+    if tally.differ:
+        print(
+            f"error: {tally.differ} of {tally.solved} scores differ from the expected ones "
+            f"(first: {tally.first_difference})",
+            file=sys.stderr,
+        )
+    return 1 if tally.bad or tally.differ else 0
+
+
+def _solve_line(
+    game: BaseGame[Any, Any],
+    number: int,
+    text: str,
+    args: argparse.Namespace,
+    *,
+    table: TranspositionTable,
+    limits: Limits,
+    tally: _Tally,
+) -> None:
+    """Solve one batch line, print its result, count it; a bad line is one stderr line."""
+    position, expected = _split_line(text)
+    try:
+        state = game.parse_position(position)
+        table.clear()  # every position from scratch, as Pons' benchmark does
+        solved = solve(
+            game, state, table=table, limits=limits, weak=args.weak, moves=args.moves or "none"
+        )
+    except PliesError as exc:
+        tally.bad += 1
+        print(f"error: line {number}: {exc}", file=sys.stderr)
+        return
+    tally.solved += 1
+    tally.nodes += solved.stats.nodes
+    tally.seconds += solved.stats.time
+    token = score_token(game, state, solved)
+    if expected is not None and not _agrees(expected, token, weak=args.weak):
+        tally.differ += 1
+        if not tally.first_difference:
+            tally.first_difference = f"line {number}: expected {expected}, got {token}"
+    if args.json:
+        record = solve_record(game, state, solved)
+        record["line"] = number
+        record["input"] = position
+        record["expected"] = expected
+        print(json.dumps(record), flush=True)
+    else:
+        print(f"{position} {token}", flush=True)
+
+
+def _agrees(expected: int, token: str, *, weak: bool) -> bool:
+    """Whether a computed score token matches an expected integer score."""
+    try:
+        score = int(token)
+    except ValueError:
+        return False
+    if weak:
+        return (expected > 0) - (expected < 0) == score
+    return expected == score
+
+
+@contextmanager
+def _batch_progress(total: int) -> Iterator[Any]:
+    """A rich progress bar on stderr (a terminal only); yields the advance function."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        "solving",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("positions", total=total)
+        yield lambda: progress.advance(task)
