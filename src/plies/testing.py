@@ -18,8 +18,12 @@ probabilities) and, at every state it meets, checks that:
   them and is None before the end;
 * ``evaluate`` is zero-sum, finite and below ``WIN / 1000`` in size, at every state
   met and every child of one (chance nodes included);
-* ``winning_move`` (when it names one) is legal and wins at once, ``forced_moves`` is
-  a subset of the legal moves, ``order_moves`` is a permutation of them;
+* ``winning_move`` (when it names one) is legal and wins at once, ``forced_moves``
+  (where no move wins at once) is exactly the moves after which the opponent cannot
+  win with its next move, ``order_moves`` is a permutation of the moves;
+* ``remaining_plies`` (if known) is at least 1 before the end and falls by at least
+  one per move; under ``last_mover_wins`` a move that ends the game wins it for its
+  player (utility 1) or draws (0);
 * every move survives ``parse_move(format_move(...))`` and every state survives
   ``parse_position(format_position(...))`` up to its key (unless the game keeps the
   default ``repr`` notation), and ``parse_position("")`` is the start;
@@ -83,6 +87,7 @@ class _Checker:
         self.transpositions = 0
         base = BaseGame.format_position
         self.positions = getattr(type(game), "format_position", base) is not base
+        self.has_forced_moves = type(game).forced_moves is not BaseGame.forced_moves
 
     def fail(self, check: str, path: Sequence[str], detail: str) -> ConformanceError:
         """A :class:`ConformanceError` naming the check, the game and the path."""
@@ -232,9 +237,6 @@ class _Checker:
         ordered = list(game.order_moves(state, moves))
         if sorted(map(repr, ordered)) != sorted(map(repr, moves)):
             raise self.fail("order_moves", path, f"{ordered!r} is not a permutation of the moves")
-        forced = game.forced_moves(state)
-        if forced is not None and not set(forced) <= set(moves):
-            raise self.fail("forced_moves", path, f"{list(forced)!r} are not all legal")
         winning = game.winning_move(state)
         if winning is not None:
             after = game.play(state, winning)
@@ -242,6 +244,9 @@ class _Checker:
                 raise self.fail("winning_move", path, f"{winning!r} does not end the game")
             if game.utility(after, player) <= 0:
                 raise self.fail("winning_move", path, f"{winning!r} does not win")
+        elif self.has_forced_moves:
+            self.check_forced_moves(state, moves, player, path)
+        self.check_solver_hooks(state, moves, player, path)
         self.check_evaluate(state, path)
         for move in moves:
             text = game.format_move(state, move)
@@ -249,6 +254,69 @@ class _Checker:
             if parsed != move:
                 raise self.fail("parse_move", path, f"{text!r} reads back as {parsed!r}")
         return moves
+
+    def check_forced_moves(
+        self, state: Any, moves: list[Any], player: int, path: list[str]
+    ) -> None:
+        """``forced_moves`` (asked when ``winning_move`` found no win) is exactly the
+        moves after which the opponent cannot win with its next move."""
+        game = self.game
+        if any(self.wins_at_once(state, move, player) for move in moves):
+            return  # the hook is never asked here
+        forced = game.forced_moves(state)
+        if forced is None:
+            return
+        safe = [move for move in moves if not self.loses_at_once(state, move, player)]
+        if set(forced) != set(safe) or len(list(forced)) != len(safe):
+            raise self.fail(
+                "forced_moves",
+                path,
+                f"{list(forced)!r}, but the moves that do not lose at once are {safe!r}",
+            )
+
+    def wins_at_once(self, state: Any, move: Any, player: int) -> bool:
+        """Whether ``move`` ends the game with a win for ``player``."""
+        child = self.game.play(state, move)
+        return self.game.is_terminal(child) and self.game.utility(child, player) > 0
+
+    def loses_at_once(self, state: Any, move: Any, player: int) -> bool:
+        """Whether after ``move`` the opponent has a move that ends the game won."""
+        game = self.game
+        child = game.play(state, move)
+        if game.is_terminal(child) or self.is_chance(child) or game.to_move(child) == player:
+            return False
+        return any(
+            game.is_terminal(after := game.play(child, reply)) and game.utility(after, player) < 0
+            for reply in game.legal_moves(child)
+        )
+
+    def check_solver_hooks(
+        self, state: Any, moves: list[Any], player: int, path: list[str]
+    ) -> None:
+        """``remaining_plies`` bounds the game's length; ``last_mover_wins`` holds."""
+        game = self.game
+        left = game.remaining_plies(state)
+        if left is not None and left < 1:
+            raise self.fail("remaining_plies", path, f"{left!r} in a state with moves left")
+        for move in moves:
+            child = game.play(state, move)
+            if left is not None and not self.is_chance(child):
+                after = game.remaining_plies(child)
+                if after is None or after > left - 1:
+                    raise self.fail(
+                        "remaining_plies",
+                        path,
+                        f"{after!r} after {self.label(state, move)}, {left!r} before",
+                    )
+            if game.last_mover_wins and game.is_terminal(child):
+                utility = game.utility(child, player)
+                if utility not in (0.0, 1.0):
+                    raise self.fail(
+                        "last_mover_wins",
+                        path,
+                        f"the move {self.label(state, move)} ends the game with utility "
+                        f"{utility!r} for its player (0 or 1 expected)",
+                    )
 
     def check_evaluate(self, state: Any, path: list[str]) -> None:
         """``evaluate`` of a non-terminal state: finite, below WIN / 1000, zero-sum."""

@@ -1,4 +1,4 @@
-"""``plies analyze``, ``plies solve`` and ``plies bench``: output and the script contract."""
+"""``plies analyze`` and ``plies bench``: output and the script contract."""
 
 from __future__ import annotations
 
@@ -69,27 +69,6 @@ def test_analyze_pig_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out.splitlines()[-1] == "bestmove roll"
 
 
-def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "solve", "tictactoe", "--json")
-    assert status == 0
-    record = json.loads(out)
-    assert record["result"] == "draw" and record["distance"] == 9
-    assert record["best_move"] == record["pv"][0] and len(record["pv"]) == 9
-    status, out, _ = run(capsys, "solve", "nim", "3,4,5", "--json")
-    record = json.loads(out)
-    assert (record["result"], record["best_move"]) == ("win", "1:2")
-    assert record["distance"] == len(record["pv"])
-    status, out, _ = run(capsys, "solve", "nim", "1,2,3", "--json")
-    assert json.loads(out)["result"] == "loss"
-
-
-def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "solve", "tictactoe", "1 2 5 9")
-    assert status == 0
-    assert out.splitlines()[0] == "result win in 3 plies for the side to move"
-    assert out.splitlines()[1] in ("best move 4", "best move 7")  # both win in 3
-
-
 @pytest.mark.parametrize(
     "argv",
     [
@@ -105,10 +84,6 @@ def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
         ["analyze", "tictactoe", "--algorithm", "sss"],
         ["analyze", "mnk:m=2,n=2,k=5", "--depth", "2"],
         ["analyze", "mnk:m", "--depth", "2"],
-        ["solve", "pig"],
-        ["solve", "chess"],
-        ["solve", "nim", "1:1"],
-        ["solve", "connect4", "--nodes", "50"],
     ],
 )
 def test_errors_are_one_line_and_exit_1(

@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
+from plies.engine import solve
 from plies.game import BaseGame
 from plies.games import available_games, get_game
 from plies.testing import ConformanceError, check_game
@@ -67,6 +68,28 @@ class RaceGame(BaseGame[Race, int]):
             return self.initial_state()
         count, player = text.split()
         return Race(int(count), int(player))
+
+
+class RaceWithSolverHooks(RaceGame):
+    """The race with every solver hook, right."""
+
+    last_mover_wins = True
+
+    def remaining_plies(self, state: Race) -> int:
+        return max(5 - state.count, 0)
+
+    def winning_move(self, state: Race) -> int | None:
+        return next((m for m in (1, 2) if state.count + m >= 5), None)
+
+    def forced_moves(self, state: Race) -> list[int]:
+        return [m for m in (1, 2) if state.count + m < 3]
+
+
+def test_solver_hooks_conform_and_solve() -> None:
+    game = RaceWithSolverHooks()
+    check_game(game, playouts=20, seed=1)
+    # From 0 the first player reaches 2 (every later pair of moves can add 3): a win.
+    assert solve(game, game.initial_state()).result == "win"
 
 
 def test_the_reference_game_conforms() -> None:
@@ -145,6 +168,23 @@ class FalseWin(RaceGame):
         return 1
 
 
+class LaxForcedMoves(RaceGame):
+    def forced_moves(self, state: Race) -> list[int]:
+        return self.legal_moves(state)  # also moves to 3 or 4, which lose at once
+
+
+class ShortRemaining(RaceGame):
+    def remaining_plies(self, state: Race) -> int:
+        return 1
+
+
+class MisereDeclaredNormal(RaceGame):
+    last_mover_wins = True
+
+    def utility(self, state: Race, player: int) -> float:
+        return 1.0 if player == state.player else -1.0
+
+
 class Dice(RaceGame):
     """Each move is followed by a die (1 or 2); probabilities given by ``odds``."""
 
@@ -178,6 +218,9 @@ class BadDice(Dice):
         (EvaluateNotZeroSum(), "evaluate"),
         (FalseWin(), "winning_move"),
         (BadDice(), "chance_outcomes"),
+        (LaxForcedMoves(), "forced_moves"),
+        (ShortRemaining(), "remaining_plies"),
+        (MisereDeclaredNormal(), "last_mover_wins"),
     ],
     ids=lambda value: value if isinstance(value, str) else type(value).__name__,
 )

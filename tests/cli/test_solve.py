@@ -1,0 +1,166 @@
+"""``plies solve``: one position, batches in the form of Pons' test sets, the contract."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plies.cli import main
+
+TESTSETS = Path(__file__).resolve().parents[3] / "shared" / "connect4-testsets"
+# From Pons' Test_L2_R1: score 4, the side to move wins with its 18th stone.
+L2_POSITION = "5554224333234511764415115"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def pons_lines(name: str, count: int) -> list[str]:
+    path = TESTSETS / name
+    if not path.is_file():
+        pytest.skip(f"Pons' test set not found at {path} (shared data is not checked in)")
+    return path.read_text().splitlines()[:count]
+
+
+def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "--json")
+    assert status == 0
+    record = json.loads(out)
+    assert record["result"] == "draw" and record["distance"] == 9
+    assert record["best_move"] == record["pv"][0] and len(record["pv"]) == 9
+    assert sorted(record["best_moves"]) == [str(cell) for cell in range(1, 10)]
+    assert record["score"] is None and record["weak"] is False
+    status, out, _ = run(capsys, "solve", "nim", "3,4,5", "--json")
+    record = json.loads(out)
+    assert (record["result"], record["best_moves"]) == ("win", ["1:2"])
+    assert record["distance"] == len(record["pv"])
+    status, out, _ = run(capsys, "solve", "nim", "1,2,3", "--json")
+    assert json.loads(out)["result"] == "loss"
+
+
+def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "1 2 5 9")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "result win in 3 plies for the side to move"
+    assert lines[1] == "best moves 7 4"  # both win in 3, in the game's order
+
+
+def test_connect4_prints_pons_score_and_best_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "connect4", L2_POSITION)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[:3] == [
+        "result win in 11 plies for the side to move",
+        "score 4",
+        "best move 6",
+    ]
+    assert lines[3].startswith("pv 6 ") and len(lines[3].split()) == 12
+    status, out, _ = run(capsys, "solve", "connect4", L2_POSITION, "--weak", "--json")
+    record = json.loads(out)
+    assert (record["result"], record["score"], record["distance"]) == ("win", 1, None)
+    assert record["best_move"] is not None
+
+
+def test_batch_output_diffs_clean_against_the_test_set(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = pons_lines("Test_L2_R1", 40)
+    source = tmp_path / "set.txt"
+    source.write_text("\n".join(lines) + "\n")
+    status, out, err = run(capsys, "solve", "connect4", "--batch", str(source))
+    assert status == 0, err
+    assert out.splitlines() == lines
+    assert "solved 40 positions" in err
+    # Weak: the signs, and the expected scores are compared by sign only.
+    status, out, _ = run(capsys, "solve", "connect4", "--batch", str(source), "--weak")
+    assert status == 0
+    for line, expected in zip(out.splitlines(), lines, strict=True):
+        score = int(expected.split()[1])
+        assert line == f"{expected.split()[0]} {(score > 0) - (score < 0)}"
+
+
+def test_batch_from_stdin_without_scores_and_as_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = pons_lines("Test_L3_R1", 5)
+    positions = [line.split()[0] for line in lines]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(positions) + "\n\n# comment\n"))
+    status, out, _ = run(capsys, "solve", "connect4", "--batch", "-")
+    assert status == 0 and out.splitlines() == lines
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines[0] + "\n"))
+    status, out, _ = run(capsys, "solve", "connect4", "--batch", "-", "--json")
+    record = json.loads(out)
+    assert record["line"] == 1 and record["input"] == positions[0]
+    assert record["score"] == record["expected"] == int(lines[0].split()[1])
+
+
+def test_batch_reports_bad_lines_and_wrong_scores(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    good, score = pons_lines("Test_L3_R1", 1)[0].split()
+    source = tmp_path / "set.txt"
+    source.write_text(f"{good} {score}\n9\n{good} {int(score) + 1}\n")
+    status, out, err = run(capsys, "solve", "connect4", "--batch", str(source))
+    assert status == 1
+    assert out.splitlines() == [f"{good} {score}", f"{good} {score}"]
+    assert "error: line 2: connect4: column 9 is not between 1 and 7" in err
+    assert "error: 1 of 2 scores differ from the expected ones (first: line 3: expected " in err
+    assert "Traceback" not in err
+
+
+def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "nim.txt"
+    source.write_text("3,4,5\n1,2,3\n0,0\n")
+    status, out, _ = run(capsys, "solve", "nim", "--batch", str(source))
+    assert status == 0
+    assert out.splitlines() == ["3,4,5 win:11", "1,2,3 loss:6", "0,0 loss:0"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "pig"],
+        ["solve", "chess"],
+        ["solve", "nim", "1:1"],
+        ["solve", "connect4", "--nodes", "50"],
+        ["solve", "connect4", "44", "--batch", "-"],
+        ["solve", "connect4", "--batch", "/no/such/file"],
+        ["solve", "pig", "--batch", "-"],
+        ["solve", "connect4", "--table-size", "8"],
+        ["solve", "connect4", "--table-size", "many"],
+        ["solve", "connect4", "--moves", "some"],
+    ],
+)
+def test_errors_are_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        raise SystemExit(main(argv))
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 1
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
+    assert "Traceback" not in err
+
+
+def test_batch_through_the_console_script_with_no_stdin_terminal() -> None:
+    lines = pons_lines("Test_L3_R1", 3)
+    done = subprocess.run(
+        [sys.executable, "-m", "plies", "solve", "connect4", "--batch", "-"],
+        input="\n".join(lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == lines
