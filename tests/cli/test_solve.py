@@ -164,3 +164,49 @@ def test_batch_through_the_console_script_with_no_stdin_terminal() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == lines
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_batch_shows_a_progress_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    source = tmp_path / "set.txt"
+    source.write_text("\n".join(pons_lines("Test_L3_R1", 3)) + "\n")
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    status = main(["solve", "connect4", "--batch", str(source)])
+    assert status == 0
+    assert "solving" in terminal.getvalue() and "3/3" in terminal.getvalue()
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_ctrl_c_stops_a_batch(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import plies.cli._solve as solve_module
+
+    lines = pons_lines("Test_L3_R1", 5)
+    source = tmp_path / "set.txt"
+    source.write_text("\n".join(lines) + "\n")
+    calls = 0
+    real_solve = solve_module.solve
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            kwargs["stop"].set()  # type: ignore[attr-defined]  # as the SIGINT handler does
+        return real_solve(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solve_module, "solve", interrupted)
+    status = main(["solve", "connect4", "--batch", str(source)])
+    out, err = capsys.readouterr()
+    assert status == 1
+    # The third position may finish before the search next looks at the request.
+    done = out.splitlines()
+    assert done == lines[: len(done)] and 2 <= len(done) <= 3
+    assert f"error: interrupted after {len(done)} positions" in err

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -253,7 +254,9 @@ def _run_batch(args: argparse.Namespace) -> int:
                 break
             text = raw.strip()
             if text and not text.startswith("#"):
-                _solve_line(game, number, text, args, table=table, limits=limits, tally=tally)
+                _solve_line(
+                    game, number, text, args, table=table, limits=limits, tally=tally, stop=stop
+                )
                 if stop.is_set():
                     break
             advance()
@@ -285,16 +288,28 @@ def _solve_line(
     table: TranspositionTable,
     limits: Limits,
     tally: _Tally,
+    stop: threading.Event,
 ) -> None:
-    """Solve one batch line, print its result, count it; a bad line is one stderr line."""
+    """Solve one batch line, print its result, count it; a bad line is one stderr line.
+
+    Ctrl-C (``stop``) abandons the line silently: the caller reports the interruption.
+    """
     position, expected = _split_line(text)
     try:
         state = game.parse_position(position)
         table.clear()  # every position from scratch, as Pons' benchmark does
         solved = solve(
-            game, state, table=table, limits=limits, weak=args.weak, moves=args.moves or "none"
+            game,
+            state,
+            table=table,
+            limits=limits,
+            stop=stop,
+            weak=args.weak,
+            moves=args.moves or "none",
         )
     except PliesError as exc:
+        if stop.is_set():
+            return
         tally.bad += 1
         print(f"error: line {number}: {exc}", file=sys.stderr)
         return
@@ -329,7 +344,7 @@ def _agrees(expected: int, token: str, *, weak: bool) -> bool:
 
 @contextmanager
 def _batch_progress(total: int) -> Iterator[Any]:
-    """A rich progress bar on stderr (a terminal only); yields the advance function."""
+    """A rich progress bar on stderr (when it is a terminal); yields the advance function."""
     if not sys.stderr.isatty():
         yield lambda: None
         return
@@ -350,6 +365,10 @@ def _batch_progress(total: int) -> Iterator[Any]:
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
+        # Results printed while the bar runs: into the file stdout goes to, untouched;
+        # on a terminal, above the bar (rich redraws it below them).
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
     ) as progress:
         task = progress.add_task("positions", total=total)
         yield lambda: progress.advance(task)

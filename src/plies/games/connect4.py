@@ -283,15 +283,11 @@ class Connect4(BaseGame[Connect4State, int]):
         theirs = self._threats.get(position + mask)
         if theirs is None:
             theirs = self.winning_cells(position ^ mask, mask)
-        forced = playable & theirs
-        if forced:
-            if forced & (forced - 1):
-                return ()  # two threats to block: every move loses
-            cells = forced & ~(theirs >> 1)
-        else:
-            cells = playable & ~(theirs >> 1)
-            if cells == playable:  # the usual case: no move loses at once
-                return self.legal_moves(state)
+        cells = self._non_losing(theirs, playable)
+        if cells == playable:  # the usual case: no move loses at once
+            return self.legal_moves(state)
+        if not cells:
+            return ()
         for shift in self._smear:  # one bit per column, down to the bottom row
             cells |= cells >> shift
         columns = cells & self._bottom_mask
@@ -419,17 +415,20 @@ class Connect4(BaseGame[Connect4State, int]):
         threats mean every move loses (empty mask). Meant for states where
         :meth:`can_win_next` is false, as in Pons' solver.
         """
-        return self._non_losing(state.position ^ state.mask, state.mask, self.playable_cells(state))
+        theirs = self.winning_cells(state.position ^ state.mask, state.mask)
+        return self._non_losing(theirs, self.playable_cells(state))
 
-    def _non_losing(self, opponent: int, mask: int, playable: int) -> int:
-        """:meth:`non_losing_moves_mask` from the opponent's stones and playable cells."""
-        opponent_wins = self.winning_cells(opponent, mask)
-        forced = playable & opponent_wins
+    def _non_losing(self, theirs: int, playable: int) -> int:
+        """Landing cells of the moves that do not lose at once, given the opponent's
+        winning cells ``theirs`` and the ``playable`` cells (Pons' possibleNonLosingMoves):
+        a threat of theirs must be blocked (two cannot be), and no stone may go right
+        under one."""
+        forced = playable & theirs
         if forced:
             if forced & (forced - 1):
                 return 0
             playable = forced
-        return playable & ~(opponent_wins >> 1)
+        return playable & ~(theirs >> 1)
 
     def non_losing_moves(self, state: Connect4State) -> list[int]:
         """The columns of :meth:`non_losing_moves_mask`, centre first."""
