@@ -147,7 +147,33 @@ class ExactSolver:
                     outcome = terminal_value(play(state, move))
                     assert outcome is not None and outcome < 0
                     return -scaled_utility(outcome) - ply - 1
-            # Step 4. The moves: all, or those that do not lose at once.
+            # Step 4. What the table knows, and the soonest win: cut-offs that need
+            # no move generation.
+            high = best_possible - ply - win_gap
+            key = key_of(state)
+            code = table_get(key)
+            if code is not None:
+                value: int = code >> 2
+                if value > 0:
+                    value -= ply
+                elif value < 0:
+                    value += ply
+                kind = code & 3
+                if kind == EXACT_CODE:
+                    return value
+                if kind == LOWER_CODE:
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            return alpha
+                elif value < high:
+                    high = value
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+            # Step 5. The moves: all, or those that do not lose at once; then the
+            # soonest loss (which assumes such a move exists).
             if forced_moves is not None:
                 moves = forced_moves(state)
                 if not moves:
@@ -162,33 +188,11 @@ class ExactSolver:
                         return 0
             else:
                 moves = legal_moves(state)
-            # Step 5. Bounds: the soonest loss and win, tightened by the table.
             low = worst + ply + loss_gap
-            high = best_possible - ply - win_gap
-            key = key_of(state)
-            code = table_get(key)
-            if code is not None:
-                value: int = code >> 2
-                if value > 0:
-                    value -= ply
-                elif value < 0:
-                    value += ply
-                kind = code & 3
-                if kind == EXACT_CODE:
-                    return value
-                if kind == LOWER_CODE:
-                    if value > low:  # noqa: PLR1730  (max() costs a call per node)
-                        low = value
-                elif value < high:
-                    high = value
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     return alpha
-            if beta > high:
-                beta = high
-                if alpha >= beta:
-                    return beta
             # Step 6. Search the children in the game's order; fail-soft.
             if order_moves is not None and len(moves) > 1:
                 moves = order_moves(state, moves)
