@@ -210,3 +210,14 @@ def test_ctrl_c_stops_a_batch(
     done = out.splitlines()
     assert done == lines[: len(done)] and 2 <= len(done) <= 3
     assert f"error: interrupted after {len(done)} positions" in err
+
+
+def test_other_board_size(capsys: pytest.CaptureFixture[str]) -> None:
+    # 6 x 5: the side to move holds out to the last cell (30 stones: score -1).
+    status, out, _ = run(capsys, "solve", "connect4:width=6,height=5", "44545321111312")
+    assert status == 0
+    assert out.splitlines()[:3] == [
+        "result loss in 16 plies for the side to move",
+        "score -1",
+        "best move 3",
+    ]

@@ -377,6 +377,7 @@ class _Ranks:
         self.top = horizon + 2
 
     def rank(self, value: int) -> int:
+        """The rank of an engine score (a win, a loss or 0)."""
         if value > 0:
             return self.top - (WIN_INT - value)
         if value < 0:
@@ -384,6 +385,7 @@ class _Ranks:
         return 0
 
     def value(self, rank: int) -> int:
+        """The engine score of a rank (the inverse of :meth:`rank`)."""
         if rank > 0:
             return WIN_INT - (self.top - rank)
         if rank < 0:

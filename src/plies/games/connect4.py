@@ -285,7 +285,8 @@ class Connect4(BaseGame[Connect4State, int]):
             theirs = self.winning_cells(position ^ mask, mask)
         cells = self._non_losing(theirs, playable)
         if cells == playable:  # the usual case: no move loses at once
-            return self.legal_moves(state)
+            moves = self._moves_by_full.get(mask & self._top_mask)  # legal_moves, inlined
+            return moves if moves is not None else self.legal_moves(state)
         if not cells:
             return ()
         for shift in self._smear:  # one bit per column, down to the bottom row
