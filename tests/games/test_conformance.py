@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
-from plies.engine import solve
+from plies.engine import search, solve
 from plies.game import BaseGame
 from plies.games import available_games, get_game
 from plies.testing import ConformanceError, check_game
@@ -85,10 +85,22 @@ class RaceWithSolverHooks(RaceGame):
         return [m for m in (1, 2) if state.count + m < 3]
 
 
-def test_solver_hooks_conform_and_solve() -> None:
-    game = RaceWithSolverHooks()
+class RaceWithoutMoverWins(RaceWithSolverHooks):
+    """The same hooks without the promise: the solver works out losses by playing."""
+
+    last_mover_wins = False
+
+
+@pytest.mark.parametrize("game", [RaceWithSolverHooks(), RaceWithoutMoverWins()])
+def test_solver_hooks_conform_and_solve(game: RaceWithSolverHooks) -> None:
     check_game(game, playouts=20, seed=1)
     # From 0 the first player reaches 2 (every later pair of moves can add 3): a win.
+    for count in range(6):
+        for player in (0, 1):
+            state = Race(count, player)
+            solved = solve(game, state, moves="line")
+            assert solved.value == search(game, state).value
+            assert solve(game, state, weak=True).result == solved.result
     assert solve(game, game.initial_state()).result == "win"
 
 

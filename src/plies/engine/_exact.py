@@ -178,6 +178,8 @@ class ExactSolver:
                 moves = forced_moves(state)
                 if not moves:
                     ctx.leaves += 1
+                    if mover_wins:  # the opponent's winning move scores -1 (contract)
+                        return ply + 2 - WIN_INT
                     return lose_at_once(state, ply)
                 if draw_at_two:
                     left = remaining(state)  # type: ignore[misc]  # draw_at_two implies it
