@@ -20,7 +20,8 @@ Scores are the engine's (see :mod:`plies.engine._scores`), as Python ints: a win
 function is fail-soft and searches every line to the end of the game. The
 transposition table maps the game's key to one int: the score relative to the node
 times 4 plus the bound kind (:data:`UPPER_CODE`, :data:`LOWER_CODE`,
-:data:`EXACT_CODE`), no tuple per entry. When the table is full the older half of
+:data:`EXACT_CODE`), no tuple per entry. (Entries with the best move's place as well
+saved no nodes on Pons' sets.) When the table is full the older half of
 the entries is dropped.
 
 :meth:`ExactSolver.value` finds the value with null windows ``(t, t + 1)`` only, each telling
@@ -30,7 +31,7 @@ pulled towards the extremes, where a search is cheap because the bounds cut it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from plies.engine._context import SearchContext
@@ -80,6 +81,7 @@ class ExactSolver:
         low_utility, high_utility = game.utility_bounds()
         self.worst = scaled_utility(low_utility)
         self.best = scaled_utility(high_utility)
+        self.ordering = ordering
         self.node = self._make_node(ordering)
 
     def _make_node(self, ordering: bool) -> ExactNode:
@@ -130,6 +132,7 @@ class ExactSolver:
             ctx.nodes += 1
             if ctx.nodes >= ctx.next_check:
                 ctx.check()
+            alpha_in, beta_in = alpha, beta
             # Step 2. The end of the game (terminal_score, inlined).
             outcome = terminal_value(state)
             if outcome is not None:
@@ -198,7 +201,6 @@ class ExactSolver:
             # Step 6. Search the children in the game's order; fail-soft.
             if order_moves is not None and len(moves) > 1:
                 moves = order_moves(state, moves)
-            alpha_in = alpha
             best = worst - MAX_PLY - 1
             me = to_move(state) if not alternating else 0
             next_ply = ply + 1
@@ -210,18 +212,16 @@ class ExactSolver:
                     score = node(child, alpha, beta, next_ply)
                 if score > best:
                     best = score
-                    if ply == 0:
-                        ctx.root_move = move
                     if score > alpha:
                         if score >= beta:
-                            kind = LOWER_CODE
                             break
                         alpha = score
-            else:
-                kind = UPPER_CODE if best <= alpha_in else EXACT_CODE
-            # Step 7. Store the bound, relative to the node.
+            # Step 7. Store what was proven, relative to the node. The kind is judged
+            # against the window the node was given: a score at a bound the node
+            # proved itself (the soonest win or loss, or the table's) is exact.
+            code = UPPER_CODE if best <= alpha_in else LOWER_CODE if best >= beta_in else EXACT_CODE
             stored = best + ply if best > 0 else best - ply if best < 0 else 0
-            table[key] = stored * 4 + kind
+            table[key] = stored * 4 + code
             if len(table) > capacity:
                 table_obj.drop_oldest()
             return best
@@ -322,11 +322,8 @@ class ExactSolver:
 
     def best_moves(self, state: Any, value: int, *, first_only: bool = False) -> list[Any]:
         """The moves of ``state`` that reach its exact ``value``, in the game's order."""
-        game = self.game
-        moves = game.legal_moves(state)
-        if overrides(game, "order_moves"):
-            moves = game.order_moves(state, moves)
         found = []
+        moves = self._ordered_moves(state)
         for move in moves:
             if self.reaches(state, move, value):
                 found.append(move)
@@ -335,13 +332,17 @@ class ExactSolver:
         return found
 
     def line(self, state: Any, value: int) -> tuple[Any, ...]:
-        """Optimal moves from ``state`` (of exact ``value``) to the end of the game."""
+        """Optimal moves from ``state`` (of exact ``value``) to the end of the game.
+
+        Each step tests the moves in the game's order with one null-window search of
+        the child each, until one reaches the value: cheap with the table full of the
+        solve's bounds, but a cost per ply, so quadratic in the length of the line for
+        games thousands of plies long (use ``moves="best"`` there).
+        """
         game = self.game
         line: list[Any] = []
         while game.terminal_value(state) is None and len(line) < MAX_PLY:
-            moves = game.legal_moves(state)
-            if overrides(game, "order_moves"):
-                moves = game.order_moves(state, moves)
+            moves = self._ordered_moves(state)
             ply = len(line)
             move = next(m for m in moves if self.reaches(state, m, value, ply))
             child = game.play(state, move)
@@ -350,6 +351,14 @@ class ExactSolver:
             line.append(move)
             state = child
         return tuple(line)
+
+
+    def _ordered_moves(self, state: Any) -> Sequence[Any]:
+        """Every legal move, in the game's order (as the node function orders them)."""
+        moves = self.game.legal_moves(state)
+        if self.ordering and overrides(self.game, "order_moves"):
+            moves = self.game.order_moves(state, moves)
+        return moves
 
 
 def _sign(value: int) -> int:
