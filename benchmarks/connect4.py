@@ -39,7 +39,7 @@ PONS = {
     "Test_L1_R3": (10.7, 25_600_000),
 }
 #: Positions per set by default (all 1,000 of the quick sets, the first N of the others).
-DEFAULT_COUNT = {"Test_L2_R2": 100, "Test_L1_R2": 10, "Test_L1_R3": 1}
+DEFAULT_COUNT = {"Test_L2_R2": 100, "Test_L1_R2": 10, "Test_L1_R3": 2}
 
 
 def _seconds(value: float) -> str:
@@ -90,9 +90,9 @@ def main() -> int:
         "--count",
         type=int,
         default=None,
-        help="positions per set (default: all, 100 of L2_R2, 10 of L1_R2, 1 of L1_R3)",
+        help="positions per set (default: all, 100 of L2_R2, 10 of L1_R2, 2 of L1_R3)",
     )
-    ap.add_argument("--time", type=float, default=900.0, help="seconds per position at most")
+    ap.add_argument("--time", type=float, default=300.0, help="seconds per position at most")
     ap.add_argument("--weak", action="store_true", help="decide only win/draw/loss")
     ap.add_argument("--table-size", type=int, default=1 << 20, help="table entries at most")
     ap.add_argument("--repeat", type=int, default=1, help="runs per set; the fastest is kept")
