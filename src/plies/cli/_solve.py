@@ -36,7 +36,7 @@ from plies.games import parse_game_spec
 
 __all__ = ["register", "solve_record"]
 
-#: Default transposition-table size, in entries (about 100 bytes each on CPython).
+#: Default transposition-table size, in entries (about 130 bytes each on CPython).
 DEFAULT_TABLE_ENTRIES = 1 << 20
 
 
@@ -88,7 +88,7 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_TABLE_ENTRIES,
         metavar="ENTRIES",
         help=f"transposition-table entries at most (default {DEFAULT_TABLE_ENTRIES:,}, "
-        "about 100 bytes each)",
+        "about 130 bytes each)",
     )
     solver.add_argument(
         "--time", type=_positive_float, help="give up on a position after this many seconds"
