@@ -7,13 +7,8 @@ import re
 
 import pytest
 
+from cli_errors import assert_one_line_error, run
 from plies.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_analyze_prints_one_info_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,13 +84,7 @@ def test_analyze_pig_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
 def test_errors_are_one_line_and_exit_1(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        raise SystemExit(main(argv))
-    out, err = capsys.readouterr()
-    assert exit_info.value.code == 1
-    assert out == ""
-    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
-    assert "Traceback" not in err
+    assert_one_line_error(capsys, argv)
 
 
 def test_bench_prints_a_fingerprint(capsys: pytest.CaptureFixture[str]) -> None:
