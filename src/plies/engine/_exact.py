@@ -82,9 +82,9 @@ class ExactSolver:
         self.worst = scaled_utility(low_utility)
         self.best = scaled_utility(high_utility)
         self.ordering = ordering
-        self.node = self._make_node(ordering)
+        self.node = self._make_node()
 
-    def _make_node(self, ordering: bool) -> ExactNode:
+    def _make_node(self) -> ExactNode:
         """Build ``node(state, alpha, beta, ply) -> score``, the exact search.
 
         ``ply`` counts plies from the root the scores are relative to. When the game has
@@ -102,7 +102,9 @@ class ExactSolver:
         # With forced_moves a node below the root has no win in one: no need to ask.
         ask_winning = winning_move if forced_moves is None else None
         remaining = self.remaining
-        order_moves = game.order_moves if ordering and overrides(game, "order_moves") else None
+        order_moves = (
+            game.order_moves if self.ordering and overrides(game, "order_moves") else None
+        )
         mover_wins = self.mover_wins
         worst, best_possible = self.worst, self.best
         # Score bounds. The soonest win: not in one ply when win-in-one is excluded, and
