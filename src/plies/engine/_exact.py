@@ -102,9 +102,7 @@ class ExactSolver:
         # With forced_moves a node below the root has no win in one: no need to ask.
         ask_winning = winning_move if forced_moves is None else None
         remaining = self.remaining
-        order_moves = (
-            game.order_moves if self.ordering and overrides(game, "order_moves") else None
-        )
+        order_moves = game.order_moves if self.ordering and overrides(game, "order_moves") else None
         mover_wins = self.mover_wins
         worst, best_possible = self.worst, self.best
         # Score bounds. The soonest win: not in one ply when win-in-one is excluded, and
@@ -353,7 +351,6 @@ class ExactSolver:
             line.append(move)
             state = child
         return tuple(line)
-
 
     def _ordered_moves(self, state: Any) -> Sequence[Any]:
         """Every legal move, in the game's order (as the node function orders them)."""
