@@ -10,17 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from cli_errors import assert_one_line_error, run
 from plies.cli import main
 
 TESTSETS = Path(__file__).resolve().parents[3] / "shared" / "connect4-testsets"
 # From Pons' Test_L2_R1: score 4, the side to move wins with its 18th stone.
 L2_POSITION = "5554224333234511764415115"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def pons_lines(name: str, count: int) -> list[str]:
@@ -143,13 +138,7 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
 def test_errors_are_one_line_and_exit_1(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        raise SystemExit(main(argv))
-    out, err = capsys.readouterr()
-    assert exit_info.value.code == 1
-    assert out == ""
-    assert len(err.splitlines()) == 1 and err.startswith("error: "), err
-    assert "Traceback" not in err
+    assert_one_line_error(capsys, argv)
 
 
 def test_batch_through_the_console_script_with_no_stdin_terminal() -> None:
