@@ -58,6 +58,13 @@ def scaled_utility(outcome: float) -> int:
     return round(outcome * 1000) * _MILLI
 
 
+def terminal_int(outcome: float, ply: int) -> int:
+    """:func:`~plies.engine._scores.terminal_score` as an int: the score of a finished
+    game of utility ``outcome`` for the side to move, ``ply`` plies from the root."""
+    score = scaled_utility(outcome)
+    return score - ply if score > 0 else score + ply if score < 0 else 0
+
+
 class ExactSolver:
     """Exact values, best moves and optimal lines of one game's positions.
 
@@ -125,7 +132,7 @@ class ExactSolver:
             assert win is not None, "forced_moves said every move loses at once"
             outcome = terminal_value(play(child, win))
             assert outcome is not None and outcome < 0
-            return scaled_utility(outcome) + ply + 2
+            return terminal_int(outcome, ply + 2)
 
         def node(state: Any, alpha: int, beta: int, ply: int) -> int:
             # Step 1. Count the node; look at the clock every CHECK_EVERY nodes.
@@ -133,7 +140,7 @@ class ExactSolver:
             if ctx.nodes >= ctx.next_check:
                 ctx.check()
             alpha_in, beta_in = alpha, beta
-            # Step 2. The end of the game (terminal_score, inlined).
+            # Step 2. The end of the game (terminal_int, inlined: once per node).
             outcome = terminal_value(state)
             if outcome is not None:
                 ctx.leaves += 1
@@ -149,7 +156,7 @@ class ExactSolver:
                     ctx.leaves += 1
                     outcome = terminal_value(play(state, move))
                     assert outcome is not None and outcome < 0
-                    return -scaled_utility(outcome) - ply - 1
+                    return -terminal_int(outcome, ply + 1)
             # Step 4. What the table knows, and the soonest win: cut-offs that need
             # no move generation.
             high = best_possible - ply - win_gap
@@ -238,14 +245,13 @@ class ExactSolver:
         game = self.game
         outcome = game.terminal_value(state)
         if outcome is not None:
-            score = scaled_utility(outcome)
-            return score - ply if score > 0 else score + ply if score < 0 else 0
+            return terminal_int(outcome, ply)
         if self.winning_move is not None:
             move = self.winning_move(state)
             if move is not None:
                 outcome = game.terminal_value(game.play(state, move))
                 assert outcome is not None and outcome < 0
-                return -scaled_utility(outcome) - ply - 1
+                return -terminal_int(outcome, ply + 1)
         return self.node(state, alpha, beta, ply)
 
     def value(self, state: Any, *, weak: bool = False) -> int:

@@ -5,8 +5,8 @@ the root, scores ``u * WIN - ply`` when ``u > 0`` (a win: sooner is higher) and
 ``u * WIN + ply`` when ``u < 0`` (a loss: later is higher). Heuristic evaluations stay
 below :data:`WIN_THRESHOLD` in magnitude, so any score beyond it is a proven result.
 
-Scores in the transposition table are stored relative to the node (``to_tt``) and
-turned back into root-relative scores where they are read (``from_tt``), so a win
+Scores in the transposition table are stored relative to the node (a win's distance
+counted from it) and turned back into root-relative scores where they are read, so a win
 found through one path keeps the right distance when reached through another. In
 games with chance nodes an expected value mixes wins and losses, and no shift can be
 right for all of them: there the distance term is left out (``ply_weight`` 0), values

@@ -509,35 +509,28 @@ def solve(
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
         raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
-    if weak:
+    distance: int | None = None
+    if weak:  # value is 1, 0 or -1
         result = "win" if value > 0 else "loss" if value < 0 else "draw"
-        utility = float(value)
-        return SolveResult(
-            result=result,
-            distance=None,
-            utility=utility,
-            value=value * WIN,
-            best_move=best_moves[0] if best_moves else None,
-            pv=pv,
-            stats=ctx.stats(),
-            best_moves=best_moves,
-            weak=True,
-        )
-    distance = score_distance(value)
-    if distance is None:
-        result, utility = "draw", 0.0
-        distance = len(pv) if moves in ("line", "all") else None
+        utility, engine_value = float(value), value * WIN
     else:
-        result = "win" if value > 0 else "loss"
-        steps = -(-abs(value) // WIN_THRESHOLD)
-        utility = math.copysign(steps * WIN_THRESHOLD / WIN, value)
+        engine_value = float(value)
+        distance = score_distance(value)
+        if distance is None:
+            result, utility = "draw", 0.0
+            distance = len(pv) if moves in ("line", "all") else None
+        else:
+            result = "win" if value > 0 else "loss"
+            steps = -(-abs(value) // WIN_THRESHOLD)
+            utility = math.copysign(steps * WIN_THRESHOLD / WIN, value)
     return SolveResult(
         result=result,
         distance=distance,
         utility=utility,
-        value=float(value),
+        value=engine_value,
         best_move=best_moves[0] if best_moves else None,
         pv=pv,
         stats=ctx.stats(),
         best_moves=best_moves,
+        weak=weak,
     )

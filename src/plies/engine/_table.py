@@ -83,15 +83,16 @@ class TranspositionTable:
         items = list(self.entries.items())
         # Stable sort on depth keeps insertion order (newest last) among equals.
         items.sort(key=lambda item: item[1][0])
-        # Refill the same dict: the search holds a reference to it.
-        self.entries.clear()
-        self.entries.update(items[len(items) - self.capacity // 2 :])
-        self.sweeps += 1
+        self._keep_last_half(items)
 
     def drop_oldest(self) -> None:
         """Keep the newest ``capacity // 2`` entries (the exact solver's policy: its
         entries carry no depth, and the newest are those of the current search)."""
-        items = list(self.entries.items())
+        self._keep_last_half(list(self.entries.items()))
+
+    def _keep_last_half(self, items: list[tuple[Hashable, Any]]) -> None:
+        """Refill the table with the last ``capacity // 2`` of ``items`` (the same dict:
+        the search holds a reference to it)."""
         self.entries.clear()
         self.entries.update(items[len(items) - self.capacity // 2 :])
         self.sweeps += 1

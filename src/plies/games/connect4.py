@@ -480,7 +480,7 @@ class Connect4(BaseGame[Connect4State, int]):
         and loses on an even one. Raises :class:`PliesError` for a score no game from
         ``state`` can have.
         """
-        low, high = -((self.size - state.ply) // 2), (self.size + 1 - state.ply) // 2
+        low, high = self.score_bounds(state)
         if not low <= score <= high:
             raise PliesError(
                 f"connect4: score {score} is impossible here (scores run {low} to {high})"
