@@ -121,13 +121,12 @@ def score_token(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> st
 
 
 def _exact_score(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> int | None:
-    if solved.weak:
-        if game.exact_score(state, "draw", 0) is None:
-            return None
-        return {"win": 1, "draw": 0, "loss": -1}[solved.result]
-    if solved.distance is None:  # a draw whose line was not asked for
-        return game.exact_score(state, solved.result, 0)
-    return game.exact_score(state, solved.result, solved.distance)
+    """The game's score of a solved position (its sign for a weak solve), or None
+    when the game keeps no score of its own. A draw's distance does not matter."""
+    score = game.exact_score(state, solved.result, solved.distance or 0)
+    if score is None or not solved.weak:
+        return score
+    return {"win": 1, "draw": 0, "loss": -1}[solved.result]
 
 
 def solve_record(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> dict[str, Any]:
