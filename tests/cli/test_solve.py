@@ -210,3 +210,11 @@ def test_other_board_size(capsys: pytest.CaptureFixture[str]) -> None:
         "score -1",
         "best move 3",
     ]
+
+
+def test_position_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "connect4", "--weak", L2_POSITION)
+    assert status == 0 and out.splitlines()[:2] == ["result win for the side to move", "score 1"]
+    status, out, _ = run(capsys, "analyze", "tictactoe", "--depth", "2", "1", "5")
+    assert status == 0 and out.splitlines()[-1].startswith("bestmove ")
+    assert_one_line_error(capsys, ["solve", "connect4", "--weak", "4", "--bogus"])

@@ -63,7 +63,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            position = getattr(args, "position", None)
+            if isinstance(position, list) and not any(e.startswith("-") for e in extras):
+                # A POSITION written after options ('plies solve connect4 --weak 4453'):
+                # argparse gives an optional-length positional out before options.
+                position.extend(extras)
+            else:
+                parser.error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else 1
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
