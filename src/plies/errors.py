@@ -1,14 +1,18 @@
 """Error types raised by plies.
 
 Every error plies raises on purpose is a :class:`PliesError`, which is a
-:class:`ValueError`, so callers can catch one type. The command line turns any
+:class:`ValueError`, so callers can catch one type. An argument of the wrong type
+raises :class:`ArgumentTypeError`, which is a :class:`TypeError` too. Messages name
+the argument or input that was wrong and what was wrong with it. The command line turns any
 :class:`PliesError` into one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentTypeError",
     "IllegalMoveError",
+    "LimitError",
     "ParseError",
     "PliesError",
     "SearchError",
@@ -66,3 +70,15 @@ class IllegalMoveError(PliesError):
 
 class UnknownGameError(PliesError):
     """No game is registered under the requested name, or its parameters are wrong."""
+
+
+class ArgumentTypeError(PliesError, TypeError):
+    """An argument of a public function has the wrong type (``strict="yes"``, a
+    string where a :class:`~plies.trees.Tree` is expected). Both a
+    :class:`PliesError` (so a :class:`ValueError`) and a :class:`TypeError`."""
+
+
+class LimitError(PliesError):
+    """A job is larger than a limit allows (a drawing too big to read, too many
+    frames, a runaway expansion). The message names the limit and the option or
+    argument that raises it; the check runs before any work starts."""
