@@ -29,7 +29,7 @@ from typing import NoReturn
 from plies import __version__
 from plies.errors import PliesError
 
-__all__ = ["COMMANDS", "COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "build_parser", "command_parser", "main", "normalize"]
 
 #: Every command: name -> (module that registers it, one-line help), in the order
 #: ``plies --help`` lists them.
@@ -83,6 +83,11 @@ def _build(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, _Par
             if owner == module_name:
                 subparsers.add_parser(name, help=help_text, add_help=False)
     return parser, subparsers.choices
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    """The full parser of one command (``plies COMMAND ...``)."""
+    return _build(command)[1][command]
 
 
 def _command_of(argv: Sequence[str]) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -333,14 +334,14 @@ def build_tree(args: argparse.Namespace) -> Tree:
 
             seed = _random.randrange(1_000_000)
             args.seed = seed
-        low, high = args.values
+        low, high = _whole_range(args.values)
         tree = random_tree(
             branching=args.branching or 2,
             depth=3 if args.depth is None else args.depth,
             seed=seed,
             ragged=args.ragged,
-            low=int(low),
-            high=int(high),
+            low=low,
+            high=high,
             chance=args.chance,
             root=args.root,
         )
@@ -360,6 +361,21 @@ def build_tree(args: argparse.Namespace) -> Tree:
             "--random or --guided (see 'plies tree --help')"
         )
     return _with_bounds(tree, args)
+
+
+def _whole_range(values: tuple[float | int, float | int]) -> tuple[int, int]:
+    """``--values LOW,HIGH`` as whole numbers: random leaves are integers, so a
+    fractional or infinite bound is refused rather than silently truncated."""
+    for x in values:
+        if isinstance(x, float) and not x.is_integer():
+            shown = "an infinite" if math.isinf(x) else f"the fractional {format_number(x)}"
+            raise PliesError(
+                f"--values takes whole numbers (random leaves are integers), not {shown} bound"
+            )
+    low, high = (int(x) for x in values)
+    if low > high:
+        raise PliesError(f"--values LOW,HIGH needs LOW <= HIGH, not {low},{high}")
+    return low, high
 
 
 def _with_bounds(tree: Tree, args: argparse.Namespace) -> Tree:
@@ -396,6 +412,43 @@ def options_for(tree: Tree, args: argparse.Namespace, *, trace: bool) -> SearchO
     )
 
 
+def ignored_options(tree: Tree, options: SearchOptions, args: argparse.Namespace) -> list[str]:
+    """Why each option the user gave has no effect on this search, one sentence each:
+    an option silently ignored looks like one that worked."""
+    notes: list[str] = []
+    prunes = options.algorithm in ("alphabeta", "negamax") or (
+        options.algorithm == "expectiminimax" and options.star1 and tree.bounds is not None
+    )
+    if not prunes:
+        why = f"{options.algorithm} does not prune here"
+        if args.strict:
+            notes.append(f"--strict has no effect: {why}")
+        if args.fail_hard:
+            notes.append(f"--fail-hard has no effect: {why}")
+        if args.window is not None and options.algorithm == "minimax":
+            notes.append("--window has no effect on minimax's value: it does not prune")
+    elif args.fail_hard and tree.has_chance:
+        notes.append("--fail-hard applies to MAX and MIN nodes only, not to chance nodes")
+    if args.order == "static" and not any(s is not None for s in tree.static):
+        notes.append("--order static has no effect: the tree gives no static values")
+    if args.seed is not None and args.order != "random" and not args.random:
+        notes.append("--seed has no effect without --order random or --random")
+    if args.no_star1 and options.algorithm != "expectiminimax":
+        notes.append("--no-star1 has no effect: Star1 is a pruning of expectiminimax")
+    if (
+        tree.bounds is not None
+        and args.bounds is not None
+        and options.algorithm != ("expectiminimax")
+    ):
+        notes.append("--bounds has no effect: leaf bounds serve Star1 in expectiminimax")
+    if not args.random:
+        given = [f"--{name}" for name in ("ragged", "chance") if getattr(args, name)]
+        if args.values != (-9, 9):
+            given.append("--values")
+        notes.extend(f"{option} has no effect without --random" for option in given)
+    return notes
+
+
 # Running --------------------------------------------------------------------------------
 
 
@@ -411,7 +464,10 @@ def run_tree(args: argparse.Namespace) -> int:
     if args.compare:
         return _run_compare(tree, args)
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
-    result = search(tree, options_for(tree, args, trace=drawing or (narrate_on and not args.json)))
+    options = options_for(tree, args, trace=drawing or (narrate_on and not args.json))
+    for note in ignored_options(tree, options, args):
+        print(f"note: {note}", file=sys.stderr)
+    result = search(tree, options)
     if drawing:
         extension.draw(tree, result, args)
     if args.json:
@@ -495,7 +551,7 @@ def _print_report(
     console.print(result.summary())
     if result.evaluated and len(result.evaluated) <= 200:
         order = ", ".join(
-            format_number(tree.value[tree.leaf_ids[k]]) + f" (#{k + 1})"  # type: ignore[arg-type]
+            format_number(tree.value[tree.leaf_ids[k]]) + f" (leaf {k + 1})"  # type: ignore[arg-type]
             for k in result.evaluated
         )
         console.print(f"Leaves in evaluation order: {order}")
