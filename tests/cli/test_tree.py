@@ -276,3 +276,25 @@ def test_evaluation_order_names_leaves_by_number_not_hash(
     _, out, _ = run(capsys, "tree", AIMA, "--no-narrate", "--no-show-tree")
     assert "Leaves in evaluation order: 3 (leaf 1), 12 (leaf 2)" in out
     assert "#" not in out.split("Leaves in evaluation order:")[1].splitlines()[0]
+
+
+def test_an_endless_input_is_refused_not_read_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("needs /dev/zero")
+    assert_one_line_error(capsys, ["tree", "@/dev/zero"])
+
+
+def test_windows_line_ends_read_as_text_mode_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = (DATA / "aima-two-agents.test").read_text(encoding="utf-8")
+    path = tmp_path / "crlf.test"
+    path.write_bytes(source.replace("\n", "\r\n").encode("utf-8"))
+    status, out, err = run(capsys, "tree", f"@{path}", "--json")
+    assert status == 0, err
+    assert (
+        json.loads(out)["value"]
+        == json.loads(run(capsys, "tree", f"@{DATA / 'aima-two-agents.test'}", "--json")[1])[
+            "value"
+        ]
+    )

@@ -13,12 +13,12 @@ import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from rich.console import Console
 from rich.table import Table
 
-from plies.errors import PliesError
+from plies.errors import LimitError, PliesError
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -289,18 +289,39 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_source(spec: str) -> str:
-    """The text of TREE: itself, the file after ``@``, or standard input for ``-``."""
+    """The text of TREE: itself, the file after ``@``, or standard input for ``-``.
+
+    At most :data:`MAX_INPUT_BYTES` are read (``@/dev/zero`` must not eat the
+    machine's memory): a longer input is refused with a :class:`LimitError`.
+    """
     if spec == "-":
-        return sys.stdin.read()
+        return _read_capped(sys.stdin.buffer, "standard input")
     if spec.startswith("@"):
         path = Path(spec[1:])
         try:
-            return path.read_text(encoding="utf-8")
+            with path.open("rb") as stream:
+                return _read_capped(stream, f"the tree file '{path}'")
         except OSError as exc:
             raise PliesError(f"cannot read the tree file '{path}': {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise PliesError(f"the tree file '{path}' is not UTF-8 text") from None
     return spec
+
+
+#: The largest tree input read: a tree at the parsers' 20-million-node cap written in
+#: brackets is about 100 MB.
+MAX_INPUT_BYTES = 128 * 1024 * 1024
+
+
+def _read_capped(stream: BinaryIO, what: str) -> str:
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise LimitError(
+            f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MB, the most a tree may take"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PliesError(f"{what} is not UTF-8 text") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
 
 
 def _guided_io() -> Tree:
