@@ -13,7 +13,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, AnyStr, BinaryIO
 
 from rich.console import Console
 from rich.table import Table
@@ -295,7 +295,7 @@ def read_source(spec: str) -> str:
     machine's memory): a longer input is refused with a :class:`LimitError`.
     """
     if spec == "-":
-        return _read_capped(sys.stdin.buffer, "standard input")
+        return _checked_size(sys.stdin.read(MAX_INPUT_BYTES + 1), "standard input")
     if spec.startswith("@"):
         path = Path(spec[1:])
         try:
@@ -312,16 +312,20 @@ MAX_INPUT_BYTES = 128 * 1024 * 1024
 
 
 def _read_capped(stream: BinaryIO, what: str) -> str:
-    data = stream.read(MAX_INPUT_BYTES + 1)
-    if len(data) > MAX_INPUT_BYTES:
-        raise LimitError(
-            f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MB, the most a tree may take"
-        )
+    data = _checked_size(stream.read(MAX_INPUT_BYTES + 1), what)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PliesError(f"{what} is not UTF-8 text") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+
+
+def _checked_size(data: AnyStr, what: str) -> AnyStr:
+    if len(data) > MAX_INPUT_BYTES:
+        raise LimitError(
+            f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MB, the most a tree may take"
+        )
+    return data
 
 
 def _guided_io() -> Tree:
