@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.errors import LimitError, PliesError
+from plies.lab import LabOptions, read_tree
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -27,7 +28,6 @@ from plies.trees import (
     Tree,
     TreeResult,
     format_number,
-    parse,
     parse_number,
     search,
 )
@@ -372,18 +372,20 @@ def build_tree(args: argparse.Namespace) -> Tree:
         )
     elif args.guided:
         tree = _guided_io()
-    elif args.leaves is not None:
-        if args.branching is None:
-            raise PliesError("--leaves needs --branching B")
-        tree = parse(args.leaves, notation="flat", branching=args.branching, root=args.root)
-    elif args.tree is not None:
-        tree = parse(
-            read_source(args.tree), notation=args.notation, root=args.root, branching=args.branching
-        )
     else:
-        raise PliesError(
-            "no tree given: pass TREE, @FILE, - (standard input), --leaves, "
-            "--random or --guided (see 'plies tree --help')"
+        if args.leaves is not None:
+            if args.branching is None:
+                raise PliesError("--leaves needs --branching B")
+            text, notation = args.leaves, "flat"
+        elif args.tree is not None:
+            text, notation = read_source(args.tree), args.notation
+        else:
+            raise PliesError(
+                "no tree given: pass TREE, @FILE, - (standard input), --leaves, "
+                "--random or --guided (see 'plies tree --help')"
+            )
+        return read_tree(
+            text, notation=notation, root=args.root, branching=args.branching, bounds=args.bounds
         )
     return _with_bounds(tree, args)
 
@@ -410,62 +412,29 @@ def _with_bounds(tree: Tree, args: argparse.Namespace) -> Tree:
     return tree
 
 
+def lab_options(args: argparse.Namespace) -> LabOptions:
+    """The search options the arguments give (gaps are filled from the tree later)."""
+    return LabOptions(
+        algorithm=args.algorithm,
+        strict=args.strict,
+        fail_hard=args.fail_hard,
+        order=args.order,
+        seed=args.seed if args.order == "random" or not args.random else None,
+        depth_limit=args.depth_limit,
+        window=args.window,
+        star1=not args.no_star1,
+    )
+
+
 def options_for(tree: Tree, args: argparse.Namespace, *, trace: bool) -> SearchOptions:
     """Search options from the arguments, filling gaps from the tree's hints."""
-    algorithm = args.algorithm
-    if algorithm is None:
-        hinted = tree.hints.get("algorithm")
-        algorithm = (
-            hinted
-            if isinstance(hinted, str)
-            else ("expectiminimax" if tree.has_chance else "alphabeta")
-        )
-    strict = args.strict
-    if strict is None:
-        strict = bool(tree.hints.get("strict", False))
-    window = args.window if args.window is not None else (float("-inf"), float("inf"))
-    return SearchOptions(
-        algorithm=algorithm,
-        fail_soft=not args.fail_hard,
-        strict=strict,
-        order=args.order,
-        seed=0 if args.seed is None else args.seed,
-        depth=args.depth_limit,
-        window=window,
-        star1=not args.no_star1,
-        trace=trace,
-    )
+    return lab_options(args).search_options(tree, trace=trace)
 
 
-def ignored_options(tree: Tree, options: SearchOptions, args: argparse.Namespace) -> list[str]:
-    """Why each option the user gave has no effect on this search, one sentence each:
-    an option silently ignored looks like one that worked."""
-    notes: list[str] = []
-    prunes = options.algorithm in ("alphabeta", "negamax") or (
-        options.algorithm == "expectiminimax" and options.star1 and tree.bounds is not None
-    )
-    if not prunes:
-        why = f"{options.algorithm} does not prune here"
-        if args.strict:
-            notes.append(f"--strict has no effect: {why}")
-        if args.fail_hard:
-            notes.append(f"--fail-hard has no effect: {why}")
-        if args.window is not None and options.algorithm == "minimax":
-            notes.append("--window has no effect on minimax's value: it does not prune")
-    elif args.fail_hard and tree.has_chance:
-        notes.append("--fail-hard applies to MAX and MIN nodes only, not to chance nodes")
-    if args.order == "static" and not any(s is not None for s in tree.static):
-        notes.append("--order static has no effect: the tree gives no static values")
-    if args.seed is not None and args.order != "random" and not args.random:
-        notes.append("--seed has no effect without --order random or --random")
-    if args.no_star1 and options.algorithm != "expectiminimax":
-        notes.append("--no-star1 has no effect: Star1 is a pruning of expectiminimax")
-    if (
-        tree.bounds is not None
-        and args.bounds is not None
-        and options.algorithm != ("expectiminimax")
-    ):
-        notes.append("--bounds has no effect: leaf bounds serve Star1 in expectiminimax")
+def ignored_options(tree: Tree, args: argparse.Namespace) -> list[str]:
+    """Why each option given has no effect, one sentence each (see
+    :meth:`plies.lab.LabOptions.notes`), with the options that shape a --random tree."""
+    notes = lab_options(args).notes(tree)
     if not args.random:
         given = [f"--{name}" for name in ("ragged", "chance") if getattr(args, name)]
         if args.values != (-9, 9):
@@ -490,7 +459,7 @@ def run_tree(args: argparse.Namespace) -> int:
         return _run_compare(tree, args)
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
     options = options_for(tree, args, trace=drawing or (narrate_on and not args.json))
-    for note in ignored_options(tree, options, args):
+    for note in ignored_options(tree, args):
         print(f"note: {note}", file=sys.stderr)
     result = search(tree, options)
     if drawing:
@@ -691,8 +660,13 @@ def _run_batch(args: argparse.Namespace) -> int:
     failures = 0
     for number, line in _batch_lines(args):
         try:
-            tree = parse(line, notation=args.notation, root=args.root, branching=args.branching)
-            tree = _with_bounds(tree, args)
+            tree = read_tree(
+                line,
+                notation=args.notation,
+                root=args.root,
+                branching=args.branching,
+                bounds=args.bounds,
+            )
             result = search(tree, options_for(tree, args, trace=False))
             doc: dict[str, Any] = {"line": number, **result_to_json(result)}
         except PliesError as exc:
