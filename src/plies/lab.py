@@ -21,12 +21,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from plies.errors import ArgumentTypeError
-from plies.trees import Number, SearchOptions, Tree, TreeResult, parse, search
+from plies.trees import (
+    Number,
+    SearchOptions,
+    Tree,
+    TreeResult,
+    compare,
+    knuth_moore_minimum,
+    parse,
+    search,
+)
+from plies.trees._format import json_number, result_to_json
 from plies.trees._model import check_bounds
 
-__all__ = ["LabOptions", "read_tree", "run"]
+__all__ = ["LabOptions", "compare_document", "read_tree", "run", "search_document"]
 
 INF = math.inf
 
@@ -137,3 +148,44 @@ class LabOptions:
 def run(tree: Tree, options: LabOptions, *, trace: bool = True) -> TreeResult:
     """Search ``tree`` as ``options`` say (``trace``: record every step)."""
     return search(tree, options.search_options(tree, trace=trace))
+
+
+def search_document(result: TreeResult, options: LabOptions) -> dict[str, Any]:
+    """The strict JSON document of a search (``plies tree --json``, the web's
+    ``/api/search``): :func:`plies.trees.result_to_json` and the ``notes`` on options
+    given that had no effect (option names as the command line spells them)."""
+    doc = result_to_json(result)
+    doc["notes"] = options.notes(result.tree)
+    return doc
+
+
+def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
+    """Every algorithm x ordering x tie rule on ``tree`` (seed, depth limit and fail
+    rule from ``options``), with the Knuth-Moore minimum for uniform trees, as the
+    strict JSON that ``plies tree --compare --json`` prints."""
+    rows = compare(
+        tree,
+        seed=0 if options.seed is None else options.seed,
+        depth=options.depth_limit,
+        fail_soft=not options.fail_hard,
+    )
+    shape = tree.uniform_shape()
+    minimum = knuth_moore_minimum(*shape) if shape is not None and not tree.has_chance else None
+    return {
+        "leaf_count": tree.leaf_count,
+        "node_count": len(tree),
+        "shape": list(shape) if shape is not None else None,
+        "knuth_moore_minimum": minimum,
+        "rows": [
+            {
+                "algorithm": r.algorithm,
+                "order": r.order,
+                "strict": r.strict,
+                "value": json_number(r.value),
+                "evaluated": r.evaluated,
+                "nodes_visited": r.nodes_visited,
+                "cutoffs": r.cutoffs,
+            }
+            for r in rows
+        ],
+    }

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.errors import LimitError, PliesError
-from plies.lab import LabOptions, read_tree
+from plies.lab import LabOptions, compare_document, read_tree, search_document
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -31,8 +31,7 @@ from plies.trees import (
     parse_number,
     search,
 )
-from plies.trees._compare import compare, knuth_moore_minimum
-from plies.trees._format import format_tree, json_number, narrate, result_to_json
+from plies.trees._format import format_tree, narrate
 from plies.trees._guided import guided_tree
 from plies.trees._model import check_bounds
 from plies.trees._random import random_tree
@@ -465,7 +464,7 @@ def run_tree(args: argparse.Namespace) -> int:
     if drawing:
         extension.draw(tree, result, args)
     if args.json:
-        doc = result_to_json(result)
+        doc = search_document(result, lab_options(args))
         if args.random:
             doc["tree"] = format_tree(tree)
             doc["seed"] = args.seed
@@ -577,34 +576,12 @@ def _elide(items: list[str], sep: str, keep: int = 12) -> str:
 
 
 def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
-    rows = compare(
-        tree,
-        seed=0 if args.seed is None else args.seed,
-        depth=args.depth_limit,
-        fail_soft=not args.fail_hard,
-    )
-    shape = tree.uniform_shape()
-    minimum = knuth_moore_minimum(*shape) if shape is not None and not tree.has_chance else None
+    doc = compare_document(tree, lab_options(args))
     if args.json:
-        _print_json(
-            {
-                "leaf_count": tree.leaf_count,
-                "knuth_moore_minimum": minimum,
-                "rows": [
-                    {
-                        "algorithm": r.algorithm,
-                        "order": r.order,
-                        "strict": r.strict,
-                        "value": json_number(r.value),
-                        "evaluated": r.evaluated,
-                        "nodes_visited": r.nodes_visited,
-                        "cutoffs": r.cutoffs,
-                    }
-                    for r in rows
-                ],
-            }
-        )
+        _print_json(doc)
         return 0
+    rows = doc["rows"]
+    minimum, shape = doc["knuth_moore_minimum"], doc["shape"]
     table = Table(title=f"{tree.leaf_count} leaves, {len(tree)} nodes", title_justify="left")
     for column in (
         "algorithm",
@@ -619,17 +596,18 @@ def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
     for r in rows:
         prune_on = (
             "-"
-            if r.cutoffs == 0 and r.algorithm in ("minimax", "expectiminimax")
-            else ("v > bound" if r.strict else "v >= bound")
+            if r["cutoffs"] == 0 and r["algorithm"] in ("minimax", "expectiminimax")
+            else ("v > bound" if r["strict"] else "v >= bound")
         )
+        value = r["value"]
         table.add_row(
-            r.algorithm,
-            r.order,
+            r["algorithm"],
+            r["order"],
             prune_on,
-            format_number(r.value),
-            f"{r.evaluated} of {tree.leaf_count}",
-            str(r.nodes_visited),
-            str(r.cutoffs),
+            value if isinstance(value, str) else format_number(value),
+            f"{r['evaluated']} of {tree.leaf_count}",
+            str(r["nodes_visited"]),
+            str(r["cutoffs"]),
         )
     console = _console()
     console.print(table)
@@ -668,7 +646,7 @@ def _run_batch(args: argparse.Namespace) -> int:
                 bounds=args.bounds,
             )
             result = search(tree, options_for(tree, args, trace=False))
-            doc: dict[str, Any] = {"line": number, **result_to_json(result)}
+            doc: dict[str, Any] = {"line": number, **search_document(result, lab_options(args))}
         except PliesError as exc:
             failures += 1
             doc = {"line": number, "error": str(exc)}
