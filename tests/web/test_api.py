@@ -195,3 +195,31 @@ def test_the_lab_page_and_its_files_need_no_network(client: TestClient) -> None:
         response = client.get(asset)
         assert response.status_code == 200
         assert "https://" not in response.text
+
+
+def test_check_grades_an_answer(client: TestClient) -> None:
+    tree = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
+    right = {"value": 3, "evaluated": [0, 1, 2, 4, 5]}
+    response = client.post("/api/check", json={"tree": tree, "answer": right})
+    assert response.json() == {
+        "correct": True,
+        "score": 1.0,
+        "right": 9,
+        "checked": 9,
+        "feedback": [],
+    }
+    wrong = {"value": 3, "evaluated": [0, 1, 2, 4]}
+    doc = client.post("/api/check", json={"tree": tree, "answer": wrong}).json()
+    assert doc["correct"] is False
+    assert doc["feedback"][0]["path"] == [1, 0, 1]
+    assert "F's second leaf is searched, not pruned" in doc["feedback"][0]["message"]
+
+
+@pytest.mark.parametrize("answer", [None, [], {"evaluated": "x"}, {"bogus": 1}])
+def test_check_refuses_answers_it_cannot_read(client: TestClient, answer: Any) -> None:
+    body: dict[str, Any] = {"tree": AIMA}
+    if answer is not None:
+        body["answer"] = answer
+    response = client.post("/api/check", json=body)
+    assert response.status_code == 400
+    assert "answer" in response.json()["error"] or "evaluated" in response.json()["error"]

@@ -11,6 +11,8 @@ Routes:
   ``csv``), as a download;
 * ``POST /api/compare``: every algorithm x ordering x tie rule, as
   ``plies tree --compare --json``;
+* ``POST /api/check``: a student's ``answer`` checked against the search, with
+  feedback per node (:func:`plies.lab.check_answer`);
 * ``GET /api/exercise``: a random practice tree from a seed and a shape.
 
 Every bad request is status 400 (413 for a body over the limit) with
@@ -158,6 +160,17 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
 
         return await guarded(request, work)
 
+    async def api_check(request: Request) -> Response:
+        async def work() -> Response:
+            data = await _json_body(request, settings.max_body)
+            req = read_tree_request(data, max_text=settings.max_body)
+            if "answer" not in data:
+                raise RequestError("the request needs an 'answer' to check")
+            result = await run_in_threadpool(_search, req, settings.max_nodes, False)
+            return JSONResponse(lab.check_answer(result, data["answer"]).to_json())
+
+        return await guarded(request, work)
+
     async def api_render(request: Request) -> Response:
         async def work() -> Response:
             data = await _json_body(request, settings.max_body)
@@ -193,6 +206,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             Route("/api/search", api_search, methods=["POST"]),
             Route("/api/render", api_render, methods=["POST"]),
             Route("/api/compare", api_compare, methods=["POST"]),
+            Route("/api/check", api_check, methods=["POST"]),
             Route("/api/exercise", api_exercise),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]

@@ -1,20 +1,4 @@
-"""The tree lab's application layer: what every shell of it (the command line, the web
-app) shares.
-
-Tree text, its notation and the search options go in; the tree, the search result and
-notes on options that had no effect come out, and the renderers of :mod:`plies.draw`
-and :mod:`plies.trees` turn those into documents. A shell only translates its own
-input (an argparse namespace, a JSON body, a query string) into these calls, so the
-CLI and the web app give the same answer to the same question.
-
->>> from plies import lab
->>> tree = lab.read_tree("[[3,12,8],[2,4,6],[14,5,2]]")
->>> options = lab.LabOptions(algorithm="minimax", strict=True)
->>> lab.run(tree, options).value
-3
->>> options.notes(tree)
-['--strict has no effect: minimax does not prune here']
-"""
+"""Reading a tree, searching it as the user asked, and the documents of the result."""
 
 from __future__ import annotations
 

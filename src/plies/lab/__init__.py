@@ -1,0 +1,33 @@
+"""The tree lab's application layer: what every shell of it (the command line, the web
+app) shares.
+
+Tree text, its notation and the search options go in; the tree, the search result and
+notes on options that had no effect come out, and the renderers of :mod:`plies.draw`
+and :mod:`plies.trees` turn those into documents. Answers to exercises are checked
+here too. A shell only translates its own input (an argparse namespace, a JSON body, a
+query string) into these calls, so the CLI and the web app give the same answer to
+the same question.
+
+>>> from plies import lab
+>>> tree = lab.read_tree("[[3,12,8],[2,4,6],[14,5,2]]")
+>>> options = lab.LabOptions(algorithm="minimax", strict=True)
+>>> lab.run(tree, options).value
+3
+>>> options.notes(tree)
+['--strict has no effect: minimax does not prune here']
+"""
+
+from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer
+from plies.lab._search import LabOptions, compare_document, read_tree, run, search_document
+
+__all__ = [
+    "AnswerError",
+    "CheckResult",
+    "Feedback",
+    "LabOptions",
+    "check_answer",
+    "compare_document",
+    "read_tree",
+    "run",
+    "search_document",
+]
