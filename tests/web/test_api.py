@@ -16,6 +16,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient
 
+from plies.lab import exercise
 from plies.trees import format_tree, random_tree
 from plies.web import WebSettings, create_app
 
@@ -91,8 +92,9 @@ def test_exercise_is_reproducible_and_searchable(client: TestClient) -> None:
     first = client.get(query).json()
     assert first == client.get(query).json()
     assert first["seed"] == 42 and first["root"] == "min"
-    tree = random_tree(branching=3, depth=3, seed=42, low=-5, high=5, root="min")
+    tree = exercise(branching=3, depth=3, seed=42, low=-5, high=5, root="min")
     assert first["tree"] == format_tree(tree)
+    assert first["tree"].startswith("A(B(C(")
     searched = client.post("/api/search", json={"tree": first["tree"], "root": "min"})
     assert searched.status_code == 200
 

@@ -139,3 +139,34 @@ def test_fits_a_phone(browser: Any, server: str, tmp_path: Path) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     page.context.close()
+
+
+def test_practice_right_then_one_leaf_pruned_too_many(page: Any, server: str) -> None:
+    from plies.lab import LabOptions, exercise, run
+    from plies.trees import format_number
+
+    tree = exercise(branching=2, depth=3, seed=7)
+    result = run(tree, LabOptions())
+    page.goto(server + "/practice?seed=7")
+    sync_api.expect(page.get_by_test_id("drawing").locator("svg")).to_be_visible()
+    page.fill("#answer-value", format_number(result.value))
+    for node in range(1, len(tree)):
+        if tree.kind[node] == "leaf":
+            if result.status[node] == "pruned":
+                page.click(f"#n{node}")  # clicking the leaf in the drawing marks it pruned
+        elif result.status[node] != "pruned":
+            value = result.values[node]
+            assert value is not None
+            page.fill(f'input[data-node="{node}"]', format_number(value))
+    page.click("#check")
+    sync_api.expect(page.get_by_test_id("verdict")).to_contain_text("All right")
+    # Now prune one leaf the search evaluates: the feedback names it and says why.
+    victim = tree.leaf_ids[result.evaluated[-1]]
+    page.click(f"#n{victim}")
+    page.click("#check")
+    sync_api.expect(page.get_by_test_id("verdict")).not_to_contain_text("All right")
+    parent = tree.label[tree.parent[victim]]
+    sync_api.expect(page.get_by_test_id("feedback")).to_contain_text(
+        f"{parent}'s second leaf is searched, not pruned"
+    )
+    assert "wrong" in (page.get_attribute(f"#n{victim}", "class") or "")

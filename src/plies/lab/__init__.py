@@ -17,8 +17,15 @@ the same question.
 ['--strict has no effect: minimax does not prune here']
 """
 
-from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer
-from plies.lab._search import LabOptions, compare_document, read_tree, run, search_document
+from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
+from plies.lab._search import (
+    LabOptions,
+    compare_document,
+    exercise,
+    read_tree,
+    run,
+    search_document,
+)
 
 __all__ = [
     "AnswerError",
@@ -27,6 +34,8 @@ __all__ = [
     "LabOptions",
     "check_answer",
     "compare_document",
+    "exercise",
+    "node_name",
     "read_tree",
     "run",
     "search_document",

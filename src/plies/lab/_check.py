@@ -18,7 +18,7 @@ from typing import Any
 from plies.errors import PliesError
 from plies.trees import Number, Tree, TreeResult, format_number
 
-__all__ = ["AnswerError", "CheckResult", "Feedback", "check_answer"]
+__all__ = ["AnswerError", "CheckResult", "Feedback", "check_answer", "node_name"]
 
 #: Values closer than this count as equal (expectations are sums of products).
 TOLERANCE = 1e-9
@@ -109,6 +109,22 @@ def _same(a: Number | None, b: Number) -> bool:
     return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))
 
 
+def node_name(tree: Tree, node: int) -> str:
+    """A node named the way a student reads the drawing: its label, ``the root``, or
+    its place under its parent (``D's second leaf``, ``the root's first child``)."""
+    label = tree.label[node]
+    if label is not None:
+        return label
+    if node == 0:
+        return "the root"
+    parent = tree.parent[node]
+    index = tree.child_index[node]
+    ordinal = _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
+    owner = tree.label[parent] or ("the root" if parent == 0 else tree.name(parent))
+    what = "leaf" if tree.kind[node] == "leaf" else "child"
+    return f"{owner}'s {ordinal} {what}"
+
+
 class _Checker:
     def __init__(self, result: TreeResult) -> None:
         self.result = result
@@ -117,21 +133,8 @@ class _Checker:
         self.checked = 0
         self.feedback: list[Feedback] = []
 
-    # Naming nodes the way a student reads the drawing ------------------------------------
-
     def name(self, node: int) -> str:
-        tree = self.tree
-        label = tree.label[node]
-        if label is not None:
-            return label
-        if node == 0:
-            return "the root"
-        parent = tree.parent[node]
-        index = tree.child_index[node]
-        ordinal = _ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"
-        owner = tree.label[parent] or ("the root" if parent == 0 else tree.name(parent))
-        what = "leaf" if tree.kind[node] == "leaf" else "child"
-        return f"{owner}'s {ordinal} {what}"
+        return node_name(self.tree, node)
 
     def verdict(self, ok: bool, node: int, message: str) -> None:
         self.checked += 1

@@ -12,16 +12,18 @@ from plies.trees import (
     Number,
     SearchOptions,
     Tree,
+    TreeBuilder,
     TreeResult,
     compare,
     knuth_moore_minimum,
     parse,
+    random_tree,
     search,
 )
 from plies.trees._format import json_number, result_to_json
 from plies.trees._model import check_bounds
 
-__all__ = ["LabOptions", "compare_document", "read_tree", "run", "search_document"]
+__all__ = ["LabOptions", "compare_document", "exercise", "read_tree", "run", "search_document"]
 
 INF = math.inf
 
@@ -173,3 +175,49 @@ def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
             for r in rows
         ],
     }
+
+
+def _letters(k: int) -> str:
+    """``A``, ``B``, ..., ``Z``, ``AA``, ``AB``, ...: spreadsheet column names."""
+    name = ""
+    k += 1
+    while k:
+        k, rest = divmod(k - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def exercise(
+    *,
+    branching: int = 2,
+    depth: int = 3,
+    seed: int = 0,
+    ragged: bool = False,
+    chance: bool = False,
+    root: str = "max",
+    low: int = -9,
+    high: int = 9,
+) -> Tree:
+    """A practice tree: :func:`plies.trees.random_tree` with these arguments, its inner
+    nodes labelled ``A``, ``B``, ... in preorder as textbooks draw them, so feedback
+    can say "D's second leaf"."""
+    tree = random_tree(
+        branching=branching,
+        depth=depth,
+        seed=seed,
+        ragged=ragged,
+        chance=chance,
+        root=root,
+        low=low,
+        high=high,
+    )
+    builder = TreeBuilder(root=root)
+    inner = 0
+    for node in range(len(tree)):
+        if tree.kind[node] == "leaf":
+            builder.add(tree.parent[node], value=tree.value[node])
+        else:
+            kind = tree.kind[node] if tree.kind[node] == "chance" else None
+            builder.add(tree.parent[node], kind=kind, label=_letters(inner))
+            inner += 1
+    return builder.build()

@@ -2,8 +2,8 @@
 
 Routes:
 
-* ``GET /`` the tree lab page; ``GET /static/...`` its script and style (shipped in
-  the package, no network needed);
+* ``GET /`` the tree lab page, ``GET /practice`` the practice room; ``GET /static/...``
+  their scripts and style (shipped in the package, no network needed);
 * ``POST /api/search``: the document ``plies tree --json`` prints for the same tree
   and options;
 * ``POST /api/render``: the same search drawn in a ``--draw`` format (``svg``,
@@ -13,6 +13,7 @@ Routes:
   ``plies tree --compare --json``;
 * ``POST /api/check``: a student's ``answer`` checked against the search, with
   feedback per node (:func:`plies.lab.check_answer`);
+* ``POST /api/tree``: the tree alone (drawing and nodes), to answer on;
 * ``GET /api/exercise``: a random practice tree from a seed and a shape.
 
 Every bad request is status 400 (413 for a body over the limit) with
@@ -37,8 +38,8 @@ from starlette.staticfiles import StaticFiles
 
 from plies import lab
 from plies.errors import LimitError, ParseError, PliesError
-from plies.trees import Tree, TreeResult, format_tree, random_tree
-from plies.web._pages import lab_page
+from plies.trees import Tree, TreeResult, format_tree
+from plies.web._pages import lab_page, practice_page
 from plies.web._request import RequestError, TreeRequest, exercise_shape, read_tree_request
 
 __all__ = ["WebSettings", "create_app"]
@@ -124,6 +125,27 @@ def _render(req: TreeRequest, settings: WebSettings, fmt: str, before: bool) -> 
     return draw.render(result.tree if before else result, fmt)
 
 
+def _tree_document(tree: Tree) -> dict[str, Any]:
+    """A tree without its search, for answering on it: plies' own SVG drawing (node
+    ``i`` is the group ``#n{i}``) and every node's path, name, kind and leaf number."""
+    from plies.draw import repr_svg
+
+    return {
+        "svg": repr_svg(tree),
+        "leaf_count": tree.leaf_count,
+        "nodes": [
+            {
+                "id": i,
+                "path": tree.path(i),
+                "name": lab.node_name(tree, i),
+                "kind": tree.kind[i],
+                "leaf": tree.leaf_index[i] if tree.kind[i] == "leaf" else None,
+            }
+            for i in range(len(tree))
+        ],
+    }
+
+
 def create_app(settings: WebSettings | None = None) -> Starlette:
     """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``)."""
     settings = settings or WebSettings()
@@ -141,6 +163,9 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     async def page(request: Request) -> Response:
         return HTMLResponse(lab_page())
 
+    async def practice(request: Request) -> Response:
+        return HTMLResponse(practice_page())
+
     async def api_search(request: Request) -> Response:
         async def work() -> Response:
             req = read_tree_request(
@@ -157,6 +182,15 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             req = read_tree_request(data, max_text=settings.max_body)
             tree = _read_tree(req, settings.max_step_nodes)
             return JSONResponse(await run_in_threadpool(lab.compare_document, tree, req.options))
+
+        return await guarded(request, work)
+
+    async def api_tree(request: Request) -> Response:
+        async def work() -> Response:
+            data = await _json_body(request, settings.max_body)
+            req = read_tree_request(data, max_text=settings.max_body)
+            tree = _read_tree(req, settings.max_step_nodes)
+            return JSONResponse(await run_in_threadpool(_tree_document, tree))
 
         return await guarded(request, work)
 
@@ -194,7 +228,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     async def api_exercise(request: Request) -> Response:
         async def work() -> Response:
             shape = exercise_shape(request.query_params)
-            tree = random_tree(**shape)
+            tree = lab.exercise(**shape)
             return JSONResponse({"tree": format_tree(tree), **shape})
 
         return await guarded(request, work)
@@ -203,10 +237,12 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     return Starlette(
         routes=[
             Route("/", page),
+            Route("/practice", practice),
             Route("/api/search", api_search, methods=["POST"]),
             Route("/api/render", api_render, methods=["POST"]),
             Route("/api/compare", api_compare, methods=["POST"]),
             Route("/api/check", api_check, methods=["POST"]),
+            Route("/api/tree", api_tree, methods=["POST"]),
             Route("/api/exercise", api_exercise),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]

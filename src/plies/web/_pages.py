@@ -7,7 +7,7 @@ from html import escape
 from plies import __version__
 from plies.trees import ALGORITHMS, ORDERS
 
-__all__ = ["lab_page"]
+__all__ = ["lab_page", "practice_page"]
 
 EXAMPLE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -39,7 +39,7 @@ def lab_page() -> str:
 <body>
 <header>
   <h1>plies <span>the alpha-beta lab</span></h1>
-  <nav><a href="/" aria-current="page">Lab</a></nav>
+  <nav><a href="/" aria-current="page">Lab</a><a href="/practice">Practice</a></nav>
 </header>
 <main>
 <section id="input" aria-label="Tree and options">
@@ -87,6 +87,63 @@ def lab_page() -> str:
 </main>
 <footer>plies {escape(__version__)}</footer>
 <script src="/static/lab.js"></script>
+</body>
+</html>
+"""
+
+
+def practice_page() -> str:
+    """The practice room (``/practice``): a random or given tree to answer on, checked
+    against the real search with feedback per node."""
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>plies: practice alpha-beta</title>
+<link rel="stylesheet" href="/static/lab.css">
+</head>
+<body>
+<header>
+  <h1>plies <span>practice alpha-beta</span></h1>
+  <nav><a href="/">Lab</a><a href="/practice" aria-current="page">Practice</a></nav>
+</header>
+<main>
+<section id="input" aria-label="Exercise">
+  <fieldset>
+    <legend>Exercise</legend>
+    <label>Branching <input id="branching" type="number" min="1" max="10" value="2"></label>
+    <label>Depth <input id="depth" type="number" min="1" max="10" value="3"></label>
+    <label>Values <input id="values" value="-9,9"></label>
+    <label>Seed <input id="seed" type="number" min="0" placeholder="random"></label>
+    <label>Root <select id="root">
+      <option value="max">MAX</option><option value="min">MIN</option></select></label>
+    <label class="check"><input id="ragged" type="checkbox"> ragged</label>
+    <label class="check"><input id="strict" type="checkbox">
+      prune only when strictly beyond the bound</label>
+  </fieldset>
+  <button id="new" type="button">New exercise</button>
+  <p><a id="share" href="/practice">Link to this exercise</a></p>
+  <h2>How to answer</h2>
+  <p class="help">Run alpha-beta in your head, left to right. Click a leaf (or tick its
+  box) to mark it <em>pruned</em>; type the value each inner node backs up. Then
+  <strong>Check</strong>.</p>
+</section>
+<section id="output" aria-label="Your answer">
+  <div id="drawing" data-testid="drawing"></div>
+  <form id="answer" aria-label="Answer">
+    <label>Root value
+      <input id="answer-value" data-testid="answer-value" inputmode="decimal"></label>
+    <div id="answer-nodes"></div>
+  </form>
+  <button id="check" type="button">Check</button>
+  <button id="solution" type="button">Show solution</button>
+  <div id="verdict" role="status" data-testid="verdict"></div>
+  <ul id="feedback" data-testid="feedback"></ul>
+</section>
+</main>
+<footer>plies {escape(__version__)}</footer>
+<script src="/static/practice.js"></script>
 </body>
 </html>
 """

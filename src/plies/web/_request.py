@@ -147,7 +147,7 @@ MAX_EXERCISE_LEAVES = 729
 
 
 def exercise_shape(query: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword arguments of :func:`plies.trees.random_tree` a practice request
+    """The keyword arguments of :func:`plies.lab.exercise` a practice request
     asks for: ``branching``, ``depth``, ``seed`` (a fresh one if left out, returned so
     the exercise can be shared), ``ragged``, ``chance``, ``root`` and ``values``
     (``"LOW,HIGH"``, whole numbers)."""
