@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.errors import LimitError, PliesError
-from plies.lab import LabOptions, compare_document, read_tree, search_document
+from plies.lab import LabOptions, compare_document, read_game_tree, read_tree, search_document
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -163,6 +163,12 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
         help="known bounds on every leaf value; enables Star1 for expectiminimax",
     )
     src.add_argument(
+        "--game",
+        metavar="GAME[:POSITION]",
+        help="search the tree of a built-in game's position to --depth plies (default 2): "
+        "tictactoe:'5 1 9', connect4:4453, connect4:width=6,height=5:44 (see 'plies games')",
+    )
+    src.add_argument(
         "--random",
         action="store_true",
         help="search a random tree instead of TREE (see --branching, --depth, --seed, --ragged)",
@@ -172,7 +178,7 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
         type=_natural,
         metavar="D",
         default=None,
-        help="depth of the --random tree (default 3)",
+        help="depth of the --random tree (default 3) or the --game tree (default 2)",
     )
     src.add_argument(
         "--ragged",
@@ -344,14 +350,23 @@ def _guided_io() -> Tree:
 
 def build_tree(args: argparse.Namespace) -> Tree:
     """The tree the arguments describe (TREE, --leaves, --random or --guided)."""
-    sources = [args.tree is not None, args.leaves is not None, args.random, args.guided]
+    sources = [
+        args.tree is not None,
+        args.leaves is not None,
+        args.random,
+        args.guided,
+        args.game is not None,
+    ]
     if sum(sources) > 1:
-        raise PliesError("give only one of TREE, --leaves, --random and --guided")
-    if args.depth is not None and not args.random:
+        raise PliesError("give only one of TREE, --leaves, --random, --guided and --game")
+    if args.depth is not None and not (args.random or args.game):
         raise PliesError(
-            "--depth sets the depth of a --random tree; to limit the search use --depth-limit"
+            "--depth sets the depth of a --random or --game tree; to limit the search use "
+            "--depth-limit"
         )
-    if args.random:
+    if args.game is not None:
+        tree = read_game_tree(args.game, depth=2 if args.depth is None else args.depth)
+    elif args.random:
         seed = args.seed
         if seed is None:
             import random as _random

@@ -18,6 +18,7 @@ the same question.
 """
 
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
+from plies.lab._games import game_tree, read_game_tree
 from plies.lab._search import (
     LabOptions,
     compare_document,
@@ -35,7 +36,9 @@ __all__ = [
     "check_answer",
     "compare_document",
     "exercise",
+    "game_tree",
     "node_name",
+    "read_game_tree",
     "read_tree",
     "run",
     "search_document",

@@ -1,0 +1,96 @@
+"""Game positions as explicit trees, so every lab feature works on a real game: the
+position's moves to a given depth, each node labelled with the move that reached it,
+leaves scored by the game's utility (the game is over) or its evaluation (the depth
+ran out), from the view of the player to move at the root (MAX)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plies.errors import LimitError, PliesError
+from plies.game import BaseGame
+from plies.trees import Tree, TreeBuilder
+
+__all__ = ["MAX_GAME_TREE_NODES", "game_tree", "read_game_tree", "split_game_position"]
+
+#: The largest game tree built (the tree lab's drawings and steps want far fewer).
+MAX_GAME_TREE_NODES = 200_000
+
+
+def split_game_position(text: str) -> tuple[str, str]:
+    """``GAME[:key=value,...][:POSITION]`` as (game spec, position text): the parts
+    after the name that hold ``=`` are the game's parameters, the rest the position
+    (``tictactoe:5 1 9``, ``connect4:width=6,height=5:4453``, ``nim:3,4,5``)."""
+    name, *parts = text.strip().split(":")
+    params: list[str] = []
+    while parts and "=" in parts[0]:
+        params.append(parts.pop(0))
+    spec = ":".join([name, *params]) if params else name
+    return spec, ":".join(parts)
+
+
+def game_tree(
+    game: BaseGame[Any, Any], state: Any, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES
+) -> Tree:
+    """The tree of ``state`` searched ``depth`` plies deep (a chance event counts as a
+    ply). Raises :class:`~plies.errors.LimitError` past ``max_nodes`` nodes, before
+    building more of it."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
+    root_player = game.to_move(state)
+    builder = TreeBuilder(root="max")
+    # Explicit stack of (parent id, state, plies left, move text, probability).
+    stack: list[tuple[int, Any, int, str | None, float | None]] = [(-1, state, depth, None, None)]
+    while stack:
+        parent, position, left, move, p = stack.pop()
+        if len(builder.parent) >= max_nodes:
+            raise LimitError(
+                f"the tree of this {game.name} position to depth {depth} has more than "
+                f"{max_nodes:,} nodes; give a smaller --depth"
+            )
+        if game.is_terminal(position):
+            builder.add(
+                parent,
+                value=game.utility(position, root_player),
+                label=move,
+                move=move,
+                probability=p,
+            )
+            continue
+        if left == 0:
+            builder.add(
+                parent,
+                value=game.evaluate(position, root_player),
+                label=move,
+                move=move,
+                probability=p,
+            )
+            continue
+        children: list[tuple[Any, str, float | None]]
+        if game.has_chance and game.is_chance(position):
+            kind = "chance"
+            children = [
+                (game.play(position, m), game.format_move(position, m), prob)
+                for m, prob in game.chance_outcomes(position)
+            ]
+        else:
+            kind = "max" if game.to_move(position) == root_player else "min"
+            children = [
+                (game.play(position, m), game.format_move(position, m), None)
+                for m in game.legal_moves(position)
+            ]
+        node = builder.add(parent, kind=kind, label=move, move=move, probability=p)
+        stack.extend(
+            (node, child, left - 1, text, prob) for child, text, prob in reversed(children)
+        )
+    return builder.build()
+
+
+def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES) -> Tree:
+    """The tree of the position ``GAME[:params][:POSITION]`` (see
+    :func:`split_game_position`; no position: the start) to ``depth`` plies."""
+    from plies.games import parse_game_spec
+
+    spec, position = split_game_position(text)
+    game = parse_game_spec(spec)
+    return game_tree(game, game.parse_position(position), depth=depth, max_nodes=max_nodes)
