@@ -170,3 +170,13 @@ def test_practice_right_then_one_leaf_pruned_too_many(page: Any, server: str) ->
         f"{parent}'s second leaf is searched, not pruned"
     )
     assert "wrong" in (page.get_attribute(f"#n{victim}", "class") or "")
+
+
+def test_a_tictactoe_position_as_a_tree(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.click("#game-box summary")
+    page.fill("#game", "tictactoe:5 1 9 2")
+    page.fill("#game-depth", "2")
+    page.click("#load-game")
+    sync_api.expect(page.get_by_test_id("stats")).to_contain_text("of 20 leaves")
+    sync_api.expect(page.get_by_test_id("pv")).to_contain_text("3 →")

@@ -14,6 +14,7 @@ Routes:
 * ``POST /api/check``: a student's ``answer`` checked against the search, with
   feedback per node (:func:`plies.lab.check_answer`);
 * ``POST /api/tree``: the tree alone (drawing and nodes), to answer on;
+* ``GET /api/game-tree``: a built-in game's position as tree text (``game``, ``depth``);
 * ``GET /api/exercise``: a random practice tree from a seed and a shape.
 
 Every bad request is status 400 (413 for a body over the limit) with
@@ -40,7 +41,13 @@ from plies import lab
 from plies.errors import LimitError, ParseError, PliesError
 from plies.trees import Tree, TreeResult, format_tree
 from plies.web._pages import lab_page, practice_page
-from plies.web._request import RequestError, TreeRequest, exercise_shape, read_tree_request
+from plies.web._request import (
+    RequestError,
+    TreeRequest,
+    exercise_shape,
+    read_depth,
+    read_tree_request,
+)
 
 __all__ = ["WebSettings", "create_app"]
 
@@ -225,6 +232,20 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
 
         return await guarded(request, work)
 
+    async def api_game_tree(request: Request) -> Response:
+        async def work() -> Response:
+            query = request.query_params
+            spec = query.get("game", "")
+            if not spec.strip() or len(spec) > 10_000:
+                raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
+            depth = read_depth(query)
+            tree = await run_in_threadpool(
+                lab.read_game_tree, spec, depth=depth, max_nodes=settings.max_step_nodes
+            )
+            return JSONResponse({"tree": format_tree(tree), "game": spec, "depth": depth})
+
+        return await guarded(request, work)
+
     async def api_exercise(request: Request) -> Response:
         async def work() -> Response:
             shape = exercise_shape(request.query_params)
@@ -244,6 +265,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             Route("/api/check", api_check, methods=["POST"]),
             Route("/api/tree", api_tree, methods=["POST"]),
             Route("/api/exercise", api_exercise),
+            Route("/api/game-tree", api_game_tree),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]
     )

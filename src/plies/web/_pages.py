@@ -47,6 +47,12 @@ def lab_page() -> str:
   <textarea id="tree" spellcheck="false" rows="6"
     aria-describedby="parse-error">{EXAMPLE}</textarea>
   <p id="parse-error" role="alert" data-testid="parse-error"></p>
+  <details id="game-box">
+    <summary>Or a game position</summary>
+    <label>Game and position <input id="game" placeholder="tictactoe:5 1 9"></label>
+    <label>Depth <input id="game-depth" type="number" min="0" max="12" value="2"></label>
+    <button id="load-game" type="button">Make its tree</button>
+  </details>
   <fieldset>
     <legend>Search</legend>
     <label>Algorithm <select id="algorithm"><option value="">default</option>

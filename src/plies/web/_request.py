@@ -17,7 +17,7 @@ from plies.errors import PliesError
 from plies.lab import LabOptions
 from plies.trees import ALGORITHMS, NOTATIONS, ORDERS, Number, parse_number
 
-__all__ = ["RequestError", "TreeRequest", "exercise_shape", "read_tree_request"]
+__all__ = ["RequestError", "TreeRequest", "exercise_shape", "read_depth", "read_tree_request"]
 
 #: Fields a search request may carry besides ``tree``.
 SEARCH_FIELDS = (
@@ -178,3 +178,9 @@ def exercise_shape(query: Mapping[str, Any]) -> dict[str, Any]:
         "low": low,
         "high": high,
     }
+
+
+def read_depth(query: Mapping[str, Any]) -> int:
+    """The ``depth`` of a game tree (default 2)."""
+    depth = _whole(query, "depth", 0, 12)
+    return 2 if depth is None else depth

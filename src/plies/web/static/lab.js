@@ -162,6 +162,19 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
+  async function loadGame() {
+    const query = new URLSearchParams({game: $('game').value, depth: $('game-depth').value});
+    const response = await fetch('/api/game-tree?' + query.toString());
+    const doc = await response.json();
+    if (!response.ok) {
+      showError(doc);
+      return;
+    }
+    $('tree').value = doc.tree;
+    run();
+  }
+
+  $('load-game').addEventListener('click', loadGame);
   $('tree').addEventListener('input', later);
   for (const name of FIELDS.concat(FLAGS)) $(name).addEventListener('change', run);
   $('run').addEventListener('click', run);
