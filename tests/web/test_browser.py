@@ -180,3 +180,25 @@ def test_a_tictactoe_position_as_a_tree(page: Any, server: str) -> None:
     page.click("#load-game")
     sync_api.expect(page.get_by_test_id("stats")).to_contain_text("of 20 leaves")
     sync_api.expect(page.get_by_test_id("pv")).to_contain_text("3 →")
+
+
+def test_the_visual_editor_keeps_the_text_in_sync(page: Any, server: str) -> None:
+    page.goto(f"{server}/?tree={quote('[[1,2],[3,4]]')}")
+    sync_api.expect(page.get_by_test_id("value")).to_have_text("3")
+    page.click("#editor-box summary")
+    drawing = page.get_by_test_id("editor-drawing")
+    drawing.locator("#n2").click()  # preorder: the first leaf
+    page.fill("#edit-value", "9")
+    page.press("#edit-value", "Enter")
+    sync_api.expect(page.locator("#tree")).to_have_value("[[9,2],[3,4]]")
+    drawing.locator("#n1").click()
+    page.click("#edit-add")
+    sync_api.expect(page.locator("#tree")).to_have_value("[[9,2,0],[3,4]]")
+    drawing.locator("#n5").click()  # the second MIN node, after the new leaf
+    page.click("#edit-remove")
+    sync_api.expect(page.locator("#tree")).to_have_value("[[9,2,0]]")
+    sync_api.expect(page.get_by_test_id("value")).to_have_text("0")
+    drawing.locator("#n0").click()
+    page.fill("#edit-label", "A")
+    page.press("#edit-label", "Enter")
+    sync_api.expect(page.locator("#tree")).to_have_value("A((9,2,0))")

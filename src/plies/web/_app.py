@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from plies import lab
 from plies.errors import LimitError, ParseError, PliesError
-from plies.trees import Tree, TreeResult, format_tree
+from plies.trees import Tree, TreeResult, format_tree, tree_to_json
 from plies.web._pages import lab_page, practice_page
 from plies.web._request import (
     RequestError,
@@ -133,12 +133,16 @@ def _render(req: TreeRequest, settings: WebSettings, fmt: str, before: bool) -> 
 
 
 def _tree_document(tree: Tree) -> dict[str, Any]:
-    """A tree without its search, for answering on it: plies' own SVG drawing (node
-    ``i`` is the group ``#n{i}``) and every node's path, name, kind and leaf number."""
+    """A tree without its search, for answering or editing on it: plies' own SVG
+    drawing (node ``i`` is the group ``#n{i}``), the tree as text (brackets where they
+    can say everything, else JSON) and as a JSON object, and every node's path, name,
+    kind and leaf number."""
     from plies.draw import repr_svg
 
     return {
         "svg": repr_svg(tree),
+        "text": format_tree(tree),
+        "json": tree_to_json(tree),
         "leaf_count": tree.leaf_count,
         "nodes": [
             {

@@ -47,6 +47,24 @@ def lab_page() -> str:
   <textarea id="tree" spellcheck="false" rows="6"
     aria-describedby="parse-error">{EXAMPLE}</textarea>
   <p id="parse-error" role="alert" data-testid="parse-error"></p>
+  <details id="editor-box">
+    <summary>Edit on the drawing</summary>
+    <p class="help">Click a node to edit it; the text above follows.</p>
+    <div id="editor-drawing" data-testid="editor-drawing"></div>
+    <div id="editor" hidden>
+      <p id="editor-title"></p>
+      <label>Label <input id="edit-label"></label>
+      <label id="edit-kind-row">Kind <select id="edit-kind">
+        <option value="max">MAX</option><option value="min">MIN</option>
+        <option value="chance">chance</option></select></label>
+      <label id="edit-value-row">Value <input id="edit-value" inputmode="decimal"></label>
+      <label id="edit-static-row">Static value e(n) <input id="edit-static"
+        inputmode="decimal" placeholder="none"></label>
+      <label id="edit-p-row">Probability <input id="edit-p" inputmode="decimal"></label>
+      <button id="edit-add" type="button">Add a child</button>
+      <button id="edit-remove" type="button">Remove</button>
+    </div>
+  </details>
   <details id="game-box">
     <summary>Or a game position</summary>
     <label>Game and position <input id="game" placeholder="tictactoe:5 1 9"></label>

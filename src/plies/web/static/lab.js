@@ -7,6 +7,7 @@
   const FLAGS = ['strict', 'fail_hard'];
   let timer = null;
   let generation = 0;
+  let editing = false;  // true while an edit redraws the editor itself
 
   function request() {
     const body = {tree: $('tree').value};
@@ -122,6 +123,7 @@
     }
     showError(null);
     showResult(doc);
+    if ($('editor-box') && $('editor-box').open && !editing) drawEditor(body.tree);
     const link = shareLink(body);
     $('share').href = link;
     window.history.replaceState(null, '', link);
@@ -173,6 +175,135 @@
     $('tree').value = doc.tree;
     run();
   }
+
+  // The visual editor: a JSON model of the tree, drawn by the server, edited by clicks.
+  let model = null;     // {tree: node, bounds?}; a node is {label?, kind?, value?, p?, static?, children?}
+  let order = [];       // model nodes in preorder: order[i] is drawn as #n{i}
+  let parents = [];
+  let selected = -1;
+
+  function normalize(node) {
+    if (typeof node !== 'object' || node === null) return {value: node};
+    if (node.children) node.children = node.children.map(normalize);
+    return node;
+  }
+
+  function index(root) {
+    order = [];
+    parents = [];
+    const stack = [[root, -1]];
+    while (stack.length) {
+      const [node, parent] = stack.pop();
+      const id = order.length;
+      order.push(node);
+      parents.push(parent);
+      if (node.children) for (let k = node.children.length - 1; k >= 0; k--) stack.push([node.children[k], id]);
+    }
+  }
+
+  async function drawEditor(text) {
+    const body = Object.assign(request(), {tree: text});
+    const response = await post('/api/tree', body);
+    const doc = await response.json();
+    if (!response.ok) { showError(doc); return false; }
+    showError(null);
+    model = doc.json;
+    model.tree = normalize(model.tree);
+    index(model.tree);
+    $('editor-drawing').innerHTML = doc.svg;  // plies' own SVG: labels escaped by the server
+    for (let i = 0; i < order.length; i++) {
+      const g = $('editor-drawing').querySelector('#n' + i);
+      if (!g) continue;
+      g.setAttribute('role', 'button');
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('aria-label', 'edit node ' + i);
+      g.addEventListener('click', () => select(i));
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(i); });
+    }
+    if (selected >= order.length) selected = -1;
+    if (selected >= 0) select(selected);
+    return doc.text;
+  }
+
+  function select(i) {
+    selected = i;
+    for (const g of $('editor-drawing').querySelectorAll('g.node')) g.classList.remove('editing');
+    const g = $('editor-drawing').querySelector('#n' + i);
+    if (g) g.classList.add('editing');
+    const node = order[i];
+    const leaf = !node.children;
+    const parent = parents[i] >= 0 ? order[parents[i]] : null;
+    $('editor').hidden = false;
+    $('editor-title').textContent = (i === 0 ? 'The root' : 'Node ' + i) + (leaf ? ' (a leaf)' : '');
+    $('edit-label').value = node.label || '';
+    $('edit-kind-row').hidden = leaf;
+    $('edit-kind').value = node.kind || 'max';
+    $('edit-value-row').hidden = !leaf;
+    $('edit-value').value = leaf ? String(node.value) : '';
+    $('edit-static-row').hidden = leaf;
+    $('edit-static').value = node.static === undefined ? '' : String(node.static);
+    $('edit-p-row').hidden = !(parent && parent.kind === 'chance');
+    $('edit-p').value = node.p === undefined ? '' : String(node.p);
+    $('edit-remove').disabled = i === 0;
+  }
+
+  function numberOrText(text) {
+    const n = Number(text);
+    return text.trim() !== '' && Number.isFinite(n) ? n : text.trim();
+  }
+
+  async function commit() {
+    const canonical = await drawEditor(JSON.stringify(model));
+    if (canonical === false) return;
+    $('tree').value = canonical;
+    editing = true;
+    try { await run(); } finally { editing = false; }
+  }
+
+  function edit(change) {
+    if (selected < 0) return;
+    change(order[selected], selected);
+    commit();
+  }
+
+  $('edit-label').addEventListener('change', () => edit((node) => {
+    const label = $('edit-label').value.trim();
+    if (label) node.label = label; else delete node.label;
+  }));
+  $('edit-kind').addEventListener('change', () => edit((node) => { node.kind = $('edit-kind').value; }));
+  $('edit-value').addEventListener('change', () => edit((node) => { node.value = numberOrText($('edit-value').value); }));
+  $('edit-static').addEventListener('change', () => edit((node) => {
+    const text = $('edit-static').value.trim();
+    if (text) node.static = numberOrText(text); else delete node.static;
+  }));
+  $('edit-p').addEventListener('change', () => edit((node) => {
+    const text = $('edit-p').value.trim();
+    if (text) node.p = numberOrText(text); else delete node.p;
+  }));
+  $('edit-add').addEventListener('click', () => edit((node, i) => {
+    if (!node.children) {  // a leaf becomes an inner node above its old value
+      const parent = parents[i] >= 0 ? order[parents[i]] : null;
+      node.kind = parent && parent.kind === 'max' ? 'min' : 'max';
+      node.children = [{value: node.value}];
+      delete node.value;
+    }
+    node.children.push({value: 0});
+    if (node.kind === 'chance') for (const child of node.children) delete child.p;
+  }));
+  $('edit-remove').addEventListener('click', () => edit((node, i) => {
+    const parent = order[parents[i]];
+    parent.children.splice(parent.children.indexOf(node), 1);
+    if (parent.kind === 'chance') for (const child of parent.children) delete child.p;
+    if (!parent.children.length) {  // its last child gone: the parent is a leaf now
+      delete parent.children;
+      delete parent.kind;
+      parent.value = 0;
+    }
+    selected = parents[i];
+  }));
+  $('editor-box').addEventListener('toggle', () => {
+    if ($('editor-box').open) drawEditor($('tree').value);
+  });
 
   $('load-game').addEventListener('click', loadGame);
   $('tree').addEventListener('input', later);
