@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,18 @@ def test_missing_graphviz_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no 'dot' anywhere
-    status, _out, err = run(capsys, LABELLED, "--draw", str(tmp_path / "tree.svg"))
+    status, _out, err = run(capsys, LABELLED, "--draw", str(tmp_path / "tree.png"))
     assert status == 1
     assert "Graphviz" in err and len(err.strip().splitlines()) == 1
+
+
+def test_svg_needs_no_graphviz(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bare install draws SVG: plies' own renderer, no Graphviz program or package."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no 'dot' anywhere
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # and no graphviz package
+    path = tmp_path / "tree.svg"
+    status, _out, err = run(capsys, LABELLED, "--draw", str(path))
+    assert status == 0, err
+    assert 'id="n14"' in path.read_text(encoding="utf-8")

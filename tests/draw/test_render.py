@@ -3,7 +3,6 @@ animations. scripts/test.sh installs the programs; without them these tests skip
 
 from __future__ import annotations
 
-import re
 import shutil
 import struct
 import subprocess
@@ -44,7 +43,8 @@ def _node_titles(svg: str) -> set[str]:
 def test_svg_has_every_node(name: str) -> None:
     tree, result = textbook(name)
     for subject in (tree, result):
-        assert _node_titles(draw.to_svg(subject)) == {f"n{i}" for i in range(len(tree))}
+        titles = _node_titles(draw.to_svg(subject, graphviz=True))
+        assert titles == {f"n{i}" for i in range(len(tree))}
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -94,7 +94,7 @@ def test_no_overlaps_at_100_leaves() -> None:
     """At 100 leaves every node keeps its own box: no shape or label overlaps another."""
     tree = random_tree(branching=10, depth=2, seed=4, low=-100, high=100)
     assert tree.leaf_count == 100
-    boxes = _boxes(draw.to_svg(alphabeta(tree)))
+    boxes = _boxes(draw.to_svg(alphabeta(tree), graphviz=True))
     assert len(boxes) == len(tree)
     boxes.sort()
     for i, a in enumerate(boxes):
@@ -125,8 +125,7 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
     assert "Overfull" not in done.stdout or name != "labelled"
 
 
-@needs_graphviz
-@pytest.mark.parametrize("fmt", ["svg", "png"])
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
 def test_step_frames(fmt: str, tmp_path: Path) -> None:
     _tree, result = textbook("labelled")
     paths = draw.write_steps(result, tmp_path / "steps", fmt=fmt)
@@ -134,25 +133,66 @@ def test_step_frames(fmt: str, tmp_path: Path) -> None:
     assert len(paths) == len(narrate(result)) + 2
     assert paths[0].name == f"step-000.{fmt}"
     if fmt == "svg":
-        first = paths[0].read_text(encoding="utf-8")
-        last = paths[-1].read_text(encoding="utf-8")
-        assert "Before the search" in first and "Done: value 3" in last
-        # Pinned layout: node positions are the same in every frame.
-        where = re.compile(r'<title>n5</title>\s*<polygon [^>]*points="([^"]+)"')
-        assert where.search(first) and where.search(last)
-        assert "dashed" not in first.split("<title>n7</title>")[1][:300]
-        assert 'stroke-dasharray="5,2"' in last.split("<title>n7</title>")[1][:400]
+        first = ET.fromstring(paths[0].read_text(encoding="utf-8"))
+        last = ET.fromstring(paths[-1].read_text(encoding="utf-8"))
+        assert "Before the search" in ET.tostring(first, encoding="unicode")
+        assert "Done: value 3" in ET.tostring(last, encoding="unicode")
+        # Fixed layout: node 5 has the same shape in the same place in every frame.
+        shape = f"{SVG}g[@id='n5']/{SVG}polygon"
+        assert first.find(f".//{shape}").get("points") == last.find(f".//{shape}").get("points")  # type: ignore[union-attr]
+        n7 = f".//{SVG}g[@id='n7']"
+        assert "pruned" not in (first.find(n7).get("class") or "")  # type: ignore[union-attr]
+        assert "pruned" in (last.find(n7).get("class") or "")  # type: ignore[union-attr]
     else:
         assert _png_size(paths[3].read_bytes())[0] > 200
 
 
-def test_animated_svg_has_one_frame_per_step() -> None:
+def _svg_size(text: str) -> tuple[str | None, str | None]:
+    root = ET.fromstring(text)
+    return root.get("width"), root.get("height")
+
+
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
+def test_every_frame_has_one_canvas(fmt: str, tmp_path: Path) -> None:
+    """Captions of every length (step 13's is 170 characters) leave the canvas as it
+    is: frames of a slide deck or an animation do not jump."""
+    _tree, result = textbook("aima-5-2")
+    paths = draw.write_steps(result, tmp_path, fmt=fmt)
+    if fmt == "svg":
+        sizes = {_svg_size(p.read_text(encoding="utf-8")) for p in paths}
+    else:
+        sizes = {_png_size(p.read_bytes()) for p in paths}
+    assert len(sizes) == 1, sizes
+
+
+def _caption_times(svg: str) -> list[float]:
+    """When each caption of an animated SVG appears, in seconds."""
+    root = ET.fromstring(svg)
+    times = []
+    for group in root:
+        texts = group.findall(f"{SVG}text")
+        if texts and all(t.get("class") == "caption" for t in texts):
+            begin = group.find(f"{SVG}set")
+            times.append(0.0 if begin is None else float(begin.get("begin", "0s")[:-1]))
+    return sorted(times)
+
+
+def test_animated_svg_has_one_caption_per_step() -> None:
     _tree, result = textbook("labelled")
     svg = draw.animated_svg(result)
-    root = ET.fromstring(svg)
-    frames = [g for g in root.iter(f"{SVG}g") if g.get("class") == "frame"]
-    assert len(frames) == len(narrate(result)) + 2
-    assert len(list(root.iter(f"{SVG}set"))) == len(frames)
+    count = len(narrate(result)) + 2
+    assert _caption_times(svg) == pytest.approx([k * 1.2 for k in range(count)])
+
+
+def test_animated_svg_grows_with_nodes_plus_steps() -> None:
+    """Each state of a node is drawn once: 1,000 leaves made a 381 MB file when every
+    frame held the whole drawing. Here the size per node and step stays flat."""
+    sizes = []
+    for depth in (2, 3):
+        result = alphabeta(random_tree(branching=6, depth=depth, seed=3))
+        svg = draw.animated_svg(result, max_frames=10_000)
+        sizes.append(len(svg) / (len(result.tree) + len(narrate(result))))
+    assert sizes[1] < 1.3 * sizes[0], sizes
 
 
 @needs_graphviz

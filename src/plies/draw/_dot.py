@@ -8,19 +8,27 @@ hand: ``dot -Tpdf tree.dot -o tree.pdf``. Graphviz lays the tree out with ``dot`
 
 from __future__ import annotations
 
+import textwrap
+
 from plies.draw._layout import positions
-from plies.draw._look import COLORS, edge_look, node_look
+from plies.draw._look import COLORS, edge_look, node_look, visible
 from plies.draw._state import Snapshot
 from plies.errors import PliesError
 from plies.trees import Tree
 
-__all__ = ["GraphvizError", "render_dot", "to_dot"]
+__all__ = ["GraphvizError", "canvas_points", "render_dot", "to_dot", "wrap_caption"]
 
 FONT = "DejaVu Sans"
 _SHAPES = {"max": "triangle", "min": "invtriangle", "chance": "circle", "leaf": "box"}
 #: Points per leaf slot and per row in pinned layouts.
 SLOT_PT = 66
 ROW_PT = 96
+#: The caption of a pinned frame: lines, font size and height in points; the narrowest
+#: frame, so that short trees still have room for the narration.
+CAPTION_LINES = 3
+CAPTION_FONT = 12
+CAPTION_PT = CAPTION_LINES * 15 + 6
+MIN_WIDTH_PT = 420
 
 
 class GraphvizError(PliesError):
@@ -71,8 +79,8 @@ def to_dot(
         "bgcolor": "white",
         "splines": "line",
     }
-    if title:
-        graph["label"] = quote(title)
+    if title and not pinned:
+        graph["label"] = quote(visible(title))
         graph["labelloc"] = "t"
         graph["fontsize"] = "12"
     lines.append(f"  graph [{_attrs(graph)}];")
@@ -132,12 +140,65 @@ def to_dot(
             attrs.update(penwidth="3", color=quote(COLORS["pv"]))
         tail = f"  n{tree.parent[node]} -> n{node}"
         lines.append(f"{tail} [{_attrs(attrs)}];" if attrs else f"{tail};")
+    if where is not None:
+        lines += _canvas(tree, title or "")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def render_dot(source: str, fmt: str, *, pinned: bool = False) -> bytes:
-    """Render DOT ``source`` to ``svg`` or ``png`` bytes with the ``dot`` program."""
+def _canvas(tree: Tree, caption: str) -> list[str]:
+    """For pinned frames: the caption in a box of fixed size above the tree, and two
+    invisible corner points, so every frame has the same canvas whatever its caption
+    says (a graph label made the width follow the caption's length)."""
+    left, right, bottom, top = _corners(tree)
+    width = right - left
+    chars = max(20, int(width / (CAPTION_FONT * 0.56)))
+    lines = wrap_caption(caption, chars, CAPTION_LINES)
+    text = "".join(_dot_text(line) + "\\l" for line in lines)
+    return [
+        f"  caption [shape=plaintext, fixedsize=true, width={width / 72:.3f}, "
+        f'height={CAPTION_PT / 72:.3f}, fontsize={CAPTION_FONT}, label="{text}", '
+        f'labeljust=l, pos="{(left + right) / 2:g},{top - CAPTION_PT / 2:g}!"];',
+        f'  corner0 [shape=point, style=invis, width=0.01, pos="{left:g},{bottom:g}!"];',
+        f'  corner1 [shape=point, style=invis, width=0.01, pos="{right:g},{top:g}!"];',
+    ]
+
+
+def _corners(tree: Tree) -> tuple[float, float, float, float]:
+    """Left, right, bottom and top of a pinned frame, in points."""
+    left = -0.9 * SLOT_PT
+    right = max((tree.leaf_count - 1 + 0.9) * SLOT_PT, left + MIN_WIDTH_PT)
+    top = 0.45 * 72 + CAPTION_PT + 8
+    bottom = -tree.height * ROW_PT - 0.45 * 72 - 14
+    return left, right, bottom, top
+
+
+def canvas_points(tree: Tree) -> tuple[float, float]:
+    """Width and height in points of every pinned frame of ``tree``."""
+    left, right, bottom, top = _corners(tree)
+    return right - left, top - bottom
+
+
+def wrap_caption(text: str, width: int, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` characters (the last one cut
+    with an ellipsis when it does not fit), padded with empty lines to ``lines``."""
+    wrapped = textwrap.wrap(visible(text), width) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: width - 1].rstrip() + "…"
+    return wrapped + [""] * (lines - len(wrapped))
+
+
+def _dot_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def render_dot(source: str, fmt: str, *, pinned: bool = False, dpi: int | None = None) -> bytes:
+    """Render DOT ``source`` to ``svg`` or ``png`` bytes with the ``dot`` program
+    (``neato -n2`` when ``pinned``); ``dpi`` sets a PNG's pixels per inch."""
+    if dpi is not None and fmt == "png":
+        head, _, rest = source.partition("\n")
+        source = f"{head}\n  graph [dpi={int(dpi)}];\n{rest}"
     try:
         import graphviz  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
