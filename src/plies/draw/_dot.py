@@ -78,6 +78,7 @@ def to_dot(
         "fontname": quote(FONT),
         "bgcolor": "white",
         "splines": "line",
+        "pad": "0.25",
     }
     if title and not pinned:
         graph["label"] = quote(visible(title))
@@ -89,8 +90,7 @@ def to_dot(
         f'penwidth=1.2, color="{COLORS["line"]}", margin="0.04,0.02"];'
     )
     lines.append(
-        f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, fontsize=9, '
-        "tailport=s, headport=n];"
+        f'  edge [arrowhead=none, color="{COLORS["line"]}", fontname={quote(FONT)}, fontsize=9];'
     )
     where = positions(tree) if pinned else None
     for node in range(len(tree)):

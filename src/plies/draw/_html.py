@@ -35,6 +35,14 @@ aside { flex: 0 0 340px; }
 #path { padding-left: 20px; font-family: 'DejaVu Sans Mono', monospace; font-size: 14px; }
 #path li.current { font-weight: bold; color: #e8710a; }
 .legend { font-size: 13px; color: #555; }
+@media (max-width: 700px) {
+  /* A phone: the narration above the drawing, both the full width (side by side
+     the drawing was squeezed to nothing); the drawing scrolls sideways. */
+  main { flex-direction: column; padding: 8px; gap: 8px; }
+  aside { flex: none; width: 100%; order: -1; }
+  #drawing { width: 100%; box-sizing: border-box; }
+  #path { font-size: 12px; }
+}
 """
 
 SCRIPT = """
@@ -142,7 +150,7 @@ def to_html(
     ]
     start = len(frames) - 1 if start_at_end else 0
     payload = f'{{"frames":[{",".join(frames)}],"interval":{int(interval_ms)},"start":{start}}}'
-    width, height = size(tree)
+    width, height = size(tree, None if result is None else final_snapshot(result))
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}"><style>{STYLE}</style>{svg_first}</svg>'

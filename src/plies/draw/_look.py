@@ -2,8 +2,10 @@
 
 MAX is an upward triangle, MIN a downward one, chance a circle, a leaf a box with its
 value. Inside a shape: the node's label (when the tree has labels) and its value.
-Beside it: alpha and beta (inner nodes) or the evaluation number (leaves). Edges into
-pruned subtrees are dashed and grey, and the edge into each pruned subtree's root
+Beside it: alpha and beta (inner nodes, after the static value ``e=`` when the
+node has one) or the evaluation number ``#k`` (leaves: the k-th leaf evaluated; ``#k``
+means that in every format, never the leaf's place in the input). Edges into
+pruned subtrees are dashed and grey, and the last (outermost) edge a cut-off pruned
 carries the inequality that pruned it. The principal variation is bold.
 """
 
@@ -100,6 +102,8 @@ def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
                 inside.append(nice(value))
             if snap.alpha[node] is not None and status not in ("pruned", "beyond-depth"):
                 beside = f"α={nice(snap.alpha[node])} β={nice(snap.beta[node])}"
+            if tree.static[node] is not None:  # the static value stays in sight
+                beside = f"e={nice(tree.static[node])} {beside}".rstrip()
         if status in ("pruned", "beyond-depth"):
             state = "pruned"
         elif node == snap.current:

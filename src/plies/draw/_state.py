@@ -66,9 +66,10 @@ class Snapshot:
     """The annotations of every node at one moment (lists indexed by node id).
 
     ``order[i]`` is the evaluation number (1-based) of leaf ``i``, 0 if not evaluated.
-    ``reason[i]`` is the inequality on the edge into ``i`` when ``i`` is the first
+    ``reason[i]`` is the inequality on the edge into ``i`` when ``i`` is the last
     child a cut-off pruned (once per cut-off: at wide fan-outs repeating it on every
-    pruned edge made the labels collide). ``current`` is the node the last step was
+    pruned edge made the labels collide; on the last, outermost edge of the pruned
+    fan no other dashed edge crosses it). ``current`` is the node the last step was
     about (-1: none), ``pv`` the principal variation (only at the end) and ``line``
     the narration of the step.
     """
@@ -133,7 +134,7 @@ def final_snapshot(result: TreeResult) -> Snapshot:
         snap.order[tree.leaf_ids[leaf]] = number
     negamax = result.options.algorithm == "negamax"
     for cut in result.cut_at.values():
-        snap.reason[cut.pruned[0]] = reason_text(cut, min_view=_view(tree, cut.node, negamax) < 0)
+        snap.reason[cut.pruned[-1]] = reason_text(cut, min_view=_view(tree, cut.node, negamax) < 0)
     snap.pv = set(result.pv)
     return snap
 
@@ -245,7 +246,7 @@ def subtree_ends(tree: Tree) -> list[int]:
 
 def _mark_pruned(ends: list[int], snap: Snapshot, cut: Cutoff, *, min_view: bool) -> None:
     snap.status[cut.node] = "cutoff"
-    snap.reason[cut.pruned[0]] = reason_text(cut, min_view=min_view)
+    snap.reason[cut.pruned[-1]] = reason_text(cut, min_view=min_view)
     changed = snap.changed if snap.changed is not None else set()
     for child in cut.pruned:
         for i in range(child, ends[child]):

@@ -33,7 +33,7 @@ from plies.draw._limits import (
     check_nodes,
 )
 from plies.draw._look import edge_look, node_look
-from plies.draw._state import Snapshot, replay
+from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._svg import STYLE, edge_svg, node_svg, size
 from plies.trees import Tree, TreeResult
 
@@ -57,10 +57,11 @@ MIN_WIDTH = 480  # the narrowest canvas, so a small tree still has room for capt
 FRAME_NAME = re.compile(r"step-\d+\.(svg|png)")
 
 
-def _canvas(tree: Tree) -> tuple[int, int, int]:
-    """Width and height of every frame of ``tree``, and the drawing's left offset
-    (a narrow tree is centred on the minimum width)."""
-    width, height = size(tree)
+def _canvas(result: TreeResult) -> tuple[int, int, int]:
+    """Width and height of every frame of the search, and the drawing's left offset
+    (a narrow tree is centred on the minimum width). The end of the search has every
+    edge label, so its size fits them all."""
+    width, height = size(result.tree, final_snapshot(result))
     canvas = max(width, MIN_WIDTH)
     return canvas, height + CAPTION, (canvas - width) // 2
 
@@ -104,7 +105,7 @@ def frame_svgs(result: TreeResult) -> Iterator[str]:
     """Every frame of the search as a standalone SVG, one at a time: the drawing is
     updated in place, only where a step changed it."""
     tree = result.tree
-    width, height, left = _canvas(tree)
+    width, height, left = _canvas(result)
     node_fn, edge_fn = _markup(tree, ids=True)
     nodes = [""] * len(tree)
     edges = [""] * len(tree)
@@ -266,7 +267,7 @@ def animated_svg(
     tree = result.tree
     check_nodes(tree, "svg", max_nodes)
     check_frames(result, max_frames, "an animation")
-    width, height, left = _canvas(tree)
+    width, height, left = _canvas(result)
     node_fn, edge_fn = _markup(tree, ids=False)
     nodes, edges, captions = _Timeline(seconds), _Timeline(seconds), _Timeline(seconds)
     steps = track(tree, replay(result), node_fn, edge_fn)

@@ -34,6 +34,7 @@ MARGIN = 30
 HALF = 30  # half the width of a shape
 TALL = 50  # height of a triangle
 NOTE_ROOM = 17  # below a shape: the alpha/beta note; edges start under it
+LABEL_CHAR = 6.2  # pixels per character of an edge label (10 px type), a safe guess
 
 STYLE = f"""
 .node .shape {{ stroke: {COLORS["line"]}; stroke-width: 1.3; }}
@@ -94,9 +95,20 @@ def value_text(tree: Tree, node: int, look: NodeLook) -> str:
     return look.inside[-1]
 
 
-def size(tree: Tree) -> tuple[int, int]:
-    """Width and height in pixels of the drawing of ``tree``."""
-    return MARGIN * 2 + SLOT * tree.leaf_count, MARGIN * 2 + ROW * tree.height + TALL + 18
+def size(tree: Tree, snap: Snapshot | None = None) -> tuple[int, int]:
+    """Width and height in pixels of the drawing of ``tree``, with room on the right
+    for the edge labels of ``snap`` (pass the snapshot with the most labels: the end
+    of the search)."""
+    width = MARGIN * 2 + SLOT * tree.leaf_count
+    where = positions(tree)
+    for node in range(1, len(tree)):
+        label = edge_look(tree, node, snap).label
+        if label:
+            px = _center(*where[tree.parent[node]])[0]
+            cx = _center(*where[node])[0]
+            if cx >= px:  # labels of lines going right (or down) extend to the right
+                width = max(width, round((px + cx) / 2 + 7 + LABEL_CHAR * len(label)) + 8)
+    return width, MARGIN * 2 + ROW * tree.height + TALL + 18
 
 
 def _center(x: float, row: int) -> tuple[float, float]:
@@ -104,23 +116,30 @@ def _center(x: float, row: int) -> tuple[float, float]:
 
 
 def edge_svg(
-    tree: Tree, node: int, edge: EdgeLook, where: list[tuple[float, int]], *, ids: bool = True
+    tree: Tree,
+    node: int,
+    edge: EdgeLook,
+    where: list[tuple[float, int]],
+    *,
+    ids: bool = True,
+    notes: bool = True,
 ) -> str:
     """The group of the edge into ``node``: a line from below its parent's note to the
     top of ``node``, and its label beside the line, clear of it."""
     parent = tree.parent[node]
     px, py = _center(*where[parent])
     cx, cy = _center(*where[node])
-    # Start below the parent's alpha/beta note, so lines never cross it.
-    y0 = py + TALL + NOTE_ROOM
+    # Start below the parent's alpha/beta note (``notes``), so lines never cross it.
+    y0 = py + TALL + (NOTE_ROOM if notes else 0)
     y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
-    # Half way down, beside the line on the side away from it: right of a line going
-    # right (or straight down), left of a line going left. The element is there even
-    # when empty: the stepper fills it in when a cut-off labels the edge.
+    # Half way down, above and beside the line on its outer side (right of a line
+    # going right or straight down, left of one going left): the line runs below and
+    # away from the text, so it never crosses it. The element is there even when
+    # empty: the stepper fills it in when a cut-off labels the edge.
     mx, my = (px + cx) / 2, (y0 + y1) / 2
     anchor = ' text-anchor="end"' if cx < px else ""
     dx = -7 if cx < px else 7
-    label = f'<text x="{mx + dx:g}" y="{my + 3:g}"{anchor}>{escape(edge.label)}</text>'
+    label = f'<text x="{mx + dx:g}" y="{my - 4:g}"{anchor}>{escape(edge.label)}</text>'
     gid = f' id="e{node}"' if ids else ""
     return (
         f'<g{gid} class="{edge_classes(edge)}">'
@@ -157,14 +176,17 @@ def node_svg(
 def svg_body(tree: Tree, snap: Snapshot | None) -> str:
     """The edges and nodes of one drawing, as SVG elements (no ``<svg>`` wrapper)."""
     where = positions(tree)
-    out = [edge_svg(tree, i, edge_look(tree, i, snap), where) for i in range(1, len(tree))]
+    notes = snap is not None
+    out = [
+        edge_svg(tree, i, edge_look(tree, i, snap), where, notes=notes) for i in range(1, len(tree))
+    ]
     out += [node_svg(tree, i, node_look(tree, i, snap), where) for i in range(len(tree))]
     return "\n".join(out)
 
 
 def to_svg_document(tree: Tree, snap: Snapshot | None) -> str:
     """A standalone SVG document of ``tree`` annotated with ``snap``."""
-    width, height = size(tree)
+    width, height = size(tree, snap)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">\n<style>{STYLE}</style>\n'
