@@ -137,8 +137,8 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         if edge.label:
             # Above the middle, on the outer side: the line runs away below the text.
             side = "above left" if where[node][0] < where[parent][0] else "above right"
-            look = "reason" if edge.pruned else "edgelabel"
-            label = f" node[{look}, midway, {side}] {{{tex(edge.label)}}}"
+            kind = "reason" if edge.pruned else "edgelabel"
+            label = f" node[{kind}, midway, {side}] {{{tex(edge.label)}}}"
         lines.append(f"  \\draw[{style}] (n{parent}.{start}) --{label} (n{node}.north);")
     if title:
         lines.append(
