@@ -146,3 +146,23 @@ def test_before_page_has_no_search(page: Any, tmp_path: Path) -> None:
     state = _state(page)
     assert state["pruned"] == [] and state["pv"] == [] and state["counter"] == "Step 0 of 0"
     page.screenshot(path=str(tmp_path / "before.png"))
+
+
+def test_phone_width_shows_the_drawing(browser: Any, tmp_path: Path) -> None:
+    """At 390 px the narration goes above the drawing and the drawing keeps the full
+    width (side by side, the fixed-width narration squeezed it to nothing)."""
+    _tree, result = textbook("labelled")
+    html = tmp_path / "phone.html"
+    draw.write(html, result)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(html.as_uri())
+        box = page.locator("#drawing").bounding_box()
+        line = page.locator("#line").bounding_box()
+        page.screenshot(path=str(tmp_path / "phone.png"))
+        assert box is not None and line is not None
+        assert box["width"] > 350
+        assert line["y"] < box["y"]  # the narration first
+    finally:
+        context.close()

@@ -25,17 +25,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# The renderers' aliases differ from their module names, which stay importable (and
+# patchable) as plies.draw._dot, plies.draw._tikz, ...
 from plies.draw._changes import result_steps as iter_steps
 from plies.draw._dot import GraphvizError, render_dot
-from plies.draw._dot import to_dot as _dot
+from plies.draw._dot import to_dot as _dot_text
 from plies.draw._errors import DrawError
 from plies.draw._html import to_html as _html_page
 from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes
-from plies.draw._mermaid import to_mermaid as _mermaid
+from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._steps import animated_gif, animated_svg, write_steps
 from plies.draw._svg import to_svg_document
-from plies.draw._tikz import to_tikz as _tikz
+from plies.draw._tikz import to_tikz as _tikz_text
 from plies.draw._trace import trace_csv, trace_markdown, trace_rows, write_trace
 from plies.trees import Tree, TreeResult
 
@@ -93,7 +95,7 @@ def _tree(subject: Subject) -> Tree:
 def to_dot(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """DOT source for Graphviz (``before``: the tree without search annotations)."""
     check_nodes(_tree(subject), "dot", max_nodes)
-    return _dot(*_split(subject, before))
+    return _dot_text(*_split(subject, before))
 
 
 def to_svg(
@@ -110,7 +112,7 @@ def to_svg(
     check_nodes(tree, "svg", max_nodes)
     if graphviz:
         check_graphviz(tree, DPI)
-        return render_dot(_dot(*_split(subject, before)), "svg").decode("utf-8")
+        return render_dot(_dot_text(*_split(subject, before)), "svg").decode("utf-8")
     return to_svg_document(*_split(subject, before))
 
 
@@ -122,19 +124,19 @@ def to_png(
     tree = _tree(subject)
     check_nodes(tree, "png", max_nodes)
     check_graphviz(tree, dpi)
-    return render_dot(_dot(*_split(subject, before)), "png", dpi=dpi)
+    return render_dot(_dot_text(*_split(subject, before)), "png", dpi=dpi)
 
 
 def to_tikz(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """A LaTeX document with a TikZ picture (tikz and geometry; see its header)."""
     check_nodes(_tree(subject), "tex", max_nodes)
-    return _tikz(*_split(subject, before))
+    return _tikz_text(*_split(subject, before))
 
 
 def to_mermaid(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """Mermaid flowchart text, for Markdown on GitHub and wikis."""
     check_nodes(_tree(subject), "mmd", max_nodes)
-    return _mermaid(*_split(subject, before))
+    return _mermaid_text(*_split(subject, before))
 
 
 def to_html(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
