@@ -104,6 +104,9 @@ def to_dot(
             # The triangle keeps its size; the label may reach past its corners, and
             # Graphviz still spaces nodes by the label, so nothing overlaps.
             attrs.update(fixedsize="shape", width="1", height="0.9")
+        elif look.shape == "chance":
+            # Likewise a chance circle: sized to its notes it grew over its edges.
+            attrs.update(fixedsize="shape", width="0.95", height="0.95")
         elif look.shape == "leaf":
             attrs.update(width="0.55", height="0.4")
         if look.state == "pruned":
@@ -130,7 +133,9 @@ def to_dot(
     for node in range(1, len(tree)):
         edge = edge_look(tree, node, snap)
         attrs = {}
-        if edge.label:
+        if edge.label and where is not None:
+            lines.append(_pinned_label(tree, node, edge.label, where, pruned=edge.pruned))
+        elif edge.label:
             attrs["label"] = quote(" " + edge.label)
         if edge.pruned:
             attrs.update(
@@ -146,6 +151,24 @@ def to_dot(
     return "\n".join(lines) + "\n"
 
 
+def _pinned_label(
+    tree: Tree, node: int, label: str, where: list[tuple[float, int]], *, pruned: bool
+) -> str:
+    """An edge label of a pinned frame as a text node of its own, above the middle
+    of the edge on its outer side, like plies' own SVG: Graphviz puts a pinned edge's
+    label on the middle of the line, where the other lines of a pruned fan cross it."""
+    px, prow = where[tree.parent[node]]
+    cx, crow = where[node]
+    mx, my = (px + cx) / 2 * SLOT_PT, -(prow + crow) / 2 * ROW_PT
+    half = 0.3 * 9 * len(label)  # about half the width of 9 pt type
+    x = mx - 5 - half if cx < px else mx + 5 + half
+    color = quote(COLORS["pruned"] if pruned else "#555555")
+    return (
+        f"  l{node} [shape=plaintext, label={quote(label)}, fontsize=9, fontcolor={color}, "
+        f'style="", width=0, height=0, margin=0, pos="{x:g},{my + 7:g}!"];'
+    )
+
+
 def _canvas(tree: Tree, caption: str) -> list[str]:
     """For pinned frames: the caption in a box of fixed size above the tree, and two
     invisible corner points, so every frame has the same canvas whatever its caption
@@ -156,7 +179,8 @@ def _canvas(tree: Tree, caption: str) -> list[str]:
     lines = wrap_caption(caption, chars, CAPTION_LINES)
     text = "".join(_dot_text(line) + "\\l" for line in lines)
     return [
-        f"  caption [shape=plaintext, fixedsize=true, width={width / 72:.3f}, "
+        f"  caption [shape=plaintext, style=filled, fillcolor=white, color=white, "
+        f"fixedsize=true, width={width / 72:.3f}, "
         f'height={CAPTION_PT / 72:.3f}, fontsize={CAPTION_FONT}, label="{text}", '
         f'labeljust=l, pos="{(left + right) / 2:g},{top - CAPTION_PT / 2:g}!"];',
         f'  corner0 [shape=point, style=invis, width=0.01, pos="{left:g},{bottom:g}!"];',
