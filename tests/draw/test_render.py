@@ -3,6 +3,9 @@ animations. scripts/test.sh installs the programs; without them these tests skip
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
 import shutil
 import struct
 import subprocess
@@ -113,7 +116,14 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
         result = textbook(name)[1]
     (tmp_path / "tree.tex").write_text(draw.to_tikz(result), encoding="utf-8")
     done = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tree.tex"],
+        # Uncompressed objects, so that the page size can be read from the PDF.
+        [
+            "pdflatex",
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "-jobname=tree",
+            r"\pdfobjcompresslevel=0 \input{tree.tex}",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -121,8 +131,16 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:]
-    assert (tmp_path / "tree.pdf").read_bytes()[:5] == b"%PDF-"
+    pdf = (tmp_path / "tree.pdf").read_bytes()
+    assert pdf[:5] == b"%PDF-"
     assert "Overfull" not in done.stdout or name != "labelled"
+    # The page fits the picture: leaf slots of 1.6 cm, one leaf wide more, and the
+    # borders (the page had 3.6 cm of guessed margins before, 2.6 of them blank).
+    box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
+    assert box is not None
+    width_cm = float(box.group(1)) / 72 * 2.54
+    expected = 1.6 * (result.tree.leaf_count - 1) + 0.8 + 0.8
+    assert expected <= width_cm < expected + 1.5, (width_cm, expected)
 
 
 @pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
@@ -211,3 +229,30 @@ def test_notebook_reprs() -> None:
         ids = {g.get("id") for g in root.iter(f"{SVG}g")}
         assert {f"n{i}" for i in range(len(tree))} <= ids
     assert "value 3" in result._repr_html_()  # type: ignore[attr-defined]
+
+
+def test_animated_svg_shows_one_state_of_each_part_at_a_time() -> None:
+    """Every node and edge has exactly one state on screen at any moment: the spans
+    of its states follow each other from 0 s to the end, without gap or overlap."""
+    _tree, result = textbook("labelled")
+    root = ET.fromstring(draw.animated_svg(result))
+    parents = {child: parent for parent in root.iter() for child in parent}
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for group in root.iter(f"{SVG}g"):
+        part = group.get("data-id")
+        if part is None:
+            continue
+        timing = parents[group].find(f"{SVG}set")
+        if timing is None:  # one state for the whole animation
+            spans.setdefault(part, []).append((0.0, math.inf))
+            continue
+        begin = float(timing.get("begin", "")[:-1])
+        dur = timing.get("dur")
+        spans.setdefault(part, []).append((begin, begin + float(dur[:-1]) if dur else math.inf))
+    n = len(result.tree)
+    assert set(spans) == {f"n{i}" for i in range(n)} | {f"e{i}" for i in range(1, n)}
+    for part, times in spans.items():
+        times.sort()
+        assert times[0][0] == 0 and times[-1][1] == math.inf, part
+        for (_b1, e1), (b2, _e2) in itertools.pairwise(times):
+            assert e1 == pytest.approx(b2), (part, times)

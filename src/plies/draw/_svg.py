@@ -125,7 +125,8 @@ def edge_svg(
     notes: bool = True,
 ) -> str:
     """The group of the edge into ``node``: a line from below its parent's note to the
-    top of ``node``, and its label beside the line, clear of it."""
+    top of ``node``, and its label beside the line, clear of it. Without ``ids`` (an
+    animation draws a part once per state) the id is a ``data-id``."""
     parent = tree.parent[node]
     px, py = _center(*where[parent])
     cx, cy = _center(*where[node])
@@ -140,7 +141,7 @@ def edge_svg(
     anchor = ' text-anchor="end"' if cx < px else ""
     dx = -7 if cx < px else 7
     label = f'<text x="{mx + dx:g}" y="{my - 4:g}"{anchor}>{escape(edge.label)}</text>'
-    gid = f' id="e{node}"' if ids else ""
+    gid = f' id="e{node}"' if ids else f' data-id="e{node}"'
     return (
         f'<g{gid} class="{edge_classes(edge)}">'
         f'<line x1="{px:g}" y1="{y0:g}" x2="{cx:g}" y2="{y1:g}"/>{label}</g>'
@@ -169,7 +170,7 @@ def node_svg(
     texts += f'<text class="v" x="{x:g}" y="{value_y:g}">{value}</text>'
     note_y = y + TALL + (10 if look.shape == "leaf" else 13)
     texts += f'<text class="ab" x="{x:g}" y="{note_y:g}">{escape(look.beside)}</text>'
-    gid = f' id="n{node}"' if ids else ""
+    gid = f' id="n{node}"' if ids else f' data-id="n{node}"'
     return f'<g{gid} class="{node_classes(look)}">{_shape(look.shape, x, y)}{texts}</g>'
 
 
