@@ -253,3 +253,9 @@ def test_control_characters_are_shown_not_passed_on() -> None:
     ET.fromstring(draw.to_svg(result))  # still well-formed XML
     rows = draw.trace_csv(result)
     assert "\x00" not in rows and "␀" in rows
+
+
+def test_notebook_view_of_a_huge_tree_is_a_note() -> None:
+    tree = random_tree(branching=10, depth=5, seed=1)  # 111,111 nodes
+    svg = draw.repr_svg(tree)
+    assert len(svg) < 1000 and "over the limit of 20,000 nodes" in svg

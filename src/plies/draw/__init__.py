@@ -39,6 +39,7 @@ from plies.draw._steps import animated_gif, animated_svg, write_steps
 from plies.draw._svg import to_svg_document
 from plies.draw._tikz import to_tikz as _tikz_text
 from plies.draw._trace import trace_csv, trace_markdown, trace_rows, write_trace
+from plies.errors import LimitError
 from plies.trees import Tree, TreeResult
 
 __all__ = [
@@ -247,8 +248,19 @@ def write_trace_table(path: str | Path, result: TreeResult) -> Path:
 
 def repr_svg(subject: Subject) -> str:
     """What Jupyter shows for a tree or a result: SVG drawn by plies itself (no
-    Graphviz needed), annotated for a result."""
+    Graphviz needed), annotated for a result. A tree over the drawing limit shows a
+    one-line note instead (a notebook must not stall drawing 100,000 nodes)."""
     tree, snap = _split(subject, False)
+    try:
+        check_nodes(tree, "svg", None)
+    except LimitError as exc:
+        from html import escape
+
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="30">'
+            f'<text x="4" y="20" font-family="sans-serif" font-size="13">'
+            f"{escape(str(exc))}</text></svg>"
+        )
     return to_svg_document(tree, snap)
 
 
