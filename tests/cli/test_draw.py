@@ -216,7 +216,7 @@ def test_gif_of_100_leaves_is_refused_up_front(
 ) -> None:
     """100 leaves made a GIF in 81 s and 3.7 GB; now refused before Graphviz runs,
     pointing at --dpi and the SVG animation."""
-    monkeypatch.setattr("plies.draw._steps.render_dot", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("plies.draw._steps.render_pngs", lambda *a, **k: 1 / 0)
     small = ["--random", "--branching", "10", "--depth", "2", "--seed", "1", "--json"]
     status, _out, err = run(capsys, *small, "--animate", str(tmp_path / "a.gif"))
     assert status == 1

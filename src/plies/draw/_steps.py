@@ -21,7 +21,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from plies.draw._changes import track
-from plies.draw._dot import canvas_points, render_dot, to_dot, wrap_caption
+from plies.draw._dot import canvas_points, render_pngs, to_dot, wrap_caption
 from plies.draw._errors import DrawError
 from plies.draw._layout import positions
 from plies.draw._limits import (
@@ -52,6 +52,7 @@ STEP_SECONDS = 1.2
 CAPTION_LINES = 3
 LINE_PX = 18  # caption line height (14 px type)
 CAPTION = CAPTION_LINES * LINE_PX + 10  # pixels above the drawing for the narration
+BATCH = 40  # PNG frames drawn per Graphviz run
 MIN_WIDTH = 480  # the narrowest canvas, so a small tree still has room for captions
 #: The frame files this module writes, and the only files ``write_steps`` replaces.
 FRAME_NAME = re.compile(r"step-\d+\.(svg|png)")
@@ -124,10 +125,16 @@ def frame_svgs(result: TreeResult) -> Iterator[str]:
 
 
 def _frame_pngs(result: TreeResult, dpi: int) -> Iterator[bytes]:
-    """Every frame as a PNG drawn by Graphviz on the fixed layout, one at a time."""
+    """Every frame as a PNG drawn by Graphviz on the fixed layout, a batch of
+    :data:`BATCH` frames per Graphviz run."""
+    batch: list[str] = []
     for snap in replay(result):
-        source = to_dot(result.tree, snap, title=snap.line, pinned=True)
-        yield render_dot(source, "png", pinned=True, dpi=dpi)
+        batch.append(to_dot(result.tree, snap, title=snap.line, pinned=True))
+        if len(batch) == BATCH:
+            yield from render_pngs(batch, dpi=dpi)
+            batch = []
+    if batch:
+        yield from render_pngs(batch, dpi=dpi)
 
 
 def check_steps(
