@@ -98,9 +98,19 @@ SCRIPT = """
       if (i === frame.path.length - 1 && frame.current >= 0) li.className = 'current';
       path.appendChild(li);
     });
+    follow(frame.current >= 0 ? frame.current : 0);
     document.body.dataset.step = k;
     shown = k;
     if (k === last) stop();
+  }
+  function follow(id) {
+    // A wide tree scrolls: bring the current node (else the root) into view.
+    const box = document.getElementById('drawing').getBoundingClientRect();
+    const node = document.getElementById('n' + id);
+    const r = node.getBoundingClientRect();
+    if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom) {
+      node.scrollIntoView({block: 'nearest', inline: 'center'});
+    }
   }
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
