@@ -41,8 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "drawings",
         "draw the tree and its search for reports, slides and notebooks "
-        "(png frames and gif need Graphviz: pip install 'plies[draw]' and apt-get install "
-        "graphviz; everything else works on a bare install)",
+        "(png drawings and frames and gif animations need Graphviz: pip install "
+        "'plies[draw]' and apt-get install graphviz; gif needs Pillow too; everything else "
+        "works on a bare install). Drawings too large to read are refused before any work",
     )
     group.add_argument(
         "--draw",
@@ -90,8 +91,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-nodes",
         type=int_at_least(1),
         metavar="N",
-        help="draw trees of up to N nodes (default by format: 20,000 for svg, html and "
-        "dot; 500 for mmd); bigger drawings are refused before any work",
+        help="draw trees of up to N nodes (default by format: 20,000 for svg, html, dot "
+        "and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
+        "pdflatex makes), png up to 32,767 pixels wide (see --dpi)",
     )
     group.add_argument(
         "--max-frames",

@@ -17,6 +17,10 @@ Formats: ``svg`` (drawn by plies itself), ``png`` (through Graphviz: ``pip insta
 frames and GIF animations need Graphviz (and the GIF Pillow); everything else is plain
 Python. Every drawing checks its size before it starts (:mod:`plies.draw._limits`).
 
+Everything that plays a search step by step (the stepper, trace tables, frames,
+animations, and :func:`iter_steps`, the JSON-ready steps a web page can serve) replays
+the trace on one mutable snapshot, so memory grows with nodes + steps.
+
 Trees and results show themselves in Jupyter through :func:`repr_svg` and
 :func:`repr_html` (their ``_repr_svg_``/``_repr_html_`` call these).
 """
