@@ -259,3 +259,22 @@ def test_notebook_view_of_a_huge_tree_is_a_note() -> None:
     tree = random_tree(branching=10, depth=5, seed=1)  # 111,111 nodes
     svg = draw.repr_svg(tree)
     assert len(svg) < 1000 and "over the limit of 20,000 nodes" in svg
+
+
+def test_iter_steps_gives_what_changed_at_each_step() -> None:
+    """The step data for a page: nothing changes at step 0 (the drawing shows it);
+    then each step names the nodes it changed, and playing the changes forward ends
+    on the drawing of the finished search."""
+    _tree, result = textbook("labelled")
+    steps = list(draw.iter_steps(result))
+    assert len(steps) == len(narrate(result)) + 2
+    assert steps[0]["nodes"] == {} and steps[0]["line"] == "Before the search"
+    assert steps[1]["current"] == 0 and set(steps[1]["nodes"]) == {"0"}
+    played: dict[str, list[str]] = {}
+    for step in steps:
+        played.update(step["nodes"])
+    end = ET.fromstring(draw.to_svg(result))
+    for group in end.iter(f"{SVG}g"):
+        gid = group.get("id") or ""
+        if gid.startswith("n") and gid[1:] in played:
+            assert played[gid[1:]][0] == group.get("class"), gid
