@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,125 @@ def test_missing_graphviz_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no 'dot' anywhere
-    status, _out, err = run(capsys, LABELLED, "--draw", str(tmp_path / "tree.svg"))
+    status, _out, err = run(capsys, LABELLED, "--draw", str(tmp_path / "tree.png"))
     assert status == 1
     assert "Graphviz" in err and len(err.strip().splitlines()) == 1
+
+
+def test_svg_needs_no_graphviz(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bare install draws SVG: plies' own renderer, no Graphviz program or package."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no 'dot' anywhere
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # and no graphviz package
+    path = tmp_path / "tree.svg"
+    status, _out, err = run(capsys, LABELLED, "--draw", str(path))
+    assert status == 0, err
+    assert 'id="n14"' in path.read_text(encoding="utf-8")
+
+
+AIMA = "[[3,12,8],[2,4,6],[14,5,2]]"
+
+
+def test_steps_replace_their_own_stale_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second run into the same DIR leaves no frame of the first behind: 29 frames
+    of the labelled tree, then 27 of AIMA 5.2."""
+    frames = tmp_path / "frames"
+    assert run(capsys, LABELLED, "--steps", str(frames))[0] == 0
+    assert len(list(frames.iterdir())) == 29
+    status, _out, err = run(capsys, AIMA, "--steps", f"{frames}/")
+    assert status == 0, err
+    assert sorted(p.name for p in frames.iterdir()) == [f"step-{k:03d}.svg" for k in range(27)]
+    # One slash, also when DIR was given with one ("wrote frames//" before).
+    assert f"wrote {frames}/ (27 frames)" in err and "//" not in err
+
+
+def test_steps_refuse_a_directory_with_other_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file plies did not write is never overwritten or removed, and nothing is
+    written at all: the check runs before the first file (--draw too)."""
+    frames = tmp_path / "slides"
+    frames.mkdir()
+    (frames / "notes.txt").write_text("mine", encoding="utf-8")
+    (frames / "step-000.svg").write_text("an old frame", encoding="utf-8")
+    drawing = tmp_path / "tree.svg"
+    status, _out, err = run(capsys, LABELLED, "--draw", str(drawing), "--steps", str(frames))
+    assert status == 1
+    assert "holds 'notes.txt'" in err and len(err.strip().splitlines()) == 1
+    assert (frames / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (frames / "step-000.svg").read_text(encoding="utf-8") == "an old frame"
+    assert not drawing.exists()
+
+
+BIG = ["--random", "--branching", "10", "--depth", "3", "--seed", "1"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--steps", "frames"], "--steps would have 823 frames, over the limit of 500; "),
+        (["--animate", "a.svg"], "an animation would have 823 frames, over the limit of 500"),
+        (["--draw", "x.png"], "about 86,448 pixels wide at 96 dpi, over the limit of 32,767"),
+        (["--draw", "x.mmd"], "a Mermaid chart of 1,111 nodes is over the limit of 500 nodes"),
+        (["--draw", "x.tex"], "over the limit of 350 leaves"),
+    ],
+)
+def test_big_jobs_are_refused_before_any_work(
+    args: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1,000 leaves: 823 frames (before: 1,139 frames written without a word), a PNG
+    Graphviz would shrink to 0.4, a Mermaid chart GitHub would not render. Refused
+    with one line naming the limit and the option, before any drawing work."""
+    monkeypatch.chdir(tmp_path)
+
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Graphviz ran for a job over the limit")
+
+    monkeypatch.setattr("plies.draw._dot.render_dot", must_not_run)
+    monkeypatch.setattr("plies.draw.render_dot", must_not_run)
+    status, _out, err = run(capsys, *BIG, "--json", *args)
+    assert status == 1
+    assert message in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_gif_of_100_leaves_is_refused_up_front(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """100 leaves made a GIF in 81 s and 3.7 GB; now refused before Graphviz runs,
+    pointing at --dpi and the SVG animation."""
+    monkeypatch.setattr("plies.draw._steps.render_pngs", lambda *a, **k: 1 / 0)
+    small = ["--random", "--branching", "10", "--depth", "2", "--seed", "1", "--json"]
+    status, _out, err = run(capsys, *small, "--animate", str(tmp_path / "a.gif"))
+    assert status == 1
+    assert "over the limit of 100 million" in err and "--dpi" in err and "FILE.svg" in err
+    assert not (tmp_path / "a.gif").exists()
+
+
+def test_max_frames_and_max_nodes_raise_the_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    anim = tmp_path / "a.svg"
+    status, _out, err = run(capsys, *BIG, "--json", "--animate", str(anim), "--max-frames", "900")
+    assert status == 0, err
+    assert anim.stat().st_size < 5_000_000  # 1,000 leaves: 381 MB when frames were copies
+    chart = tmp_path / "x.mmd"
+    status, _out, err = run(capsys, *BIG, "--json", "--draw", str(chart), "--max-nodes", "2000")
+    assert status == 0, err
+
+
+@pytest.mark.skipif(not has_dot, reason="Graphviz 'dot' is not installed")
+def test_dpi_sets_the_png_resolution(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    low, high = tmp_path / "low.png", tmp_path / "high.png"
+    assert run(capsys, LABELLED, "--draw", str(low), "--dpi", "48")[0] == 0
+    assert run(capsys, LABELLED, "--draw", str(high), "--dpi", "192")[0] == 0
+    width = int.from_bytes(low.read_bytes()[16:20], "big")
+    assert int.from_bytes(high.read_bytes()[16:20], "big") == pytest.approx(4 * width, rel=0.05)

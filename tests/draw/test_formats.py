@@ -5,17 +5,20 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from draw.cases import TEXTBOOK, check_golden, textbook
 from plies import draw
 from plies.draw._layout import positions
-from plies.trees import SearchOptions, parse, search
+from plies.trees import SearchOptions, Tree, TreeBuilder, parse, search
 from plies.trees._format import narrate
 from plies.trees._random import random_tree
 
 NAMES = sorted(TEXTBOOK)
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -121,3 +124,157 @@ def test_format_from_extension_and_errors() -> None:
 def test_tex_escapes_labels() -> None:
     tree = parse('{"tree": {"kind": "max", "label": "50%_a&b", "children": [1, 2]}}')
     assert r"50\%\_a\&b" in draw.to_tikz(tree)
+
+
+# What was seen in the pictures ---------------------------------------------------------
+
+
+def test_pruning_label_sits_on_the_outermost_pruned_edge() -> None:
+    """AIMA 5.2: the cut-off at the middle MIN node prunes leaves 4 and 6 (nodes 7
+    and 8). The label goes on the edge to node 8, the right end of the dashed fan, so
+    the dashed edge to node 8 no longer runs through a label on the edge to node 7."""
+    _tree, result = textbook("aima-5-2")
+    dot = draw.to_dot(result)
+    assert 'n5 -> n8 [label=" v=2 ≤ α=3"' in dot
+    assert "n5 -> n7 [style=dashed" in dot
+
+
+def _segments(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    return [
+        tuple(float(line.get(k) or 0) for k in ("x1", "y1", "x2", "y2"))  # type: ignore[misc]
+        for line in root.iter(f"{SVG}line")
+    ]
+
+
+def _label_boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """Estimated boxes of the edge labels (10 px type, 6.2 px a character)."""
+    boxes = []
+    for group in root.iter(f"{SVG}g"):
+        if "edge" not in (group.get("class") or "").split():
+            continue
+        text = group.find(f"{SVG}text")
+        if text is None or not text.text:
+            continue
+        x, y, width = float(text.get("x") or 0), float(text.get("y") or 0), 6.2 * len(text.text)
+        left = x - width if text.get("text-anchor") == "end" else x
+        boxes.append((left, y - 9, left + width, y + 1))
+    return boxes
+
+
+def _crosses(box: tuple[float, float, float, float], seg: tuple[float, ...]) -> bool:
+    x1, y1, x2, y2 = seg
+    for k in range(101):
+        x, y = x1 + (x2 - x1) * k / 100, y1 + (y2 - y1) * k / 100
+        if box[0] < x < box[2] and box[1] < y < box[3]:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", [*NAMES, "big", "chance-static"])
+def test_edge_labels_cross_no_line_and_stay_on_the_canvas(name: str) -> None:
+    """No line of plies' own SVG runs through an edge label (a dashed edge crossed its
+    pruning label), and every label is inside the canvas (a chance edge's label ran
+    past the right border)."""
+    if name == "big":
+        result = search(random_tree(branching=10, depth=2, seed=4), SearchOptions())
+    elif name == "chance-static":
+        result = search(parse(CHANCE_STATIC), SearchOptions(algorithm="expectiminimax"))
+    else:
+        result = textbook(name)[1]
+    root = ET.fromstring(draw.to_svg(result))
+    width = float(root.get("width") or 0)
+    boxes = _label_boxes(root)
+    assert boxes
+    for box in boxes:
+        assert box[0] >= 0 and box[2] <= width, f"{box} leaves the canvas of width {width}"
+        for seg in _segments(root):
+            assert not _crosses(box, seg), f"a line {seg} crosses the label at {box}"
+
+
+CHANCE_STATIC = (
+    '{"tree": {"label": "A", "children": [{"kind": "chance", "children": '
+    '[{"p": 0.5, "value": 3}, {"p": 0.5, "value": 5}]}, {"kind": "chance", "static": 2, '
+    '"children": [{"p": 0.9, "value": 1}, {"p": 0.1, "value": 20}]}]}, "bounds": [0, 20]}'
+)
+
+
+def test_static_value_of_a_chance_node_is_drawn_after_the_search() -> None:
+    result = search(parse(CHANCE_STATIC), SearchOptions(algorithm="expectiminimax"))
+    for text in (
+        draw.to_svg(result),
+        draw.to_dot(result),
+        draw.to_mermaid(result),
+        draw.to_html(result),
+    ):
+        assert "e=2" in text
+    assert "e=2" in draw.to_tikz(result)
+
+
+def test_hash_k_is_the_evaluation_order_everywhere() -> None:
+    """``#k`` is the k-th leaf evaluated, in every format. In AIMA 5.2 leaf 7 of the
+    input (14) is the 5th evaluated: it shows #5, and no drawing shows #7 or more
+    (only 7 leaves are evaluated)."""
+    _tree, result = textbook("aima-5-2")
+    texts = {
+        "dot": draw.to_dot(result),
+        "svg": draw.to_svg(result),
+        "mmd": draw.to_mermaid(result),
+        "tex": draw.to_tikz(result).replace("\\#", "#"),
+        "html": draw.to_html(result),
+    }
+    for fmt, text in texts.items():
+        numbers = {int(m) for m in re.findall(r"#(\d+)\b(?![0-9a-fA-F])", text) if len(m) < 3}
+        assert numbers == set(range(1, 8)), (fmt, numbers)
+    assert 'label=<14<BR/><FONT POINT-SIZE="9">#5</FONT>>' in texts["dot"]
+
+
+# Control characters ----------------------------------------------------------------
+
+
+def _tree_with_controls() -> Tree:
+    """Labels and moves with control characters, as the API can build them (the
+    parser refuses them)."""
+    builder = TreeBuilder()
+    root = builder.add(-1, kind="max", label="ro\x00ot\x1b[31m")
+    child = builder.add(root, kind="min", label="b\nc\x7f", move="m\x01")
+    builder.add(child, value=3, label="l\teaf\x85")
+    builder.add(child, value=5)
+    builder.add(root, value=1)
+    return builder.build()
+
+
+def test_control_characters_are_shown_not_passed_on() -> None:
+    result = search(_tree_with_controls(), SearchOptions())
+    for fmt in ("dot", "svg", "tex", "mmd", "html"):
+        text = draw.render(result, fmt).decode("utf-8")
+        bad = [ch for ch in text if (ord(ch) < 32 and ch not in "\n") or 0x7F <= ord(ch) < 0xA0]
+        assert not bad, (fmt, bad)
+        assert "␀" in text and "␛" in text and "␊" in text, fmt
+    ET.fromstring(draw.to_svg(result))  # still well-formed XML
+    rows = draw.trace_csv(result)
+    assert "\x00" not in rows and "␀" in rows
+
+
+def test_notebook_view_of_a_huge_tree_is_a_note() -> None:
+    tree = random_tree(branching=10, depth=5, seed=1)  # 111,111 nodes
+    svg = draw.repr_svg(tree)
+    assert len(svg) < 1000 and "over the limit of 20,000 nodes" in svg
+
+
+def test_iter_steps_gives_what_changed_at_each_step() -> None:
+    """The step data for a page: nothing changes at step 0 (the drawing shows it);
+    then each step names the nodes it changed, and playing the changes forward ends
+    on the drawing of the finished search."""
+    _tree, result = textbook("labelled")
+    steps = list(draw.iter_steps(result))
+    assert len(steps) == len(narrate(result)) + 2
+    assert steps[0]["nodes"] == {} and steps[0]["line"] == "Before the search"
+    assert steps[1]["current"] == 0 and set(steps[1]["nodes"]) == {"0"}
+    played: dict[str, list[str]] = {}
+    for step in steps:
+        played.update(step["nodes"])
+    end = ET.fromstring(draw.to_svg(result))
+    for group in end.iter(f"{SVG}g"):
+        gid = group.get("id") or ""
+        if gid.startswith("n") and gid[1:] in played:
+            assert played[gid[1:]][0] == group.get("class"), gid

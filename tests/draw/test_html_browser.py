@@ -16,7 +16,9 @@ import pytest
 from draw.cases import textbook
 from plies import draw
 from plies.draw._html import to_html as html_page
+from plies.trees import alphabeta
 from plies.trees._format import narrate
+from plies.trees._random import random_tree
 
 CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
 ARGS = [
@@ -146,3 +148,39 @@ def test_before_page_has_no_search(page: Any, tmp_path: Path) -> None:
     state = _state(page)
     assert state["pruned"] == [] and state["pv"] == [] and state["counter"] == "Step 0 of 0"
     page.screenshot(path=str(tmp_path / "before.png"))
+
+
+def test_phone_width_shows_the_drawing(browser: Any, tmp_path: Path) -> None:
+    """At 390 px the narration goes above the drawing and the drawing keeps the full
+    width (side by side, the fixed-width narration squeezed it to nothing)."""
+    _tree, result = textbook("labelled")
+    html = tmp_path / "phone.html"
+    draw.write(html, result)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(html.as_uri())
+        box = page.locator("#drawing").bounding_box()
+        line = page.locator("#line").bounding_box()
+        page.screenshot(path=str(tmp_path / "phone.png"))
+        assert box is not None and line is not None
+        assert box["width"] > 350
+        assert line["y"] < box["y"]  # the narration first
+    finally:
+        context.close()
+
+
+def test_wide_tree_keeps_the_current_node_in_view(page: Any, tmp_path: Path) -> None:
+    """100 leaves are 7,660 px wide: each step scrolls the drawing to its node (the
+    root sat off screen, and so did every step of the right half)."""
+    result = alphabeta(random_tree(branching=10, depth=2, seed=4))
+    html = tmp_path / "wide.html"
+    draw.write(html, result)
+    page.goto(html.as_uri())
+    for key in ("End", "ArrowLeft"):  # the last step: the root is done
+        page.keyboard.press(key)
+        current = _state(page)["current"] or ["n0"]
+        node = page.locator(f"#{current[0]}").bounding_box()
+        view = page.locator("#drawing").bounding_box()
+        assert node is not None and view is not None
+        assert view["x"] <= node["x"] and node["x"] + node["width"] <= view["x"] + view["width"]

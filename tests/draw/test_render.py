@@ -3,6 +3,8 @@ animations. scripts/test.sh installs the programs; without them these tests skip
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import shutil
 import struct
@@ -44,7 +46,8 @@ def _node_titles(svg: str) -> set[str]:
 def test_svg_has_every_node(name: str) -> None:
     tree, result = textbook(name)
     for subject in (tree, result):
-        assert _node_titles(draw.to_svg(subject)) == {f"n{i}" for i in range(len(tree))}
+        titles = _node_titles(draw.to_svg(subject, graphviz=True))
+        assert titles == {f"n{i}" for i in range(len(tree))}
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -94,7 +97,7 @@ def test_no_overlaps_at_100_leaves() -> None:
     """At 100 leaves every node keeps its own box: no shape or label overlaps another."""
     tree = random_tree(branching=10, depth=2, seed=4, low=-100, high=100)
     assert tree.leaf_count == 100
-    boxes = _boxes(draw.to_svg(alphabeta(tree)))
+    boxes = _boxes(draw.to_svg(alphabeta(tree), graphviz=True))
     assert len(boxes) == len(tree)
     boxes.sort()
     for i, a in enumerate(boxes):
@@ -113,7 +116,14 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
         result = textbook(name)[1]
     (tmp_path / "tree.tex").write_text(draw.to_tikz(result), encoding="utf-8")
     done = subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "tree.tex"],
+        # Uncompressed objects, so that the page size can be read from the PDF.
+        [
+            "pdflatex",
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "-jobname=tree",
+            r"\pdfobjcompresslevel=0 \input{tree.tex}",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -121,12 +131,19 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:]
-    assert (tmp_path / "tree.pdf").read_bytes()[:5] == b"%PDF-"
+    pdf = (tmp_path / "tree.pdf").read_bytes()
+    assert pdf[:5] == b"%PDF-"
     assert "Overfull" not in done.stdout or name != "labelled"
+    # The page fits the picture: leaf slots of 1.6 cm, one leaf wide more, and the
+    # borders (the page had 3.6 cm of guessed margins before, 2.6 of them blank).
+    box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
+    assert box is not None
+    width_cm = float(box.group(1)) / 72 * 2.54
+    expected = 1.6 * (result.tree.leaf_count - 1) + 0.8 + 0.8
+    assert expected <= width_cm < expected + 1.5, (width_cm, expected)
 
 
-@needs_graphviz
-@pytest.mark.parametrize("fmt", ["svg", "png"])
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
 def test_step_frames(fmt: str, tmp_path: Path) -> None:
     _tree, result = textbook("labelled")
     paths = draw.write_steps(result, tmp_path / "steps", fmt=fmt)
@@ -134,25 +151,66 @@ def test_step_frames(fmt: str, tmp_path: Path) -> None:
     assert len(paths) == len(narrate(result)) + 2
     assert paths[0].name == f"step-000.{fmt}"
     if fmt == "svg":
-        first = paths[0].read_text(encoding="utf-8")
-        last = paths[-1].read_text(encoding="utf-8")
-        assert "Before the search" in first and "Done: value 3" in last
-        # Pinned layout: node positions are the same in every frame.
-        where = re.compile(r'<title>n5</title>\s*<polygon [^>]*points="([^"]+)"')
-        assert where.search(first) and where.search(last)
-        assert "dashed" not in first.split("<title>n7</title>")[1][:300]
-        assert 'stroke-dasharray="5,2"' in last.split("<title>n7</title>")[1][:400]
+        first = ET.fromstring(paths[0].read_text(encoding="utf-8"))
+        last = ET.fromstring(paths[-1].read_text(encoding="utf-8"))
+        assert "Before the search" in ET.tostring(first, encoding="unicode")
+        assert "Done: value 3" in ET.tostring(last, encoding="unicode")
+        # Fixed layout: node 5 has the same shape in the same place in every frame.
+        shape = f"{SVG}g[@id='n5']/{SVG}polygon"
+        assert first.find(f".//{shape}").get("points") == last.find(f".//{shape}").get("points")  # type: ignore[union-attr]
+        n7 = f".//{SVG}g[@id='n7']"
+        assert "pruned" not in (first.find(n7).get("class") or "")  # type: ignore[union-attr]
+        assert "pruned" in (last.find(n7).get("class") or "")  # type: ignore[union-attr]
     else:
         assert _png_size(paths[3].read_bytes())[0] > 200
 
 
-def test_animated_svg_has_one_frame_per_step() -> None:
+def _svg_size(text: str) -> tuple[str | None, str | None]:
+    root = ET.fromstring(text)
+    return root.get("width"), root.get("height")
+
+
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
+def test_every_frame_has_one_canvas(fmt: str, tmp_path: Path) -> None:
+    """Captions of every length (step 13's is 170 characters) leave the canvas as it
+    is: frames of a slide deck or an animation do not jump."""
+    _tree, result = textbook("aima-5-2")
+    paths = draw.write_steps(result, tmp_path, fmt=fmt)
+    if fmt == "svg":
+        sizes = {_svg_size(p.read_text(encoding="utf-8")) for p in paths}
+    else:
+        sizes = {_png_size(p.read_bytes()) for p in paths}
+    assert len(sizes) == 1, sizes
+
+
+def _caption_times(svg: str) -> list[float]:
+    """When each caption of an animated SVG appears, in seconds."""
+    root = ET.fromstring(svg)
+    times = []
+    for group in root:
+        texts = group.findall(f"{SVG}text")
+        if texts and all(t.get("class") == "caption" for t in texts):
+            begin = group.find(f"{SVG}set")
+            times.append(0.0 if begin is None else float(begin.get("begin", "0s")[:-1]))
+    return sorted(times)
+
+
+def test_animated_svg_has_one_caption_per_step() -> None:
     _tree, result = textbook("labelled")
     svg = draw.animated_svg(result)
-    root = ET.fromstring(svg)
-    frames = [g for g in root.iter(f"{SVG}g") if g.get("class") == "frame"]
-    assert len(frames) == len(narrate(result)) + 2
-    assert len(list(root.iter(f"{SVG}set"))) == len(frames)
+    count = len(narrate(result)) + 2
+    assert _caption_times(svg) == pytest.approx([k * 1.2 for k in range(count)])
+
+
+def test_animated_svg_grows_with_nodes_plus_steps() -> None:
+    """Each state of a node is drawn once: 1,000 leaves made a 381 MB file when every
+    frame held the whole drawing. Here the size per node and step stays flat."""
+    sizes = []
+    for depth in (2, 3):
+        result = alphabeta(random_tree(branching=6, depth=depth, seed=3))
+        svg = draw.animated_svg(result, max_frames=10_000)
+        sizes.append(len(svg) / (len(result.tree) + len(narrate(result))))
+    assert sizes[1] < 1.3 * sizes[0], sizes
 
 
 @needs_graphviz
@@ -171,3 +229,30 @@ def test_notebook_reprs() -> None:
         ids = {g.get("id") for g in root.iter(f"{SVG}g")}
         assert {f"n{i}" for i in range(len(tree))} <= ids
     assert "value 3" in result._repr_html_()  # type: ignore[attr-defined]
+
+
+def test_animated_svg_shows_one_state_of_each_part_at_a_time() -> None:
+    """Every node and edge has exactly one state on screen at any moment: the spans
+    of its states follow each other from 0 s to the end, without gap or overlap."""
+    _tree, result = textbook("labelled")
+    root = ET.fromstring(draw.animated_svg(result))
+    parents = {child: parent for parent in root.iter() for child in parent}
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for group in root.iter(f"{SVG}g"):
+        part = group.get("data-id")
+        if part is None:
+            continue
+        timing = parents[group].find(f"{SVG}set")
+        if timing is None:  # one state for the whole animation
+            spans.setdefault(part, []).append((0.0, math.inf))
+            continue
+        begin = float(timing.get("begin", "")[:-1])
+        dur = timing.get("dur")
+        spans.setdefault(part, []).append((begin, begin + float(dur[:-1]) if dur else math.inf))
+    n = len(result.tree)
+    assert set(spans) == {f"n{i}" for i in range(n)} | {f"e{i}" for i in range(1, n)}
+    for part, times in spans.items():
+        times.sort()
+        assert times[0][0] == 0 and times[-1][1] == math.inf, part
+        for (_b1, e1), (b2, _e2) in itertools.pairwise(times):
+            assert e1 == pytest.approx(b2), (part, times)

@@ -1,31 +1,39 @@
 """The drawing options of ``plies tree``: ``--draw``, ``--format``, ``--before``,
-``--steps``, ``--animate`` and ``--trace-table``.
+``--steps``, ``--animate``, ``--trace-table``, and the size options ``--max-nodes``,
+``--max-frames`` and ``--dpi``.
 
 ``plies.cli._tree`` calls :func:`add_arguments` when it builds its parser,
 :func:`wants_drawing` to decide whether the search records its trace, and
-:func:`draw` after the search. Every drawing takes every search option of
+:func:`draw` after the search (which runs every check before writing anything;
+:func:`check` runs the ones that need only the tree, and can run before the
+search). Every drawing takes every search option of
 ``plies tree`` into account, because it draws the result that command computed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
+from plies.cli._tree import int_at_least
 from plies.draw import (
+    DPI,
     FORMATS,
+    MAX_FRAMES,
     DrawError,
     format_for,
-    trace_csv,
-    trace_markdown,
     write,
     write_animation,
     write_steps,
+    write_trace_table,
 )
+from plies.draw._limits import check_frames, check_gif, check_graphviz, check_nodes
+from plies.draw._steps import check_steps
 from plies.trees import Tree, TreeResult
 
-__all__ = ["add_arguments", "draw", "wants_drawing"]
+__all__ = ["add_arguments", "check", "draw", "wants_drawing"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "drawings",
         "draw the tree and its search for reports, slides and notebooks "
-        "(svg and png need Graphviz: pip install 'plies[draw]' and apt-get install graphviz)",
+        "(png drawings and frames and gif animations need Graphviz: pip install "
+        "'plies[draw]' and apt-get install graphviz; gif needs Pillow too; everything else "
+        "works on a bare install). Drawings too large to read are refused before any work",
     )
     group.add_argument(
         "--draw",
@@ -56,7 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--steps",
         metavar="DIR",
-        help="write one frame per step of the narration into DIR (step-000.svg, ...)",
+        help="write one frame per step of the narration into DIR (step-000.svg, ...); DIR "
+        "must be new, empty or hold only frames of an earlier run, which are replaced",
     )
     group.add_argument(
         "--steps-format",
@@ -68,13 +79,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--animate",
         metavar="FILE",
         help="write the steps as one animation: FILE.svg (plays in a browser) or "
-        "FILE.gif (needs Pillow)",
+        "FILE.gif (needs Pillow and Graphviz)",
     )
     group.add_argument(
         "--trace-table",
         metavar="FILE",
         help="write the printable trace table (step, node, event, alpha, beta, value, "
         "reason) as Markdown (.md) or CSV (.csv)",
+    )
+    group.add_argument(
+        "--max-nodes",
+        type=int_at_least(1),
+        metavar="N",
+        help="draw trees of up to N nodes (default by format: 20,000 for svg, html, dot "
+        "and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
+        "pdflatex makes), png up to 32,767 pixels wide (see --dpi)",
+    )
+    group.add_argument(
+        "--max-frames",
+        type=int_at_least(1),
+        default=MAX_FRAMES,
+        metavar="N",
+        help=f"write --steps and --animate of up to N frames (default: {MAX_FRAMES})",
+    )
+    group.add_argument(
+        "--dpi",
+        type=int_at_least(1),
+        default=DPI,
+        metavar="N",
+        help=f"pixels per inch of png drawings, png frames and gif (default: {DPI})",
     )
 
 
@@ -88,7 +121,7 @@ def wants_drawing(args: argparse.Namespace) -> bool:
     )
 
 
-def _check(args: argparse.Namespace) -> None:
+def _check_options(args: argparse.Namespace) -> None:
     """Refuse bad combinations before anything is written."""
     if args.draw is not None:
         format_for(args.draw, args.format)
@@ -105,29 +138,90 @@ def _check(args: argparse.Namespace) -> None:
         raise DrawError(f"--trace-table writes .md or .csv, not '{args.trace_table}'")
 
 
-def draw(tree: Tree, result: TreeResult | None, args: argparse.Namespace) -> None:
-    """Write every drawing the options ask for and name each file on stderr."""
-    _check(args)
-    written: list[str] = []
+def check(tree: Tree, args: argparse.Namespace) -> None:
+    """The checks that need only the tree: the options, and the size of every
+    drawing asked for. Cheap; call it before the search so a tree too large to draw
+    is refused within a second, before its search records a trace."""
+    _check_options(args)
+    max_nodes = args.max_nodes
     if args.draw is not None:
-        subject: Tree | TreeResult = tree if result is None or args.before else result
-        written.append(str(write(args.draw, subject, format=args.format, before=args.before)))
+        fmt = format_for(args.draw, args.format)
+        check_nodes(tree, fmt, max_nodes)
+        if fmt == "png":
+            check_graphviz(tree, args.dpi)
+    if args.steps is not None or args.animate is not None:
+        check_nodes(tree, "svg", max_nodes)
+    if args.steps is not None and args.steps_format == "png":
+        check_graphviz(tree, args.dpi)
+    if args.animate is not None and Path(args.animate).suffix.lower() == ".gif":
+        check_graphviz(tree, args.dpi)
+
+
+def _check_steps(result: TreeResult, args: argparse.Namespace) -> None:
+    """The checks that need the search: the number of frames, the GIF's size and the
+    frame directory."""
+    sizes = {"max_frames": args.max_frames, "max_nodes": args.max_nodes, "dpi": args.dpi}
+    if args.steps is not None:
+        check_steps(result, Path(args.steps), fmt=args.steps_format, **sizes)
+    if args.animate is not None:
+        count = check_frames(result, args.max_frames, "an animation")
+        if Path(args.animate).suffix.lower() == ".gif":
+            from plies.draw._dot import canvas_points
+
+            width, height = canvas_points(result.tree)
+            check_gif(count, round(width * args.dpi / 72), round(height * args.dpi / 72))
+
+
+def draw(tree: Tree, result: TreeResult | None, args: argparse.Namespace) -> None:
+    """Write every drawing the options ask for and name each file on stderr. Every
+    check runs before the first file is written."""
+    check(tree, args)
     if result is None:
         if args.steps or args.animate or args.trace_table:
             raise DrawError("--steps, --animate and --trace-table need a search")
-        return
-    if args.steps is not None:
-        paths = write_steps(result, Path(args.steps), fmt=args.steps_format)
-        written.append(f"{args.steps}/ ({len(paths)} frames)")
-    if args.animate is not None:
-        written.append(str(write_animation(args.animate, result)))
-    if args.trace_table is not None:
-        path = Path(args.trace_table)
-        text = trace_csv(result) if path.suffix.lower() == ".csv" else trace_markdown(result)
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise DrawError(f"cannot write '{path}': {exc.strerror}") from None
+    else:
+        _check_steps(result, args)
+    written: list[str] = []
+    if args.draw is not None:
+        subject: Tree | TreeResult = tree if result is None or args.before else result
+        path = write(
+            args.draw,
+            subject,
+            format=args.format,
+            before=args.before,
+            max_nodes=args.max_nodes,
+            dpi=args.dpi,
+        )
         written.append(str(path))
+    if result is not None:
+        written += _write_steps(result, args)
     for name in written:
         print(f"wrote {name}", file=sys.stderr)
+
+
+def _write_steps(result: TreeResult, args: argparse.Namespace) -> list[str]:
+    """Write the frames, the animation and the trace table asked for; their names."""
+    written = []
+    if args.steps is not None:
+        directory = Path(args.steps)
+        paths = write_steps(
+            result,
+            directory,
+            fmt=args.steps_format,
+            max_frames=args.max_frames,
+            max_nodes=args.max_nodes,
+            dpi=args.dpi,
+        )
+        written.append(f"{directory}{os.sep} ({len(paths)} frames)")
+    if args.animate is not None:
+        path = write_animation(
+            args.animate,
+            result,
+            max_frames=args.max_frames,
+            max_nodes=args.max_nodes,
+            dpi=args.dpi,
+        )
+        written.append(str(path))
+    if args.trace_table is not None:
+        written.append(str(write_trace_table(args.trace_table, result)))
+    return written

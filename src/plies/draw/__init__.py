@@ -9,12 +9,17 @@ and the evaluation order of the leaves.
 >>> result = trees.alphabeta(trees.parse("[[3,12,8],[2,4,6],[14,5,2]]"))
 >>> draw.to_mermaid(result).splitlines()[0]
 'flowchart TD'
->>> draw.write("aima.svg", result)          # doctest: +SKIP  (needs Graphviz)
+>>> draw.write("aima.svg", result)          # doctest: +SKIP  (writes a file)
 
-Formats: ``svg`` and ``png`` (through Graphviz: ``pip install 'plies[draw]'`` and the
-system ``dot``), ``dot``, ``tex`` (TikZ), ``mmd`` (Mermaid) and ``html`` (a
-self-contained page that steps through the search). Only ``svg``/``png`` and step
-frames need Graphviz; everything else is plain Python.
+Formats: ``svg`` (drawn by plies itself), ``png`` (through Graphviz: ``pip install
+'plies[draw]'`` and the system ``dot``), ``dot``, ``tex`` (TikZ), ``mmd`` (Mermaid) and
+``html`` (a self-contained page that steps through the search). Only ``png``, PNG step
+frames and GIF animations need Graphviz (and the GIF Pillow); everything else is plain
+Python. Every drawing checks its size before it starts (:mod:`plies.draw._limits`).
+
+Everything that plays a search step by step (the stepper, trace tables, frames,
+animations, and :func:`iter_steps`, the JSON-ready steps a web page can serve) replays
+the trace on one mutable snapshot, so memory grows with nodes + steps.
 
 Trees and results show themselves in Jupyter through :func:`repr_svg` and
 :func:`repr_html` (their ``_repr_svg_``/``_repr_html_`` call these).
@@ -24,20 +29,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# The renderers' aliases differ from their module names, which stay importable (and
+# patchable) as plies.draw._dot, plies.draw._tikz, ...
+from plies.draw._changes import result_steps as iter_steps
 from plies.draw._dot import GraphvizError, render_dot
-from plies.draw._dot import to_dot as _dot
+from plies.draw._dot import to_dot as _dot_text
+from plies.draw._errors import DrawError
 from plies.draw._html import to_html as _html_page
-from plies.draw._mermaid import to_mermaid as _mermaid
+from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes
+from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._steps import animated_gif, animated_svg, write_steps
 from plies.draw._svg import to_svg_document
-from plies.draw._tikz import to_tikz as _tikz
-from plies.draw._trace import trace_csv, trace_markdown, trace_rows
-from plies.errors import PliesError
+from plies.draw._tikz import to_tikz as _tikz_text
+from plies.draw._trace import trace_csv, trace_markdown, trace_rows, write_trace
+from plies.errors import LimitError
 from plies.trees import Tree, TreeResult
 
 __all__ = [
+    "DPI",
     "FORMATS",
+    "MAX_FRAMES",
     "DrawError",
     "GraphvizError",
     "Snapshot",
@@ -45,6 +57,7 @@ __all__ = [
     "animated_svg",
     "final_snapshot",
     "format_for",
+    "iter_steps",
     "render",
     "replay",
     "repr_html",
@@ -61,15 +74,12 @@ __all__ = [
     "write",
     "write_animation",
     "write_steps",
+    "write_trace_table",
 ]
 
 #: Drawing formats, by file extension.
 FORMATS: tuple[str, ...] = ("svg", "png", "dot", "tex", "mmd", "html")
 _ALIASES = {"gv": "dot", "tikz": "tex", "mermaid": "mmd", "htm": "html", "md": "mmd"}
-
-
-class DrawError(PliesError):
-    """A drawing cannot be made: unknown format, unwritable file, missing trace."""
 
 
 Subject = Tree | TreeResult
@@ -83,36 +93,63 @@ def _split(subject: Subject, before: bool) -> tuple[Tree, Snapshot | None]:
     raise DrawError(f"can draw a Tree or a TreeResult, not {type(subject).__name__}")
 
 
-def to_dot(subject: Subject, *, before: bool = False) -> str:
+def _tree(subject: Subject) -> Tree:
+    return _split(subject, True)[0]
+
+
+def to_dot(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """DOT source for Graphviz (``before``: the tree without search annotations)."""
-    return _dot(*_split(subject, before))
+    check_nodes(_tree(subject), "dot", max_nodes)
+    return _dot_text(*_split(subject, before))
 
 
-def to_svg(subject: Subject, *, before: bool = False) -> str:
-    """SVG drawn by Graphviz (needs the ``graphviz`` package and ``dot``)."""
-    return render_dot(to_dot(subject, before=before), "svg").decode("utf-8")
+def to_svg(
+    subject: Subject,
+    *,
+    before: bool = False,
+    graphviz: bool = False,
+    max_nodes: int | None = None,
+) -> str:
+    """SVG drawn by plies itself on its fixed layout (no dependency; the same picture
+    as the HTML stepper, the animations and notebooks), or with ``graphviz`` by
+    Graphviz's ``dot`` layout (needs the ``graphviz`` package and ``dot``)."""
+    tree = _tree(subject)
+    check_nodes(tree, "svg", max_nodes)
+    if graphviz:
+        check_graphviz(tree, DPI)
+        return render_dot(_dot_text(*_split(subject, before)), "svg").decode("utf-8")
+    return to_svg_document(*_split(subject, before))
 
 
-def to_png(subject: Subject, *, before: bool = False) -> bytes:
-    """PNG drawn by Graphviz (needs the ``graphviz`` package and ``dot``)."""
-    return render_dot(to_dot(subject, before=before), "png")
+def to_png(
+    subject: Subject, *, before: bool = False, dpi: int = DPI, max_nodes: int | None = None
+) -> bytes:
+    """PNG drawn by Graphviz at ``dpi`` pixels per inch (needs the ``graphviz``
+    package and ``dot``)."""
+    tree = _tree(subject)
+    check_nodes(tree, "png", max_nodes)
+    check_graphviz(tree, dpi)
+    return render_dot(_dot_text(*_split(subject, before)), "png", dpi=dpi)
 
 
-def to_tikz(subject: Subject, *, before: bool = False) -> str:
-    """A LaTeX document with a TikZ picture (tikz and graphicx; see its header)."""
-    return _tikz(*_split(subject, before))
+def to_tikz(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
+    """A LaTeX document with a TikZ picture (tikz and geometry; see its header)."""
+    check_nodes(_tree(subject), "tex", max_nodes)
+    return _tikz_text(*_split(subject, before))
 
 
-def to_mermaid(subject: Subject, *, before: bool = False) -> str:
+def to_mermaid(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """Mermaid flowchart text, for Markdown on GitHub and wikis."""
-    return _mermaid(*_split(subject, before))
+    check_nodes(_tree(subject), "mmd", max_nodes)
+    return _mermaid_text(*_split(subject, before))
 
 
-def to_html(subject: Subject, *, before: bool = False) -> str:
+def to_html(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """A self-contained HTML page that steps through the search (offline, no server)."""
+    tree = _tree(subject)
+    check_nodes(tree, "html", max_nodes)
     if isinstance(subject, TreeResult) and not before:
-        return _html_page(subject.tree, subject)
-    tree, _ = _split(subject, before)
+        return _html_page(tree, subject)
     return _html_page(tree, None)
 
 
@@ -130,13 +167,21 @@ def format_for(path: str | Path, format: str | None = None) -> str:
     return name
 
 
-def render(subject: Subject, format: str, *, before: bool = False) -> bytes:
-    """The drawing in ``format`` (one of :data:`FORMATS`) as bytes."""
+def render(
+    subject: Subject,
+    format: str,
+    *,
+    before: bool = False,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> bytes:
+    """The drawing in ``format`` (one of :data:`FORMATS`) as bytes. Sizes are checked
+    first: see :mod:`plies.draw._limits` for the limits and what raises them."""
     fmt = format_for("", format)
     if fmt == "png":
-        return to_png(subject, before=before)
+        return to_png(subject, before=before, dpi=dpi, max_nodes=max_nodes)
     makers = {"svg": to_svg, "dot": to_dot, "tex": to_tikz, "mmd": to_mermaid, "html": to_html}
-    return makers[fmt](subject, before=before).encode("utf-8")
+    return makers[fmt](subject, before=before, max_nodes=max_nodes).encode("utf-8")
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -147,28 +192,58 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def write(
-    path: str | Path, subject: Subject, *, format: str | None = None, before: bool = False
+    path: str | Path,
+    subject: Subject,
+    *,
+    format: str | None = None,
+    before: bool = False,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
 ) -> Path:
     """Draw ``subject`` into ``path``; the format comes from ``format`` or the
     extension. Returns the path written."""
     path = Path(path)
     fmt = format_for(path, format)
-    _write_bytes(path, render(subject, fmt, before=before))
+    _write_bytes(path, render(subject, fmt, before=before, max_nodes=max_nodes, dpi=dpi))
     return path
 
 
-def write_animation(path: str | Path, result: TreeResult) -> Path:
+def write_animation(
+    path: str | Path,
+    result: TreeResult,
+    *,
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> Path:
     """Write the search as an animation: ``.svg`` (SMIL, no dependency) or ``.gif``
     (needs Pillow and Graphviz)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".svg":
-        data = animated_svg(result).encode("utf-8")
+        data = animated_svg(result, max_frames=max_frames, max_nodes=max_nodes).encode("utf-8")
     elif suffix == ".gif":
-        data = animated_gif(result)
+        data = animated_gif(result, max_frames=max_frames, max_nodes=max_nodes, dpi=dpi)
     else:
         raise DrawError(f"an animation is .svg or .gif, not '{path}'")
     _write_bytes(path, data)
+    return path
+
+
+def write_trace_table(path: str | Path, result: TreeResult) -> Path:
+    """Write the trace table to ``path``, Markdown (``.md``) or CSV (``.csv``), row
+    by row: memory stays proportional to the tree, whatever the number of steps."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".md", ".csv"):
+        raise DrawError(f"a trace table is .md or .csv, not '{path}'")
+    if not result.events:
+        raise DrawError("a trace table needs the event trace: search with trace=True")
+    try:
+        with path.open("w", encoding="utf-8", newline="") as out:
+            write_trace(out, result, fmt=suffix[1:])
+    except OSError as exc:
+        raise DrawError(f"cannot write '{path}': {exc.strerror}") from None
     return path
 
 
@@ -177,8 +252,19 @@ def write_animation(path: str | Path, result: TreeResult) -> Path:
 
 def repr_svg(subject: Subject) -> str:
     """What Jupyter shows for a tree or a result: SVG drawn by plies itself (no
-    Graphviz needed), annotated for a result."""
+    Graphviz needed), annotated for a result. A tree over the drawing limit shows a
+    one-line note instead (a notebook must not stall drawing 100,000 nodes)."""
     tree, snap = _split(subject, False)
+    try:
+        check_nodes(tree, "svg", None)
+    except LimitError as exc:
+        from html import escape
+
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="30">'
+            f'<text x="4" y="20" font-family="sans-serif" font-size="13">'
+            f"{escape(str(exc))}</text></svg>"
+        )
     return to_svg_document(tree, snap)
 
 

@@ -10,12 +10,13 @@ replays the changes from step 0, which is instant even for thousands of steps.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from html import escape
-from typing import Any
 
-from plies.draw._look import edge_look, node_look
-from plies.draw._state import Snapshot, nice, replay
-from plies.draw._svg import STYLE, edge_classes, node_classes, size, svg_body, value_text
+from plies.draw._changes import step_data
+from plies.draw._look import visible
+from plies.draw._state import Snapshot, final_snapshot, nice, replay
+from plies.draw._svg import STYLE, size, svg_body
 from plies.trees import Tree, TreeResult
 
 __all__ = ["to_html"]
@@ -34,6 +35,14 @@ aside { flex: 0 0 340px; }
 #path { padding-left: 20px; font-family: 'DejaVu Sans Mono', monospace; font-size: 14px; }
 #path li.current { font-weight: bold; color: #e8710a; }
 .legend { font-size: 13px; color: #555; }
+@media (max-width: 700px) {
+  /* A phone: the narration above the drawing, both the full width (side by side
+     the drawing was squeezed to nothing); the drawing scrolls sideways. */
+  main { flex-direction: column; padding: 8px; gap: 8px; }
+  aside { flex: none; width: 100%; order: -1; }
+  #drawing { width: 100%; box-sizing: border-box; }
+  #path { font-size: 12px; }
+}
 """
 
 SCRIPT = """
@@ -62,7 +71,8 @@ SCRIPT = """
   }
   function show(k) {
     k = Math.max(0, Math.min(last, k));
-    const state = stateAt(k);
+    // One step forward applies that step's changes; any other move replays from 0.
+    const state = k === shown + 1 ? frames[k] : stateAt(k);
     for (const id in state.nodes) {
       const g = document.getElementById('n' + id);
       const [cls, value, note] = state.nodes[id];
@@ -88,9 +98,19 @@ SCRIPT = """
       if (i === frame.path.length - 1 && frame.current >= 0) li.className = 'current';
       path.appendChild(li);
     });
+    follow(frame.current >= 0 ? frame.current : 0);
     document.body.dataset.step = k;
     shown = k;
     if (k === last) stop();
+  }
+  function follow(id) {
+    // A wide tree scrolls: bring the current node (else the root) into view.
+    const box = document.getElementById('drawing').getBoundingClientRect();
+    const node = document.getElementById('n' + id);
+    const r = node.getBoundingClientRect();
+    if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom) {
+      node.scrollIntoView({block: 'nearest', inline: 'center'});
+    }
   }
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
@@ -119,73 +139,6 @@ SCRIPT = """
 """
 
 
-def _node_state(tree: Tree, node: int, snap: Snapshot | None) -> list[str]:
-    look = node_look(tree, node, snap)
-    return [node_classes(look), value_text(tree, node, look), look.beside]
-
-
-def _edge_state(tree: Tree, node: int, snap: Snapshot | None) -> list[str]:
-    look = edge_look(tree, node, snap)
-    return [edge_classes(look), look.label]
-
-
-def _path(tree: Tree, snap: Snapshot) -> list[str]:
-    """The nodes from the root to the current one with their windows and values."""
-    if snap.current < 0:
-        return [f"{tree.name(n)} = {nice(snap.value[n])}" for n in sorted(snap.pv)]
-    chain = []
-    node = snap.current
-    while node >= 0:
-        chain.append(node)
-        node = tree.parent[node]
-    rows = []
-    for node in reversed(chain):
-        kind = tree.kind[node]
-        if kind == "leaf":
-            rows.append(f"leaf {tree.name(node)} = {nice(snap.value[node])}")
-            continue
-        value = "" if snap.value[node] is None else f"  v={nice(snap.value[node])}"
-        rows.append(
-            f"{tree.name(node)} {kind.upper()}  α={nice(snap.alpha[node])} "
-            f"β={nice(snap.beta[node])}{value}"
-        )
-    return rows
-
-
-def _frames(tree: Tree, snaps: list[Snapshot]) -> list[dict[str, Any]]:
-    n = len(tree)
-    frames: list[dict[str, Any]] = []
-    before_nodes = [_node_state(tree, i, snaps[0]) for i in range(n)]
-    before_edges = [_edge_state(tree, i, snaps[0]) if i else [] for i in range(n)]
-    previous = -1
-    for snap in snaps:
-        nodes: dict[str, list[str]] = {}
-        edges: dict[str, list[str]] = {}
-        # Only nodes the step touched (and the old and new current node) can change.
-        touched = range(n) if snap.changed is None else {*snap.changed, previous, snap.current}
-        previous = snap.current
-        for i in sorted(touched):
-            if i < 0:
-                continue
-            state = _node_state(tree, i, snap)
-            if state != before_nodes[i]:
-                nodes[str(i)] = before_nodes[i] = state
-            if i:
-                edge = _edge_state(tree, i, snap)
-                if edge != before_edges[i]:
-                    edges[str(i)] = before_edges[i] = edge
-        frames.append(
-            {
-                "line": snap.line,
-                "current": snap.current,
-                "path": _path(tree, snap),
-                "nodes": nodes,
-                "edges": edges,
-            }
-        )
-    return frames
-
-
 def to_html(
     tree: Tree,
     result: TreeResult | None = None,
@@ -196,29 +149,21 @@ def to_html(
 ) -> str:
     """The stepper page for ``result`` (it needs the event trace); with no result,
     or a result without a trace, a page with one picture: before or after."""
-    if result is not None and result.events:
-        snaps = list(replay(result))
-    elif result is not None:
-        from plies.draw._state import final_snapshot
-
-        snaps = [final_snapshot(result)]
-        snaps[0].line = f"Value {nice(result.value)}; {result.summary()}"
-    else:
-        snaps = [Snapshot.empty(len(tree))]
-        snaps[0].line = "The tree before any search"
-    frames = _frames(tree, snaps)
-    data = {
-        "frames": frames,
-        "interval": interval_ms,
-        "start": len(frames) - 1 if start_at_end else 0,
-    }
-    width, height = size(tree)
+    snaps = _snapshots(tree, result)
+    first = next(snaps)
+    svg_first = svg_body(tree, first if result is not None else None)
+    # The steps are written as JSON one at a time: the page grows with nodes + steps.
     # JSON inside <script>: "</" must not close the element early.
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    frames = [
+        json.dumps(frame, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        for frame in step_data(tree, _chain(first, snaps))
+    ]
+    start = len(frames) - 1 if start_at_end else 0
+    payload = f'{{"frames":[{",".join(frames)}],"interval":{int(interval_ms)},"start":{start}}}'
+    width, height = size(tree, None if result is None else final_snapshot(result))
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}"><style>{STYLE}</style>'
-        f"{svg_body(tree, snaps[0] if result is not None else None)}</svg>"
+        f'viewBox="0 0 {width} {height}"><style>{STYLE}</style>{svg_first}</svg>'
     )
     summary = ""
     if result is not None:
@@ -233,12 +178,12 @@ def to_html(
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>{escape(title)}</title>
+<title>{escape(visible(title))}</title>
 <style>{PAGE_STYLE}</style>
 </head>
 <body data-step="0">
 <header>
-<h1>{escape(title)}</h1>
+<h1>{escape(visible(title))}</h1>
 <div id="controls">
 <button id="start" title="first step (Home)">« Start</button>
 <button id="back" title="previous step (←)">◀ Back</button>
@@ -262,3 +207,22 @@ def to_html(
 </body>
 </html>
 """
+
+
+def _snapshots(tree: Tree, result: TreeResult | None) -> Iterator[Snapshot]:
+    """The pictures of the page: every step of a traced search, else one picture."""
+    if result is not None and result.events:
+        yield from replay(result)
+        return
+    if result is not None:
+        snap = final_snapshot(result)
+        snap.line = f"Value {nice(result.value)}; {result.summary()}"
+    else:
+        snap = Snapshot.empty(len(tree))
+        snap.line = "The tree before any search"
+    yield snap
+
+
+def _chain(first: Snapshot, rest: Iterator[Snapshot]) -> Iterator[Snapshot]:
+    yield first
+    yield from rest

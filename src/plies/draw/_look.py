@@ -2,8 +2,10 @@
 
 MAX is an upward triangle, MIN a downward one, chance a circle, a leaf a box with its
 value. Inside a shape: the node's label (when the tree has labels) and its value.
-Beside it: alpha and beta (inner nodes) or the evaluation number (leaves). Edges into
-pruned subtrees are dashed and grey, and the edge into each pruned subtree's root
+Beside it: alpha and beta (inner nodes, after the static value ``e=`` when the
+node has one) or the evaluation number ``#k`` (leaves: the k-th leaf evaluated; ``#k``
+means that in every format, never the leaf's place in the input). Edges into
+pruned subtrees are dashed and grey, and the last (outermost) edge a cut-off pruned
 carries the inequality that pruned it. The principal variation is bold.
 """
 
@@ -14,7 +16,15 @@ from dataclasses import dataclass
 from plies.draw._state import Snapshot, nice
 from plies.trees import Tree
 
-__all__ = ["COLORS", "EdgeLook", "NodeLook", "edge_look", "node_look"]
+__all__ = ["COLORS", "EdgeLook", "NodeLook", "edge_look", "node_look", "visible"]
+
+#: Control characters break Graphviz, XML (SVG, HTML), TeX and Mermaid alike. The
+#: parser refuses them in labels, but the API can build such trees, so every drawing
+#: shows them as Unicode control pictures (U+0001 as ␁), and characters no format can
+#: carry (C1 controls, lone surrogates, U+FFFE, U+FFFF) as the replacement character.
+_PICTURES = {c: chr(0x2400 + c) for c in range(32)} | {0x7F: "\u2421"}
+_UNSAFE = {c: "\ufffd" for c in range(0x80, 0xA0)} | {0xFFFE: "\ufffd", 0xFFFF: "\ufffd"}
+_VISIBLE = str.maketrans(_PICTURES | _UNSAFE)
 
 #: Fill colours by kind, and the colours of states. Kept light so text stays readable
 #: in print and in greyscale.
@@ -30,6 +40,17 @@ COLORS = {
     "open": "#fff7d6",
     "unseen": "#f4f4f4",
 }
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters shown as control pictures (``a\\x01b`` as
+    ``a␁b``) and characters no drawing can carry as ``�``."""
+    if text.isprintable():
+        return text  # the common case, and fast
+    text = text.translate(_VISIBLE)
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        text = "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +82,7 @@ def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
     label = tree.label[node]
     inside: list[str] = []
     if label is not None:
-        inside.append(label)
+        inside.append(visible(label))
     beside = ""
     state = "plain"
     cutoff = False
@@ -81,6 +102,8 @@ def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
                 inside.append(nice(value))
             if snap.alpha[node] is not None and status not in ("pruned", "beyond-depth"):
                 beside = f"α={nice(snap.alpha[node])} β={nice(snap.beta[node])}"
+            if tree.static[node] is not None:  # the static value stays in sight
+                beside = f"e={nice(tree.static[node])} {beside}".rstrip()
         if status in ("pruned", "beyond-depth"):
             state = "pruned"
         elif node == snap.current:
@@ -102,7 +125,7 @@ def edge_look(tree: Tree, node: int, snap: Snapshot | None) -> EdgeLook:
     parts: list[str] = []
     move = tree.move[node]
     if move is not None:
-        parts.append(move)
+        parts.append(visible(move))
     if tree.kind[parent] == "chance" and tree.probability[node] is not None:
         parts.append(f"p={tree.probability[node]:g}")
     pruned = False

@@ -2,119 +2,329 @@
 
 Frame ``k`` shows the tree after step ``k`` of the narration (frame 0: before the
 search; the last frame: the result with its principal variation), captioned with the
-step's sentence. Frames are drawn through Graphviz on the fixed layout, so nodes keep
-their place from frame to frame. An animation is an SVG (SMIL, plays in any browser,
-no dependency) or a GIF (PNG frames joined with Pillow).
+step's sentence. Every frame of a search has the same canvas (the caption is wrapped
+into a box of fixed size) and nodes keep their place from frame to frame.
+
+SVG frames and the animated SVG are drawn by plies itself (no dependency); PNG frames
+and the GIF through Graphviz (``neato -n2`` on the fixed layout), the GIF joined with
+Pillow. Work stays proportional to nodes + steps: one mutable snapshot is played
+forward and only the nodes a step changed are drawn again; the animated SVG draws each
+state of a node once, shown for the steps it lasts.
 """
 
 from __future__ import annotations
 
 import io
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from plies.draw._dot import render_dot, to_dot
-from plies.draw._state import Snapshot, replay
-from plies.draw._svg import STYLE, size, svg_body
-from plies.errors import PliesError
-from plies.trees import TreeResult
+from plies.draw._changes import track
+from plies.draw._dot import canvas_points, render_pngs, to_dot, wrap_caption
+from plies.draw._errors import DrawError
+from plies.draw._layout import positions
+from plies.draw._limits import (
+    DPI,
+    MAX_FRAMES,
+    check_frames,
+    check_gif,
+    check_graphviz,
+    check_nodes,
+)
+from plies.draw._look import edge_look, node_look
+from plies.draw._state import Snapshot, final_snapshot, replay
+from plies.draw._svg import STYLE, edge_svg, node_svg, size
+from plies.trees import Tree, TreeResult
 
-__all__ = ["animated_gif", "animated_svg", "frames", "write_steps"]
+__all__ = [
+    "STEP_SECONDS",
+    "animated_gif",
+    "animated_svg",
+    "check_steps",
+    "frame_svgs",
+    "old_frames",
+    "write_steps",
+]
 
 #: Seconds each step stays on screen in an animation.
 STEP_SECONDS = 1.2
-CAPTION = 28  # pixels above the drawing for the narration line
+CAPTION_LINES = 3
+LINE_PX = 18  # caption line height (14 px type)
+CAPTION = CAPTION_LINES * LINE_PX + 10  # pixels above the drawing for the narration
+BATCH = 40  # PNG frames drawn per Graphviz run
+MIN_WIDTH = 480  # the narrowest canvas, so a small tree still has room for captions
+#: The frame files this module writes, and the only files ``write_steps`` replaces.
+FRAME_NAME = re.compile(r"step-\d+\.(svg|png)")
 
 
-def frames(result: TreeResult) -> list[Snapshot]:
-    """The snapshots of every frame; needs the event trace."""
-    if not result.events:
-        raise PliesError("step frames need the event trace: search with trace=True")
-    return list(replay(result))
+def _canvas(result: TreeResult) -> tuple[int, int, int]:
+    """Width and height of every frame of the search, and the drawing's left offset
+    (a narrow tree is centred on the minimum width). The end of the search has every
+    edge label, so its size fits them all."""
+    width, height = size(result.tree, final_snapshot(result))
+    canvas = max(width, MIN_WIDTH)
+    return canvas, height + CAPTION, (canvas - width) // 2
 
 
-def write_steps(result: TreeResult, directory: Path, *, fmt: str = "svg") -> list[Path]:
-    """Write one ``step-NNN.{fmt}`` per frame (``svg`` or ``png``) into ``directory``
-    (made if missing) and return the paths in order."""
+def _caption(text: str, width: int) -> str:
+    """The caption lines of one frame as SVG text elements."""
+    lines = wrap_caption(text, max(20, (width - 20) // 8), CAPTION_LINES)
+    return "".join(
+        f'<text class="caption" x="10" y="{20 + k * LINE_PX}">{escape(line)}</text>'
+        for k, line in enumerate(lines)
+        if line
+    )
+
+
+def _svg_open(width: int, height: int) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n'
+        f"<style>{STYLE}\n.caption {{ font: 14px 'DejaVu Sans', Arial, sans-serif; }}</style>\n"
+        '<rect width="100%" height="100%" fill="white"/>\n'
+    )
+
+
+StateFn = Callable[[Tree, int, Snapshot], str]
+
+
+def _markup(tree: Tree, *, ids: bool) -> tuple[StateFn, StateFn]:
+    """The two state functions of :func:`track` that draw a node or an edge as SVG."""
+    where = positions(tree)
+
+    def node(tree: Tree, i: int, snap: Snapshot) -> str:
+        return node_svg(tree, i, node_look(tree, i, snap), where, ids=ids)
+
+    def edge(tree: Tree, i: int, snap: Snapshot) -> str:
+        return edge_svg(tree, i, edge_look(tree, i, snap), where, ids=ids)
+
+    return node, edge
+
+
+def frame_svgs(result: TreeResult) -> Iterator[str]:
+    """Every frame of the search as a standalone SVG, one at a time: the drawing is
+    updated in place, only where a step changed it."""
+    tree = result.tree
+    width, height, left = _canvas(result)
+    node_fn, edge_fn = _markup(tree, ids=True)
+    nodes = [""] * len(tree)
+    edges = [""] * len(tree)
+    for snap, changed_nodes, changed_edges in track(tree, replay(result), node_fn, edge_fn):
+        for i, markup in changed_nodes.items():
+            nodes[i] = markup
+        for i, markup in changed_edges.items():
+            edges[i] = markup
+        yield (
+            _svg_open(width, height)
+            + _caption(snap.line, width)
+            + f'\n<g transform="translate({left},{CAPTION})">\n'
+            + "\n".join(edges[1:] + nodes)
+            + "\n</g>\n</svg>\n"
+        )
+
+
+def _frame_pngs(result: TreeResult, dpi: int) -> Iterator[bytes]:
+    """Every frame as a PNG drawn by Graphviz on the fixed layout, a batch of
+    :data:`BATCH` frames per Graphviz run."""
+    batch: list[str] = []
+    for snap in replay(result):
+        batch.append(to_dot(result.tree, snap, title=snap.line, pinned=True))
+        if len(batch) == BATCH:
+            yield from render_pngs(batch, dpi=dpi)
+            batch = []
+    if batch:
+        yield from render_pngs(batch, dpi=dpi)
+
+
+def check_steps(
+    result: TreeResult,
+    directory: Path,
+    *,
+    fmt: str = "svg",
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> int:
+    """Every check of :func:`write_steps`, before any work: the format, the tree's
+    size, the number of frames (returned) and the directory."""
     if fmt not in ("svg", "png"):
-        raise PliesError(f"step frames are svg or png, not {fmt!r}")
-    snaps = frames(result)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PliesError(f"cannot make the directory '{directory}': {exc.strerror}") from None
-    width = max(3, len(str(len(snaps) - 1)))
+        raise DrawError(f"step frames are svg or png, not {fmt!r}")
+    check_nodes(result.tree, "svg", max_nodes)
+    if fmt == "png":
+        check_graphviz(result.tree, dpi)
+    count = check_frames(result, max_frames, "--steps")
+    old_frames(directory)
+    return count
+
+
+def write_steps(
+    result: TreeResult,
+    directory: Path,
+    *,
+    fmt: str = "svg",
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> list[Path]:
+    """Write one ``step-NNN.{fmt}`` per frame (``svg`` or ``png``) into ``directory``
+    (made if missing) and return the paths in order.
+
+    The directory must be new, empty or hold only frames of an earlier run
+    (``step-*.svg``/``step-*.png``): those are removed first, so no stale frame is
+    left behind; any other file makes it refuse, before anything is written."""
+    count = check_steps(
+        result, directory, fmt=fmt, max_frames=max_frames, max_nodes=max_nodes, dpi=dpi
+    )
+    _clear_frames(directory)
+    digits = max(3, len(str(count - 1)))
+    frames: Iterator[str | bytes] = frame_svgs(result) if fmt == "svg" else _frame_pngs(result, dpi)
     paths = []
-    for snap in snaps:
-        source = to_dot(result.tree, snap, title=snap.line, pinned=True)
-        path = directory / f"step-{snap.step:0{width}d}.{fmt}"
-        data = render_dot(source, fmt, pinned=True)
+    for k, frame in enumerate(frames):
+        path = directory / f"step-{k:0{digits}d}.{fmt}"
+        data = frame.encode("utf-8") if isinstance(frame, str) else frame
         try:
             path.write_bytes(data)
         except OSError as exc:
-            raise PliesError(f"cannot write '{path}': {exc.strerror}") from None
+            raise DrawError(f"cannot write '{path}': {exc.strerror}") from None
         paths.append(path)
     return paths
 
 
-def animated_svg(result: TreeResult, *, seconds: float = STEP_SECONDS) -> str:
-    """One SVG that plays the frames (SMIL ``<set>``), then stays on the last one."""
-    snaps = frames(result)
+def old_frames(directory: Path) -> list[Path]:
+    """The frames of an earlier run in ``directory`` (none when it does not exist);
+    refuses a file, or a directory holding anything but ``step-*.svg/png`` frames."""
+    if not directory.exists():
+        return []
+    if not directory.is_dir():
+        raise DrawError(f"--steps needs a directory, and '{directory}' is a file")
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError as exc:
+        raise DrawError(f"cannot read the directory '{directory}': {exc.strerror}") from None
+    strangers = [p.name for p in entries if not (FRAME_NAME.fullmatch(p.name) and p.is_file())]
+    if strangers:
+        more = f" and {len(strangers) - 1} more" if len(strangers) > 1 else ""
+        raise DrawError(
+            f"--steps writes only into a new or empty directory (or one holding its own "
+            f"step-*.svg/png frames), and '{directory}' holds '{strangers[0]}'{more}"
+        )
+    return entries
+
+
+def _clear_frames(directory: Path) -> None:
+    """Make ``directory`` ready for new frames: create it, or remove the frames of an
+    earlier run (see :func:`old_frames`)."""
+    stale = old_frames(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for path in stale:
+            path.unlink()
+    except OSError as exc:
+        raise DrawError(f"cannot prepare '{directory}' for frames: {exc.strerror}") from None
+
+
+class _Timeline:
+    """The states of the parts of an animation (nodes, edges): each state is drawn
+    once and shown from the step it began to the step it ended."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.now: dict[int, tuple[str, int]] = {}
+        self.out: list[str] = []
+
+    def change(self, part: int, markup: str, step: int) -> None:
+        """``part`` looks like ``markup`` from ``step`` on."""
+        if part in self.now:
+            old, start = self.now[part]
+            self.out.append(self.span(old, start, step))
+        self.now[part] = (markup, step)
+
+    def close(self) -> list[str]:
+        """Every state, the last ones shown to the end."""
+        for markup, start in self.now.values():
+            self.out.append(self.span(markup, start, None))
+        self.now = {}
+        return self.out
+
+    def span(self, markup: str, start: int, end: int | None) -> str:
+        """``markup`` shown from step ``start`` to step ``end`` (None: to the end)."""
+        if start == 0 and end is None:
+            return markup
+        begin = f'begin="{start * self.seconds:g}s"'
+        until = 'fill="freeze"' if end is None else f'dur="{(end - start) * self.seconds:g}s"'
+        return (
+            f'<g visibility="hidden"><set attributeName="visibility" to="visible" '
+            f"{begin} {until}/>{markup}</g>"
+        )
+
+
+def animated_svg(
+    result: TreeResult,
+    *,
+    seconds: float = STEP_SECONDS,
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+) -> str:
+    """One SVG that plays the frames (SMIL ``<set>``), then stays on the last one.
+
+    Each state of each node, edge and caption is drawn once and shown while it lasts,
+    so the file grows with nodes + steps (one full drawing per step made a 1,000-leaf
+    search 381 MB)."""
     tree = result.tree
-    width, height = size(tree)
-    height += CAPTION
-    # Room for the longest caption (about 8 px a character at 14 px).
-    width = max(width, 20 + 8 * max(len(snap.line) for snap in snaps))
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
-        f"<style>{STYLE}\n.caption {{ font: 14px 'DejaVu Sans', Arial, sans-serif; }}</style>",
-        '<rect width="100%" height="100%" fill="white"/>',
-    ]
-    last = len(snaps) - 1
-    for k, snap in enumerate(snaps):
-        timing = (
-            f'begin="{k * seconds:g}s" fill="freeze"'
-            if k == last
-            else f'begin="{k * seconds:g}s" dur="{seconds:g}s"'
-        )
-        parts.append(
-            f'<g class="frame" visibility="hidden">'
-            f'<set attributeName="visibility" to="visible" {timing}/>'
-            f'<text class="caption" x="10" y="20">{escape(snap.line)}</text>'
-            f'<g transform="translate(0,{CAPTION})">{svg_body(tree, snap)}</g></g>'
-        )
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    check_nodes(tree, "svg", max_nodes)
+    check_frames(result, max_frames, "an animation")
+    width, height, left = _canvas(result)
+    node_fn, edge_fn = _markup(tree, ids=False)
+    nodes, edges, captions = _Timeline(seconds), _Timeline(seconds), _Timeline(seconds)
+    steps = track(tree, replay(result), node_fn, edge_fn)
+    for k, (snap, changed_nodes, changed_edges) in enumerate(steps):
+        captions.change(0, _caption(snap.line, width), k)
+        for i, markup in changed_nodes.items():
+            nodes.change(i, markup, k)
+        for i, markup in changed_edges.items():
+            edges.change(i, markup, k)
+    return (
+        _svg_open(width, height)
+        + "\n".join(captions.close())
+        + f'\n<g transform="translate({left},{CAPTION})">\n'
+        + "\n".join(edges.close() + nodes.close())
+        + "\n</g>\n</svg>\n"
+    )
 
 
-def animated_gif(result: TreeResult, *, seconds: float = STEP_SECONDS) -> bytes:
+def animated_gif(
+    result: TreeResult,
+    *,
+    seconds: float = STEP_SECONDS,
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> bytes:
     """A looping GIF of the PNG frames (needs Pillow and Graphviz)."""
+    tree = result.tree
+    check_nodes(tree, "svg", max_nodes)
+    check_graphviz(tree, dpi)
+    count = check_frames(result, max_frames, "an animation")
+    width_pt, height_pt = canvas_points(tree)
+    check_gif(count, round(width_pt * dpi / 72), round(height_pt * dpi / 72))
     try:
         from PIL import Image
     except ImportError:
-        raise PliesError(
+        raise DrawError(
             "a GIF animation needs Pillow (pip install pillow); an .svg animation needs nothing"
         ) from None
-    images = []
-    for snap in frames(result):
-        png = render_dot(
-            to_dot(result.tree, snap, title=snap.line, pinned=True), "png", pinned=True
-        )
-        images.append(Image.open(io.BytesIO(png)).convert("RGB"))
-    width = max(im.width for im in images)
-    height = max(im.height for im in images)
-    padded = []
-    for im in images:  # captions differ in length: give every frame the same canvas
-        canvas = Image.new("RGB", (width, height), "white")
-        canvas.paste(im, (0, 0))
-        padded.append(canvas.convert("P", palette=Image.Palette.ADAPTIVE))
+    # Palette images, one byte a pixel: every frame has the same canvas already.
+    images = [
+        Image.open(io.BytesIO(png)).convert("RGB").convert("P", palette=Image.Palette.ADAPTIVE)
+        for png in _frame_pngs(result, dpi)
+    ]
     out = io.BytesIO()
-    padded[0].save(
+    images[0].save(
         out,
         format="GIF",
         save_all=True,
-        append_images=padded[1:],
+        append_images=images[1:],
         duration=int(seconds * 1000),
         loop=0,
     )

@@ -19,7 +19,10 @@ from plies.trees import Tree
 __all__ = [
     "STYLE",
     "edge_classes",
+    "edge_svg",
     "node_classes",
+    "node_svg",
+    "size",
     "svg_body",
     "to_svg_document",
     "value_text",
@@ -30,6 +33,8 @@ ROW = 104  # pixels per depth row
 MARGIN = 30
 HALF = 30  # half the width of a shape
 TALL = 50  # height of a triangle
+NOTE_ROOM = 17  # below a shape: the alpha/beta note; edges start under it
+LABEL_CHAR = 6.2  # pixels per character of an edge label (10 px type), a safe guess
 
 STYLE = f"""
 .node .shape {{ stroke: {COLORS["line"]}; stroke-width: 1.3; }}
@@ -90,59 +95,99 @@ def value_text(tree: Tree, node: int, look: NodeLook) -> str:
     return look.inside[-1]
 
 
-def size(tree: Tree) -> tuple[int, int]:
-    """Width and height in pixels of the drawing of ``tree``."""
-    return MARGIN * 2 + SLOT * tree.leaf_count, MARGIN * 2 + ROW * tree.height + TALL + 18
+def size(tree: Tree, snap: Snapshot | None = None) -> tuple[int, int]:
+    """Width and height in pixels of the drawing of ``tree``, with room on the right
+    for the edge labels of ``snap`` (pass the snapshot with the most labels: the end
+    of the search)."""
+    width = MARGIN * 2 + SLOT * tree.leaf_count
+    where = positions(tree)
+    for node in range(1, len(tree)):
+        label = edge_look(tree, node, snap).label
+        if label:
+            px = _center(*where[tree.parent[node]])[0]
+            cx = _center(*where[node])[0]
+            if cx >= px:  # labels of lines going right (or down) extend to the right
+                width = max(width, round((px + cx) / 2 + 7 + LABEL_CHAR * len(label)) + 8)
+    return width, MARGIN * 2 + ROW * tree.height + TALL + 18
 
 
 def _center(x: float, row: int) -> tuple[float, float]:
     return MARGIN + SLOT * (x + 0.5), MARGIN + ROW * row
 
 
+def edge_svg(
+    tree: Tree,
+    node: int,
+    edge: EdgeLook,
+    where: list[tuple[float, int]],
+    *,
+    ids: bool = True,
+    notes: bool = True,
+) -> str:
+    """The group of the edge into ``node``: a line from below its parent's note to the
+    top of ``node``, and its label beside the line, clear of it. Without ``ids`` (an
+    animation draws a part once per state) the id is a ``data-id``."""
+    parent = tree.parent[node]
+    px, py = _center(*where[parent])
+    cx, cy = _center(*where[node])
+    # Start below the parent's alpha/beta note (``notes``), so lines never cross it.
+    y0 = py + TALL + (NOTE_ROOM if notes else 0)
+    y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
+    # Half way down, above and beside the line on its outer side (right of a line
+    # going right or straight down, left of one going left): the line runs below and
+    # away from the text, so it never crosses it. The element is there even when
+    # empty: the stepper fills it in when a cut-off labels the edge.
+    mx, my = (px + cx) / 2, (y0 + y1) / 2
+    anchor = ' text-anchor="end"' if cx < px else ""
+    dx = -7 if cx < px else 7
+    label = f'<text x="{mx + dx:g}" y="{my - 4:g}"{anchor}>{escape(edge.label)}</text>'
+    gid = f' id="e{node}"' if ids else f' data-id="e{node}"'
+    return (
+        f'<g{gid} class="{edge_classes(edge)}">'
+        f'<line x1="{px:g}" y1="{y0:g}" x2="{cx:g}" y2="{y1:g}"/>{label}</g>'
+    )
+
+
+def node_svg(
+    tree: Tree, node: int, look: NodeLook, where: list[tuple[float, int]], *, ids: bool = True
+) -> str:
+    """The group of ``node``: its shape, label (``.t``), value (``.v``) and note
+    (``.ab``: alpha/beta, or a leaf's evaluation number)."""
+    x, y = _center(*where[node])
+    label = tree.label[node]
+    title = escape(look.inside[0]) if label is not None else ""
+    value = escape(value_text(tree, node, look))
+    # Baselines where the shape is wide enough: low in MAX, high in MIN.
+    title_y, value_y = {
+        "max": (y + 30, y + 45),
+        "min": (y + 15, y + 29),
+        "chance": (y + 20, y + 35),
+        "leaf": (y + 22, y + 36),
+    }[look.shape]
+    if not title:
+        value_y = {"max": y + 42, "min": y + 21}.get(look.shape, y + TALL / 2 + 5)
+    texts = f'<text class="t" x="{x:g}" y="{title_y:g}">{title}</text>' if title else ""
+    texts += f'<text class="v" x="{x:g}" y="{value_y:g}">{value}</text>'
+    note_y = y + TALL + (10 if look.shape == "leaf" else 13)
+    texts += f'<text class="ab" x="{x:g}" y="{note_y:g}">{escape(look.beside)}</text>'
+    gid = f' id="n{node}"' if ids else f' data-id="n{node}"'
+    return f'<g{gid} class="{node_classes(look)}">{_shape(look.shape, x, y)}{texts}</g>'
+
+
 def svg_body(tree: Tree, snap: Snapshot | None) -> str:
     """The edges and nodes of one drawing, as SVG elements (no ``<svg>`` wrapper)."""
     where = positions(tree)
-    out: list[str] = []
-    for node in range(1, len(tree)):
-        edge = edge_look(tree, node, snap)
-        px, py = _center(*where[tree.parent[node]])
-        cx, cy = _center(*where[node])
-        y0 = py + (TALL - 6 if tree.kind[tree.parent[node]] == "leaf" else TALL)
-        y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
-        mx, my = (px + cx) / 2, (y0 + y1) / 2
-        out.append(
-            f'<g id="e{node}" class="{edge_classes(edge)}">'
-            f'<line x1="{px:g}" y1="{y0:g}" x2="{cx:g}" y2="{y1:g}"/>'
-            f'<text x="{mx + 4:g}" y="{my:g}">{escape(edge.label)}</text></g>'
-        )
-    for node in range(len(tree)):
-        look = node_look(tree, node, snap)
-        x, y = _center(*where[node])
-        label = tree.label[node]
-        title = escape(label) if label is not None else ""
-        value = escape(value_text(tree, node, look))
-        # Baselines where the shape is wide enough: low in MAX, high in MIN.
-        title_y, value_y = {
-            "max": (y + 30, y + 45),
-            "min": (y + 15, y + 29),
-            "chance": (y + 20, y + 35),
-            "leaf": (y + 22, y + 36),
-        }[look.shape]
-        if not title:
-            value_y = {"max": y + 42, "min": y + 21}.get(look.shape, y + TALL / 2 + 5)
-        texts = f'<text class="t" x="{x:g}" y="{title_y:g}">{title}</text>' if title else ""
-        texts += f'<text class="v" x="{x:g}" y="{value_y:g}">{value}</text>'
-        note_y = y + TALL + (10 if look.shape == "leaf" else 13)
-        texts += f'<text class="ab" x="{x:g}" y="{note_y:g}">{escape(look.beside)}</text>'
-        out.append(
-            f'<g id="n{node}" class="{node_classes(look)}">{_shape(look.shape, x, y)}{texts}</g>'
-        )
+    notes = snap is not None
+    out = [
+        edge_svg(tree, i, edge_look(tree, i, snap), where, notes=notes) for i in range(1, len(tree))
+    ]
+    out += [node_svg(tree, i, node_look(tree, i, snap), where) for i in range(len(tree))]
     return "\n".join(out)
 
 
 def to_svg_document(tree: Tree, snap: Snapshot | None) -> str:
     """A standalone SVG document of ``tree`` annotated with ``snap``."""
-    width, height = size(tree)
+    width, height = size(tree, snap)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">\n<style>{STYLE}</style>\n'

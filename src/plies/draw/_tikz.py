@@ -1,9 +1,10 @@
 """TikZ source for LaTeX: a complete document that compiles with ``pdflatex``.
 
-Plain TikZ (``tikz`` with the ``shapes.geometric`` and ``positioning`` libraries) and
-``geometry`` to make the page the size of the picture: both ship with every standard
-TeX installation (Debian:
-``texlive-latex-base`` and ``texlive-pictures``). Nodes sit at fixed coordinates from
+Plain TikZ (``tikz`` with the ``shapes.geometric`` and ``positioning`` libraries), in
+every standard TeX installation (Debian: ``texlive-latex-base`` and
+``texlive-pictures``). The page is the picture's own size plus a small border: the
+picture is measured in a box and the page set to it with pdfTeX's page size
+registers, so no margin is guessed. Nodes sit at fixed coordinates from
 :mod:`plies.draw._layout`, so the picture does not depend on a layout package. To put
 the picture in your own document, copy the ``tikzpicture`` environment and the
 ``\\tikzset`` block.
@@ -20,9 +21,8 @@ __all__ = ["to_tikz"]
 
 SLOT_CM = 1.6
 ROW_CM = 2.2
-#: Room around the picture, and for the top triangle, a leaf's notes and a title (cm).
-MARGIN_CM = 1.0
-EXTRA_CM = 2.5
+#: The border around the picture on the page (cm).
+BORDER_CM = 0.4
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -58,22 +58,16 @@ def _hex(color: str) -> str:
 def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None) -> str:
     """A LaTeX document drawing ``tree`` annotated with ``snap`` (None: before)."""
     where = positions(tree)
-    # The page is the size of the picture, so a wide tree (100 leaves: 1.6 m) stays
-    # legible when zoomed or printed large; scale it yourself in your own document.
-    paper_w = SLOT_CM * max(tree.leaf_count - 1, 0) + 2 * SLOT_CM + 2 * MARGIN_CM
-    paper_h = ROW_CM * tree.height + EXTRA_CM + 2 * MARGIN_CM + (1.0 if title else 0.0)
     lines = [
-        "% Drawn by plies. Compiles with pdflatex. Needs the packages tikz (libraries",
-        "% shapes.geometric and positioning) and geometry, in every standard TeX installation",
-        "% (Debian: texlive-latex-base and texlive-pictures). The page is the size of the",
-        "% picture; to use it elsewhere copy the tikzset and the tikzpicture (and scale it",
-        "% with \\resizebox{\\linewidth}{!}{...} from graphicx if it is too wide).",
+        "% Drawn by plies. Compiles with pdflatex. Needs the package tikz (libraries",
+        "% shapes.geometric and positioning), in every standard TeX installation (Debian:",
+        "% texlive-latex-base and texlive-pictures). The page is the size of the picture;",
+        "% to use it elsewhere copy the tikzset and the tikzpicture (and scale it with",
+        "% \\resizebox{\\linewidth}{!}{...} from graphicx if it is too wide).",
         "\\documentclass{article}",
         "\\usepackage[utf8]{inputenc}",
         "\\usepackage{tikz}",
         "\\usetikzlibrary{shapes.geometric, positioning}",
-        f"\\usepackage[paperwidth={paper_w:.1f}cm, paperheight={paper_h:.1f}cm, "
-        f"margin={MARGIN_CM:g}cm]{{geometry}}",
         "\\pagestyle{empty}",
     ]
     for name in ("max", "min", "chance", "pv", "pruned", "line"):
@@ -96,15 +90,14 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         "  edge/.style={draw=pliesline, line width=0.5pt},",
         "  prunededge/.style={draw=pliespruned, dashed},",
         "  pvedge/.style={draw=pliespv, line width=1.6pt},",
-        "  reason/.style={draw=none, font=\\scriptsize, text=pliespruned, fill=white,"
-        " inner sep=1pt},",
+        "  edgelabel/.style={draw=none, font=\\scriptsize, fill=white, inner sep=1pt},",
+        "  reason/.style={edgelabel, text=pliespruned},",
         "}",
+        "\\newsavebox{\\pliesbox}",
         "\\begin{document}",
+        "\\savebox{\\pliesbox}{%",
+        "\\begin{tikzpicture}",
     ]
-    if title:
-        lines.append(f"\\noindent {tex(title)}\\par\\medskip")
-    lines.append("\\noindent")
-    lines.append("\\begin{tikzpicture}")
     for node in range(len(tree)):
         look = node_look(tree, node, snap)
         styles = [look.shape]
@@ -130,8 +123,11 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
             continue
         text = "\\\\".join(parts)
         lines.append(f"  \\node[{', '.join(styles)}] (n{node}) at {at} {{{text}}};")
-        if look.beside and look.shape == "leaf":
-            lines.append(f"  \\node[note, below=1pt of n{node}] {{{tex(look.beside)}}};")
+        if look.beside:
+            # A leaf's number below it; a chance node's note right of it, clear of
+            # the edges that leave from its bottom.
+            where_to = "below" if look.shape == "leaf" else "right"
+            lines.append(f"  \\node[note, {where_to}=1pt of n{node}] {{{tex(look.beside)}}};")
     for node in range(1, len(tree)):
         edge = edge_look(tree, node, snap)
         style = "prunededge" if edge.pruned else ("pvedge" if edge.pv else "edge")
@@ -139,8 +135,24 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         start = "south" if tree.kind[parent] in ("max", "chance") else "apex"
         label = ""
         if edge.label:
-            label = f" node[reason, midway, right] {{{tex(edge.label)}}}"
+            # Above the middle, on the outer side: the line runs away below the text.
+            side = "above left" if where[node][0] < where[parent][0] else "above right"
+            kind = "reason" if edge.pruned else "edgelabel"
+            label = f" node[{kind}, midway, {side}] {{{tex(edge.label)}}}"
         lines.append(f"  \\draw[{style}] (n{parent}.{start}) --{label} (n{node}.north);")
-    lines.append("\\end{tikzpicture}")
-    lines.append("\\end{document}")
+    if title:
+        lines.append(
+            "  \\node[draw=none, anchor=south west] at (current bounding box.north west) "
+            f"{{{tex(title)}}};"
+        )
+    lines += [
+        "\\end{tikzpicture}}",
+        f"% The page: the picture and a {BORDER_CM:g} cm border (pdfTeX's page registers).",
+        f"\\pdfpagewidth=\\dimexpr\\wd\\pliesbox+{2 * BORDER_CM:g}cm\\relax",
+        f"\\pdfpageheight=\\dimexpr\\ht\\pliesbox+\\dp\\pliesbox+{2 * BORDER_CM:g}cm\\relax",
+        f"\\pdfhorigin={BORDER_CM:g}cm",
+        f"\\pdfvorigin={BORDER_CM:g}cm",
+        "\\shipout\\hbox{\\usebox{\\pliesbox}}",
+        "\\end{document}",
+    ]
     return "\n".join(lines) + "\n"
