@@ -186,7 +186,7 @@ def test_guided_input_that_ends_early(
         (["@/nonexistent/tree.txt"], "cannot read the tree file"),
         ([AIMA, "--order", "sideways"], "invalid choice: 'sideways'"),
         ([AIMA, "--window", "3"], "expected two numbers"),
-        ([AIMA, "--depth", "2"], "--depth sets the depth of a --random tree"),
+        ([AIMA, "--depth", "2"], "--depth sets the depth of a --random or --game tree"),
         ([AIMA, "--depth-limit", "1"], "has no static value"),
         (["--batch", AIMA], "--batch reads trees from -"),
     ],

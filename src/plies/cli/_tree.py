@@ -103,7 +103,8 @@ _natural = int_at_least(0)
 def _draw_extension() -> Any:
     """The drawing options of :mod:`plies.cli._draw`, when that module is present.
 
-    It provides ``add_arguments(parser)``, ``wants_drawing(args) -> bool`` and
+    It provides ``add_arguments(parser)``, ``wants_drawing(args) -> bool``,
+    ``check(tree, args) -> None`` (sizes, before the search) and
     ``draw(tree, result_or_None, args) -> None``.
     """
     try:
@@ -471,6 +472,8 @@ def run_tree(args: argparse.Namespace) -> int:
     tree = build_tree(args)
     if args.compare:
         return _run_compare(tree, args)
+    if drawing:
+        extension.check(tree, args)  # a drawing too large is refused before the search
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
     options = options_for(tree, args, trace=drawing or (narrate_on and not args.json))
     for note in ignored_options(tree, args):
