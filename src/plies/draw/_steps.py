@@ -18,7 +18,6 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from plies.draw._changes import track
 from plies.draw._dot import canvas_points, render_pngs, to_dot, wrap_caption
@@ -34,7 +33,7 @@ from plies.draw._limits import (
 )
 from plies.draw._look import edge_look, node_look
 from plies.draw._state import Snapshot, final_snapshot, replay
-from plies.draw._svg import STYLE, edge_svg, node_svg, size
+from plies.draw._svg import STYLE, edge_svg, escape, node_svg, size
 from plies.trees import Tree, TreeResult
 
 __all__ = [
