@@ -167,11 +167,6 @@ def test_cs188_depth_counts_rounds_of_all_agents() -> None:
 def test_cs188_errors() -> None:
     with pytest.raises(ParseError, match="no 'evaluation' field"):
         parse('successors: """\na x b\n"""\nnum_agents: "2"\ndepth: "1"\nstart_state: "a"\n')
-    with pytest.raises(TreeError, match="state b is a leaf but has no evaluation"):
-        parse(
-            'successors: """\na x b\n"""\nevaluation: """\n"""\nnum_agents: "2"\n'
-            'depth: "1"\nstart_state: "a"\n'
-        )
     with pytest.raises(ParseError, match="must be in double quotes at column 13"):
         parse("successors: x\n")
 
