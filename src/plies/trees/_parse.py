@@ -702,6 +702,9 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
     (e(n) of an inner node), ``children``, ``probability`` (or ``p``, on the edge from
     a chance parent) and ``move`` (the edge's name). The top level may instead be a
     document ``{"tree": NODE, "bounds": [low, high], "root": "max"|"min"}``.
+    A leaf ``{"value": null}`` has no value (as a CS188 state without an evaluation
+    line): the tree can be shown, but a search that reaches it raises
+    :class:`~plies.errors.SearchError`.
     Infinite values may be written as the strings ``"inf"`` and ``"-inf"``; NaN,
     numbers beyond the float range and control characters in strings are refused.
     """
@@ -744,7 +747,8 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
             builder.add(parent, value=_json_number(item, f"the leaf at {where}"))
         if len(builder.parent) > MAX_NODES:
             raise _too_many_nodes()
-    return builder.build(bounds=bounds)
+    # Leaves without a value can only come from {"value": null}: any other leaf has one.
+    return builder.build(bounds=bounds, allow_missing=True)
 
 
 def _push_children(
@@ -783,7 +787,8 @@ def _add_json_node(
     if "value" in item:
         if children:
             raise TreeError(f"the node at {where} has both a value and children")
-        value = _json_number(item["value"], f"value at {where}")
+        raw = item["value"]  # null: a leaf without a value (a CS188 state never evaluated)
+        value = None if raw is None else _json_number(raw, f"value at {where}")
         builder.add(parent, value=value, label=label, probability=prob, move=move)
         return None
     if not isinstance(children, list) or not children:
