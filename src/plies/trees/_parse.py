@@ -1131,7 +1131,8 @@ def parse(
     text = _need_text(text)
     if not isinstance(notation, str) or notation not in NOTATIONS:
         raise ParseError(
-            f"unknown notation {_clip(repr(notation))} (expected one of {', '.join(NOTATIONS)})"
+            f"unknown notation {_clip(notation) if isinstance(notation, str) else repr(notation)}"
+            f" (expected one of {', '.join(NOTATIONS)})"
         )
     _need_root(root)
     if branching is not None:
