@@ -73,7 +73,7 @@ _INT = re.compile(r"[+-]?\d+\Z")
 # Control characters other than tab and line ends, anywhere in the text.
 _CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # A whole number of more than MAX_DIGITS digits (not part of a decimal or a word).
-_LONG_INT = re.compile(rf"(?<![\w.])[+-]?\d{{{MAX_DIGITS + 1},}}(?![\w.])")
+_LONG_INT = re.compile(rf"(?<![\w.])[+-]?\d{{{MAX_DIGITS + 1},}}(?![\d.eE])")
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
@@ -692,6 +692,8 @@ def _read_json(src: _Source) -> Any:
         raise ParseError(f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno) from None
     except RecursionError:
         raise ParseError("JSON nested too deeply to read") from None
+    except ValueError as exc:  # e.g. int() of a number the checks above did not see
+        raise ParseError(f"invalid JSON: {str(exc)[:80]}") from None
 
 
 def parse_json(text: str, *, root: str = "max") -> Tree:
