@@ -68,7 +68,7 @@ def test_expectimax_ghosts_are_chance_nodes() -> None:
         (
             cs188("A x B", "B 1", extra='alg: "MinimaxAgnet"\n'),
             "unknown alg 'MinimaxAgnet' (expected one of MinimaxAgent, AlphaBetaAgent, "
-            "ExpectimaxAgent) at line 4",
+            "ExpectimaxAgent) at line 4, column 7",
         ),
         (
             cs188("A x B", "B 1\nA 2\nB 3"),
@@ -76,7 +76,8 @@ def test_expectimax_ghosts_are_chance_nodes() -> None:
         ),
         (
             cs188("A x B", "B 1", extra='win_states: "B Z"\n'),
-            "win_states names 'Z', which is not a state of the test",
+            "win_states names 'Z', which is not a state of the test (it has no successors line "
+            "and no evaluation line) at line 4, column 16",
         ),
         (cs188("A x B", "B 1", extra='lose_states: "q"\n'), "lose_states names 'q'"),
         (cs188("A x B", "B 1", start="Q"), "start_state 'Q' has no successors and no evaluation"),
@@ -85,7 +86,11 @@ def test_expectimax_ghosts_are_chance_nodes() -> None:
         (cs188("A x B", "B 1", depth=0), "depth must be at least 1, not 0"),
         (cs188("A x B", "B 1", agents="9" * 50), "num_agents must be a whole number"),
         (cs188("A x B", "B nan"), "the evaluation of 'B': 'nan' (not a number) cannot be a value"),
-        (cs188("A x B", "B 1e400"), "the number '1e400' is out of range"),
+        (
+            cs188("A x B", "B  1e400"),
+            "the number '1e400' is out of range (floats reach about "
+            "1.8e308; write inf for an infinite value) at line 8, column 4",
+        ),
         (cs188("A x B", "B " + "9" * 400), "a number of 400 digits is out of range"),
         (cs188("A x B", "B 1 2"), "a evaluation line needs 'state value', got 'B 1 2' at line 8"),
         (cs188("A x\n", "B 1"), "a successors line needs 'state action next_state'"),

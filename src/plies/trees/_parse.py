@@ -23,7 +23,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from plies.errors import ArgumentTypeError, LimitError, ParseError, TreeError
 from plies.trees._model import (
@@ -809,10 +809,27 @@ CS188_ALGORITHMS = {
 }
 
 
-def _cs188_fields(src: _Source) -> dict[str, tuple[str, int]]:
-    """Split a CS188 test file into ``{key: (value, line)}``; a block's line is the
-    line of its first row."""
-    fields: dict[str, tuple[str, int]] = {}
+class _Field(NamedTuple):
+    """A field of a CS188 test: its text, and where that text starts (1-based)."""
+
+    text: str
+    line: int
+    column: int
+
+    def error(self, message: str, offset: int = 0) -> ParseError:
+        """An error at ``offset`` characters into a one-line value."""
+        return ParseError(message, line=self.line, column=self.column + offset)
+
+
+def _words(text: str) -> list[tuple[str, int]]:
+    """The words of ``text`` with their offsets."""
+    return [(m.group(), m.start()) for m in re.finditer(r"\S+", text)]
+
+
+def _cs188_fields(src: _Source) -> dict[str, _Field]:
+    """Split a CS188 test file into its fields; a block starts on the line after its
+    ``key: \"\"\"``."""
+    fields: dict[str, _Field] = {}
     lines = src.text.split("\n")
     i = 0
     while i < len(lines):
@@ -839,14 +856,14 @@ def _cs188_fields(src: _Source) -> dict[str, tuple[str, int]]:
                     f'the block for {key!r} is never closed with \'"""\'', line=start, column=1
                 )
             i += 1
-            fields[key] = ("\n".join(block), start + 1)
+            fields[key] = _Field("\n".join(block), start + 1, 1)
         elif len(rest) >= 2 and rest[0] == rest[-1] == '"':
-            fields[key] = (rest[1:-1], i)
+            fields[key] = _Field(rest[1:-1], i, indent + m.start(2) + 2)
         else:
             raise ParseError(
                 f"the value of {key!r} must be in double quotes",
                 line=i,
-                column=indent + len(key) + 3,
+                column=indent + m.start(2) + 1,
             )
     return fields
 
@@ -863,89 +880,99 @@ class _CS188:
         states = set(self.successors) | set(self.evaluation)
         for moves in self.successors.values():
             states.update(nxt for _, nxt in moves)
-        start, line = self._need("start_state")
-        self.start = start.strip()
-        if len(self.start.split()) != 1:
-            raise ParseError(f"start_state must be one state name, not {_clip(start)}", line=line)
+        start = self._need("start_state")
+        words = _words(start.text)
+        if len(words) != 1:
+            raise start.error(f"start_state must be one state name, not {_clip(start.text)}")
+        self.start, offset = words[0]
         if self.start not in states:
-            raise ParseError(
+            raise start.error(
                 f"start_state {_clip(self.start)} has no successors and no evaluation line",
-                line=line,
+                offset,
             )
         self.win = self._states("win_states", states)
         self.lose = self._states("lose_states", states)
-        alg, line = self.fields.get("alg", ("", 0))
-        alg = alg.strip()
-        if alg and alg not in CS188_ALGORITHMS:
-            raise ParseError(
-                f"unknown alg {_clip(alg)} (expected one of {', '.join(CS188_ALGORITHMS)})",
-                line=line,
+        alg = self.fields.get("alg", _Field("", 0, 1))
+        name = alg.text.strip()
+        if name and name not in CS188_ALGORITHMS:
+            raise alg.error(
+                f"unknown alg {_clip(name)} (expected one of {', '.join(CS188_ALGORITHMS)})"
             )
-        self.algorithm = CS188_ALGORITHMS.get(alg)
+        self.algorithm = CS188_ALGORITHMS.get(name)
 
-    def _need(self, key: str) -> tuple[str, int]:
+    def _need(self, key: str) -> _Field:
         if key not in self.fields:
             raise ParseError(f"the CS188 test has no {key!r} field")
         return self.fields[key]
 
     def _integer(self, key: str) -> int:
-        raw, line = self._need(key)
-        text = raw.strip()
+        field = self._need(key)
+        text = field.text.strip()
         if not re.fullmatch(r"\d{1,18}", text):
-            raise ParseError(f"{key} must be a whole number, not {_clip(raw)}", line=line)
+            raise field.error(f"{key} must be a whole number, not {_clip(field.text)}")
         value = int(text)
         if value < 1:
-            raise ParseError(f"{key} must be at least 1, not {value}", line=line)
+            raise field.error(f"{key} must be at least 1, not {value}")
         return value
 
-    def _rows(self, key: str, width: int, shape: str) -> Iterator[tuple[list[str], int]]:
-        """The rows of a block, split into words, with their line numbers."""
-        block, first = self._need(key)
-        for offset, row in enumerate(block.split("\n")):
-            parts = row.split()
-            if not parts:
+    def _rows(
+        self, key: str, width: int, shape: str
+    ) -> Iterator[tuple[list[tuple[str, int]], int]]:
+        """The rows of a block, as words with their columns, and their line numbers."""
+        block = self._need(key)
+        for offset, row in enumerate(block.text.split("\n")):
+            words = [(word, at + 1) for word, at in _words(row)]
+            if not words:
                 continue
-            if len(parts) != width:
+            line = block.line + offset
+            if len(words) != width:
                 raise ParseError(
                     f"a {key} line needs '{shape}', got {_clip(row.strip())}",
-                    line=first + offset,
-                    column=len(row) - len(row.lstrip()) + 1,
+                    line=line,
+                    column=words[0][1],
                 )
-            yield parts, first + offset
+            yield words, line
 
     def _successors(self) -> dict[str, list[tuple[str, str]]]:
         successors: dict[str, list[tuple[str, str]]] = {}
-        for (state, action, nxt), _line in self._rows("successors", 3, "state action next_state"):
+        for words, _line in self._rows("successors", 3, "state action next_state"):
+            (state, _), (action, _), (nxt, _) = words
             successors.setdefault(state, []).append((action, nxt))
         return successors
 
     def _evaluation(self) -> dict[str, Number]:
         evaluation: dict[str, Number] = {}
         lines: dict[str, int] = {}
-        for (state, raw), line in self._rows("evaluation", 2, "state value"):
+        for ((state, column), (raw, value_column)), line in self._rows(
+            "evaluation", 2, "state value"
+        ):
             if state in evaluation:
                 raise ParseError(
                     f"state {_clip(state)} has a second evaluation line (the first is at "
                     f"line {lines[state]})",
                     line=line,
+                    column=column,
                 )
             try:
                 evaluation[state] = parse_number(raw)
             except ValueError as exc:
-                raise ParseError(f"the evaluation of {_clip(state)}: {exc}", line=line) from None
+                raise ParseError(
+                    f"the evaluation of {_clip(state)}: {exc}", line=line, column=value_column
+                ) from None
             lines[state] = line
         return evaluation
 
     def _states(self, key: str, states: set[str]) -> set[str]:
-        raw, line = self.fields.get(key, ("", 0))
-        named = set(raw.split())
-        unknown = sorted(named - states)
-        if unknown:
-            raise ParseError(
-                f"{key} names {_clip(unknown[0])}, which is not a state of the test "
-                "(it has no successors line and no evaluation line)",
-                line=line,
-            )
+        field = self.fields.get(key, _Field("", 0, 1))
+        named: set[str] = set()
+        for name, offset in _words(field.text):
+            if name not in states:
+                raise field.error(
+                    f"{key} names {_clip(name)}, which is not a state of the test "
+                    "(it has no successors line and no evaluation line)",
+                    offset,
+                )
+            named.add(name)
         return named
 
     def is_leaf_state(self, state: str) -> bool:
@@ -1054,7 +1081,7 @@ def parse_cs188(text: str) -> Tree:
     test = _CS188(src)
     size, exact, fits = _expanded_size(test, MAX_NODES)
     if size > MAX_NODES:
-        depth_line = test.fields["depth"][1]
+        depth_line = test.fields["depth"].line
         advice = f"depth {fits} fits" if fits else "even depth 1 does not fit"
         raise LimitError(
             f"the CS188 test expands into a tree of {'' if exact else 'more than '}"
