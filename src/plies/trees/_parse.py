@@ -1096,25 +1096,36 @@ def parse_cs188(text: str) -> Tree:
     parents, values, labels = builder.parent, builder.value, builder.label
     kinds, moves, statics = builder.kinds, builder.moves, builder.statics
     ghosts: Kind = "chance" if test.algorithm == "expectiminimax" else "min"
-    last_ply = test.depth * test.num_agents
-    evaluation, successors = test.evaluation, test.successors
+    agents = test.num_agents
+    last_ply = test.depth * agents
+    evaluation = test.evaluation
+    # The moves of each state that play does not stop at, last first (for the stack).
+    moves_of = {
+        state: moves[::-1]
+        for state, moves in test.successors.items()
+        if state not in test.win and state not in test.lose
+    }
     stack: list[tuple[int, str, str | None, int]] = [(-1, test.start, None, 0)]
+    pop, push = stack.pop, stack.append
     while stack:
-        parent, state, action, ply = stack.pop()
+        parent, state, action, ply = pop()
         node = len(parents)
         parents.append(parent)
         labels.append(state)
         if action is not None:
             moves[node] = action
-        if ply == last_ply or test.is_leaf_state(state):
+        next_moves = moves_of.get(state) if ply < last_ply else None
+        if next_moves is None:
             values.append(evaluation.get(state))
             continue
         values.append(None)
-        kinds[node] = "max" if ply % test.num_agents == 0 else ghosts
+        kinds[node] = "max" if ply % agents == 0 else ghosts
         static = evaluation.get(state)
         if static is not None:
             statics[node] = static
-        stack.extend((node, nxt, act, ply + 1) for act, nxt in reversed(successors[state]))
+        ply += 1
+        for act, nxt in next_moves:
+            push((node, nxt, act, ply))
     tree = builder.build(allow_missing=True)
     if test.algorithm is not None:
         tree.hints["algorithm"] = test.algorithm
