@@ -123,8 +123,19 @@ def test_a_cycle_with_a_huge_depth_is_counted_by_its_period() -> None:
     text = cs188("A x B\nB y C\nC z A", "A 1", agents=3, depth=10**9)
     with pytest.raises(LimitError, match=r"a tree of 3,000,000,001 nodes .* depth 6666666 fits"):
         parse(text)
-    with pytest.raises(LimitError, match=r"more than 33,554,431 nodes"):
+    with pytest.raises(LimitError, match=r"a tree of at least 33,554,431 nodes .* depth 11 fits"):
         parse(DOUBLING.replace('depth: "1"', f'depth: "{10**9}"'))
+
+
+def test_cycles_that_never_line_up_are_stopped_early() -> None:
+    # Cycles of 2, 3, 5, ..., 19 states: the levels repeat only after 9,699,690 plies,
+    # but every ply has at least 8 nodes, so the size is known to be too large at once.
+    rows = ["S go c2_0"] + [f"S go c{n}_0" for n in (3, 5, 7, 11, 13, 17, 19)]
+    for n in (2, 3, 5, 7, 11, 13, 17, 19):
+        rows += [f"c{n}_{i} next c{n}_{(i + 1) % n}" for i in range(n)]
+    text = cs188("\n".join(rows), "S 0", start="S", depth=5_000_000)
+    with pytest.raises(LimitError, match=r"at least 80,000,001 nodes .* at line 2\)$"):
+        parse(text)
 
 
 def test_shared_states_of_modest_size_are_expanded() -> None:
@@ -142,8 +153,16 @@ graphs = st.lists(
 )
 
 
-def reference_size(edges: list[tuple[str, str, str]], terminal: set[str], plies: int) -> int:
-    """Nodes of the expanded tree, counted by plain recursion."""
+def reference_size(
+    edges: list[tuple[str, str, str]],
+    terminal: set[str],
+    plies: int,
+    start: str = "A",
+    *,
+    deep: bool = False,
+) -> int:
+    """Nodes of the expanded tree, counted by plain recursion; with ``deep``, whether
+    some path from ``start`` makes ``plies`` moves."""
     successors: dict[str, list[str]] = {}
     for state, _move, nxt in edges:
         successors.setdefault(state, []).append(nxt)
@@ -154,7 +173,15 @@ def reference_size(edges: list[tuple[str, str, str]], terminal: set[str], plies:
             return 1
         return 1 + sum(size(nxt, left - 1) for nxt in successors[state])
 
-    return size("A", plies)
+    @cache
+    def goes_on(state: str, left: int) -> bool:
+        if left == 0:
+            return True
+        if state in terminal or state not in successors:
+            return False
+        return any(goes_on(nxt, left - 1) for nxt in successors[state])
+
+    return goes_on(start, plies) if deep else size(start, plies)
 
 
 @settings(max_examples=150, deadline=None)
@@ -188,6 +215,11 @@ def test_counted_size_matches_the_expansion(
         assert reference_size(edges, terminal, (fits + 1) * agents) > cap
     if expected <= 400:
         assert len(parse(text)) == expected
+    # States with an endless path below them: those that can make as many moves as
+    # there are states (a path that long repeats a state).
+    states = {state for edge in edges for state in (edge[0], edge[2])}
+    endless = {s for s in states if reference_size(edges, terminal, len(states), s, deep=True)}
+    assert _parse._endless_states(test) == endless
 
 
 def test_huge_depth_and_agent_counts_without_cycles_are_fine() -> None:

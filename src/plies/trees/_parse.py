@@ -1000,21 +1000,27 @@ class _Levels:
         return sum(sums) + cycles * sum(period) + sum(period[:rest])
 
 
-def _expanded_size(test: _CS188, cap: int) -> tuple[int, bool, int]:
+def _expanded_size(test: _CS188, cap: int) -> tuple[int, bool, int | None]:
     """The number of nodes of the tree a CS188 test expands into, without building it.
 
     States may be shared (two paths reach one state) or cyclic (``A l A``), so the tree
     can be exponentially larger than the file. Nodes are counted level by level: how
     many paths reach each state at each ply. Once a level repeats an earlier one, the
-    rest is whole periods. Returns ``(size, exact, depth)``: ``exact`` is false when
-    counting stopped far past ``cap`` (``size`` is then a lower bound); ``depth`` is
-    the largest depth line whose tree has at most ``cap`` nodes (0 if none).
+    rest is whole periods. Far from the last ply, counting stops as soon as the size
+    must exceed ``cap``: when the levels so far do, or (after 1,000 plies) when nodes
+    at states with an endless path below them, which have a descendant at every later
+    ply, do.
+
+    Returns ``(size, exact, depth)``: ``exact`` is false when counting stopped early
+    (``size`` is then a lower bound); ``depth`` is the largest depth line whose tree
+    has at most ``cap`` nodes (0 if none, ``None`` if counting stopped before knowing).
     """
     last_ply = test.depth * test.num_agents
+    endless = _endless_states(test)
     levels = _Levels()
     level: dict[str, int] = {test.start: 1}
     seen: dict[frozenset[tuple[str, int]], int] = {}
-    exact = True
+    total = 0
     ply = 0
     while level and ply <= last_ply:
         key = frozenset(level.items())
@@ -1023,9 +1029,14 @@ def _expanded_size(test: _CS188, cap: int) -> tuple[int, bool, int]:
             break
         seen[key] = ply
         levels.sums.append(sum(level.values()))
-        if last_ply - ply > 1_000 and sum(levels.sums) > cap:
-            exact = False  # far from the end and already too large: stop counting
-            break
+        total += levels.sums[-1]
+        if last_ply - ply > 1_000:  # far from the end: stop once surely too large
+            bound = total
+            if ply > 1_000:  # after a while for short periods to show
+                lasting = sum(count for state, count in level.items() if state in endless)
+                bound += lasting * (last_ply - ply)
+            if bound > cap:
+                return bound, False, _depth_within(levels, test, cap, exact=False)
         nxt: dict[str, int] = {}
         for state, count in level.items():
             if not test.is_leaf_state(state):
@@ -1033,19 +1044,42 @@ def _expanded_size(test: _CS188, cap: int) -> tuple[int, bool, int]:
                     nxt[child] = nxt.get(child, 0) + count
         level = nxt
         ply += 1
-    size = levels.total_through(last_ply) if exact else sum(levels.sums)
-    return size, exact, _depth_within(levels, test, cap, exact=exact)
+    return levels.total_through(last_ply), True, _depth_within(levels, test, cap, exact=True)
 
 
-def _depth_within(levels: _Levels, test: _CS188, cap: int, *, exact: bool) -> int:
+def _endless_states(test: _CS188) -> set[str]:
+    """States with an endless path of moves below them (they reach a cycle)."""
+    predecessors: dict[str, list[str]] = {}
+    unknown: dict[str, int] = {}  # successors not yet known to end
+    for state, moves in test.successors.items():
+        if not test.is_leaf_state(state):
+            unknown[state] = len(moves)
+            for _action, child in moves:
+                predecessors.setdefault(child, []).append(state)
+    ending = [s for s in predecessors if s not in unknown]  # play stops there
+    ended = set(ending)
+    while ending:
+        for above in predecessors.get(ending.pop(), ()):
+            unknown[above] -= 1
+            if unknown[above] == 0:
+                ended.add(above)
+                ending.append(above)
+    return {state for state in unknown if state not in ended}
+
+
+def _depth_within(levels: _Levels, test: _CS188, cap: int, *, exact: bool) -> int | None:
     """The largest depth line (rounds of ``num_agents`` plies) whose tree has at most
-    ``cap`` nodes, by bisection (sizes grow with the depth)."""
+    ``cap`` nodes, by bisection (sizes grow with the depth); ``None`` if the levels
+    counted do not reach past ``cap``."""
+    agents = test.num_agents
     low, high = 0, test.depth
     if not exact:
-        high = min(high, (len(levels.sums) - 1) // test.num_agents)
+        if levels.total_through(len(levels.sums) - 1) <= cap:
+            return None
+        high = min(high, (len(levels.sums) - 1) // agents)
     while low < high:
         mid = (low + high + 1) // 2
-        if levels.total_through(mid * test.num_agents) <= cap:
+        if levels.total_through(mid * agents) <= cap:
             low = mid
         else:
             high = mid - 1
@@ -1082,12 +1116,17 @@ def parse_cs188(text: str) -> Tree:
     size, exact, fits = _expanded_size(test, MAX_NODES)
     if size > MAX_NODES:
         depth_line = test.fields["depth"].line
-        advice = f"depth {fits} fits" if fits else "even depth 1 does not fit"
+        if fits is None:
+            advice = ")"
+        elif fits:
+            advice = f"; depth {fits} fits)"
+        else:
+            advice = "; even depth 1 does not fit)"
         raise LimitError(
-            f"the CS188 test expands into a tree of {'' if exact else 'more than '}"
+            f"the CS188 test expands into a tree of {'' if exact else 'at least '}"
             f"{_count(size)} nodes (its states are shared or cyclic), more than the limit of "
             f'{MAX_NODES:,}; lower the depth line (depth: "{test.depth}" at line '
-            f"{depth_line}; {advice})"
+            f"{depth_line}{advice}"
         )
     builder = TreeBuilder(root="max")
     # Names and values were checked as the file was read, so the nodes go straight into
