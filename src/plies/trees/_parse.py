@@ -446,7 +446,7 @@ def _split_numbers(src: _Source, what: str) -> list[Number]:
             )
             raise src.error(message, m.start()) from None
     if not values:
-        raise ParseError(f"no {what}s given")
+        raise ParseError("no leaves given" if what == "leaf" else f"no {what}s given")
     return values
 
 
@@ -732,20 +732,27 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
             bounds = (_json_number(b[0], "the low bound"), _json_number(b[1], "the high bound"))
         data = data["tree"]
     builder = TreeBuilder(root=root)
-    # Preorder with an explicit stack; children pushed in reverse so the leftmost pops first.
-    stack: list[tuple[int, Any, str]] = [(-1, data, "root")]
+    # Preorder with an explicit stack of (parent, item, parent's path, child index);
+    # children pushed in reverse so the leftmost pops first. A node's path ("0.2.1")
+    # is only spelled out when needed (an error, or a node with children).
+    stack: list[tuple[int, Any, str | None, int]] = [(-1, data, None, 0)]
     while stack:
-        parent, item, where = stack.pop()
+        parent, item, above, index = stack.pop()
         if isinstance(item, list):
+            where = _json_path(above, index)
             if not item:
                 raise TreeError(f"empty list at {where}: a node needs children or a value")
             node = builder.add(parent)
-            _push_children(stack, node, item, where, parent)
+            _push_children(stack, node, item, where)
         elif isinstance(item, dict):
+            where = _json_path(above, index)
             children = _add_json_node(builder, parent, item, where)
             if children is not None:
-                _push_children(stack, len(builder.parent) - 1, children, where, parent)
+                _push_children(stack, len(builder.parent) - 1, children, where)
+        elif type(item) is int or type(item) is float:  # JSON ints and floats are in range
+            builder.add(parent, value=item)
         else:
+            where = _json_path(above, index)
             builder.add(parent, value=_json_number(item, f"the leaf at {where}"))
         if len(builder.parent) > MAX_NODES:
             raise _too_many_nodes()
@@ -753,13 +760,17 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
     return builder.build(bounds=bounds, allow_missing=True)
 
 
+def _json_path(above: str | None, index: int) -> str:
+    """The path of a node for messages: ``root``, ``2``, ``2.0.1``."""
+    if above is None:
+        return "root"
+    return f"{above}.{index}" if above != "root" else str(index)
+
+
 def _push_children(
-    stack: list[tuple[int, Any, str]], node: int, children: list[Any], where: str, parent: int
+    stack: list[tuple[int, Any, str | None, int]], node: int, children: list[Any], where: str
 ) -> None:
-    stack.extend(
-        (node, child, f"{where}.{i}" if parent >= 0 else str(i))
-        for i, child in reversed(list(enumerate(children)))
-    )
+    stack.extend((node, children[i], where, i) for i in range(len(children) - 1, -1, -1))
 
 
 def _add_json_node(
