@@ -417,3 +417,10 @@ def test_deep_nesting_beyond_the_json_reader() -> None:
     depth = 50_000
     tree = parse("[" * depth + "1" + "]" * depth)
     assert tree.height == depth and tree.leaf_count == 1
+
+
+def test_json_leaf_without_a_value() -> None:
+    tree = parse('{"children": [{"label": "a", "value": null}, 2]}')
+    assert tree.value == [None, None, 2] and tree.kind == ["max", "leaf", "leaf"]
+    with pytest.raises(TreeError, match="must be a number, not null"):
+        parse('{"children": [null, 2]}')
