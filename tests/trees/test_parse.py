@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import math
+import re
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
-from plies.errors import ParseError, PliesError, TreeError
-from plies.trees import alphabeta, format_number, from_leaves, minimax, parse
+from plies.errors import ArgumentTypeError, LimitError, ParseError, PliesError, TreeError
+from plies.trees import (
+    Tree,
+    _parse,
+    alphabeta,
+    format_number,
+    from_leaves,
+    minimax,
+    parse,
+    parse_number,
+)
 from plies.trees._format import format_tree
+from plies.trees._parse import _read_brackets, _Source
 from strategies import ragged_trees
 
 DATA = Path(__file__).parent / "data"
@@ -167,11 +181,6 @@ def test_cs188_depth_counts_rounds_of_all_agents() -> None:
 def test_cs188_errors() -> None:
     with pytest.raises(ParseError, match="no 'evaluation' field"):
         parse('successors: """\na x b\n"""\nnum_agents: "2"\ndepth: "1"\nstart_state: "a"\n')
-    with pytest.raises(TreeError, match="state b is a leaf but has no evaluation"):
-        parse(
-            'successors: """\na x b\n"""\nevaluation: """\n"""\nnum_agents: "2"\n'
-            'depth: "1"\nstart_state: "a"\n'
-        )
     with pytest.raises(ParseError, match="must be in double quotes at column 13"):
         parse("successors: x\n")
 
@@ -215,3 +224,203 @@ def test_numeric_labels_need_the_bracket_against_them() -> None:
 
 def test_byte_order_mark_is_ignored() -> None:
     assert parse("\ufeff[[1,2],[3,4]]\r\n").leaf_count == 4
+
+
+# Arguments of the wrong type or value ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: parse(None), ArgumentTypeError, "the tree text must be a string, not NoneType"),
+        (lambda: parse(b"[1,2]"), ArgumentTypeError, "not bytes (decode bytes first)"),
+        (lambda: parse("[1,2]", notation="xml"), ParseError, "unknown notation 'xml'"),
+        (lambda: parse("[1,2]", notation=None), ParseError, "unknown notation None"),
+        (lambda: parse("[1,2]", root="mid"), TreeError, "root must be 'max' or 'min'"),
+        (lambda: parse("[1,2]", root=1), ArgumentTypeError, "root must be 'max' or 'min'"),
+        (lambda: parse("1,2", branching=True), ArgumentTypeError, "branching must be a whole"),
+        (lambda: parse("1,2", branching="2"), ArgumentTypeError, "branching must be a whole"),
+        (lambda: parse("1,2", branching=1), TreeError, "at least 2, not 1"),
+        (lambda: parse("1,2", branching=2.0), ArgumentTypeError, "(float)"),
+        (lambda: from_leaves(["a", "b"], branching=2), ArgumentTypeError, "leaf 0"),
+        (lambda: from_leaves([1, True], branching=2), ArgumentTypeError, "leaf 1"),
+        (lambda: from_leaves("1234", branching=2), ArgumentTypeError, "parse a text of leaves"),
+        (lambda: from_leaves(7, branching=2), ArgumentTypeError, "not int"),
+        (lambda: from_leaves([1, 2], branching=0), TreeError, "at least 2"),
+        (lambda: from_leaves([1, 2], branching=2, root="x"), TreeError, "root must be"),
+        (lambda: from_leaves([1, math.nan], branching=2), TreeError, "leaf 1 (counting from 0)"),
+        (lambda: from_leaves([1.5, 10**301], branching=2), TreeError, "302 digits"),
+        (lambda: parse_number(3), ArgumentTypeError, "needs a string, not int"),
+    ],
+)
+def test_bad_arguments_raise_plies_errors(call: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
+def test_from_leaves_accepts_plain_and_other_real_numbers() -> None:
+    tree = from_leaves([1, 2.5, -math.inf, Fraction(1, 4)], branching=2)
+    assert [tree.value[n] for n in tree.leaf_ids] == [1, 2.5, -math.inf, 0.25]
+
+
+# NaN, numbers out of range -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("[1, nan]", ParseError, "NaN (not a number) cannot be a leaf value at column 5"),
+        ("[1, NaN, 2]", ParseError, "NaN (not a number) cannot be a leaf value at column 5"),
+        ("[1, 2, 3, NaN]", ParseError, "NaN"),
+        ('{"children": [1, NaN]}', ParseError, "NaN (not a number) cannot be a value at column 18"),
+        ('{"children": [1, "nan"]}', TreeError, "the leaf at 1 'nan' (not a number)"),
+        ('{"static": NaN, "children": [1]}', ParseError, "NaN"),
+        ('{"kind": "chance", "children": [{"p": NaN, "value": 1}]}', ParseError, "NaN"),
+        ('{"tree": [1, 2], "bounds": [NaN, 3]}', ParseError, "NaN"),
+        ('{"tree": [1, 2], "bounds": ["nan", 3]}', TreeError, "the low bound"),
+        ("[1, 1e400]", ParseError, "the number '1e400' is out of range"),
+        ("[1e400, 1]", ParseError, "out of range (floats reach about 1.8e308; write inf"),
+        ("[[1, 2], [3, -1e400]]", ParseError, "out of range"),
+        ("((1 2) (3 1e400))", ParseError, "out of range"),
+        ("A(x:1e400, y:1)", ParseError, "out of range"),
+        ('{"children": [1, 1e400]}', ParseError, 'write "inf" for an infinite value) at column 18'),
+        ('{"children": [1, "1e400"]}', TreeError, "the leaf at 1 the number '1e400' is out"),
+        ("[1, " + "9" * 5000 + "]", ParseError, "a number of 5,000 digits is out of range"),
+        ("[1, -" + "9" * 301 + "]", ParseError, "301 digits is out of range (plies reads whole"),
+        ("(1 " + "9" * 400 + ")", ParseError, "400 digits"),
+        ("A(x:" + "9" * 4301 + ")", ParseError, "4,301 digits"),
+        ('{"children": [1, ' + "9" * 5000 + "]}", ParseError, "5,000 digits"),
+        ("1, " + "9" * 5000, ParseError, "5,000 digits"),
+    ],
+)
+def test_nan_and_numbers_out_of_range_are_refused(text: str, error: type, message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        parse(text, branching=2 if text.startswith("1, ") else None)
+
+
+def test_numbers_at_the_limits_are_read() -> None:
+    big = int("9" * 300)
+    assert leaves(f"[1, {big}, -{big}]") == [1, big, -big]
+    assert leaves("[1.5e308, -1.5e308, inf]") == [1.5e308, -1.5e308, math.inf]
+    assert leaves("[0." + "0" * 400 + "1, 1]") == [1e-401, 1]  # long decimals are fine
+    assert leaves('{"children": [Infinity, -Infinity, "inf"]}') == [math.inf, -math.inf, math.inf]
+    assert leaves('{"children": [1e308, ' + str(big) + "]}") == [1e308, big]
+    assert parse_number("  -12 ") == -12
+    with pytest.raises(ValueError, match="out of range"):
+        parse_number("-1e999")
+    with pytest.raises(ValueError, match=r"cannot be a value"):
+        parse_number("nan")
+
+
+# Control characters -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"label": "A\\u001b]0;owned\\u0007", "children": [1]}', "U+001B (written \\u001b)"),
+        ('{"children": [{"label": "x\\ny", "value": 1}]}', "U+000A (written \\n)"),
+        ('{"children": [{"move": "\\u202eleft", "value": 1}]}', "U+202E"),
+        ('{"children": [{"label": "x\x85", "value": 1}]}', "control character U+0085"),
+        ('{"label": "x\x1b", "children": [1]}', "control character U+001B"),
+        ("A(B\x1b:1, C:2)", "control character U+001B is not allowed at column 4"),
+        ("[1,\n 2\x07]", "control character U+0007 is not allowed at line 2, column 3"),
+        ("[1, 2\x00]", "U+0000"),
+        ("1,2,\x7f3,4", "U+007F"),
+    ],
+)
+def test_control_characters_are_refused_by_position(text: str, message: str) -> None:
+    with pytest.raises(ParseError, match=re.escape(message)):
+        parse(text, branching=2 if text.startswith("1,") else None)
+
+
+def test_escaped_backslashes_are_not_control_characters() -> None:
+    tree = parse('{"label": "a\\\\nb", "children": [1]}')  # the label is a\nb, 4 characters
+    assert tree.label[0] == "a\\nb"
+    assert parse("[1,\t2]\r\n").leaf_count == 2
+
+
+# The fast readers agree with the full reader -------------------------------------------------
+
+
+def slow_read(text: str, root: str = "max") -> Tree:
+    return _read_brackets(_Source(text), root)
+
+
+@given(ragged_trees(), st.sampled_from(["json", "spaces", "parens", "parens-commas"]))
+def test_fast_paths_agree_with_the_full_reader(tree: Tree, style: str) -> None:
+    text = format_tree(tree, notation="brackets")
+    if style != "json":
+        text = text.replace(",", " " if style != "parens-commas" else ", ")
+    if style.startswith("parens"):
+        text = text.replace("[", "(").replace("]", ")")
+    fast, slow = parse(text), slow_read(text)
+    assert fast.parent == slow.parent == tree.parent
+    assert fast.value == slow.value
+    assert fast.kind == slow.kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1,,2]",
+        "[,1]",
+        "[1,]",
+        "[[1],[]]",
+        "[1](2)",
+        "[1 2)",
+        "(1 2]",
+        "[1 2",
+        "[1]]",
+        "1(2,3)",
+        "[1-2]",
+        "[1e]",
+        "[.]",
+        "[+]",
+        ",[1]",
+        "[1],",
+        "[1 [2 3] (4)]x",
+    ],
+)
+def test_fast_paths_leave_errors_to_the_full_reader(text: str) -> None:
+    try:
+        expected: object = slow_read(text).parent
+    except PliesError as exc:
+        expected = str(exc)
+    try:
+        got: object = parse(text).parent
+    except PliesError as exc:
+        got = str(exc)
+    assert got == expected
+
+
+def test_a_million_leaves_read_back() -> None:
+    tree = from_leaves(list(range(10**6)), branching=10)
+    again = parse(format_tree(tree))
+    assert again.parent == tree.parent and again.value == tree.value
+    assert again.kind[:2] == ["max", "min"] and again.height == 6
+
+
+def test_too_many_nodes_is_a_limit_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_parse, "MAX_NODES", 10)
+    for text in [
+        "[" + ",".join(["1"] * 12) + "]",
+        "(" + " ".join(["1"] * 12) + ")",
+        "A(" + ",".join(["x:1"] * 12) + ")",
+        '{"children": [' + ",".join(["1"] * 12) + "]}",
+    ]:
+        with pytest.raises(LimitError, match="more than 10 nodes, the most plies reads"):
+            parse(text)
+
+
+def test_deep_nesting_beyond_the_json_reader() -> None:
+    depth = 50_000
+    tree = parse("[" * depth + "1" + "]" * depth)
+    assert tree.height == depth and tree.leaf_count == 1
+
+
+def test_json_leaf_without_a_value() -> None:
+    tree = parse('{"children": [{"label": "a", "value": null}, 2]}')
+    assert tree.value == [None, None, 2] and tree.kind == ["max", "leaf", "leaf"]
+    with pytest.raises(TreeError, match="must be a number, not null"):
+        parse('{"children": [null, 2]}')

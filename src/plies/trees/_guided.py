@@ -22,9 +22,11 @@ def _ask_int(
     while True:
         answer = ask(prompt).strip()
         try:
-            value = int(answer)
+            value = int(answer) if len(answer) <= 20 else None
         except ValueError:
-            tell(f"'{answer}' is not a whole number; please answer again.")
+            value = None
+        if value is None:
+            tell(f"'{answer[:40]}' is not a whole number; please answer again.")
             continue
         if not low <= value <= high:
             tell(f"{value} is out of range: give a number from {low} to {high}.")
@@ -56,9 +58,9 @@ def guided_tree(
                 branching = None
                 break
             try:
-                branching = int(answer)
+                branching = int(answer)  # over 4,300 digits: ValueError too
             except ValueError:
-                tell(f"'{answer}' is neither a whole number nor 'each'; please answer again.")
+                tell(f"'{answer[:40]}' is neither a whole number nor 'each'; please answer again.")
                 continue
             if not 1 <= branching <= 10:
                 tell(f"{branching} is out of range: give a number from 1 to 10.")
@@ -106,5 +108,8 @@ def _ask_leaf(ask: Callable[[str], str], tell: Callable[[str], None], where: str
         answer = ask(f"Value of the leaf at {where}: ").strip()
         try:
             return parse_number(answer)
-        except ValueError:
-            tell(f"'{answer}' is not a number (use e.g. 3, -2.5, inf); please answer again.")
+        except ValueError as exc:
+            reason = str(exc)
+            if reason.startswith("not a number"):
+                reason = f"'{answer[:40]}' is not a number (use e.g. 3, -2.5, inf)"
+            tell(f"{reason}; please answer again.")

@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import gc
 import math
+import numbers
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Literal
+from itertools import compress
+from operator import lt, ne, not_
+from typing import Any, Literal
 
-from plies.errors import TreeError
+from plies.errors import ArgumentTypeError, TreeError
 
 __all__ = [
     "KINDS",
@@ -33,6 +37,9 @@ __all__ = [
     "Number",
     "Tree",
     "TreeBuilder",
+    "check_bounds",
+    "check_number",
+    "control_character",
     "format_number",
     "no_gc",
 ]
@@ -43,6 +50,93 @@ KINDS: tuple[str, ...] = ("max", "min", "chance")
 
 #: Probabilities at a chance node may miss 1 by this much (decimal input like 0.1 * 10).
 PROBABILITY_TOLERANCE = 1e-9
+
+#: Whole numbers may have at most this many digits. Values meet floats everywhere
+#: (expectiminimax averages, bounds, drawings) and a float holds at most about 1.8e308,
+#: so ``0.5 * 10**400`` is an OverflowError; 300 digits is far beyond any game score and
+#: keeps ``int()`` well inside Python's 4,300-digit limit on reading integers.
+MAX_DIGITS = 300
+_INT_LIMIT = 10**MAX_DIGITS
+
+# Characters refused in labels and move names: C0 and C1 controls and DEL (an escape
+# sequence retitles a terminal or breaks a Graphviz file), and the bidirectional
+# overrides that make text display in another order than it reads.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_character(text: str) -> int | None:
+    """The offset of the first control character in ``text``, or ``None``."""
+    m = _CONTROL.search(text)
+    return None if m is None else m.start()
+
+
+def describe_character(ch: str) -> str:
+    """``U+001B`` for a character that must not be printed as it is."""
+    return f"U+{ord(ch):04X}"
+
+
+def check_number(value: object, what: str) -> Number:
+    """``value`` as a leaf value, static value or bound: an int or float that is not NaN
+    and, if whole, has at most :data:`MAX_DIGITS` digits (``inf`` and ``-inf`` are fine).
+
+    Raises :class:`ArgumentTypeError` for a non-number (``True`` included) and
+    :class:`TreeError` for NaN or a number out of range; ``what`` names the input.
+    """
+    if type(value) is int:  # the common cases first: 5x faster than the checks below
+        if -_INT_LIMIT < value < _INT_LIMIT:
+            return value
+    elif type(value) is float and not math.isnan(value):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentTypeError(f"{what} must be a number, not {_show(value)}")
+    if not isinstance(value, int | float):  # numpy scalars, fractions: plain Python numbers
+        value = int(value) if isinstance(value, numbers.Integral) else float(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise TreeError(f"{what} is NaN (not a number); give a number or inf/-inf")
+    elif not -_INT_LIMIT < value < _INT_LIMIT:
+        raise TreeError(
+            f"{what} has {_digits(value)} digits; plies reads whole numbers of at most "
+            f"{MAX_DIGITS} digits"
+        )
+    return value
+
+
+def _plain_number(value: object) -> bool:
+    """Whether ``value`` is an int or float that :func:`check_number` accepts as it is
+    (a quick test that spares building the message of a check that passes)."""
+    if type(value) is int:
+        return bool(-_INT_LIMIT < value < _INT_LIMIT)
+    return type(value) is float and not math.isnan(value)
+
+
+def _digits(value: int) -> str:
+    """How many digits ``value`` has (str() itself refuses more than 4,300)."""
+    bits = abs(value).bit_length()
+    if bits < 14_000:
+        return f"{len(str(abs(value))):,}"
+    return f"about {int(bits * math.log10(2)):,}"
+
+
+def _show(value: object) -> str:
+    """A short, printable description of a bad argument for an error message."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def _check_text(text: object, what: str) -> str:
+    """A label or move name: a string without control characters."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"{what} must be a string, not {_show(text)}")
+    bad = control_character(text)
+    if bad is not None:
+        raise TreeError(
+            f"{what} {text[:bad]!r}... has the control character "
+            f"{describe_character(text[bad])} at position {bad + 1}"
+        )
+    return text
 
 
 @contextmanager
@@ -73,6 +167,53 @@ def format_number(x: Number) -> str:
     return str(x)
 
 
+class Links:
+    """The shape of a tree, derived from its preorder ``parent`` list in one pass.
+
+    ``children``, ``depth``, ``leaf_ids``, ``leaf_index`` and ``is_leaf`` (per node).
+    ``parent`` must satisfy the invariants in the module docstring.
+    """
+
+    __slots__ = ("children", "depth", "is_leaf", "leaf_ids", "leaf_index")
+
+    def __init__(self, parent: list[int]) -> None:
+        n = len(parent)
+        if n == 0:
+            raise TreeError("the tree is empty")
+        if parent[0] != -1 or (
+            n > 1 and (min(parent[1:]) < 0 or not all(map(lt, parent[1:], range(1, n))))
+        ):
+            raise TreeError(
+                "the parent list is not in preorder: parent[0] must be -1 and "
+                "0 <= parent[i] < i for every other node"
+            )
+        # In preorder a node's first child directly follows it, so node i is a leaf
+        # exactly when parent[i + 1] != i: one C-level pass instead of a Python loop.
+        after = parent[1:]
+        after.append(-1)
+        is_leaf = list(map(ne, after, range(n)))
+        empty: list[int] = []
+        children = [empty if leaf else [] for leaf in is_leaf]
+        depth = [0] * n
+        for i in range(1, n):
+            p = parent[i]
+            children[p].append(i)
+            depth[i] = depth[p] + 1
+        if empty:  # a node's first child did not follow it: not preorder
+            raise TreeError(
+                f"the parent list is not in preorder: node {empty[0]} is not next to its parent"
+            )
+        leaf_ids = list(compress(range(n), is_leaf))
+        leaf_index = [-1] * n
+        for k, i in enumerate(leaf_ids):
+            leaf_index[i] = k
+        self.children = children
+        self.depth = depth
+        self.is_leaf = is_leaf
+        self.leaf_ids = leaf_ids
+        self.leaf_index = leaf_index
+
+
 class Tree:
     """A game tree with nodes numbered in preorder; searches never change it.
 
@@ -83,10 +224,10 @@ class Tree:
     """
 
     __slots__ = (
+        "_child_index",
         "_has_chance",
         "_leaf_ids",
         "bounds",
-        "child_index",
         "children",
         "depth",
         "hints",
@@ -111,10 +252,13 @@ class Tree:
         probability: list[float | None],
         move: list[str | None],
         bounds: tuple[Number, Number] | None = None,
+        links: Links | None = None,
     ) -> None:
-        n = len(parent)
         self.parent = parent
         self.kind = kind
+        #: Leaf values; ``None`` for inner nodes, and for the leaves of a tree built with
+        #: ``TreeBuilder.build(allow_missing=True)`` that have no value (a search that
+        #: reaches one raises :class:`~plies.errors.SearchError`).
         self.value = value
         self.label = label
         self.static = static
@@ -124,25 +268,33 @@ class Tree:
         #: Defaults the input asked for, e.g. ``{"algorithm": "alphabeta", "strict": True}``
         #: from a CS188 test file. Callers apply them unless the user says otherwise.
         self.hints: dict[str, str | bool] = {}
-        children: list[list[int]] = [[] for _ in range(n)]
-        depth = [0] * n
-        child_index = [0] * n
-        for i in range(1, n):
-            p = parent[i]
-            child_index[i] = len(children[p])
-            children[p].append(i)
-            depth[i] = depth[p] + 1
-        #: Position of each node among its parent's children (0 for the root).
-        self.child_index = child_index
-        leaf_ids = [i for i in range(n) if not children[i]]
-        leaf_index = [-1] * n
-        for k, i in enumerate(leaf_ids):
-            leaf_index[i] = k
-        self.children = children
-        self.depth = depth
+        if links is None:
+            links = Links(parent)
+        #: The children of each node, in order. All leaves of one tree share one empty
+        #: list (a million leaves would otherwise hold 56 MB of empty lists): never
+        #: change these lists.
+        self.children = links.children
+        #: Distance from the root, in edges.
+        self.depth = links.depth
+        #: Leaf number of each leaf, left to right (-1 for inner nodes).
+        self.leaf_index = links.leaf_index
+        self._leaf_ids = links.leaf_ids
+        self._child_index: list[int] | None = None
         self._has_chance = "chance" in kind
-        self.leaf_index = leaf_index
-        self._leaf_ids = leaf_ids
+
+    @property
+    def child_index(self) -> list[int]:
+        """Position of each node among its parent's children (0 for the root).
+
+        Computed on first use: searches never need it, and it costs a pass over the
+        nodes (about 0.1 s per million)."""
+        if self._child_index is None:
+            child_index = [0] * len(self.parent)
+            for kids in self.children:
+                for k, c in enumerate(kids):
+                    child_index[c] = k
+            self._child_index = child_index
+        return self._child_index
 
     # Sizes and shapes -------------------------------------------------------------
 
@@ -311,13 +463,13 @@ class TreeBuilder:
     complete before its next sibling; :meth:`add` returns the new id. Kinds default
     to alternating MAX and MIN by depth from ``root``, passing through chance nodes.
     Parsers of large inputs may append to :attr:`parent`, :attr:`value` and
-    :attr:`label` directly (all three, once per node); the rare attributes live in
-    dicts keyed by node id.
+    :attr:`label` directly (all three, once per node, checked values only, and never
+    mixed with :meth:`add`); the rare attributes live in dicts keyed by node id.
     """
 
     def __init__(self, *, root: str = "max") -> None:
         if root not in ("max", "min"):
-            raise TreeError(f"root must be 'max' or 'min', not {root!r}")
+            raise TreeError(f"root must be 'max' or 'min', not {_show(root)}")
         self.root_kind: Kind = "max" if root == "max" else "min"
         self.parent: list[int] = []
         self.value: list[Number | None] = []
@@ -326,6 +478,10 @@ class TreeBuilder:
         self.statics: dict[int, Number] = {}
         self.probabilities: dict[int, float] = {}
         self.moves: dict[int, str] = {}
+        # The path from the root to the last node added: a new node's parent must be
+        # on it, which keeps every subtree a contiguous range of ids.
+        self._open: list[int] = []
+        self._added = 0  # nodes added by add(), as opposed to appended directly
 
     def add(
         self,
@@ -341,15 +497,34 @@ class TreeBuilder:
         """Append a node under ``parent`` (-1 for the root) and return its id.
 
         ``kind`` may be left out for inner nodes (it alternates by depth) and is
-        ignored for nodes that end up as leaves.
+        ignored for nodes that end up as leaves. Values must be numbers (not NaN),
+        labels and moves strings without control characters: anything else raises
+        :class:`TreeError` (or :class:`ArgumentTypeError` for a wrong type).
         """
         node = len(self.parent)
+        self._check_parent(node, parent)
+        if value is not None and not _plain_number(value):
+            value = check_number(value, f"the value of node {node}")
+        if label is not None:
+            label = _check_text(label, f"the label of node {node}")
+        if move is not None:
+            move = _check_text(move, f"the move to node {node}")
+        if kind is not None and kind not in KINDS:
+            raise TreeError(f"unknown node kind {_show(kind)} (expected max, min or chance)")
+        if static is not None:
+            static = check_number(static, f"the static value of node {node}")
+        if probability is not None:
+            probability = float(check_number(probability, f"the probability of node {node}"))
+            if not 0.0 <= probability <= 1.0:
+                raise TreeError(
+                    f"probability {probability:g} of node {label or node} is not in [0, 1]"
+                )
         self.parent.append(parent)
         self.value.append(value)
         self.label.append(label)
+        self._open.append(node)
+        self._added += 1
         if kind is not None:
-            if kind not in KINDS:
-                raise TreeError(f"unknown node kind {kind!r} (expected max, min or chance)")
             self.kinds[node] = kind  # type: ignore[assignment]
         if static is not None:
             self.statics[node] = static
@@ -359,18 +534,103 @@ class TreeBuilder:
             self.moves[node] = move
         return node
 
-    def build(self, *, bounds: tuple[Number, Number] | None = None) -> Tree:
-        """Check the invariants and return the finished :class:`Tree`."""
+    def _check_parent(self, node: int, parent: object) -> None:
+        if isinstance(parent, bool) or not isinstance(parent, int):
+            raise ArgumentTypeError(f"parent must be a node id (an int), not {_show(parent)}")
+        if node == 0:
+            if parent != -1:
+                raise TreeError(f"the first node is the root: its parent must be -1, not {parent}")
+            return
+        if self._added != node:
+            raise TreeError("add() cannot follow nodes appended to the builder's lists directly")
+        open_path = self._open
+        while open_path and open_path[-1] != parent:
+            open_path.pop()
+        if not open_path:
+            raise TreeError(
+                f"parent {parent} of node {node} is not the last node added or one of its "
+                "ancestors (nodes go in preorder: each subtree complete before the next)"
+            )
+
+    def build(
+        self, *, bounds: tuple[Number, Number] | None = None, allow_missing: bool = False
+    ) -> Tree:
+        """Check the invariants and return the finished :class:`Tree`.
+
+        With ``allow_missing``, leaves without a value are kept with value ``None``
+        (a CS188 state that no search needs to evaluate); searching such a tree raises
+        :class:`~plies.errors.SearchError` when it reaches one.
+        """
         n = len(self.parent)
         if n == 0:
             raise TreeError("the tree is empty")
-        parent, value = self.parent, self.value
-        has_child = [False] * n
-        for i in range(1, n):
-            has_child[parent[i]] = True
-        # The player to move at each node: explicit kinds win, chance nodes pass the
-        # turn through, otherwise MAX and MIN alternate.
-        explicit = self.kinds
+        if not len(self.value) == len(self.label) == n:
+            raise TreeError(
+                f"the builder's lists differ in length: {n} parents, {len(self.value)} "
+                f"values, {len(self.label)} labels"
+            )
+        links = Links(self.parent)
+        self._check_values(links, allow_missing=allow_missing)
+        if not self.kinds:
+            kinds = self._alternating_kinds(links)
+        else:
+            kinds = self._given_kinds(links) or self._kinds(links)
+        probability: list[float | None] = [None] * n
+        if self.probabilities or "chance" in self.kinds.values():
+            for i, prob in self.probabilities.items():
+                probability[i] = prob
+            self._check_probabilities(kinds, probability)
+        tree = Tree(
+            parent=self.parent,
+            kind=kinds,
+            value=self.value,
+            label=self.label,
+            static=_spread(self.statics, n),
+            probability=probability,
+            move=_spread(self.moves, n),
+            bounds=bounds,
+            links=links,
+        )
+        if bounds is not None:
+            check_bounds(tree, bounds)
+        return tree
+
+    def _check_values(self, links: Links, *, allow_missing: bool) -> None:
+        """Inner nodes have no value; leaves have one unless ``allow_missing``."""
+        value = self.value
+        for i in compress(range(len(value)), map(not_, links.is_leaf)):
+            if value[i] is not None:
+                raise TreeError(f"node {self._name(i)} has both a value and children")
+        if not allow_missing and None in map(value.__getitem__, links.leaf_ids):
+            missing = next(i for i in links.leaf_ids if value[i] is None)
+            raise TreeError(f"leaf {self._name(missing)} has no value")
+
+    def _alternating_kinds(self, links: Links) -> list[Kind]:
+        """Kinds when none is given: MAX and MIN alternate by depth."""
+        other: Kind = "min" if self.root_kind == "max" else "max"
+        by_parity: tuple[Kind, Kind] = (self.root_kind, other)
+        pairs = zip(links.depth, links.is_leaf, strict=True)
+        return ["leaf" if leaf else by_parity[d & 1] for d, leaf in pairs]
+
+    def _given_kinds(self, links: Links) -> list[Kind] | None:
+        """Kinds when every inner node has one given (CS188 files, random trees), with
+        nothing to infer; ``None`` otherwise. Twice as fast as :meth:`_kinds`."""
+        n = len(self.parent)
+        if len(self.kinds) != n - len(links.leaf_ids):
+            return None
+        kinds: list[Kind] = ["leaf"] * n
+        is_leaf = links.is_leaf
+        for i, k in self.kinds.items():
+            if is_leaf[i]:
+                return None
+            kinds[i] = k
+        return kinds
+
+    def _kinds(self, links: Links) -> list[Kind]:
+        """Kinds with some given: explicit kinds win, chance nodes pass the turn
+        through, otherwise MAX and MIN alternate."""
+        n = len(self.parent)
+        parent, explicit, is_leaf = self.parent, self.kinds, links.is_leaf
         player: list[Kind] = [self.root_kind] * n
         kinds: list[Kind] = ["leaf"] * n
         for i in range(n):
@@ -381,35 +641,9 @@ class TreeBuilder:
             k = explicit.get(i)
             if k is not None and k != "chance":
                 player[i] = k
-            if has_child[i]:
-                if value[i] is not None:
-                    raise TreeError(f"node {self._name(i)} has both a value and children")
+            if not is_leaf[i]:
                 kinds[i] = player[i] if k is None else k
-            elif value[i] is None:
-                raise TreeError(f"leaf {self._name(i)} has no value")
-        probability: list[float | None] = [None] * n
-        for i, prob in self.probabilities.items():
-            probability[i] = prob
-        self._check_probabilities(kinds, probability)
-        static: list[Number | None] = [None] * n
-        for i, sv in self.statics.items():
-            static[i] = sv
-        move: list[str | None] = [None] * n
-        for i, mv in self.moves.items():
-            move[i] = mv
-        tree = Tree(
-            parent=parent,
-            kind=kinds,
-            value=value,
-            label=self.label,
-            static=static,
-            probability=probability,
-            move=move,
-            bounds=bounds,
-        )
-        if bounds is not None:
-            check_bounds(tree, bounds)
-        return tree
+        return kinds
 
     def _check_probabilities(self, kinds: list[Kind], probability: list[float | None]) -> None:
         n = len(self.parent)
@@ -427,8 +661,6 @@ class TreeBuilder:
                     f"node {self._name(i)} has a probability but its parent "
                     f"{self._name(p)} is a {kinds[p].upper()} node, not a chance node"
                 )
-            if not 0.0 <= prob <= 1.0:
-                raise TreeError(f"probability {prob} of node {self._name(i)} is not in [0, 1]")
             total[p] += prob
             given[p] += 1
         for i in range(1, n):  # no probabilities given: outcomes are equally likely
@@ -461,15 +693,29 @@ class TreeBuilder:
         return "root" if not steps else "at path " + ".".join(str(s) for s in reversed(steps))
 
 
-def check_bounds(tree: Tree, bounds: tuple[Number, Number]) -> None:
-    """Check that ``bounds = (low, high)`` is a finite range holding every leaf value."""
-    low, high = bounds
+def _spread(values: dict[int, Any], n: int) -> list[Any]:
+    """A list of ``n`` entries, ``None`` except where ``values`` has one."""
+    spread: list[Any] = [None] * n
+    for i, v in values.items():
+        spread[i] = v
+    return spread
+
+
+def check_bounds(tree: Tree, bounds: object) -> None:
+    """Check that ``bounds = (low, high)`` is a finite range holding every leaf value
+    (leaves without a value are skipped)."""
+    if not isinstance(bounds, tuple | list) or len(bounds) != 2:
+        raise ArgumentTypeError(f"bounds must be a pair (low, high), not {_show(bounds)}")
+    low = check_number(bounds[0], "the low bound")
+    high = check_number(bounds[1], "the high bound")
     if not (math.isfinite(low) and math.isfinite(high)) or low >= high:
-        raise TreeError(f"leaf bounds must be finite with low < high, not [{low}, {high}]")
+        raise TreeError(
+            f"leaf bounds must be finite with low < high, not "
+            f"[{format_number(low)}, {format_number(high)}]"
+        )
     for node in tree.leaf_ids:
         v = tree.value[node]
-        assert v is not None
-        if not low <= v <= high:
+        if v is not None and not low <= v <= high:
             raise TreeError(
                 f"leaf {tree.name(node)} = {format_number(v)} is outside the bounds "
                 f"[{format_number(low)}, {format_number(high)}]"
