@@ -232,15 +232,19 @@ def test_hash_k_is_the_evaluation_order_everywhere() -> None:
 
 
 def _tree_with_controls() -> Tree:
-    """Labels and moves with control characters, as the API can build them (the
-    parser refuses them)."""
+    """Labels and moves with control characters, as a program can still set them on a
+    built tree (the parsers and TreeBuilder refuse them)."""
     builder = TreeBuilder()
-    root = builder.add(-1, kind="max", label="ro\x00ot\x1b[31m")
-    child = builder.add(root, kind="min", label="b\nc\x7f", move="m\x01")
-    builder.add(child, value=3, label="l\teaf\x85")
+    root = builder.add(-1, kind="max")
+    child = builder.add(root, kind="min")
+    builder.add(child, value=3)
     builder.add(child, value=5)
     builder.add(root, value=1)
-    return builder.build()
+    tree = builder.build()
+    tree.label[0] = "ro\x00ot\x1b[31m"
+    tree.label[1], tree.move[1] = "b\nc\x7f", "m\x01"
+    tree.label[2] = "l\teaf\x85"
+    return tree
 
 
 def test_control_characters_are_shown_not_passed_on() -> None:

@@ -381,7 +381,7 @@ class Tree:
         if node == 0:
             return "root"
         if self.depth[node] > 12:  # a long path says little; keep names short and cheap
-            return f"node #{node} (depth {self.depth[node]})"
+            return f"node id {node} (depth {self.depth[node]})"
         return "node " + ".".join(str(s) for s in self.path(node))
 
     def node(self, node: int) -> Node:
