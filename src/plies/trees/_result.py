@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from plies.errors import ArgumentTypeError, SearchError
+from plies.errors import ArgumentTypeError, SearchError, TreeError
 from plies.trees._model import Number, Tree, format_number
 
 __all__ = [
@@ -123,11 +123,13 @@ class Enter:
 
 @dataclass(frozen=True, slots=True)
 class Evaluate:
-    """Leaf ``node`` (leaf number ``leaf``, 0-based left to right) is evaluated."""
+    """Leaf ``node`` (leaf number ``leaf``, 0-based left to right in the input) is
+    evaluated, the ``number``-th leaf evaluated (1-based; drawings write it ``#k``)."""
 
     node: int
     leaf: int
     value: Number
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,18 +476,27 @@ class TreeResult:
 
     # Per-node views ------------------------------------------------------------------
 
+    @cached_property
+    def _pruned_by(self) -> dict[int, Cutoff]:
+        """The cut-off that pruned each child, by child id (roots of pruned subtrees)."""
+        return {child: cut for cut in self.cut_at.values() for child in cut.pruned}
+
+    def _check_node(self, node: object) -> int:
+        if not isinstance(node, int) or isinstance(node, bool):
+            raise ArgumentTypeError(f"node must be a node id (an int), not {node!r}")
+        if not 0 <= node < len(self.tree):
+            raise TreeError(f"node {node} is not in the tree (ids 0 to {len(self.tree) - 1})")
+        return node
+
     def reason(self, node: int) -> str | None:
         """Why ``node`` was pruned, if it is the root of a pruned subtree. For negamax at
         a MIN node the inequality is in MIN's view, and says so."""
-        if node == 0 or node >= len(self.tree) or self.status[node] != "pruned":
-            return None
-        parent = self.tree.parent[node]
-        cut = self.cut_at.get(parent)
-        if cut is None or node not in cut.pruned:
+        cut = self._pruned_by.get(self._check_node(node))
+        if cut is None:
             return None
         source = "the root window" if cut.source < 0 else self.tree.name(cut.source)
         where = f"set by {source}" if cut.source < 0 else f"set at {source}"
-        view = " in MIN's view" if self._min_view(parent) else ""
+        view = " in MIN's view" if self._min_view(cut.node) else ""
         return f"pruned: {cut.inequality()}{view} ({where})"
 
     def _min_view(self, node: int) -> bool:
@@ -495,6 +506,7 @@ class TreeResult:
     def record(self, node: int) -> NodeRecord:
         """The :class:`NodeRecord` of one node."""
         tree = self.tree
+        self._check_node(node)
         return NodeRecord(
             id=node,
             path=tuple(tree.path(node)),
@@ -543,6 +555,7 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
     cuts = result.cut_at
     events: list[Event] = []
     add = events.append
+    evaluated = 0
     for entry in trace:
         tag = entry[0]
         if tag == T_BACKUP:
@@ -564,7 +577,8 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
             ) = entry
             if leaf is not None:  # a leaf child, entered with alpha = leaf and evaluated
                 add(Enter(child, leaf, beta) if negamax or c > 0 else Enter(child, -beta, -leaf))
-                add(Evaluate(child, leaf_index[child], returned))
+                evaluated += 1
+                add(Evaluate(child, leaf_index[child], returned, evaluated))
             cutoff = cuts[node] if cut else None
             if negamax:
                 bound_value = alpha if moved else None
@@ -600,7 +614,7 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
             node = entry[1]
             value = leaf_value[node]
             assert value is not None
-            add(Evaluate(node, leaf_index[node], value))
+            add(Evaluate(node, leaf_index[node], value, 1))  # the root is the only leaf
         elif tag == T_EXIT:
             _, node, v, c = entry
             add(Exit(node, v if negamax or c > 0 else -v))

@@ -372,7 +372,8 @@ def _maxmin(tree: Tree, options: SearchOptions, log: SearchLog) -> tuple[Number,
             log.leaves.append(node)
             log.leaf_windows += (alpha, beta)
             if trace:
-                events.append(Evaluate(node, leaf_index[node], v))  # type: ignore[union-attr]
+                number = len(log.leaves)
+                events.append(Evaluate(node, leaf_index[node], v, number))  # type: ignore[union-attr]
             return v
         if limit is not None and depth_of[node] == limit:
             v = _static(tree, node, limit)
