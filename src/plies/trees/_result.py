@@ -253,13 +253,16 @@ T_ENTER, T_EVALUATE, T_STATIC, T_BACKUP, T_EXIT = range(5)
 class SearchLog:
     """What one search did, kept per visited node only (never per node of the tree).
 
-    ``leaves``: evaluated leaves (node ids) in evaluation order, with their windows
-    flat in ``leaf_windows`` (alpha, beta, alpha, beta, ...). ``frames``: one per inner
-    node searched, in the order they finished. ``statics``: ``(node, alpha, beta,
-    value, colour)`` of nodes scored by their static value at the depth limit (value in
-    MAX's view). With ``colour``, windows are from the view of the player to move (the
-    parent's, for a leaf) and ``trace`` holds compact trace entries; otherwise they are
-    in MAX's view and ``events`` holds the events themselves.
+    ``frames``: one per inner node searched, in the order they finished; a frame
+    keeps the children in search order and how many were searched. ``statics``:
+    ``(node, alpha, beta, value, colour)`` of nodes scored by their static value at
+    the depth limit (value in MAX's view). ``prune``: whether alpha moved and cut-offs
+    could fire. With ``colour`` (the negamax-form loop), windows are from the view of
+    the player to move, leaves are not logged (they follow from the frames, except a
+    root leaf) and ``trace`` holds compact trace entries. Otherwise (the MAX/MIN/chance
+    loop) windows are in MAX's view, ``leaves`` lists the evaluated leaves with their
+    windows flat in ``leaf_windows`` (alpha, beta, alpha, beta, ...), and ``events``
+    holds the events themselves.
     """
 
     __slots__ = (
@@ -269,12 +272,14 @@ class SearchLog:
         "frames",
         "leaf_windows",
         "leaves",
+        "prune",
         "statics",
         "trace",
     )
 
-    def __init__(self, *, colour: bool, trace: bool) -> None:
+    def __init__(self, *, colour: bool, trace: bool, prune: bool) -> None:
         self.colour = colour
+        self.prune = prune
         self.leaves: list[int] = []
         self.leaf_windows: list[Number] = []
         self.frames: list[list[Any]] = []
@@ -285,8 +290,19 @@ class SearchLog:
 
     @property
     def nodes_visited(self) -> int:
-        """How many nodes the search entered."""
-        return len(self.leaves) + len(self.frames) + len(self.statics)
+        """How many nodes the search entered (linear in the frames)."""
+        if not self.colour or not self.frames:
+            return len(self.leaves) + len(self.frames) + len(self.statics)
+        # The root, and every child each frame searched (up to its cut-off, if any).
+        searched: int = sum(f[CUT] or f[NEXT] for f in self.frames)
+        return 1 + searched
+
+    @property
+    def leaf_count(self) -> int:
+        """How many leaves the search evaluated."""
+        if not self.colour or not self.frames:
+            return len(self.leaves)
+        return self.nodes_visited - len(self.frames) - len(self.statics)
 
 
 class TreeResult:
@@ -313,17 +329,29 @@ class TreeResult:
         options: SearchOptions,
         value: Number,
         bound: Literal["exact", "lower", "upper"],
-        pv: list[int],
         log: SearchLog,
     ) -> None:
         self.tree = tree
         self.options = options
         self.value = value
         self.bound = bound
-        self.pv = pv
-        self.nodes_visited = log.nodes_visited
         self.cutoffs = log.cutoffs
         self._log = log
+
+    @cached_property
+    def pv(self) -> list[int]:
+        """Node ids along the principal variation, from the root: each node's best
+        child, down to a leaf (or a chance node, or the depth limit)."""
+        best = {f[NODE]: f[BESTC] for f in self._log.frames if f[BESTC] >= 0}
+        pv = [0]
+        while pv[-1] in best:
+            pv.append(best[pv[-1]])
+        return pv
+
+    @cached_property
+    def nodes_visited(self) -> int:
+        """How many nodes the search entered."""
+        return self._log.nodes_visited
 
     def __repr__(self) -> str:
         return (
@@ -351,12 +379,58 @@ class TreeResult:
     def evaluated(self) -> list[int]:
         """Leaf numbers (0-based, left to right in the input) in evaluation order."""
         leaf_index = self.tree.leaf_index
-        return [leaf_index[node] for node in self._log.leaves]
+        return [leaf_index[node] for node in self._leaf_visits[0]]
 
     @property
     def evaluated_count(self) -> int:
         """How many leaves were evaluated."""
-        return len(self._log.leaves)
+        return self._log.leaf_count
+
+    @cached_property
+    def _leaf_visits(self) -> tuple[list[int], list[Number]]:
+        """The evaluated leaves in order, and their windows (flat, as in the log).
+
+        The negamax-form loop logs no leaves: walking its frames in search order
+        finds them, and the window of each is its parent's, whose alpha is the
+        largest of alpha on entry and the values of the children before (beta does
+        not move). Linear in the nodes visited.
+        """
+        log = self._log
+        frame_of = {f[NODE]: f for f in log.frames}
+        if not log.colour or 0 not in frame_of:
+            return log.leaves, log.leaf_windows
+        static_of = {s[0]: s[3] for s in log.statics}
+        children, leaf_value = self.tree.children, self.tree.value
+        leaves: list[int] = []
+        windows: list[Number] = []
+        # Explicit stack of [frame, next child, alpha so far].
+        stack: list[list[Any]] = [[frame_of[0], 0, frame_of[0][ALPHA_IN]]]
+        while stack:
+            top = stack[-1]
+            f, k, alpha = top
+            c = f[COLOUR]
+            if k == (f[CUT] or f[NEXT]):
+                stack.pop()
+                if stack and log.prune:
+                    above = stack[-1]
+                    v = f[VALUE] if above[0][COLOUR] == c else -f[VALUE]
+                    above[2] = max(above[2], v)
+                continue
+            child = f[KIDS][k]
+            top[1] = k + 1
+            if child in frame_of:
+                below = frame_of[child]
+                stack.append([below, 0, below[ALPHA_IN]])
+                continue
+            if children[child]:  # scored by its static value (in MAX's view)
+                v = c * static_of[child]
+            else:
+                leaves.append(child)
+                windows += (alpha, f[BETA_IN])
+                v = c * leaf_value[child]
+            if log.prune:
+                top[2] = max(alpha, v)
+        return leaves, windows
 
     # Per-node records, built on first access ------------------------------------------
 
@@ -371,8 +445,8 @@ class TreeResult:
         b_out: list[Number | None] = [None] * n
         values: list[Number | None] = [None] * n
         kind, parent, leaf_value = tree.kind, tree.parent, tree.value
-        windows = log.leaf_windows
-        for k, node in enumerate(log.leaves):
+        visited, windows = self._leaf_visits
+        for k, node in enumerate(visited):
             a, b = windows[2 * k], windows[2 * k + 1]
             if log.colour and node and kind[parent[node]] == "min":
                 a, b = -b, -a
@@ -427,7 +501,7 @@ class TreeResult:
         tree, log = self.tree, self._log
         n = len(tree)
         status: list[Status] = ["pruned"] * n
-        for node in log.leaves:
+        for node in self._leaf_visits[0]:
             status[node] = "evaluated"
         for f in log.frames:
             status[f[NODE]] = "cutoff" if f[CUT] else "visited"
@@ -548,67 +622,54 @@ class TreeResult:
 
 def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list[Event]:
     """Typed events from the compact trace of the negamax-form loop: as they are for
-    negamax, turned into MAX's view (no negations) for minimax and alpha-beta."""
+    negamax, turned into MAX's view (no negations) for minimax and alpha-beta.
+
+    A backup entry holds the child's value from the parent's view, the best value and
+    alpha after it, whether it cut, and for a leaf child alpha when it was entered.
+    The rest follows from the entries before it: the best improved if it changed (or
+    this is the node's first child), alpha moved if it changed, a value was negated
+    where the child's player differs from the node's.
+    """
     negamax = result.options.algorithm == "negamax"
     tree = result.tree
-    leaf_index, leaf_value = tree.leaf_index, tree.value
+    kind, leaf_index, leaf_value = tree.kind, tree.leaf_index, tree.value
     cuts = result.cut_at
+    # Per open node: [alpha, beta, best, whether a child was backed up], own view.
+    state: dict[int, list[Any]] = {}
     events: list[Event] = []
     add = events.append
     evaluated = 0
     for entry in trace:
         tag = entry[0]
         if tag == T_BACKUP:
-            (
-                _,
-                node,
-                child,
-                returned,
-                v,
-                negated,
-                best,
-                improved,
-                moved,
-                alpha,
-                beta,
-                cut,
-                c,
-                leaf,
-            ) = entry
-            if leaf is not None:  # a leaf child, entered with alpha = leaf and evaluated
-                add(Enter(child, leaf, beta) if negamax or c > 0 else Enter(child, -beta, -leaf))
+            _, node, child, v, best, alpha, cut, leaf = entry
+            seen = state[node]
+            c = 1 if kind[node] == "max" else -1
+            beta = seen[1]
+            if leaf is not None:  # a leaf child, entered with the window (leaf, beta)
                 evaluated += 1
-                add(Evaluate(child, leaf_index[child], returned, evaluated))
+                add(Enter(child, leaf, beta) if negamax or c > 0 else Enter(child, -beta, -leaf))
+                lv = leaf_value[child]
+                assert lv is not None
+                add(Evaluate(child, leaf_index[child], lv, evaluated))
+                returned, negated = lv, c < 0
+            else:
+                negated = (1 if kind[child] == "max" else -1) != c
+                returned = -v if negated else v
+            improved = not seen[3] or best != seen[2]
+            moved = alpha != seen[0]
+            seen[:] = alpha, beta, best, True
             cutoff = cuts[node] if cut else None
-            if negamax:
-                bound_value = alpha if moved else None
-                bound = "alpha" if moved else None
-                add(
-                    Backup(
-                        node,
-                        child,
-                        returned,
-                        v,
-                        negated,
-                        best,
-                        improved,
-                        bound,
-                        bound_value,
-                        cutoff,
-                    )
+            add(
+                _backup(
+                    node, child, returned=returned, v=v, negated=negated, best=best,
+                    improved=improved, moved=moved, alpha=alpha, cutoff=cutoff,
+                    c=0 if negamax else c,
                 )
-            else:  # in MAX's view: a MIN node's alpha is MAX's beta, negated
-                seen = v if c > 0 else -v
-                bound = ("alpha" if c > 0 else "beta") if moved else None
-                bound_value = (alpha if c > 0 else -alpha) if moved else None
-                shown = best if c > 0 else -best
-                add(
-                    Backup(
-                        node, child, seen, seen, False, shown, improved, bound, bound_value, cutoff
-                    )
-                )
+            )  # fmt: skip
         elif tag == T_ENTER:
             _, node, a, b, c = entry
+            state[node] = [a, b, None, False]
             add(Enter(node, a, b) if negamax or c > 0 else Enter(node, -b, -a))
         elif tag == T_EVALUATE:
             node = entry[1]
@@ -617,7 +678,37 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
             add(Evaluate(node, leaf_index[node], value, 1))  # the root is the only leaf
         elif tag == T_EXIT:
             _, node, v, c = entry
+            del state[node]
             add(Exit(node, v if negamax or c > 0 else -v))
         else:
             add(Static(entry[1], entry[2]))
     return events
+
+
+def _backup(
+    node: int,
+    child: int,
+    *,
+    returned: Number,
+    v: Number,
+    negated: bool,
+    best: Number,
+    improved: bool,
+    moved: bool,
+    alpha: Number,
+    cutoff: Cutoff | None,
+    c: int,
+) -> Backup:
+    """A :class:`Backup` from the negamax-form loop's view (``c`` 0), or turned into
+    MAX's view at a node of colour ``c`` (for minimax and alpha-beta)."""
+    if not c:
+        return Backup(
+            node, child, returned, v, negated, best, improved,
+            "alpha" if moved else None, alpha if moved else None, cutoff,
+        )  # fmt: skip
+    # In MAX's view a MIN node's values are negated and its alpha is MAX's beta.
+    seen = v if c > 0 else -v
+    bound = ("alpha" if c > 0 else "beta") if moved else None
+    bound_value = (alpha if c > 0 else -alpha) if moved else None
+    shown = best if c > 0 else -best
+    return Backup(node, child, seen, seen, False, shown, improved, bound, bound_value, cutoff)
