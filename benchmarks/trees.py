@@ -16,8 +16,10 @@ random integer leaves and measures, in this one run:
 * ``result_to_json`` on trees of 10^4 and 10^5 leaves (it should be linear).
 
 Building trees (plies' Tree, aima3's dicts) is not search time and is not timed with
-it. Every figure is the best of ``--repeat`` runs, plies' runs interleaved, and every
-ratio is between figures of this run. The targets of the issue are checked at the end.
+it. Every figure is the best of ``--repeat`` runs, and the runs of plies and of aima3
+(kept running in its own process, answering one measurement at a time) are interleaved
+round by round, so that both meet the same load on a busy machine; every ratio is
+between figures of this run. The targets of the issue are checked at the end.
 
 Run: ``python benchmarks/trees.py`` (``--no-peer`` to skip aima3; ``--branching``,
 ``--depth`` for other sizes; ``--repeat`` for more runs on a noisy machine).
@@ -48,7 +50,7 @@ PEER_DRIVER = r"""
 import json, sys, time
 import aima3.games as games
 
-b, d, repeat, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+b, d, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 leaves = json.load(open(path))
 first_leaf = sum(b**k for k in range(d))  # node numbers of the implicit complete tree
 
@@ -101,66 +103,86 @@ moves = [f"a{k}" for k in range(b)]
 succs = {s: {moves[k]: s * b + 1 + k for k in range(b)} for s in range(first_leaf)}
 utils = {first_leaf + k: v for k, v in enumerate(leaves)}
 games_by_form = {"implicit": lambda: Implicit(), "dict": lambda: Dicts(succs, utils)}
-out = {}
-for form, make in games_by_form.items():
-    searches = (("alphabeta", games.alphabeta_search), ("minimax", games.minimax_decision))
-    for name, search in searches:
-        best = None
-        for _ in range(repeat):
-            game = make()
-            start = time.perf_counter()
-            move = search(0, game)
-            seconds = time.perf_counter() - start
-            best = seconds if best is None else min(best, seconds)
-        game, count = counting(make())
-        search(0, game)
-        out[f"{name}/{form}"] = {"seconds": best, "leaves": count[0], "move": str(move)}
-print(json.dumps(out))
+searches = {"alphabeta": games.alphabeta_search, "minimax": games.minimax_decision}
+# Serve measurements one at a time ("alphabeta dict" -> one timed run), so that the
+# benchmark can interleave them with plies' runs: both then see the same machine.
+print("ready", flush=True)
+for line in sys.stdin:
+    name, form = line.split()
+    game, count = counting(games_by_form[form]())
+    if name.startswith("count-"):
+        move = searches[name[6:]](0, game)
+        print(json.dumps({"leaves": count[0], "move": str(move)}), flush=True)
+        continue
+    game = games_by_form[form]()
+    start = time.perf_counter()
+    move = searches[name](0, game)
+    print(json.dumps({"seconds": time.perf_counter() - start}), flush=True)
 """
 
 
-def run_peer(
-    branching: int, depth: int, leaves: list[int], repeat: int
-) -> dict[str, dict[str, Any]] | None:
-    """Run aima3 in a throwaway venv; ``None`` (with a message) if it cannot be installed."""
-    with tempfile.TemporaryDirectory(prefix="plies-bench-") as tmp:
-        root = Path(tmp)
-        venv.create(root / "venv", with_pip=True)
+class Peer:
+    """aima3 in a throwaway virtual environment, measuring on request."""
+
+    def __init__(self, root: Path, branching: int, depth: int, leaves: list[int]) -> None:
         python = root / "venv" / "bin" / "python"
-        install = subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PEER],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if install.returncode != 0:
-            print(f"aima3 could not be installed: {install.stderr.strip().splitlines()[-1:]}")
-            return None
         (root / "leaves.json").write_text(json.dumps(leaves))
         (root / "driver.py").write_text(PEER_DRIVER)
-        args = [str(branching), str(depth), str(repeat), str(root / "leaves.json")]
-        proc = subprocess.run(
+        args = [str(branching), str(depth), str(root / "leaves.json")]
+        self.proc = subprocess.Popen(
             [str(python), str(root / "driver.py"), *args],
-            capture_output=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             text=True,
-            check=False,
         )
-        if proc.returncode != 0:
-            print(f"aima3 failed: {proc.stderr.strip().splitlines()[-1:]}")
-            return None
-        result: dict[str, dict[str, Any]] = json.loads(proc.stdout)
-        return result
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError("the aima3 driver did not start")
+
+    def ask(self, search: str, form: str) -> dict[str, Any]:
+        """One run of ``search`` (``alphabeta``/``minimax``, or ``count-`` and the
+        name for an untimed run counting leaves) on the tree in ``form``."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{search} {form}\n")
+        self.proc.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        """Stop the driver."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def start_peer(root: Path, branching: int, depth: int, leaves: list[int]) -> Peer | None:
+    """Install aima3 in a venv under ``root`` and start its driver; ``None`` (with a
+    message) if it cannot be installed."""
+    venv.create(root / "venv", with_pip=True)
+    python = root / "venv" / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *PEER],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if install.returncode != 0:
+        print(f"aima3 could not be installed: {install.stderr.strip().splitlines()[-1:]}")
+        return None
+    return Peer(root, branching, depth, leaves)
 
 
 def best_of(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
     """The best time of each run over ``repeat`` rounds, the runs interleaved so that a
-    busy moment of the machine does not fall on one of them only."""
+    busy moment of the machine does not fall on one of them only. A run returning a
+    float gives its own time (the peer's, measured in its process)."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
         for name, run in runs.items():
             start = time.perf_counter()
-            run()
-            best[name] = min(best[name], time.perf_counter() - start)
+            own = run()
+            seconds = own if isinstance(own, float) else time.perf_counter() - start
+            best[name] = min(best[name], seconds)
     return best
 
 
@@ -200,36 +222,57 @@ def main() -> int:
     assert mm.value == ab.value == traced.value
     assert traced.evaluated == ab.evaluated
     event_count = len(traced.events)
-    times = best_of(
-        {
-            "ab": lambda: alphabeta(tree, trace=False),
-            "ab_trace": lambda: alphabeta(tree),
-            "ab_events": lambda: len(alphabeta(tree).events),
-            "ab_records": lambda: alphabeta(tree, trace=False).status,
-        },
-        repeat,
-    )
-    times |= best_of({"mm": lambda: minimax(tree, trace=False)}, max(2, repeat // 2))
     print(
         f"  value {ab.value}, best move {ab.best_child}; alpha-beta visits {ab.nodes_visited:,} "
         f"of {len(tree):,} nodes ({ab.evaluated_count:,} leaves), {event_count:,} events"
     )
-    peer = None if args.no_peer else run_peer(b, d, leaves, max(2, repeat // 2))
-    _table(ab.evaluated_count, mm.evaluated_count, times, peer)
-    _check_peer(peer, ab.evaluated_count, ab.best_child)
+    with tempfile.TemporaryDirectory(prefix="plies-bench-") as tmp:
+        peer = None if args.no_peer else start_peer(Path(tmp), b, d, leaves)
+        try:
+            times, counts = _measure(tree, peer, repeat)
+        finally:
+            if peer is not None:
+                peer.close()
+    _table(ab.evaluated_count, mm.evaluated_count, times, counts)
+    _check_peer(counts, ab.evaluated_count, ab.best_child)
     print()
     print(f"parse: {len(leaves) / parse_s:,.0f} leaves/s (target: at least 1,000,000)")
     _memory(b, d, leaves, tree)
     _json_scaling()
-    _targets(times, peer, len(leaves) / parse_s)
+    _targets(times, counts is not None, len(leaves) / parse_s)
     return 0
+
+
+def _measure(
+    tree: Any, peer: Peer | None, repeat: int
+) -> tuple[dict[str, float], dict[str, dict[str, Any]] | None]:
+    """Best times of every search, plies' and aima3's runs interleaved round by round;
+    and aima3's leaf counts and moves (from untimed counting runs)."""
+    runs: dict[str, Callable[[], object]] = {
+        "ab": lambda: alphabeta(tree, trace=False),
+        "ab_trace": lambda: alphabeta(tree),
+        "ab_events": lambda: len(alphabeta(tree).events),
+        "ab_records": lambda: alphabeta(tree, trace=False).status,
+    }
+    slow: dict[str, Callable[[], object]] = {"mm": lambda: minimax(tree, trace=False)}
+    counts = None
+    if peer is not None:
+        counts = {}
+        for search in ("alphabeta", "minimax"):
+            for form in ("implicit", "dict"):
+                counts[f"{search}/{form}"] = peer.ask(f"count-{search}", form)
+                runs_for = slow if search == "minimax" else runs
+                runs_for[f"{search}/{form}"] = lambda s=search, f=form: peer.ask(s, f)["seconds"]
+    times = best_of(runs, repeat)
+    times |= best_of(slow, max(2, (repeat + 1) // 2))
+    return times, counts
 
 
 def _table(
     ab_leaves: int,
     mm_leaves: int,
     times: dict[str, float],
-    peer: dict[str, dict[str, Any]] | None,
+    counts: dict[str, dict[str, Any]] | None,
 ) -> None:
     rows: list[tuple[str, str, int, float, str]] = [
         ("alpha-beta", "plies, trace off", ab_leaves, times["ab"], "ab"),
@@ -237,25 +280,25 @@ def _table(
         ("alpha-beta", "plies, trace + read events", ab_leaves, times["ab_events"], "ab_events"),
         ("alpha-beta", "plies, off + read statuses", ab_leaves, times["ab_records"], "ab_records"),
     ]
-    if peer is not None:
+    if counts is not None:
         for form in ("implicit", "dict"):
-            p = peer[f"alphabeta/{form}"]
-            rows.append(("alpha-beta", f"aima3, {form}", int(p["leaves"]), p["seconds"], ""))
+            key = f"alphabeta/{form}"
+            rows.append(("alpha-beta", f"aima3, {form}", counts[key]["leaves"], times[key], ""))
     rows.append(("minimax", "plies, trace off", mm_leaves, times["mm"], "mm"))
-    if peer is not None:
+    if counts is not None:
         for form in ("implicit", "dict"):
-            p = peer[f"minimax/{form}"]
-            rows.append(("minimax", f"aima3, {form}", int(p["leaves"]), p["seconds"], ""))
+            key = f"minimax/{form}"
+            rows.append(("minimax", f"aima3, {form}", counts[key]["leaves"], times[key], ""))
     print()
     print(f"{'search':<12}{'engine, input':<30}{'leaves':>11}{'seconds':>9}{'leaves/s':>12}")
     for search, engine, leaves, seconds, _key in rows:
         print(f"{search:<12}{engine:<30}{leaves:>11,}{seconds:>9.3f}{leaves / seconds:>12,.0f}")
 
 
-def _check_peer(peer: dict[str, dict[str, Any]] | None, ab_leaves: int, move: int | None) -> None:
-    if peer is None:
+def _check_peer(counts: dict[str, dict[str, Any]] | None, ab_leaves: int, move: int | None) -> None:
+    if counts is None:
         return
-    for key, p in peer.items():
+    for key, p in counts.items():
         if key.startswith("alphabeta") and int(p["leaves"]) != ab_leaves:
             print(f"  note: aima3 {key} evaluated {p['leaves']:,} leaves, plies {ab_leaves:,}")
         if p["move"] not in (str(move), f"a{move}"):
@@ -295,9 +338,7 @@ def _json_scaling() -> None:
     )
 
 
-def _targets(
-    times: dict[str, float], peer: dict[str, dict[str, Any]] | None, parse_rate: float
-) -> None:
+def _targets(times: dict[str, float], peer: bool, parse_rate: float) -> None:
     checks = [
         (
             "alpha-beta with the full trace at most 2x slower than without",
@@ -306,29 +347,29 @@ def _targets(
             "<=",
         )
     ]
-    if peer is not None:
+    if peer:
         checks += [
             (
                 "alpha-beta, trace off: at least 3x faster than aima3 dict",
-                peer["alphabeta/dict"]["seconds"] / times["ab"],
+                times["alphabeta/dict"] / times["ab"],
                 3.0,
                 ">=",
             ),
             (
                 "alpha-beta, trace off: no slower than aima3 implicit",
-                peer["alphabeta/implicit"]["seconds"] / times["ab"],
+                times["alphabeta/implicit"] / times["ab"],
                 1.0,
                 ">=",
             ),
             (
                 "minimax: at least 1.5x faster than aima3 dict",
-                peer["minimax/dict"]["seconds"] / times["mm"],
+                times["minimax/dict"] / times["mm"],
                 1.5,
                 ">=",
             ),
             (
                 "minimax beside aima3 implicit (no target)",
-                peer["minimax/implicit"]["seconds"] / times["mm"],
+                times["minimax/implicit"] / times["mm"],
                 0.0,
                 ">=",
             ),

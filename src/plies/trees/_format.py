@@ -188,7 +188,7 @@ def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any
             "beta_out": json_number(beta_out[n]),
             "value": json_number(values[n]),
             "status": status[n],
-            "reason": result.reason(n),
+            "reason": result._reason(n),  # n is a node id: skip the argument check
         }
         for n in range(len(tree))
     ]

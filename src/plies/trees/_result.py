@@ -565,7 +565,10 @@ class TreeResult:
     def reason(self, node: int) -> str | None:
         """Why ``node`` was pruned, if it is the root of a pruned subtree. For negamax at
         a MIN node the inequality is in MIN's view, and says so."""
-        cut = self._pruned_by.get(self._check_node(node))
+        return self._reason(self._check_node(node))
+
+    def _reason(self, node: int) -> str | None:
+        cut = self._pruned_by.get(node)
         if cut is None:
             return None
         source = "the root window" if cut.source < 0 else self.tree.name(cut.source)
@@ -592,7 +595,7 @@ class TreeResult:
             beta_out=self.beta_out[node],
             value=self.values[node],
             status=self.status[node],
-            reason=self.reason(node),
+            reason=self._reason(node),
         )
 
     def records(self) -> list[NodeRecord]:

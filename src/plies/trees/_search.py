@@ -238,7 +238,7 @@ def _negamax_loop(
     leaf_alpha: Number | None = None  # with a trace: alpha on entering a leaf child
     try:
         while True:
-            node, kids, i, alpha, beta, asrc, bsrc, best, bestc, c = f[:10]
+            node, kids, i, alpha, beta, asrc, bsrc, best, bestc, c, _, _, _, _ = f
             end = len(kids)
             pushed = False
             if whole and i == 0 and not any(map(is_inner, kids)):
@@ -251,10 +251,12 @@ def _negamax_loop(
                         break
                     child = kids[i]
                     i += 1
-                    if not children[child]:  # a leaf
-                        lv = value_of[child]
-                        v = c * lv  # None: a TypeError, reported below
+                    lv = value_of[child]
+                    if lv is not None:  # a leaf (inner nodes have no value)
+                        v = c * lv
                         leaf_alpha = alpha  # a trace gives the leaf's entry with its backup
+                    elif not children[child]:
+                        v = _leaf_value(tree, child)  # a leaf without a value: raises
                     else:
                         cc = 1 if kind[child] == "max" else -1
                         if cc == c:
