@@ -251,8 +251,9 @@ MISSING = tree_with_missing(
 @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta", "negamax"])
 def test_a_leaf_without_value_is_an_error_when_reached(algorithm: str) -> None:
     if algorithm == "minimax":
-        with pytest.raises(SearchError, match=r"leaf node 1\.1 has no value"):
-            minimax(MISSING)
+        for trace in (True, False):  # without a trace, all-leaf frames go through builtins
+            with pytest.raises(SearchError, match=r"leaf node 1\.1 has no value"):
+                minimax(MISSING, trace=trace)
         return
     # Alpha-beta never reaches it, so it does not matter.
     assert search(MISSING, algorithm=algorithm).value == 3
