@@ -77,3 +77,35 @@ def chance_trees(draw: st.DrawFn) -> Tree:
             probs = [None] * count
         stack.extend((node, depth + 1, p) for p in reversed(probs))
     return builder.build(bounds=(-10, 10))
+
+
+@st.composite
+def uniform_chance_trees(draw: st.DrawFn) -> Tree:
+    """Ragged trees of MAX, MIN and chance nodes whose chance outcomes are equally
+    likely (no probabilities given), values with ties, leaf bounds [-10, 10]."""
+    builder = TreeBuilder(root="max")
+    budget = draw(st.integers(min_value=1, max_value=25))
+    stack: list[tuple[int, int]] = [(-1, 0)]
+    while stack:
+        parent, depth = stack.pop()
+        if depth >= 4 or budget <= 0 or (parent >= 0 and draw(st.booleans())):
+            builder.add(parent, value=draw(st.sampled_from([-10, -1, 0, 1, 3, 10])))
+            continue
+        budget -= 1
+        kind = draw(st.sampled_from(["max", "min", "chance"]))
+        node = builder.add(parent, kind=kind)
+        count = draw(st.integers(min_value=1, max_value=10 if kind == "chance" else 3))
+        stack.extend((node, depth + 1) for _ in range(count))
+    return builder.build(bounds=(-10, 10))
+
+
+#: Options of an alpha-beta-family search: fail-soft or hard, tie rule, order, window.
+prune_options = st.fixed_dictionaries(
+    {
+        "fail_soft": st.booleans(),
+        "strict": st.booleans(),
+        "order": st.sampled_from(["given", "best", "worst", "random"]),
+        "seed": st.integers(0, 3),
+        "window": st.sampled_from([(-math.inf, math.inf), (-2, 2), (0, 1), (-math.inf, 0)]),
+    }
+)

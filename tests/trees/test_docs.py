@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import plies.trees
+import plies.trees._compare
 import plies.trees._search
 
 README = Path(__file__).parents[2] / "README.md"
 
 
 def test_doctests() -> None:
-    for module in (plies.trees, plies.trees._search):
+    for module in (plies.trees, plies.trees._search, plies.trees._compare):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0
 

@@ -4,16 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plies.errors import ArgumentTypeError, SearchError
 from plies.trees._model import Number, Tree
 from plies.trees._result import SearchOptions
-from plies.trees._search import search
+from plies.trees._search import _check_tree, search
 
 __all__ = ["Comparison", "compare", "knuth_moore_minimum"]
 
 
 def knuth_moore_minimum(branching: int, depth: int) -> int:
     """Leaves alpha-beta evaluates on a perfectly ordered uniform tree:
-    ``b^ceil(d/2) + b^floor(d/2) - 1`` (Knuth and Moore, 1975)."""
+    ``b^ceil(d/2) + b^floor(d/2) - 1`` (Knuth and Moore, 1975).
+
+    >>> knuth_moore_minimum(3, 2)
+    5
+    """
+    for name, x in (("branching", branching), ("depth", depth)):
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise ArgumentTypeError(f"{name} must be an int, not {x!r}")
+        if x < 0:
+            raise SearchError(f"{name} must be 0 or more, not {x}")
     return int(branching ** ((depth + 1) // 2) + branching ** (depth // 2) - 1)
 
 
@@ -44,6 +54,9 @@ def compare(
     ordering is included when the tree has static values. Minimax does not prune, so
     it appears once per ordering.
     """
+    _check_tree(tree)
+    # Refuse bad options before the first search, naming them (SearchOptions checks).
+    SearchOptions(seed=seed, depth=depth, fail_soft=fail_soft)
     if tree.has_chance:
         algorithms = [("expectiminimax", False)]
         if tree.bounds is not None:

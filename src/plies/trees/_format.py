@@ -16,6 +16,7 @@ __all__ = [
     "narrate",
     "narrate_event",
     "narrated_events",
+    "node_name",
     "result_to_json",
     "tree_to_json",
 ]
@@ -125,17 +126,27 @@ def tree_to_json(tree: Tree) -> dict[str, Any]:
 
 
 def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
-    """The result as a JSON-ready dict: ``value``, ``bound``, ``path``, ``leaf_count``,
-    ``evaluated`` (leaf numbers in evaluation order), statistics and, with ``nodes``,
-    one entry per node with its path, label, kind, alpha/beta in and out, value,
-    status and reason."""
+    """The result as a JSON-ready dict, for programs and graders.
+
+    ``value``, ``bound``, ``path`` (child indices), ``path_labels`` and ``path_moves``
+    (the labels and move names of the nodes along the principal variation, ``null``
+    where none), ``action`` (the move name of the root's chosen child, as in CS188
+    ``successors:`` lines or a JSON tree's ``"move"``; ``null`` when that edge has no
+    name or the root is a leaf: ``path[0]`` is always its child index), ``leaf_count``,
+    ``evaluated`` (leaf numbers in evaluation order), statistics and the options.
+    With ``nodes``, one entry per node with its id, parent, path, label, move, kind,
+    alpha/beta in and out, value, status and reason. Linear in the size of the tree.
+    """
     tree = result.tree
     opts = result.options
+    pv = result.pv
     doc: dict[str, Any] = {
         "value": json_number(result.value),
         "bound": result.bound,
+        "action": tree.move[pv[1]] if len(pv) > 1 else None,
         "path": result.path,
-        "path_labels": [tree.label[n] for n in result.pv[1:]],
+        "path_labels": [tree.label[n] for n in pv[1:]],
+        "path_moves": [tree.move[n] for n in pv[1:]],
         "leaf_count": tree.leaf_count,
         "evaluated": result.evaluated,
         "evaluated_count": result.evaluated_count,
@@ -151,69 +162,115 @@ def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     if opts.order == "random":
         doc["seed"] = opts.seed
     if nodes:
-        paths = tree.paths()
-        if paths is None:
-            doc["paths_omitted"] = "the tree is too deep to list every node's path"
-        doc["nodes"] = [
-            {
-                "id": n,
-                "parent": tree.parent[n],
-                "path": None if paths is None else list(paths[n]),
-                "label": tree.label[n],
-                "kind": tree.kind[n],
-                "alpha_in": json_number(result.alpha_in[n]),
-                "beta_in": json_number(result.beta_in[n]),
-                "alpha_out": json_number(result.alpha_out[n]),
-                "beta_out": json_number(result.beta_out[n]),
-                "value": json_number(result.values[n]),
-                "status": result.status[n],
-                "reason": result.reason(n),
-            }
-            for n in range(len(tree))
-        ]
+        doc["nodes"] = _node_entries(result, doc)
     return doc
+
+
+def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    tree = result.tree
+    paths = tree.paths()
+    if paths is None:
+        doc["paths_omitted"] = "the tree is too deep to list every node's path"
+    alpha_in, beta_in = result.alpha_in, result.beta_in
+    alpha_out, beta_out = result.alpha_out, result.beta_out
+    values, status = result.values, result.status
+    return [
+        {
+            "id": n,
+            "parent": tree.parent[n],
+            "path": None if paths is None else list(paths[n]),
+            "label": tree.label[n],
+            "move": tree.move[n],
+            "kind": tree.kind[n],
+            "alpha_in": json_number(alpha_in[n]),
+            "beta_in": json_number(beta_in[n]),
+            "alpha_out": json_number(alpha_out[n]),
+            "beta_out": json_number(beta_out[n]),
+            "value": json_number(values[n]),
+            "status": status[n],
+            "reason": result._reason(n),  # n is a node id: skip the argument check
+        }
+        for n in range(len(tree))
+    ]
 
 
 # Narration ------------------------------------------------------------------------------
 
 
+def node_name(tree: Tree, node: int) -> str:
+    """The name narration gives a node: its label (as drawings show it inside the
+    shape), ``root``, or its path of child indices, ``node 0.2.1``. Deep unlabelled
+    nodes are ``node id 812 (depth 40)``: ``#k`` is kept for the evaluation order."""
+    if tree.label[node] is None and tree.depth[node] > 12:
+        return f"node id {node} (depth {tree.depth[node]})"
+    return tree.name(node)
+
+
 def _who(tree: Tree, node: int) -> str:
     kind = tree.kind[node]
     if kind == "leaf":
-        return f"leaf {tree.name(node)}"
-    return f"{tree.name(node)} ({kind.upper()})"
+        return f"leaf {node_name(tree, node)}"
+    return f"{node_name(tree, node)} ({kind.upper()})"
+
+
+def _child(tree: Tree, node: int) -> str:
+    """A child as named in a backup: with the move name on its edge, if any."""
+    move = tree.move[node]
+    name = node_name(tree, node)
+    return name if move is None else f"{name} (move {move})"
 
 
 def _names(tree: Tree, nodes: tuple[int, ...]) -> str:
-    names = [tree.name(n) for n in nodes]
+    names = [node_name(tree, n) for n in nodes]
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def narrate_event(tree: Tree, event: Event, negamax: bool = False) -> str:
-    """One plain-English sentence for one event."""
+    """One plain-English sentence for one event.
+
+    Values are in MAX's view, as the tree and the drawings show them, except in
+    negamax at MIN nodes, where the search works in MIN's view: those sentences say so
+    and give MAX's view beside. An evaluated leaf's place in the evaluation order is
+    written ``#k``, as the drawings write it; ``leaf k of n`` is its place left to
+    right in the input.
+    """
     f = format_number
+    min_view = negamax and tree.kind[event.node] == "min"
     if isinstance(event, Enter):
         window = f"alpha={f(event.alpha)}, beta={f(event.beta)}"
         if tree.kind[event.node] == "leaf":
             return f"visit {_who(tree, event.node)}"
+        if min_view:
+            window += f" in MIN's view (for MAX: alpha={f(-event.beta)}, beta={f(-event.alpha)})"
         return f"enter {_who(tree, event.node)} with {window}"
     if isinstance(event, Evaluate):
-        return (
-            f"evaluate leaf {tree.name(event.node)} = {f(event.value)} "
-            f"(leaf {event.leaf + 1} of {tree.leaf_count})"
-        )
+        place = f"leaf {event.leaf + 1} of {tree.leaf_count}"
+        if event.number:
+            place = f"#{event.number}, {place}"
+        return f"evaluate leaf {node_name(tree, event.node)} = {f(event.value)} ({place})"
     if isinstance(event, Static):
         return (
             f"{_who(tree, event.node)} is at the depth limit: "
             f"use its static value e = {f(event.value)}"
         )
     if isinstance(event, Exit):
-        return f"{_who(tree, event.node)} is done: its value is {f(event.value)}"
+        value = f(event.value)
+        if min_view:
+            value += f" in MIN's view ({f(-event.value)} for MAX)"
+        return f"{_who(tree, event.node)} is done: its value is {value}"
     assert isinstance(event, Backup)
+    child_min_view = negamax and tree.kind[event.child] == "min"
+    return _narrate_backup(tree, event, min_view=min_view, child_min_view=child_min_view)
+
+
+def _narrate_backup(tree: Tree, event: Backup, *, min_view: bool, child_min_view: bool) -> str:
+    f = format_number
     node = event.node
-    text = f"at {_who(tree, node)}, {tree.name(event.child)} gives {f(event.child_value)}"
+    text = f"at {_who(tree, node)}, {_child(tree, event.child)} gives {f(event.child_value)}"
+    if child_min_view and not min_view:
+        text += " in MIN's view"
     if event.negated:
         text += f", negated to {f(event.received)}"
     if tree.kind[node] == "chance":
@@ -228,15 +285,15 @@ def narrate_event(tree: Tree, event: Event, negamax: bool = False) -> str:
         text += f"; {event.bound} {verb} to {f(event.bound_value)}"
     cut = event.cutoff
     if cut is not None:
-        source = "the root window" if cut.source < 0 else tree.name(cut.source)
+        source = "the root window" if cut.source < 0 else node_name(tree, cut.source)
         remaining = "remaining child" if len(cut.pruned) == 1 else "remaining children"
         text += (
             f"; {cut.inequality()} (set {'by' if cut.source < 0 else 'at'} {source}), "
-            f"so {tree.name(node)}'s {remaining} {_names(tree, cut.pruned)} "
+            f"so {node_name(tree, node)}'s {remaining} {_names(tree, cut.pruned)} "
             f"{'is' if len(cut.pruned) == 1 else 'are'} pruned"
         )
-    if negamax and tree.kind[node] == "min":
-        text += " (values seen from MIN's side)"
+    if min_view:
+        text += " (values in MIN's view)"
     return text
 
 

@@ -1,8 +1,10 @@
 """The tree in the terminal, before and after a search, as rich text.
 
 Each node is one line under box-drawing guides. After a search every node shows its
-value and its alpha/beta on entry and exit; pruned subtrees carry their reason and the
-principal variation is highlighted. Colour comes from rich, which drops it when the
+value and its alpha/beta on entry and exit (MAX's view, as the drawings), evaluated
+leaves their place in the evaluation order (``#k``, as the drawings) beside their place
+in the input (``leaf k``); pruned subtrees carry their reason and the principal
+variation is highlighted. Colour comes from rich, which drops it when the
 output is not a terminal. Deep trees keep only the last guides of each line, so a
 chain 100,000 nodes deep prints in linear space.
 """
@@ -58,6 +60,11 @@ def iter_tree_lines(
 ) -> Iterator[list[tuple[str, str]]]:
     """The lines of :func:`render_tree` one at a time, as ``(text, style)`` segments."""
     on_pv = set(result.pv) if result is not None else set()
+    # Evaluation order of each evaluated leaf, shown as ``#k`` as the drawings show it.
+    order: dict[int, int] = {}
+    if result is not None:
+        leaf_ids = tree.leaf_ids
+        order = {leaf_ids[k]: number for number, k in enumerate(result.evaluated, 1)}
     children = tree.children
     # Explicit stack of (node, guides above it, whether it is the last child).
     stack: list[tuple[int, str, bool]] = [(0, "", True)]
@@ -75,7 +82,7 @@ def iter_tree_lines(
             shown = f"[depth {depth}] …" + lead[-4 * MAX_GUIDES :]
             below = below[-4 * MAX_GUIDES :]
         line: list[tuple[str, str]] = [(shown, "dim")]
-        _node_line(line, tree, node, result, node in on_pv)
+        _node_line(line, tree, node, result, node in on_pv, number=order.get(node))
         yield line
         kids = children[node]
         for i in range(len(kids) - 1, -1, -1):
@@ -83,9 +90,16 @@ def iter_tree_lines(
 
 
 def _node_line(
-    out: list[tuple[str, str]], tree: Tree, node: int, result: TreeResult | None, pv: bool
+    out: list[tuple[str, str]],
+    tree: Tree,
+    node: int,
+    result: TreeResult | None,
+    pv: bool,
+    *,
+    number: int | None,
 ) -> None:
-    """Append the ``(text, style)`` segments of one node's line to ``out``."""
+    """Append the ``(text, style)`` segments of one node's line to ``out``: ``#k`` is
+    a leaf's place in the evaluation order, ``leaf k`` its place in the input."""
     kind = tree.kind[node]
     label = tree.label[node]
     move = tree.move[node]
@@ -103,7 +117,9 @@ def _node_line(
         assert v is not None
         text = f"{label}: {format_number(v)}" if label else format_number(v)
         out.append((text, "bold green" if pv else ""))
-        if result is not None and tree.leaf_index[node] >= 0:
+        if number is not None:
+            out.append((f"  #{number}", "bold" if pv else ""))
+        if result is not None:
             out.append((f"  (leaf {tree.leaf_index[node] + 1})", "dim"))
     else:
         name = label if label else ("root" if node == 0 else "")
@@ -133,7 +149,8 @@ def _node_line(
     reason = result.reason(node)
     if status == "cutoff":
         cut = result.cut_at[node]
-        out.append((f"  cut-off: {cut.inequality()}", _STATUS_STYLE[status]))
+        view = " in MIN's view" if result.options.algorithm == "negamax" and kind == "min" else ""
+        out.append((f"  cut-off: {cut.inequality()}{view}", _STATUS_STYLE[status]))
     elif reason is not None:
         out.append((f"  ✂ {reason}", _STATUS_STYLE["pruned"]))
     elif status == "pruned":

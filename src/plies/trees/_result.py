@@ -4,9 +4,11 @@ trace of typed events that the narration, the renderers and graders read."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
 
+from plies.errors import ArgumentTypeError, SearchError, TreeError
 from plies.trees._model import Number, Tree, format_number
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "Event",
     "Exit",
     "NodeRecord",
+    "SearchLog",
     "SearchOptions",
     "Static",
     "Status",
@@ -56,6 +59,53 @@ class SearchOptions:
     star1: bool = True
     trace: bool = True
 
+    def __post_init__(self) -> None:
+        """Refuse options no search could use, naming the option and the value given."""
+        _check_name("algorithm", self.algorithm, ALGORITHMS)
+        _check_name("move ordering", self.order, ORDERS)
+        for name in ("fail_soft", "strict", "star1", "trace"):
+            flag = getattr(self, name)
+            if type(flag) is not bool:  # 1, "yes" and numpy.bool_ are not accepted
+                raise ArgumentTypeError(f"{name} must be True or False, not {flag!r}")
+        if self.seed is not None and not _is_int(self.seed):
+            raise ArgumentTypeError(f"seed must be an int or None, not {self.seed!r}")
+        if self.depth is not None:
+            if not _is_int(self.depth):
+                raise ArgumentTypeError(f"depth must be an int or None, not {self.depth!r}")
+            if self.depth < 0:
+                raise SearchError(f"the depth limit must be 0 or more, not {self.depth}")
+        object.__setattr__(self, "window", _check_window(self.window))
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_real(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _check_name(what: str, name: object, known: tuple[str, ...]) -> None:
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"the {what} must be a string, not {name!r}")
+    if name not in known:
+        raise SearchError(f"unknown {what} {name!r} (expected one of {', '.join(known)})")
+
+
+def _check_window(window: object) -> tuple[Number, Number]:
+    """The root window as a tuple ``(alpha, beta)`` of real numbers with alpha < beta."""
+    if not isinstance(window, tuple | list) or len(window) != 2:
+        raise ArgumentTypeError(f"window must be a pair (alpha, beta), not {window!r}")
+    alpha, beta = window
+    if not (_is_real(alpha) and _is_real(beta)):
+        raise ArgumentTypeError(f"window must hold two real numbers, not {window!r}")
+    if math.isnan(alpha) or math.isnan(beta) or not alpha < beta:
+        raise SearchError(
+            f"the root window needs alpha < beta, not "
+            f"({format_number(alpha)}, {format_number(beta)})"
+        )
+    return (alpha, beta)
+
 
 # Events ---------------------------------------------------------------------------------
 
@@ -73,11 +123,13 @@ class Enter:
 
 @dataclass(frozen=True, slots=True)
 class Evaluate:
-    """Leaf ``node`` (leaf number ``leaf``, 0-based left to right) is evaluated."""
+    """Leaf ``node`` (leaf number ``leaf``, 0-based left to right in the input) is
+    evaluated, the ``number``-th leaf evaluated (1-based; drawings write it ``#k``)."""
 
     node: int
     leaf: int
     value: Number
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +233,78 @@ class NodeRecord:
     reason: str | None = None
 
 
-@dataclass(eq=False)
+# The search log ----------------------------------------------------------------------------
+
+#: Slots of a frame: one list per inner node the search entered, mutated while the node
+#: is open and kept in :attr:`SearchLog.frames` once it is done. ``COLOUR`` is +1 when
+#: the frame's alpha, beta and best are in MAX's view, -1 when negated (MIN's view).
+#: ``CUT`` is the index of the first pruned child (0: no cut-off), or the
+#: :class:`Cutoff` itself from the MAX/MIN/chance loop. ``SEEN`` (chance nodes only):
+#: the probability of the children seen so far.
+(NODE, KIDS, NEXT, ALPHA, BETA, ASRC, BSRC, BEST, BESTC, COLOUR, ALPHA_IN, BETA_IN, VALUE, CUT) = (
+    range(14)
+)
+SEEN = 14
+
+#: Tags of the compact trace entries (see :meth:`TreeResult.events`).
+T_ENTER, T_EVALUATE, T_STATIC, T_BACKUP, T_EXIT = range(5)
+
+
+class SearchLog:
+    """What one search did, kept per visited node only (never per node of the tree).
+
+    ``frames``: one per inner node searched, in the order they finished; a frame
+    keeps the children in search order and how many were searched. ``statics``:
+    ``(node, alpha, beta, value, colour)`` of nodes scored by their static value at
+    the depth limit (value in MAX's view). ``prune``: whether alpha moved and cut-offs
+    could fire. With ``colour`` (the negamax-form loop), windows are from the view of
+    the player to move, leaves are not logged (they follow from the frames, except a
+    root leaf) and ``trace`` holds compact trace entries. Otherwise (the MAX/MIN/chance
+    loop) windows are in MAX's view, ``leaves`` lists the evaluated leaves with their
+    windows flat in ``leaf_windows`` (alpha, beta, alpha, beta, ...), and ``events``
+    holds the events themselves.
+    """
+
+    __slots__ = (
+        "colour",
+        "cutoffs",
+        "events",
+        "frames",
+        "leaf_windows",
+        "leaves",
+        "prune",
+        "statics",
+        "trace",
+    )
+
+    def __init__(self, *, colour: bool, trace: bool, prune: bool) -> None:
+        self.colour = colour
+        self.prune = prune
+        self.leaves: list[int] = []
+        self.leaf_windows: list[Number] = []
+        self.frames: list[list[Any]] = []
+        self.statics: list[tuple[int, Number, Number, Number, int]] = []
+        self.cutoffs = 0
+        self.trace: list[tuple[Any, ...]] | None = [] if trace and colour else None
+        self.events: list[Event] | None = [] if trace and not colour else None
+
+    @property
+    def nodes_visited(self) -> int:
+        """How many nodes the search entered (linear in the frames)."""
+        if not self.colour or not self.frames:
+            return len(self.leaves) + len(self.frames) + len(self.statics)
+        # The root, and every child each frame searched (up to its cut-off, if any).
+        searched: int = sum(f[CUT] or f[NEXT] for f in self.frames)
+        return 1 + searched
+
+    @property
+    def leaf_count(self) -> int:
+        """How many leaves the search evaluated."""
+        if not self.colour or not self.frames:
+            return len(self.leaves)
+        return self.nodes_visited - len(self.frames) - len(self.statics)
+
+
 class TreeResult:
     """The outcome of searching a tree, with everything needed to explain it.
 
@@ -191,24 +314,50 @@ class TreeResult:
     (it stops at a chance node); ``path`` gives the same as child indices in the input
     tree. ``evaluated`` lists leaf numbers (0-based, left to right in the input) in
     evaluation order. ``events`` is the trace (empty when tracing was off).
+
+    The per-node lists ``alpha_in``, ``beta_in``, ``alpha_out``, ``beta_out``,
+    ``values`` (MAX's view, ``None`` where the search did not go) and ``status`` are
+    indexed by node id. The search keeps records of the nodes it visits only; these
+    lists, ``cut_at`` and ``events`` are built from them on first access, so a search
+    that visits 3% of a tree costs 3% of a full walk until someone asks for them.
     """
 
-    tree: Tree
-    options: SearchOptions
-    value: Number
-    bound: Literal["exact", "lower", "upper"]
-    pv: list[int]
-    evaluated: list[int]
-    nodes_visited: int
-    cutoffs: int
-    events: list[Event]
-    alpha_in: list[Number | None] = field(repr=False)
-    beta_in: list[Number | None] = field(repr=False)
-    alpha_out: list[Number | None] = field(repr=False)
-    beta_out: list[Number | None] = field(repr=False)
-    values: list[Number | None] = field(repr=False)
-    status: list[Status] = field(repr=False)
-    cut_at: dict[int, Cutoff] = field(repr=False)
+    def __init__(
+        self,
+        *,
+        tree: Tree,
+        options: SearchOptions,
+        value: Number,
+        bound: Literal["exact", "lower", "upper"],
+        log: SearchLog,
+    ) -> None:
+        self.tree = tree
+        self.options = options
+        self.value = value
+        self.bound = bound
+        self.cutoffs = log.cutoffs
+        self._log = log
+
+    @cached_property
+    def pv(self) -> list[int]:
+        """Node ids along the principal variation, from the root: each node's best
+        child, down to a leaf (or a chance node, or the depth limit)."""
+        best = {f[NODE]: f[BESTC] for f in self._log.frames if f[BESTC] >= 0}
+        pv = [0]
+        while pv[-1] in best:
+            pv.append(best[pv[-1]])
+        return pv
+
+    @cached_property
+    def nodes_visited(self) -> int:
+        """How many nodes the search entered."""
+        return self._log.nodes_visited
+
+    def __repr__(self) -> str:
+        return (
+            f"TreeResult(value={self.value!r}, bound={self.bound!r}, path={self.path!r}, "
+            f"algorithm={self.options.algorithm!r}, {self.summary()})"
+        )
 
     @property
     def path(self) -> list[int]:
@@ -226,21 +375,215 @@ class TreeResult:
         path = self.path
         return path[0] if path else None
 
+    @cached_property
+    def evaluated(self) -> list[int]:
+        """Leaf numbers (0-based, left to right in the input) in evaluation order."""
+        leaf_index = self.tree.leaf_index
+        return [leaf_index[node] for node in self._leaf_visits[0]]
+
+    @property
+    def evaluated_count(self) -> int:
+        """How many leaves were evaluated."""
+        return self._log.leaf_count
+
+    @cached_property
+    def _leaf_visits(self) -> tuple[list[int], list[Number]]:
+        """The evaluated leaves in order, and their windows (flat, as in the log).
+
+        The negamax-form loop logs no leaves: walking its frames in search order
+        finds them, and the window of each is its parent's, whose alpha is the
+        largest of alpha on entry and the values of the children before (beta does
+        not move). Linear in the nodes visited.
+        """
+        log = self._log
+        frame_of = {f[NODE]: f for f in log.frames}
+        if not log.colour or 0 not in frame_of:
+            return log.leaves, log.leaf_windows
+        static_of = {s[0]: s[3] for s in log.statics}
+        children, leaf_value = self.tree.children, self.tree.value
+        leaves: list[int] = []
+        windows: list[Number] = []
+        # Explicit stack of [frame, next child, alpha so far].
+        stack: list[list[Any]] = [[frame_of[0], 0, frame_of[0][ALPHA_IN]]]
+        while stack:
+            top = stack[-1]
+            f, k, alpha = top
+            c = f[COLOUR]
+            if k == (f[CUT] or f[NEXT]):
+                stack.pop()
+                if stack and log.prune:
+                    above = stack[-1]
+                    v = f[VALUE] if above[0][COLOUR] == c else -f[VALUE]
+                    above[2] = max(above[2], v)
+                continue
+            child = f[KIDS][k]
+            top[1] = k + 1
+            if child in frame_of:
+                below = frame_of[child]
+                stack.append([below, 0, below[ALPHA_IN]])
+                continue
+            if children[child]:  # scored by its static value (in MAX's view)
+                v = c * static_of[child]
+            else:
+                leaves.append(child)
+                windows += (alpha, f[BETA_IN])
+                v = c * leaf_value[child]
+            if log.prune:
+                top[2] = max(alpha, v)
+        return leaves, windows
+
+    # Per-node records, built on first access ------------------------------------------
+
+    @cached_property
+    def _records(self) -> tuple[list[Number | None], ...]:
+        """``(alpha_in, beta_in, alpha_out, beta_out, values)`` for every node."""
+        tree, log = self.tree, self._log
+        n = len(tree)
+        a_in: list[Number | None] = [None] * n
+        b_in: list[Number | None] = [None] * n
+        a_out: list[Number | None] = [None] * n
+        b_out: list[Number | None] = [None] * n
+        values: list[Number | None] = [None] * n
+        kind, parent, leaf_value = tree.kind, tree.parent, tree.value
+        visited, windows = self._leaf_visits
+        for k, node in enumerate(visited):
+            a, b = windows[2 * k], windows[2 * k + 1]
+            if log.colour and node and kind[parent[node]] == "min":
+                a, b = -b, -a
+            a_in[node] = a_out[node] = a
+            b_in[node] = b_out[node] = b
+            values[node] = leaf_value[node]
+        for node, a, b, v, c in log.statics:
+            if c < 0:
+                a, b = -b, -a
+            a_in[node], b_in[node], a_out[node], b_out[node], values[node] = a, b, a, b, v
+        for f in log.frames:
+            node, c = f[NODE], f[COLOUR]
+            if c > 0:
+                a_in[node], b_in[node] = f[ALPHA_IN], f[BETA_IN]
+                a_out[node], b_out[node] = f[ALPHA], f[BETA]
+                values[node] = f[VALUE]
+            else:
+                a_in[node], b_in[node] = -f[BETA_IN], -f[ALPHA_IN]
+                a_out[node], b_out[node] = -f[BETA], -f[ALPHA]
+                values[node] = -f[VALUE]
+        return a_in, b_in, a_out, b_out, values
+
+    @property
+    def alpha_in(self) -> list[Number | None]:
+        """Alpha when the search entered each node (MAX's view; None if never)."""
+        return self._records[0]
+
+    @property
+    def beta_in(self) -> list[Number | None]:
+        """Beta when the search entered each node (MAX's view; None if never)."""
+        return self._records[1]
+
+    @property
+    def alpha_out(self) -> list[Number | None]:
+        """Alpha when the search left each node (MAX's view; None if never entered)."""
+        return self._records[2]
+
+    @property
+    def beta_out(self) -> list[Number | None]:
+        """Beta when the search left each node (MAX's view; None if never entered)."""
+        return self._records[3]
+
+    @property
+    def values(self) -> list[Number | None]:
+        """Each node's value as the search found it (MAX's view; None if not searched)."""
+        return self._records[4]
+
+    @cached_property
+    def status(self) -> list[Status]:
+        """Each node's status (see :class:`NodeRecord`). Unvisited nodes are
+        ``pruned``, or ``beyond-depth`` below a node scored at the depth limit."""
+        tree, log = self.tree, self._log
+        n = len(tree)
+        status: list[Status] = ["pruned"] * n
+        for node in self._leaf_visits[0]:
+            status[node] = "evaluated"
+        for f in log.frames:
+            status[f[NODE]] = "cutoff" if f[CUT] else "visited"
+        for static in log.statics:
+            status[static[0]] = "static"
+        if log.statics:  # parents come before children in preorder
+            parent, values = tree.parent, self.values
+            for node in range(1, n):
+                if values[node] is None and status[parent[node]] in ("static", "beyond-depth"):
+                    status[node] = "beyond-depth"
+        return status
+
+    @cached_property
+    def cut_at(self) -> dict[int, Cutoff]:
+        """The :class:`Cutoff` of each node where one pruned children, by node id."""
+        negamax = self.options.algorithm == "negamax"
+        strict = self.options.strict
+        cuts: dict[int, Cutoff] = {}
+        for f in self._log.frames:
+            cut = f[CUT]
+            if not cut:
+                continue  # frames finish in the order their cut-offs fired
+            if isinstance(cut, Cutoff):
+                cuts[f[NODE]] = cut
+                continue
+            pruned = tuple(f[KIDS][cut:])
+            if negamax or f[COLOUR] > 0:
+                op = ">" if strict else ">="
+                cuts[f[NODE]] = Cutoff(f[NODE], f[BEST], op, "beta", f[BETA], f[BSRC], pruned)
+            else:  # a MIN node, in MAX's view: its value fell to alpha
+                op = "<" if strict else "<="
+                cuts[f[NODE]] = Cutoff(f[NODE], -f[BEST], op, "alpha", -f[BETA], f[BSRC], pruned)
+        return cuts
+
+    @cached_property
+    def events(self) -> list[Event]:
+        """The trace: every step of the search as typed events (empty with ``trace``
+        off). Negamax events are from the view of the player at each node; the others
+        are in MAX's view."""
+        log = self._log
+        if log.events is not None:
+            return log.events
+        if log.trace is None:
+            return []
+        return _events_from_trace(self, log.trace)
+
+    # Per-node views ------------------------------------------------------------------
+
+    @cached_property
+    def _pruned_by(self) -> dict[int, Cutoff]:
+        """The cut-off that pruned each child, by child id (roots of pruned subtrees)."""
+        return {child: cut for cut in self.cut_at.values() for child in cut.pruned}
+
+    def _check_node(self, node: object) -> int:
+        if not isinstance(node, int) or isinstance(node, bool):
+            raise ArgumentTypeError(f"node must be a node id (an int), not {node!r}")
+        if not 0 <= node < len(self.tree):
+            raise TreeError(f"node {node} is not in the tree (ids 0 to {len(self.tree) - 1})")
+        return node
+
     def reason(self, node: int) -> str | None:
-        """Why ``node`` was pruned, if it is the root of a pruned subtree."""
-        if self.status[node] != "pruned" or node == 0:
-            return None
-        parent = self.tree.parent[node]
-        cut = self.cut_at.get(parent)
-        if cut is None or node not in cut.pruned:
+        """Why ``node`` was pruned, if it is the root of a pruned subtree. For negamax at
+        a MIN node the inequality is in MIN's view, and says so."""
+        return self._reason(self._check_node(node))
+
+    def _reason(self, node: int) -> str | None:
+        cut = self._pruned_by.get(node)
+        if cut is None:
             return None
         source = "the root window" if cut.source < 0 else self.tree.name(cut.source)
         where = f"set by {source}" if cut.source < 0 else f"set at {source}"
-        return f"pruned: {cut.inequality()} ({where})"
+        view = " in MIN's view" if self._min_view(cut.node) else ""
+        return f"pruned: {cut.inequality()}{view} ({where})"
+
+    def _min_view(self, node: int) -> bool:
+        """Whether the events and cut-off at ``node`` are in MIN's view (negamax)."""
+        return self.options.algorithm == "negamax" and self.tree.kind[node] == "min"
 
     def record(self, node: int) -> NodeRecord:
         """The :class:`NodeRecord` of one node."""
         tree = self.tree
+        self._check_node(node)
         return NodeRecord(
             id=node,
             path=tuple(tree.path(node)),
@@ -252,17 +595,12 @@ class TreeResult:
             beta_out=self.beta_out[node],
             value=self.values[node],
             status=self.status[node],
-            reason=self.reason(node),
+            reason=self._reason(node),
         )
 
     def records(self) -> list[NodeRecord]:
         """Every node's :class:`NodeRecord`, in preorder."""
         return [self.record(i) for i in range(len(self.tree))]
-
-    @property
-    def evaluated_count(self) -> int:
-        """How many leaves were evaluated."""
-        return len(self.evaluated)
 
     def _repr_svg_(self) -> str:
         """Jupyter: the annotated drawing as SVG (see :mod:`plies.draw`)."""
@@ -283,3 +621,97 @@ class TreeResult:
             f"{self.nodes_visited} nodes visited, {self.cutoffs} cut-off"
             f"{'' if self.cutoffs == 1 else 's'}"
         )
+
+
+def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list[Event]:
+    """Typed events from the compact trace of the negamax-form loop: as they are for
+    negamax, turned into MAX's view (no negations) for minimax and alpha-beta.
+
+    A backup entry holds the child's value from the parent's view, the best value and
+    alpha after it, whether it cut, and for a leaf child alpha when it was entered.
+    The rest follows from the entries before it: the best improved if it changed (or
+    this is the node's first child), alpha moved if it changed, a value was negated
+    where the child's player differs from the node's.
+    """
+    negamax = result.options.algorithm == "negamax"
+    tree = result.tree
+    kind, leaf_index, leaf_value = tree.kind, tree.leaf_index, tree.value
+    cuts = result.cut_at
+    # Per open node: [alpha, beta, best, whether a child was backed up], own view.
+    state: dict[int, list[Any]] = {}
+    events: list[Event] = []
+    add = events.append
+    evaluated = 0
+    for entry in trace:
+        tag = entry[0]
+        if tag == T_BACKUP:
+            _, node, child, v, best, alpha, cut, leaf = entry
+            seen = state[node]
+            c = 1 if kind[node] == "max" else -1
+            beta = seen[1]
+            if leaf is not None:  # a leaf child, entered with the window (leaf, beta)
+                evaluated += 1
+                add(Enter(child, leaf, beta) if negamax or c > 0 else Enter(child, -beta, -leaf))
+                lv = leaf_value[child]
+                assert lv is not None
+                add(Evaluate(child, leaf_index[child], lv, evaluated))
+                returned, negated = lv, c < 0
+            else:
+                negated = (1 if kind[child] == "max" else -1) != c
+                returned = -v if negated else v
+            improved = not seen[3] or best != seen[2]
+            moved = alpha != seen[0]
+            seen[:] = alpha, beta, best, True
+            cutoff = cuts[node] if cut else None
+            add(
+                _backup(
+                    node, child, returned=returned, v=v, negated=negated, best=best,
+                    improved=improved, moved=moved, alpha=alpha, cutoff=cutoff,
+                    c=0 if negamax else c,
+                )
+            )  # fmt: skip
+        elif tag == T_ENTER:
+            _, node, a, b, c = entry
+            state[node] = [a, b, None, False]
+            add(Enter(node, a, b) if negamax or c > 0 else Enter(node, -b, -a))
+        elif tag == T_EVALUATE:
+            node = entry[1]
+            value = leaf_value[node]
+            assert value is not None
+            add(Evaluate(node, leaf_index[node], value, 1))  # the root is the only leaf
+        elif tag == T_EXIT:
+            _, node, v, c = entry
+            del state[node]
+            add(Exit(node, v if negamax or c > 0 else -v))
+        else:
+            add(Static(entry[1], entry[2]))
+    return events
+
+
+def _backup(
+    node: int,
+    child: int,
+    *,
+    returned: Number,
+    v: Number,
+    negated: bool,
+    best: Number,
+    improved: bool,
+    moved: bool,
+    alpha: Number,
+    cutoff: Cutoff | None,
+    c: int,
+) -> Backup:
+    """A :class:`Backup` from the negamax-form loop's view (``c`` 0), or turned into
+    MAX's view at a node of colour ``c`` (for minimax and alpha-beta)."""
+    if not c:
+        return Backup(
+            node, child, returned, v, negated, best, improved,
+            "alpha" if moved else None, alpha if moved else None, cutoff,
+        )  # fmt: skip
+    # In MAX's view a MIN node's values are negated and its alpha is MAX's beta.
+    seen = v if c > 0 else -v
+    bound = ("alpha" if c > 0 else "beta") if moved else None
+    bound_value = (alpha if c > 0 else -alpha) if moved else None
+    shown = best if c > 0 else -best
+    return Backup(node, child, seen, seen, False, shown, improved, bound, bound_value, cutoff)
