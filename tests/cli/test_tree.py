@@ -298,3 +298,25 @@ def test_windows_line_ends_read_as_text_mode_does(
             "value"
         ]
     )
+
+
+def test_a_cs188_state_without_evaluation_is_fine_until_reached(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = (DATA / "aima-two-agents.test").read_text(encoding="utf-8")
+    path = tmp_path / "missing.test"
+    path.write_text(
+        "\n".join(line for line in source.splitlines() if not line.startswith("c3 ")),
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "tree", f"@{path}", "--show-tree", "--narrate")
+    assert status == 0, err
+    assert "c3: ?" in out and "Value: 3" in out
+    assert_one_line_error(capsys, ["tree", f"@{path}", "--algorithm", "minimax"])
+
+
+def test_negamax_cut_offs_at_min_nodes_say_whose_view(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "tree", AIMA, "--algorithm", "negamax", "--no-narrate")
+    assert "Cut-off at node 1: v=-2 >= beta=-3 (in MIN's view)" in out

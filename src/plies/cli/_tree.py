@@ -570,8 +570,13 @@ def _print_report(
         for node in sorted(result.cut_at):
             cut = result.cut_at[node]
             names_pruned = ", ".join(tree.name(c) for c in cut.pruned)
+            view = (
+                " (in MIN's view)"
+                if result.options.algorithm == "negamax" and tree.kind[node] == "min"
+                else ""
+            )
             console.print(
-                f"Cut-off at {tree.name(node)}: {cut.inequality()}; pruned {names_pruned}"
+                f"Cut-off at {tree.name(node)}: {cut.inequality()}{view}; pruned {names_pruned}"
             )
 
 

@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+from plies.errors import ArgumentTypeError, TreeError
 from plies.trees._model import Number, Tree, format_number
 from plies.trees._result import Backup, Enter, Evaluate, Event, Exit, Static, TreeResult
 
@@ -41,6 +42,8 @@ def _needs_json(tree: Tree) -> bool:
         return True
     if any(s is not None for s in tree.static) or any(m is not None for m in tree.move):
         return True
+    if any(tree.value[leaf] is None for leaf in tree.leaf_ids):
+        return True  # a leaf without a value (CS188: no evaluation line) is JSON's null
     for label in tree.label:
         if label is not None and (
             not label or label[0].isdigit() or any(ch not in _PLAIN_LABEL for ch in label)
@@ -67,7 +70,9 @@ def format_tree(tree: Tree, notation: str = "auto") -> str:
     if notation == "json":
         return json.dumps(tree_to_json(tree), separators=(",", ":"))
     if notation != "brackets":
-        raise ValueError(f"cannot write notation {notation!r}")
+        raise ArgumentTypeError(
+            f"notation must be 'auto', 'brackets' or 'json', not {notation!r}"[:200]
+        )
     labelled = tree.has_labels
     parts: list[str] = []
     children, label, value = tree.children, tree.label, tree.value
@@ -83,7 +88,11 @@ def format_tree(tree: Tree, notation: str = "auto") -> str:
         kids = children[item]
         if not kids:
             v = value[item]
-            assert v is not None
+            if v is None:
+                raise TreeError(
+                    f"leaf {tree.name(item)} has no value, which brackets cannot write; "
+                    "use notation='json'"
+                )
             parts.append(f"{name}:{format_number(v)}" if name else format_number(v))
             continue
         parts.append(f"{name or ''}{open_}")

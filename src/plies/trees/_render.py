@@ -114,8 +114,8 @@ def _node_line(
         out.append((head, "dim"))
     if kind == "leaf":
         v = tree.value[node]
-        assert v is not None
-        text = f"{label}: {format_number(v)}" if label else format_number(v)
+        shown = "?" if v is None else format_number(v)  # a CS188 state without evaluation
+        text = f"{label}: {shown}" if label else shown
         out.append((text, "bold green" if pv else ""))
         if number is not None:
             out.append((f"  #{number}", "bold" if pv else ""))
