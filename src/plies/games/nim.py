@@ -169,7 +169,7 @@ class Nim(BaseGame[NimState, NimMove]):
                 f"nim: illegal move {clip(repr(move))}: cannot take {take} from heap "
                 f"{heap}, which holds {state.heaps[heap]}"
             )
-        return self.play_unchecked(state, move)
+        return self.play_unchecked(state, _new_move(NimMove, (heap, take)))
 
     def play_unchecked(self, state: NimState, move: NimMove) -> NimState:
         """:meth:`play` for a legal move, without the checks."""
