@@ -14,6 +14,8 @@ if [ ${#system_packages[@]} -gt 0 ]; then
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then
+    echo "scripts/test.sh: installing Debian packages for the drawing and browser tests" \
+      "(about 0.5 GB with their dependencies): ${missing[*]}" >&2
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_errors import assert_one_line_error
 from plies.cli import main
 
 AIMA = "[[3,12,8],[2,4,6],[14,5,2]]"
@@ -234,3 +235,66 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "demo")
     assert status == 0
     assert "Value: 3" in out and "Knuth-Moore minimum" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "note"),
+    [
+        (["--algorithm", "minimax", "--strict"], "--strict has no effect"),
+        (["--algorithm", "minimax", "--fail-hard"], "--fail-hard has no effect"),
+        (["--order", "static"], "--order static has no effect"),
+        (["--seed", "4"], "--seed has no effect"),
+        (["--values", "-5,5"], "--values has no effect without --random"),
+        (["--algorithm", "alphabeta", "--no-star1"], "--no-star1 has no effect"),
+    ],
+)
+def test_options_without_effect_say_so(
+    capsys: pytest.CaptureFixture[str], argv: list[str], note: str
+) -> None:
+    status, out, err = run(capsys, "tree", AIMA, "--json", *argv)
+    assert status == 0
+    assert json.loads(out)["value"] == 3
+    assert f"note: {note}" in err
+
+
+def test_options_with_effect_give_no_note(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "tree", AIMA, "--strict", "--order", "random", "--seed", "2")
+    assert status == 0
+    assert "note:" not in err
+
+
+@pytest.mark.parametrize("values", ["0.5,3", "1e400,1", "-inf,3", "5,1"])
+def test_random_values_must_be_a_whole_range(
+    capsys: pytest.CaptureFixture[str], values: str
+) -> None:
+    assert_one_line_error(capsys, ["tree", "--random", "--values", values])
+
+
+def test_evaluation_order_names_leaves_by_number_not_hash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "tree", AIMA, "--no-narrate", "--no-show-tree")
+    assert "Leaves in evaluation order: 3 (leaf 1), 12 (leaf 2)" in out
+    assert "#" not in out.split("Leaves in evaluation order:")[1].splitlines()[0]
+
+
+def test_an_endless_input_is_refused_not_read_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("needs /dev/zero")
+    assert_one_line_error(capsys, ["tree", "@/dev/zero"])
+
+
+def test_windows_line_ends_read_as_text_mode_does(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = (DATA / "aima-two-agents.test").read_text(encoding="utf-8")
+    path = tmp_path / "crlf.test"
+    path.write_bytes(source.replace("\n", "\r\n").encode("utf-8"))
+    status, out, err = run(capsys, "tree", f"@{path}", "--json")
+    assert status == 0, err
+    assert (
+        json.loads(out)["value"]
+        == json.loads(run(capsys, "tree", f"@{DATA / 'aima-two-agents.test'}", "--json")[1])[
+            "value"
+        ]
+    )

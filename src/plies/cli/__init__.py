@@ -2,12 +2,20 @@
 
 Each subcommand lives in its own module under :mod:`plies.cli` and exposes
 ``register(subparsers)``, which adds its parser and sets ``handler`` to a
-function taking the parsed arguments and returning an exit status. The modules
-are listed in :data:`COMMAND_MODULES`; a module whose optional dependencies are
-missing is skipped rather than breaking the whole CLI.
+function taking the parsed arguments and returning an exit status. :data:`COMMANDS`
+names every command, its module and its one-line help, so ``plies --help`` and
+``plies --version`` import no command module, and a command imports only its own
+(start-up time is what a user waits for on every call).
+
+Arguments are read in the way people type them on a shell:
+
+* options and positionals may come in any order (``plies solve connect4 --weak 4453``);
+* an option's value may start with ``-`` (``--leaves -1,2,3,4``, ``--window -3,3``);
+* a positional may start with ``-`` (an Othello board ``---...X``), with or without
+  ``--`` before it;
 
 Any :class:`plies.errors.PliesError` escaping a handler becomes one line on
-stderr (``error: ...``) and exit status 1, never a traceback.
+stderr (``error: ...``) and exit status 1, never a traceback; Ctrl-C exits 130.
 """
 
 from __future__ import annotations
@@ -21,17 +29,26 @@ from typing import NoReturn
 from plies import __version__
 from plies.errors import PliesError
 
-__all__ = ["COMMAND_MODULES", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "build_parser", "command_parser", "main", "normalize"]
 
-#: Modules that register subcommands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = (
-    "plies.cli._tree",
-    "plies.cli._demo",
-    "plies.cli._games",
-    "plies.cli._analyze",
-    "plies.cli._solve",
-    "plies.cli._bench",
-)
+#: Every command: name -> (module that registers it, one-line help), in the order
+#: ``plies --help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "tree": ("plies.cli._tree", "search an explicit game tree and show every step"),
+    "demo": ("plies.cli._demo", "solve AIMA Figure 5.2 with alpha-beta and show every step"),
+    "games": ("plies.cli._games", "list the built-in games and their notation"),
+    "play": ("plies.cli._games", "play a built-in game against the engine"),
+    "analyze": (
+        "plies.cli._analyze",
+        "search a position by iterative deepening, one info line per depth",
+    ),
+    "solve": ("plies.cli._solve", "find the exact value of a position (win, draw or loss)"),
+    "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
+    "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),
+}
+
+#: The modules behind :data:`COMMANDS`, each once, in order.
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for m, _ in COMMANDS.values()))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,43 +58,123 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every available subcommand."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser. Only ``command``'s module is imported and registers its
+    full parser; the other commands are listed by name and help alone."""
+    return _build(command)[0]
+
+
+def _build(command: str | None) -> tuple[argparse.ArgumentParser, dict[str, _Parser]]:
+    """The top-level parser and its command parsers by name."""
     parser = _Parser(
         prog="plies",
         description="Adversarial game-tree search: minimax, alpha-beta and their family.",
         epilog="Run 'plies COMMAND --help' for the options of one command.",
     )
     parser.add_argument("--version", action="version", version=f"plies {__version__}")
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:  # an optional extra is not installed: leave its command out
+    subparsers = parser.add_subparsers(
+        title="commands", metavar="COMMAND", parser_class=_Parser, dest="command"
+    )
+    wanted = COMMANDS[command][0] if command in COMMANDS else None
+    for module_name in COMMAND_MODULES:
+        if module_name == wanted:
+            importlib.import_module(module_name).register(subparsers)
             continue
-        module.register(subparsers)
-    return parser
+        for name, (owner, help_text) in COMMANDS.items():
+            if owner == module_name:
+                subparsers.add_parser(name, help=help_text, add_help=False)
+    return parser, subparsers.choices
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    """The full parser of one command (``plies COMMAND ...``)."""
+    return _build(command)[1][command]
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command word: the first argument that is not a top-level option."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+        if arg == "--":
+            return None
+    return None
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """The parser's option strings and their actions."""
+    return {s: a for a in parser._actions for s in a.option_strings}
+
+
+def _option_named(word: str, options: dict[str, argparse.Action]) -> argparse.Action | None:
+    """The action ``word`` names: exactly, or by an unambiguous ``--prefix`` as
+    argparse allows."""
+    if word in options:
+        return options[word]
+    if word.startswith("--"):
+        matches = {a for s, a in options.items() if s.startswith(word)}
+        if len(matches) == 1:
+            return matches.pop()
+    return None
+
+
+def _is_option_like(word: str, options: dict[str, argparse.Action]) -> bool:
+    """Whether ``word`` is meant as an option (known or not): ``--name`` or a known
+    short option. Anything else starting with '-' is data: ``-1,2``, ``---XO--``."""
+    name = word.split("=", 1)[0]
+    if _option_named(name, options) is not None:
+        return True
+    if name.startswith("--"):
+        return name[2:3].isalpha()
+    return len(name) == 2 and name[1].isalpha()
+
+
+def normalize(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """Rewrite ``argv`` for ``parser`` so that argparse reads it as a person meant it:
+    an option's value that starts with '-' is joined to it (``--leaves=-1,2``), and
+    every positional goes after one ``--`` at the end, in its order, so that a
+    positional starting with '-' is never taken for an option."""
+    options = _options(parser)
+    flags: list[str] = []
+    positionals: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            positionals.extend(args[i:])
+            break
+        if arg == "-" or not arg.startswith("-") or not _is_option_like(arg, options):
+            positionals.append(arg)
+            continue
+        action = _option_named(arg, options) if "=" not in arg else None
+        if action is not None and action.nargs is None and i < len(args):
+            flags.append(f"{arg}={args[i]}")  # one value, whatever its first character
+            i += 1
+        else:
+            flags.append(arg)
+    return [*flags, "--", *positionals] if positionals else flags
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = _command_of(argv)
     try:
-        args, extras = parser.parse_known_args(argv)
-        if extras:
-            position = getattr(args, "position", None)
-            if isinstance(position, list) and not any(e.startswith("-") for e in extras):
-                # A POSITION written after options ('plies solve connect4 --weak 4453'):
-                # argparse gives an optional-length positional out before options.
-                position.extend(extras)
-            else:
-                parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        parser, commands = _build(command)
+        if command not in COMMANDS:
+            parser.parse_args(argv)  # --help, --version, or a usage error: exits
+            parser.print_help()  # no command at all
+            return 1
+        sub = commands[command]
+        rest = argv[argv.index(command) + 1 :]
+        args = sub.parse_args(normalize(rest, sub))
     except SystemExit as exc:  # --help, --version, or a usage error (already printed)
         return exc.code if isinstance(exc.code, int) else 1
-    handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 1
+    except KeyboardInterrupt:
+        return 130
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
     except PliesError as exc:

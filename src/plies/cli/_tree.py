@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, AnyStr, BinaryIO
 
 from rich.console import Console
 from rich.table import Table
 
-from plies.errors import PliesError
+from plies.errors import LimitError, PliesError
+from plies.lab import LabOptions, compare_document, read_tree, search_document
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -26,12 +28,10 @@ from plies.trees import (
     Tree,
     TreeResult,
     format_number,
-    parse,
     parse_number,
     search,
 )
-from plies.trees._compare import compare, knuth_moore_minimum
-from plies.trees._format import format_tree, json_number, narrate, result_to_json
+from plies.trees._format import format_tree, narrate
 from plies.trees._guided import guided_tree
 from plies.trees._model import check_bounds
 from plies.trees._random import random_tree
@@ -288,18 +288,43 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_source(spec: str) -> str:
-    """The text of TREE: itself, the file after ``@``, or standard input for ``-``."""
+    """The text of TREE: itself, the file after ``@``, or standard input for ``-``.
+
+    At most :data:`MAX_INPUT_BYTES` are read (``@/dev/zero`` must not eat the
+    machine's memory): a longer input is refused with a :class:`LimitError`.
+    """
     if spec == "-":
-        return sys.stdin.read()
+        return _checked_size(sys.stdin.read(MAX_INPUT_BYTES + 1), "standard input")
     if spec.startswith("@"):
         path = Path(spec[1:])
         try:
-            return path.read_text(encoding="utf-8")
+            with path.open("rb") as stream:
+                return _read_capped(stream, f"the tree file '{path}'")
         except OSError as exc:
             raise PliesError(f"cannot read the tree file '{path}': {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise PliesError(f"the tree file '{path}' is not UTF-8 text") from None
     return spec
+
+
+#: The largest tree input read: a tree at the parsers' 20-million-node cap written in
+#: brackets is about 100 MB.
+MAX_INPUT_BYTES = 128 * 1024 * 1024
+
+
+def _read_capped(stream: BinaryIO, what: str) -> str:
+    data = _checked_size(stream.read(MAX_INPUT_BYTES + 1), what)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PliesError(f"{what} is not UTF-8 text") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as text mode reads it
+
+
+def _checked_size(data: AnyStr, what: str) -> AnyStr:
+    if len(data) > MAX_INPUT_BYTES:
+        raise LimitError(
+            f"{what} is larger than {MAX_INPUT_BYTES // 2**20} MB, the most a tree may take"
+        )
+    return data
 
 
 def _guided_io() -> Tree:
@@ -333,33 +358,50 @@ def build_tree(args: argparse.Namespace) -> Tree:
 
             seed = _random.randrange(1_000_000)
             args.seed = seed
-        low, high = args.values
+        low, high = _whole_range(args.values)
         tree = random_tree(
             branching=args.branching or 2,
             depth=3 if args.depth is None else args.depth,
             seed=seed,
             ragged=args.ragged,
-            low=int(low),
-            high=int(high),
+            low=low,
+            high=high,
             chance=args.chance,
             root=args.root,
         )
     elif args.guided:
         tree = _guided_io()
-    elif args.leaves is not None:
-        if args.branching is None:
-            raise PliesError("--leaves needs --branching B")
-        tree = parse(args.leaves, notation="flat", branching=args.branching, root=args.root)
-    elif args.tree is not None:
-        tree = parse(
-            read_source(args.tree), notation=args.notation, root=args.root, branching=args.branching
-        )
     else:
-        raise PliesError(
-            "no tree given: pass TREE, @FILE, - (standard input), --leaves, "
-            "--random or --guided (see 'plies tree --help')"
+        if args.leaves is not None:
+            if args.branching is None:
+                raise PliesError("--leaves needs --branching B")
+            text, notation = args.leaves, "flat"
+        elif args.tree is not None:
+            text, notation = read_source(args.tree), args.notation
+        else:
+            raise PliesError(
+                "no tree given: pass TREE, @FILE, - (standard input), --leaves, "
+                "--random or --guided (see 'plies tree --help')"
+            )
+        return read_tree(
+            text, notation=notation, root=args.root, branching=args.branching, bounds=args.bounds
         )
     return _with_bounds(tree, args)
+
+
+def _whole_range(values: tuple[float | int, float | int]) -> tuple[int, int]:
+    """``--values LOW,HIGH`` as whole numbers: random leaves are integers, so a
+    fractional or infinite bound is refused rather than silently truncated."""
+    for x in values:
+        if isinstance(x, float) and not x.is_integer():
+            shown = "an infinite" if math.isinf(x) else f"the fractional {format_number(x)}"
+            raise PliesError(
+                f"--values takes whole numbers (random leaves are integers), not {shown} bound"
+            )
+    low, high = (int(x) for x in values)
+    if low > high:
+        raise PliesError(f"--values LOW,HIGH needs LOW <= HIGH, not {low},{high}")
+    return low, high
 
 
 def _with_bounds(tree: Tree, args: argparse.Namespace) -> Tree:
@@ -369,31 +411,35 @@ def _with_bounds(tree: Tree, args: argparse.Namespace) -> Tree:
     return tree
 
 
+def lab_options(args: argparse.Namespace) -> LabOptions:
+    """The search options the arguments give (gaps are filled from the tree later)."""
+    return LabOptions(
+        algorithm=args.algorithm,
+        strict=args.strict,
+        fail_hard=args.fail_hard,
+        order=args.order,
+        seed=args.seed if args.order == "random" or not args.random else None,
+        depth_limit=args.depth_limit,
+        window=args.window,
+        star1=not args.no_star1,
+    )
+
+
 def options_for(tree: Tree, args: argparse.Namespace, *, trace: bool) -> SearchOptions:
     """Search options from the arguments, filling gaps from the tree's hints."""
-    algorithm = args.algorithm
-    if algorithm is None:
-        hinted = tree.hints.get("algorithm")
-        algorithm = (
-            hinted
-            if isinstance(hinted, str)
-            else ("expectiminimax" if tree.has_chance else "alphabeta")
-        )
-    strict = args.strict
-    if strict is None:
-        strict = bool(tree.hints.get("strict", False))
-    window = args.window if args.window is not None else (float("-inf"), float("inf"))
-    return SearchOptions(
-        algorithm=algorithm,
-        fail_soft=not args.fail_hard,
-        strict=strict,
-        order=args.order,
-        seed=0 if args.seed is None else args.seed,
-        depth=args.depth_limit,
-        window=window,
-        star1=not args.no_star1,
-        trace=trace,
-    )
+    return lab_options(args).search_options(tree, trace=trace)
+
+
+def ignored_options(tree: Tree, args: argparse.Namespace) -> list[str]:
+    """Why each option given has no effect, one sentence each (see
+    :meth:`plies.lab.LabOptions.notes`), with the options that shape a --random tree."""
+    notes = lab_options(args).notes(tree)
+    if not args.random:
+        given = [f"--{name}" for name in ("ragged", "chance") if getattr(args, name)]
+        if args.values != (-9, 9):
+            given.append("--values")
+        notes.extend(f"{option} has no effect without --random" for option in given)
+    return notes
 
 
 # Running --------------------------------------------------------------------------------
@@ -411,11 +457,14 @@ def run_tree(args: argparse.Namespace) -> int:
     if args.compare:
         return _run_compare(tree, args)
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
-    result = search(tree, options_for(tree, args, trace=drawing or (narrate_on and not args.json)))
+    options = options_for(tree, args, trace=drawing or (narrate_on and not args.json))
+    for note in ignored_options(tree, args):
+        print(f"note: {note}", file=sys.stderr)
+    result = search(tree, options)
     if drawing:
         extension.draw(tree, result, args)
     if args.json:
-        doc = result_to_json(result)
+        doc = search_document(result, lab_options(args))
         if args.random:
             doc["tree"] = format_tree(tree)
             doc["seed"] = args.seed
@@ -495,7 +544,7 @@ def _print_report(
     console.print(result.summary())
     if result.evaluated and len(result.evaluated) <= 200:
         order = ", ".join(
-            format_number(tree.value[tree.leaf_ids[k]]) + f" (#{k + 1})"  # type: ignore[arg-type]
+            format_number(tree.value[tree.leaf_ids[k]]) + f" (leaf {k + 1})"  # type: ignore[arg-type]
             for k in result.evaluated
         )
         console.print(f"Leaves in evaluation order: {order}")
@@ -527,34 +576,12 @@ def _elide(items: list[str], sep: str, keep: int = 12) -> str:
 
 
 def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
-    rows = compare(
-        tree,
-        seed=0 if args.seed is None else args.seed,
-        depth=args.depth_limit,
-        fail_soft=not args.fail_hard,
-    )
-    shape = tree.uniform_shape()
-    minimum = knuth_moore_minimum(*shape) if shape is not None and not tree.has_chance else None
+    doc = compare_document(tree, lab_options(args))
     if args.json:
-        _print_json(
-            {
-                "leaf_count": tree.leaf_count,
-                "knuth_moore_minimum": minimum,
-                "rows": [
-                    {
-                        "algorithm": r.algorithm,
-                        "order": r.order,
-                        "strict": r.strict,
-                        "value": json_number(r.value),
-                        "evaluated": r.evaluated,
-                        "nodes_visited": r.nodes_visited,
-                        "cutoffs": r.cutoffs,
-                    }
-                    for r in rows
-                ],
-            }
-        )
+        _print_json(doc)
         return 0
+    rows = doc["rows"]
+    minimum, shape = doc["knuth_moore_minimum"], doc["shape"]
     table = Table(title=f"{tree.leaf_count} leaves, {len(tree)} nodes", title_justify="left")
     for column in (
         "algorithm",
@@ -569,17 +596,18 @@ def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
     for r in rows:
         prune_on = (
             "-"
-            if r.cutoffs == 0 and r.algorithm in ("minimax", "expectiminimax")
-            else ("v > bound" if r.strict else "v >= bound")
+            if r["cutoffs"] == 0 and r["algorithm"] in ("minimax", "expectiminimax")
+            else ("v > bound" if r["strict"] else "v >= bound")
         )
+        value = r["value"]
         table.add_row(
-            r.algorithm,
-            r.order,
+            r["algorithm"],
+            r["order"],
             prune_on,
-            format_number(r.value),
-            f"{r.evaluated} of {tree.leaf_count}",
-            str(r.nodes_visited),
-            str(r.cutoffs),
+            value if isinstance(value, str) else format_number(value),
+            f"{r['evaluated']} of {tree.leaf_count}",
+            str(r["nodes_visited"]),
+            str(r["cutoffs"]),
         )
     console = _console()
     console.print(table)
@@ -610,10 +638,15 @@ def _run_batch(args: argparse.Namespace) -> int:
     failures = 0
     for number, line in _batch_lines(args):
         try:
-            tree = parse(line, notation=args.notation, root=args.root, branching=args.branching)
-            tree = _with_bounds(tree, args)
+            tree = read_tree(
+                line,
+                notation=args.notation,
+                root=args.root,
+                branching=args.branching,
+                bounds=args.bounds,
+            )
             result = search(tree, options_for(tree, args, trace=False))
-            doc: dict[str, Any] = {"line": number, **result_to_json(result)}
+            doc: dict[str, Any] = {"line": number, **search_document(result, lab_options(args))}
         except PliesError as exc:
             failures += 1
             doc = {"line": number, "error": str(exc)}

@@ -1,0 +1,94 @@
+"""``plies serve``: the web lab on a local server (needs ``pip install 'plies[web]'``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from typing import Any
+
+from plies.cli._tree import int_at_least
+from plies.errors import PliesError
+
+__all__ = ["register", "run_serve"]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    p = subparsers.add_parser(
+        "serve",
+        help="serve the alpha-beta lab in a browser (needs plies[web])",
+        description="Serve the web lab: type a tree, step through its search, download "
+        "its drawings. Bound to 127.0.0.1 unless --host says otherwise. Needs the web "
+        "extra: pip install 'plies[web]'.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--port", type=int_at_least(0), default=8000, help="port (default 8000; 0: any free)"
+    )
+    p.add_argument("--open", action="store_true", help="open the lab in the default browser")
+    p.add_argument(
+        "--max-body",
+        type=int_at_least(1024),
+        default=1_000_000,
+        metavar="BYTES",
+        help="largest request body (default 1000000)",
+    )
+    p.add_argument(
+        "--max-nodes",
+        type=int_at_least(1),
+        default=200_000,
+        metavar="N",
+        help="largest tree searched per request (default 200000 nodes)",
+    )
+    p.add_argument(
+        "--max-step-nodes",
+        type=int_at_least(1),
+        default=2_000,
+        metavar="N",
+        help="largest tree drawn or stepped through (default 2000 nodes)",
+    )
+    p.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Handler of ``plies serve``: runs until Ctrl-C."""
+    try:
+        import uvicorn
+
+        from plies.web import WebSettings, create_app
+    except ImportError:
+        raise PliesError("plies serve needs the web extra: pip install 'plies[web]'") from None
+    if args.host not in LOOPBACK:
+        print(
+            f"warning: serving on {args.host}: anyone who can reach this machine can use "
+            "the lab (it reads no files and bounds every request)",
+            file=sys.stderr,
+        )
+    app = create_app(
+        WebSettings(
+            max_body=args.max_body, max_nodes=args.max_nodes, max_step_nodes=args.max_step_nodes
+        )
+    )
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            threading.Event().wait(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1] if server.servers else args.port
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        url = f"http://{host}:{port}/"
+        print(f"plies web lab at {url} (Ctrl-C stops it)", flush=True)
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    return 0

@@ -1,0 +1,191 @@
+"""The tree lab's application layer: what every shell of it (the command line, the web
+app) shares.
+
+Tree text, its notation and the search options go in; the tree, the search result and
+notes on options that had no effect come out, and the renderers of :mod:`plies.draw`
+and :mod:`plies.trees` turn those into documents. A shell only translates its own
+input (an argparse namespace, a JSON body, a query string) into these calls, so the
+CLI and the web app give the same answer to the same question.
+
+>>> from plies import lab
+>>> tree = lab.read_tree("[[3,12,8],[2,4,6],[14,5,2]]")
+>>> options = lab.LabOptions(algorithm="minimax", strict=True)
+>>> lab.run(tree, options).value
+3
+>>> options.notes(tree)
+['--strict has no effect: minimax does not prune here']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from plies.errors import ArgumentTypeError
+from plies.trees import (
+    Number,
+    SearchOptions,
+    Tree,
+    TreeResult,
+    compare,
+    knuth_moore_minimum,
+    parse,
+    search,
+)
+from plies.trees._format import json_number, result_to_json
+from plies.trees._model import check_bounds
+
+__all__ = ["LabOptions", "compare_document", "read_tree", "run", "search_document"]
+
+INF = math.inf
+
+
+def read_tree(
+    text: str,
+    *,
+    notation: str = "auto",
+    root: str = "max",
+    branching: int | None = None,
+    bounds: tuple[Number, Number] | None = None,
+) -> Tree:
+    """The tree ``text`` describes in ``notation`` (detected by default), with known
+    leaf ``bounds`` (for Star1) checked against its leaves."""
+    tree = parse(text, notation=notation, root=root, branching=branching)
+    if bounds is not None:
+        check_bounds(tree, bounds)
+        tree.bounds = bounds
+    return tree
+
+
+def _cli_spelling(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+@dataclass(frozen=True, kw_only=True)
+class LabOptions:
+    """How the lab searches a tree, as a user gives it: ``None`` means "not given",
+    filled from the tree's hints (a CS188 file names its algorithm and tie rule) or
+    the defaults (alpha-beta, or expectiminimax for a tree with chance nodes;
+    pruning on equality). The fields are those of :class:`plies.trees.SearchOptions`
+    under the names of ``plies tree``'s options."""
+
+    algorithm: str | None = None
+    strict: bool | None = None
+    fail_hard: bool = False
+    order: str = "given"
+    seed: int | None = None
+    depth_limit: int | None = None
+    window: tuple[Number, Number] | None = None
+    star1: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("fail_hard", "star1"):
+            if not isinstance(getattr(self, name), bool):
+                raise ArgumentTypeError(
+                    f"{name} must be True or False, not {getattr(self, name)!r}"
+                )
+        if self.strict is not None and not isinstance(self.strict, bool):
+            raise ArgumentTypeError(f"strict must be True, False or None, not {self.strict!r}")
+
+    def search_options(self, tree: Tree, *, trace: bool = True) -> SearchOptions:
+        """The :class:`SearchOptions` for ``tree``: gaps filled from its hints."""
+        algorithm = self.algorithm
+        if algorithm is None:
+            hinted = tree.hints.get("algorithm")
+            algorithm = (
+                hinted
+                if isinstance(hinted, str)
+                else ("expectiminimax" if tree.has_chance else "alphabeta")
+            )
+        strict = self.strict
+        if strict is None:
+            strict = bool(tree.hints.get("strict", False))
+        return SearchOptions(
+            algorithm=algorithm,
+            fail_soft=not self.fail_hard,
+            strict=strict,
+            order=self.order,
+            seed=0 if self.seed is None else self.seed,
+            depth=self.depth_limit,
+            window=self.window if self.window is not None else (-INF, INF),
+            star1=self.star1,
+            trace=trace,
+        )
+
+    def notes(self, tree: Tree, *, spell: Callable[[str], str] = _cli_spelling) -> list[str]:
+        """Why each option given has no effect on searching ``tree``, one sentence each
+        (an option silently ignored looks like one that worked). ``spell`` writes an
+        option's name as the shell shows it (``--fail-hard`` by default)."""
+        options = self.search_options(tree, trace=False)
+        algorithm = options.algorithm
+        star1 = algorithm == "expectiminimax" and self.star1 and tree.bounds is not None
+        notes: list[str] = []
+        if not (algorithm in ("alphabeta", "negamax") or star1):
+            why = f"{algorithm} does not prune here"
+            if self.strict:
+                notes.append(f"{spell('strict')} has no effect: {why}")
+            if self.fail_hard:
+                notes.append(f"{spell('fail_hard')} has no effect: {why}")
+            if self.window is not None and algorithm == "minimax":
+                notes.append(f"{spell('window')} has no effect on minimax: it does not prune")
+        elif self.fail_hard and tree.has_chance:
+            notes.append(f"{spell('fail_hard')} applies to MAX and MIN nodes, not chance nodes")
+        if self.order == "static" and not any(s is not None for s in tree.static):
+            notes.append(f"{spell('order')} static has no effect: the tree gives no static values")
+        if self.seed is not None and self.order != "random":
+            notes.append(f"{spell('seed')} has no effect on the search without order random")
+        if not self.star1 and algorithm != "expectiminimax":
+            notes.append(f"{spell('no_star1')} has no effect: Star1 prunes expectiminimax only")
+        if tree.bounds is not None and algorithm != "expectiminimax":
+            notes.append(
+                f"{spell('bounds')} has no effect: leaf bounds serve Star1 in expectiminimax"
+            )
+        return notes
+
+
+def run(tree: Tree, options: LabOptions, *, trace: bool = True) -> TreeResult:
+    """Search ``tree`` as ``options`` say (``trace``: record every step)."""
+    return search(tree, options.search_options(tree, trace=trace))
+
+
+def search_document(result: TreeResult, options: LabOptions) -> dict[str, Any]:
+    """The strict JSON document of a search (``plies tree --json``, the web's
+    ``/api/search``): :func:`plies.trees.result_to_json` and the ``notes`` on options
+    given that had no effect (option names as the command line spells them)."""
+    doc = result_to_json(result)
+    doc["notes"] = options.notes(result.tree)
+    return doc
+
+
+def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
+    """Every algorithm x ordering x tie rule on ``tree`` (seed, depth limit and fail
+    rule from ``options``), with the Knuth-Moore minimum for uniform trees, as the
+    strict JSON that ``plies tree --compare --json`` prints."""
+    rows = compare(
+        tree,
+        seed=0 if options.seed is None else options.seed,
+        depth=options.depth_limit,
+        fail_soft=not options.fail_hard,
+    )
+    shape = tree.uniform_shape()
+    minimum = knuth_moore_minimum(*shape) if shape is not None and not tree.has_chance else None
+    return {
+        "leaf_count": tree.leaf_count,
+        "node_count": len(tree),
+        "shape": list(shape) if shape is not None else None,
+        "knuth_moore_minimum": minimum,
+        "rows": [
+            {
+                "algorithm": r.algorithm,
+                "order": r.order,
+                "strict": r.strict,
+                "value": json_number(r.value),
+                "evaluated": r.evaluated,
+                "nodes_visited": r.nodes_visited,
+                "cutoffs": r.cutoffs,
+            }
+            for r in rows
+        ],
+    }

@@ -1,0 +1,180 @@
+"""Reading the web lab's requests: a JSON body or a query string becomes the same
+:mod:`plies.lab` calls that ``plies tree``'s options become.
+
+Field names and values are those of the CLI's options (``algorithm``, ``order``,
+``seed``, ``strict``, ``fail_hard``, ``root``, ``depth_limit``, ``window``, ``bounds``,
+``notation``, ``branching``); a window or bounds is ``"LOW,HIGH"`` as on the command
+line, or a two-element list. Every mistake is a :class:`RequestError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from plies.errors import PliesError
+from plies.lab import LabOptions
+from plies.trees import ALGORITHMS, NOTATIONS, ORDERS, Number, parse_number
+
+__all__ = ["RequestError", "TreeRequest", "exercise_shape", "read_tree_request"]
+
+#: Fields a search request may carry besides ``tree``.
+SEARCH_FIELDS = (
+    "notation",
+    "algorithm",
+    "order",
+    "seed",
+    "strict",
+    "fail_hard",
+    "root",
+    "depth_limit",
+    "window",
+    "bounds",
+    "branching",
+    "star1",
+)
+
+
+class RequestError(PliesError):
+    """A request the web lab cannot serve; the message names the field."""
+
+
+@dataclass(frozen=True)
+class TreeRequest:
+    """A tree to search and how, as a request gave them."""
+
+    text: str
+    notation: str
+    root: str
+    branching: int | None
+    bounds: tuple[Number, Number] | None
+    options: LabOptions
+
+
+def _choice(data: Mapping[str, Any], name: str, choices: tuple[str, ...], default: str) -> str:
+    value = data.get(name, default)
+    if value is None:
+        return default
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise RequestError(f"{name} must be one of {', '.join(choices)}, not {value!r}"[:300])
+    return value.lower()
+
+
+def _flag(data: Mapping[str, Any], name: str) -> bool | None:
+    """A yes/no field: JSON true/false, or 1/0/true/false/yes/no as query text."""
+    value = data.get(name)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("1", "0", "true", "false", "yes", "no", ""):
+        return value.lower() in ("1", "true", "yes")
+    raise RequestError(f"{name} must be true or false, not {value!r}"[:300])
+
+
+def _whole(data: Mapping[str, Any], name: str, minimum: int, maximum: int) -> int | None:
+    value = data.get(name)
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) <= 20:
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RequestError(f"{name} must be a whole number, not {value!r}"[:300])
+    if not minimum <= value <= maximum:
+        raise RequestError(f"{name} must be between {minimum} and {maximum}, not {value}")
+    return value
+
+
+def _pair(data: Mapping[str, Any], name: str) -> tuple[Number, Number] | None:
+    value = data.get(name)
+    if value is None or value == "":
+        return None
+    parts: list[Any]
+    if isinstance(value, str):
+        parts = [p for p in value.replace(";", ",").split(",") if p.strip()]
+    elif isinstance(value, list):
+        parts = value
+    else:
+        raise RequestError(f'{name} must be "LOW,HIGH" or a list of two numbers')
+    if len(parts) != 2:
+        raise RequestError(f'{name} must be two numbers "LOW,HIGH", not {value!r}'[:300])
+    numbers: list[Number] = []
+    for part in parts:
+        if isinstance(part, bool) or not isinstance(part, (int, float, str)):
+            raise RequestError(f"{name} must hold numbers, not {part!r}"[:300])
+        try:
+            numbers.append(parse_number(part) if isinstance(part, str) else part)
+        except ValueError as exc:
+            raise RequestError(f"{name}: {exc}"[:300]) from None
+    return numbers[0], numbers[1]
+
+
+def read_tree_request(data: Mapping[str, Any], *, max_text: int) -> TreeRequest:
+    """The tree and options of a request body or query (``tree`` is required)."""
+    text = data.get("tree")
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("the request needs a non-empty 'tree' text")
+    if len(text) > max_text:
+        raise RequestError(f"the tree text has {len(text)} characters, more than {max_text}")
+    if text.lstrip().startswith("@") or text.strip() == "-":
+        raise RequestError("the web lab reads the tree from the 'tree' text only, not @FILE or -")
+    algorithm = data.get("algorithm")
+    if algorithm is not None:
+        algorithm = _choice(data, "algorithm", ALGORITHMS, "alphabeta")
+    options = LabOptions(
+        algorithm=algorithm,
+        strict=_flag(data, "strict"),
+        fail_hard=bool(_flag(data, "fail_hard")),
+        order=_choice(data, "order", ORDERS, "given"),
+        seed=_whole(data, "seed", -(2**63), 2**63 - 1),
+        depth_limit=_whole(data, "depth_limit", 0, 10_000),
+        window=_pair(data, "window"),
+        star1=_flag(data, "star1") is not False,
+    )
+    return TreeRequest(
+        text=text,
+        notation=_choice(data, "notation", NOTATIONS, "auto"),
+        root=_choice(data, "root", ("max", "min"), "max"),
+        branching=_whole(data, "branching", 1, 1_000_000),
+        bounds=_pair(data, "bounds"),
+        options=options,
+    )
+
+
+#: The largest practice tree: a student answers on every node.
+MAX_EXERCISE_LEAVES = 729
+
+
+def exercise_shape(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of :func:`plies.trees.random_tree` a practice request
+    asks for: ``branching``, ``depth``, ``seed`` (a fresh one if left out, returned so
+    the exercise can be shared), ``ragged``, ``chance``, ``root`` and ``values``
+    (``"LOW,HIGH"``, whole numbers)."""
+    import random
+
+    branching = _whole(query, "branching", 1, 10) or 2
+    depth = _whole(query, "depth", 0, 10)
+    depth = 3 if depth is None else depth
+    if branching**depth > MAX_EXERCISE_LEAVES:
+        raise RequestError(
+            f"an exercise of branching {branching} and depth {depth} has {branching**depth} "
+            f"leaves, more than {MAX_EXERCISE_LEAVES}"
+        )
+    seed = _whole(query, "seed", 0, 2**63 - 1)
+    values = _pair(query, "values") or (-9, 9)
+    if not all(isinstance(v, int) or float(v).is_integer() for v in values):
+        raise RequestError(f"values must be whole numbers, not {values}")
+    low, high = (int(v) for v in values)
+    if low > high:
+        raise RequestError(f"values LOW,HIGH needs LOW <= HIGH, not {low},{high}")
+    return {
+        "branching": branching,
+        "depth": depth,
+        "seed": random.randrange(1_000_000) if seed is None else seed,
+        "ragged": bool(_flag(query, "ragged")),
+        "chance": bool(_flag(query, "chance")),
+        "root": _choice(query, "root", ("max", "min"), "max"),
+        "low": low,
+        "high": high,
+    }

@@ -1,0 +1,173 @@
+// plies web lab: reads the form, asks the server's JSON API, shows the answer.
+// No framework and no build step: this file is served as it is.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const FIELDS = ['algorithm', 'order', 'seed', 'root', 'depth_limit', 'window', 'bounds'];
+  const FLAGS = ['strict', 'fail_hard'];
+  let timer = null;
+  let generation = 0;
+
+  function request() {
+    const body = {tree: $('tree').value};
+    for (const name of FIELDS) {
+      const value = $(name).value.trim();
+      if (value !== '') body[name] = name === 'seed' || name === 'depth_limit' ? Number(value) : value;
+    }
+    for (const name of FLAGS) if ($(name).checked) body[name] = true;
+    if (body.order === 'given') delete body.order;
+    if (body.root === 'max') delete body.root;
+    return body;
+  }
+
+  function shareLink(body) {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(body)) query.set(name, value === true ? '1' : String(value));
+    return '/?' + query.toString();
+  }
+
+  function fromURL() {
+    const query = new URLSearchParams(window.location.search);
+    if (query.has('tree')) $('tree').value = query.get('tree');
+    for (const name of FIELDS) if (query.has(name)) $(name).value = query.get(name);
+    for (const name of FLAGS) {
+      if (query.has(name)) $(name).checked = ['1', 'true', 'yes'].includes(query.get(name).toLowerCase());
+    }
+    return query.has('tree');
+  }
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+    return response;
+  }
+
+  function showError(error) {
+    const box = $('parse-error');
+    if (!error) {
+      box.textContent = '';
+      $('tree').removeAttribute('aria-invalid');
+      return;
+    }
+    let text = error.error;
+    if (error.column) {
+      const lines = $('tree').value.split('\n');
+      const line = lines[(error.line || 1) - 1] || '';
+      const start = Math.max(0, error.column - 30);
+      text += '\n' + line.slice(start, start + 60) + '\n' + ' '.repeat(error.column - 1 - start) + '^';
+    }
+    box.textContent = text;
+    $('tree').setAttribute('aria-invalid', 'true');
+  }
+
+  function number(value) {
+    return value === 'inf' ? '∞' : value === '-inf' ? '-∞' : String(value);
+  }
+
+  function showResult(doc) {
+    $('value').textContent = number(doc.value);
+    $('bound').textContent = doc.bound === 'exact' ? '' : '(' + doc.bound + ' bound)';
+    // Unlabelled nodes are named as the command line names them: node 0.2.1.
+    const names = doc.path_labels.map((label, i) =>
+      label === null ? 'node ' + doc.path.slice(0, i + 1).join('.') : label);
+    $('pv').textContent = names.length ? names.join(' → ') + '   (child indices [' + doc.path.join(', ') + '])'
+                                       : '(the root is a leaf)';
+    $('stats').textContent = 'evaluated ' + doc.evaluated_count + ' of ' + doc.leaf_count + ' leaves, ' +
+      doc.nodes_visited + ' nodes visited, ' + doc.cutoffs + ' cut-off' + (doc.cutoffs === 1 ? '' : 's');
+    const notes = $('notes');
+    notes.replaceChildren();
+    for (const note of doc.notes || []) {
+      const item = document.createElement('li');
+      item.textContent = note;
+      notes.appendChild(item);
+    }
+  }
+
+  function showCompare(doc) {
+    const table = document.createElement('table');
+    const head = table.createTHead().insertRow();
+    for (const title of ['algorithm', 'order', 'prune on', 'value', 'leaves evaluated', 'nodes visited', 'cut-offs']) {
+      const th = document.createElement('th');
+      th.textContent = title;
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const row of doc.rows) {
+      const pruneOn = row.cutoffs === 0 && ['minimax', 'expectiminimax'].includes(row.algorithm)
+        ? '-' : (row.strict ? 'v > bound' : 'v ≥ bound');
+      const cells = [row.algorithm, row.order, pruneOn, number(row.value),
+                     row.evaluated + ' of ' + doc.leaf_count, row.nodes_visited, row.cutoffs];
+      const tr = body.insertRow();
+      for (const cell of cells) tr.insertCell().textContent = String(cell);
+    }
+    const box = $('compare');
+    box.replaceChildren(table);
+    if (doc.knuth_moore_minimum !== null) {
+      const p = document.createElement('p');
+      p.textContent = 'Knuth-Moore minimum for b=' + doc.shape[0] + ', d=' + doc.shape[1] +
+        ': b^⌈d/2⌉ + b^⌊d/2⌋ − 1 = ' + doc.knuth_moore_minimum + ' leaves';
+      box.appendChild(p);
+    }
+  }
+
+  async function run() {
+    const mine = ++generation;
+    const body = request();
+    const response = await post('/api/search', body);
+    const doc = await response.json();
+    if (mine !== generation) return;
+    if (!response.ok) {
+      showError(doc);
+      return;
+    }
+    showError(null);
+    showResult(doc);
+    const link = shareLink(body);
+    $('share').href = link;
+    window.history.replaceState(null, '', link);
+    const [page, table] = await Promise.all([
+      post('/api/render', Object.assign({format: 'html'}, body)),
+      post('/api/compare', body)]);
+    if (mine !== generation) return;
+    if (page.ok) {
+      $('stepper').srcdoc = await page.text();
+      $('stepper').hidden = false;
+      $('stepper-note').textContent = 'Step with the buttons, or click the drawing and use ←, →, Home, End and space.';
+    } else {
+      $('stepper').hidden = true;
+      $('stepper-note').textContent = (await page.json()).error;
+    }
+    if (table.ok) showCompare(await table.json());
+    else $('compare').textContent = (await table.json()).error;
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(run, 350);
+  }
+
+  async function download(format) {
+    const response = await post('/api/render', Object.assign({format: format}, request()));
+    if (!response.ok) {
+      showError(await response.json());
+      return;
+    }
+    const url = URL.createObjectURL(await response.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'tree.' + format;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  $('tree').addEventListener('input', later);
+  for (const name of FIELDS.concat(FLAGS)) $(name).addEventListener('change', run);
+  $('run').addEventListener('click', run);
+  for (const button of document.querySelectorAll('#downloads button')) {
+    button.addEventListener('click', () => download(button.dataset.format));
+  }
+  fromURL();
+  run();
+})();

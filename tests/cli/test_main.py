@@ -1,0 +1,125 @@
+"""The top-level command line: reading arguments as people type them, lazy imports,
+and the exit statuses of the script contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cli_errors import assert_one_line_error, run
+from plies.cli import COMMANDS, command_parser, normalize
+
+OTHELLO_START = "-" * 27 + "XO------OX" + "-" * 27 + "X"
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--leaves", "-1,2,3,4", "--branching", "2"],
+        ["--leaves=-1,2,3,4", "--branching", "2"],
+        ["[[-1,2],[3,4]]", "--window", "-3,3"],
+        ["[[-1,2],[3,4]]", "--bounds", "-10,10", "--algorithm", "expectiminimax"],
+        ["--random", "--values", "-5,5", "--seed", "1"],
+        ["--random", "--values", "-5,-1", "--seed", "-3"],
+    ],
+)
+def test_option_values_may_start_with_a_minus(
+    capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    status, out, err = run(capsys, "tree", *option, "--json")
+    assert status == 0, err
+    assert "value" in json.loads(out)
+
+
+def test_negative_leaves_are_read_as_leaves(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tree", "--leaves", "-1,2,3,4", "--branching", "2", "--json")
+    assert status == 0
+    assert json.loads(out)["value"] == 3
+
+
+def test_a_positional_may_start_with_a_minus(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tree", "-5", "--json")
+    assert status == 0
+    assert json.loads(out)["value"] == -5
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "othello", OTHELLO_START, "--depth", "2"],
+        ["analyze", "othello", "--depth", "2", "--", OTHELLO_START],
+        ["analyze", "--depth", "2", "othello", OTHELLO_START],
+    ],
+)
+def test_othello_boards_starting_with_a_minus(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert out.splitlines()[-1].startswith("bestmove ")
+
+
+def test_positions_may_follow_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "tictactoe", "1", "--weak", "5", "9")
+    assert status == 0
+    assert out.startswith("result ")
+
+
+def test_normalize_joins_dash_values_and_moves_positionals_last() -> None:
+    sub = command_parser("tree")
+    assert normalize(["T", "--leaves", "-1,2", "--json", "-x9"], sub) == [
+        "--leaves=-1,2",
+        "--json",
+        "--",
+        "T",
+        "-x9",
+    ]
+    # A known short option stays an option; an unknown --word is left to argparse.
+    assert normalize(["-h"], sub) == ["-h"]
+    assert normalize(["--nonsense"], sub) == ["--nonsense"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bogus"],
+        ["tree", "--nonsense"],
+        ["tree", "[1,2]", "--order", "sideways"],
+        ["tree", "--branching", "0", "--leaves", "1,2"],
+    ],
+)
+def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert_one_line_error(capsys, argv)
+
+
+def test_no_command_prints_the_help_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys)
+    assert status == 1
+    for name in COMMANDS:
+        assert name in out
+
+
+def test_help_lists_every_command_without_importing_them() -> None:
+    code = (
+        "import sys\n"
+        "from plies.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "finally:\n"
+        "    loaded = [m for m in sys.modules if m.startswith('plies.cli._')]\n"
+        "    print(loaded, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip() == "[]"
+    for name in COMMANDS:
+        assert name in done.stdout
+
+
+def test_each_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in COMMANDS:
+        status, out, _ = run(capsys, name, "--help")
+        assert status == 0
+        assert out.startswith(f"usage: plies {name}")
