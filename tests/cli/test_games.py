@@ -90,7 +90,7 @@ def test_illegal_move_in_a_position_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     status, out, err = play(capsys, monkeypatch, "hold\nquit\n", "pig", "--seed", "1")
-    assert status == 1
+    assert status == 0  # 'quit' is the user's choice, not a failure (was exit 1)
     assert "not a legal move: pig: hold: the turn total is 0" in out
     assert err == "game abandoned (quit)\n"
 
@@ -121,8 +121,14 @@ def test_a_finished_position_just_shows_the_result(
     [
         (("nosuchgame",), "error: unknown game 'nosuchgame'"),
         (("connect4", "448"), "error: connect4: column 8 is not between 1 and 7"),
-        (("connect4", "--depth", "0"), "error: --depth must be at least 1, got 0"),
-        (("connect4", "--time", "-1"), "error: --time must be a positive number"),
+        (
+            ("connect4", "--depth", "0"),
+            "error: argument --depth: expected a number of at least 1, not 0",
+        ),
+        (
+            ("connect4", "--time", "-1"),
+            "error: argument --time: expected a number of seconds above 0, not '-1'",
+        ),
         (("connect4", "--human", "third"), "error: argument --human: invalid choice"),
     ],
 )
