@@ -275,3 +275,16 @@ def test_solving_a_win_in_one_counts_the_node() -> None:
     solved = solve(game, game.parse_position("1000000"))
     assert solved.result == "win" and solved.distance == 1
     assert solved.stats.nodes >= 1 and solved.stats.leaves >= 1  # the root (and the line)
+
+
+def test_a_full_table_keeps_about_the_deepest_half_in_place() -> None:
+    table = TranspositionTable(1024)
+    entries = table.entries
+    for key in range(1025):
+        entries[key] = (float(key % 8), 0, 0.0, None)
+    table.make_room()
+    assert table.entries is entries  # the search holds this very dict
+    assert 512 <= len(entries) <= 640
+    assert min(entry[0] for entry in entries.values()) >= 3.0  # the shallow ones went
+    table.drop_oldest()
+    assert list(entries) == sorted(entries)[-512:]  # the newest half, in order
