@@ -288,3 +288,12 @@ def test_a_full_table_keeps_about_the_deepest_half_in_place() -> None:
     assert min(entry[0] for entry in entries.values()) >= 3.0  # the shallow ones went
     table.drop_oldest()
     assert list(entries) == sorted(entries)[-512:]  # the newest half, in order
+
+
+def test_limits_hold_while_finding_every_best_move() -> None:
+    # A heap of a million: the value is a win in one, but every other move is a child
+    # to search, which ignored the node limit (and the clock, and Ctrl-C).
+    game = get_game("nim")
+    with pytest.raises(SearchError, match=r"node limit\) after proving the value"):
+        solve(game, game.parse_position("1000000"), moves="all", limits=Limits(nodes=1000))
+    assert solve(game, game.parse_position("1000000"), moves="best").best_move == (0, 1_000_000)

@@ -501,9 +501,11 @@ def solve(
     solver = ExactSolver(ctx, ordering=ordering)
     best_moves: tuple[Any, ...] = ()
     pv: tuple[Any, ...] = ()
+    proven = False
     try:
         with deep_recursion(MAX_PLY):
             value = solver.value(state, weak=weak)
+            proven = True
             if game.terminal_value(state) is None:
                 # The least score the best moves reach: the value, or for a weak solve
                 # any win, any draw, or any score at all.
@@ -518,6 +520,12 @@ def solve(
                     best_moves = pv[:1] or tuple(solver.best_moves(state, target, first_only=True))
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
+        if proven:  # the value was, the moves asked for were not
+            raise SearchError(
+                f"solve stopped ({exc}) after proving the value, while finding "
+                f"{'every best move' if moves == 'all' else 'the moves asked for'} "
+                "(moves='best' or 'none' ask for less)"
+            ) from None
         raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
     distance: int | None = None
     if weak:  # value is 1, 0 or -1
