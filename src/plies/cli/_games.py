@@ -116,9 +116,10 @@ def run_games(_args: argparse.Namespace) -> int:
     console = _console()
     for entry in GAMES:
         console.print(f"[bold]{entry.name}[/bold]  {entry.summary}", markup=True)
-        if entry.defaults:
-            defaults = ",".join(f"{key}={value}" for key, value in entry.defaults)
-            console.print(f"    parameters: {entry.name}:{defaults}", markup=False)
+        defaults = entry.parameter_defaults()
+        if defaults:
+            listed = ",".join(f"{key}={value}" for key, value in defaults.items())
+            console.print(f"    parameters: {entry.name}:{listed}", markup=False)
         console.print(f"    notation: {entry.notation}", markup=False)
     return 0
 

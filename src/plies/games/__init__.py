@@ -76,6 +76,17 @@ class GameEntry:
             and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
         ]
 
+    def parameter_defaults(self) -> dict[str, int]:
+        """The parameters that take a number, with the value used when none is given."""
+        signature = inspect.signature(self._factory())
+        given = dict(self.defaults)
+        found = {}
+        for name in self.parameters():
+            value = given.get(name, signature.parameters[name].default)
+            if type(value) is int:
+                found[name] = value
+        return found
+
     def _factory(self) -> Any:
         module_name, _, attribute = self.factory.partition(":")
         return getattr(importlib.import_module(module_name), attribute)
