@@ -12,6 +12,7 @@ here rather than in ``tests/strategies.py``.)
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -193,3 +194,14 @@ def test_game_specs_never_show_a_traceback(
     capsys: pytest.CaptureFixture[str], spec: list[str]
 ) -> None:
     _run_cli(capsys, ["analyze", "connect4:" + "".join(spec), "--depth", "1"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+@CLI
+@given(lines=st.lists(notation.filter(lambda text: "\n" not in text), max_size=6))
+def test_play_refuses_any_typed_move_without_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str, lines: list[str]
+) -> None:
+    # People type anything at the prompt: each line is a move, refused, or the end.
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    _run_cli(capsys, ["play", name, "--human", "both", "--seed", "1"])
