@@ -9,14 +9,15 @@ implement the seven required members::
     initial_state()           the start position
     to_move(state)            0 or 1: the player who moves in a decision state
     legal_moves(state)        the moves, in a deterministic order (empty iff terminal)
-    play(state, move)         the child state; the parent is never changed
+    play(state, move)         the child state; the parent is never changed; an illegal
+                              move raises IllegalMoveError (see play_unchecked)
     is_terminal(state)        whether the game is over
     utility(state, player)    the final payoff of a terminal state for ``player``
 
 Everything else has a safe default and can be overridden to make the game nicer to
 use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
 ``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``), faster
-(``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
+(``play_unchecked``, ``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
 ``remaining_plies``, :attr:`last_mover_wins`), or stochastic
 (``has_chance``, ``is_chance``, ``chance_outcomes``).
 
@@ -104,10 +105,27 @@ class BaseGame(ABC, Generic[S, M]):
     def play(self, state: S, move: M) -> S:
         """The state after ``move`` (or chance outcome); ``state`` is left unchanged.
 
-        ``move`` is assumed legal: the engine only plays moves from
-        :meth:`legal_moves` or :meth:`chance_outcomes`. Use :meth:`parse_move` to
-        check text typed by a person.
+        The promise every game keeps (the conformance suite checks it): a move that
+        is not legal in ``state`` (not in :meth:`legal_moves`, or at a chance node not
+        among :meth:`chance_outcomes`, or any move once the game is over) raises
+        :class:`~plies.errors.IllegalMoveError` naming the move and why; a move of the
+        wrong type (a string or float where the game's moves are ints, None, a bool)
+        raises :class:`~plies.errors.ArgumentTypeError` or IllegalMoveError. Never an
+        IndexError, never a silently wrong state. Use :meth:`parse_move` for text.
+
+        The engine does not pay for the check: it plays only moves it got from
+        :meth:`legal_moves` or :meth:`chance_outcomes`, through :meth:`play_unchecked`.
         """
+
+    def play_unchecked(self, state: S, move: M) -> S:
+        """:meth:`play` without the legality check, for moves known to be legal.
+
+        The engine's hot path: it calls this for moves from :meth:`legal_moves` and
+        :meth:`chance_outcomes` only. The default calls :meth:`play`; a game whose
+        check costs something implements the rules here and checks in :meth:`play`.
+        An illegal move here may give a meaningless state: that is the caller's fault.
+        """
+        return self.play(state, move)
 
     @abstractmethod
     def is_terminal(self, state: S) -> bool:

@@ -31,6 +31,10 @@ probabilities) and, at every state it meets, checks that:
   (the suite swaps the first and third of three moves where it can), and different
   states share a key only if the search cannot tell them apart two plies deep (same
   terminal values, numbers of moves and evaluations: a key may merge symmetries);
+* ``play`` refuses an illegal move with :class:`~plies.errors.IllegalMoveError` (or
+  :class:`~plies.errors.ArgumentTypeError` for a value of the wrong type): moves
+  legal elsewhere in the playouts but not here, any move once the game is over,
+  decisions at a chance node, and values that are no move at all (None, an object);
 * every playout ends within ``max_plies`` plies.
 
 A failure raises :class:`ConformanceError` (an :class:`AssertionError`) naming the
@@ -46,12 +50,25 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from plies.errors import ArgumentTypeError, IllegalMoveError
 from plies.game import WIN, BaseGame
 
 __all__ = ["ConformanceError", "ConformanceReport", "check_game"]
 
 #: Probabilities of one chance node must sum to 1 within this tolerance.
 PROBABILITY_TOLERANCE = 1e-9
+
+#: Moves (and outcomes) met in the playouts kept to try where they are illegal, and
+#: how many of them are tried per state.
+MOVE_POOL = 64
+ILLEGAL_TRIES = 4
+
+
+class _NoMove:
+    """A value that is no game's move (its repr says so in failure messages)."""
+
+    def __repr__(self) -> str:
+        return "<not a move>"
 
 
 class ConformanceError(AssertionError):
@@ -88,6 +105,8 @@ class _Checker:
         base = BaseGame.format_position
         self.positions = getattr(type(game), "format_position", base) is not base
         self.has_forced_moves = type(game).forced_moves is not BaseGame.forced_moves
+        #: Moves and outcomes met so far, tried where they are not legal.
+        self.pool: list[Any] = []
 
     def fail(self, check: str, path: Sequence[str], detail: str) -> ConformanceError:
         """A :class:`ConformanceError` naming the check, the game and the path."""
@@ -113,6 +132,7 @@ class _Checker:
         self.check_key(state, path)
         if game.is_terminal(state):
             self.check_terminal(state, path)
+            self.check_illegal(state, [], path)
             return []
         value = game.terminal_value(state)
         if value is not None:
@@ -121,6 +141,7 @@ class _Checker:
             successors = self.check_chance(state, path)
         else:
             successors = [(move, 1.0) for move in self.check_decision(state, path)]
+        self.check_illegal(state, [move for move, _ in successors], path)
         self.check_children(state, [move for move, _ in successors], path)
         if self.positions:
             self.check_position_text(state, path)
@@ -329,6 +350,29 @@ class _Checker:
             raise self.fail("evaluate", path, f"{first!r} is not finite and below WIN / 1000")
         if first != -second:
             raise self.fail("evaluate", path, f"not zero-sum: {first!r} and {second!r}")
+
+    def check_illegal(self, state: Any, legal: list[Any], path: list[str]) -> None:
+        """``play`` refuses moves that are not legal in ``state`` with IllegalMoveError
+        (or ArgumentTypeError for what is no move at all), never another exception
+        and never a state. ``legal`` are the moves or outcomes of ``state``."""
+        foreign = [move for move in self.pool if move not in legal]
+        tries = [*self.rng.sample(foreign, min(ILLEGAL_TRIES, len(foreign))), None, _NoMove()]
+        for move in tries:
+            try:
+                child = self.game.play(state, move)
+            except (IllegalMoveError, ArgumentTypeError):
+                continue
+            except Exception as exc:  # the promise is one error type, say what came
+                raise self.fail(
+                    "play",
+                    path,
+                    f"illegal move {move!r} raised {type(exc).__name__}: {exc} "
+                    "(IllegalMoveError expected)",
+                ) from exc
+            raise self.fail("play", path, f"illegal move {move!r} was played (gave {child!r})")
+        for move in legal:
+            if len(self.pool) < MOVE_POOL and move not in self.pool:
+                self.pool.append(move)
 
     def check_children(self, state: Any, moves: list[Any], path: list[str]) -> None:
         """Playing any move or outcome leaves the parent (and its key) unchanged."""

@@ -90,7 +90,7 @@ def test_illegal_move_in_a_position_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     status, out, err = play(capsys, monkeypatch, "hold\nquit\n", "pig", "--seed", "1")
-    assert status == 1
+    assert status == 0  # 'quit' is the user's choice, not a failure (was exit 1)
     assert "not a legal move: pig: hold: the turn total is 0" in out
     assert err == "game abandoned (quit)\n"
 
@@ -121,8 +121,14 @@ def test_a_finished_position_just_shows_the_result(
     [
         (("nosuchgame",), "error: unknown game 'nosuchgame'"),
         (("connect4", "448"), "error: connect4: column 8 is not between 1 and 7"),
-        (("connect4", "--depth", "0"), "error: --depth must be at least 1, got 0"),
-        (("connect4", "--time", "-1"), "error: --time must be a positive number"),
+        (
+            ("connect4", "--depth", "0"),
+            "error: argument --depth: expected a number of at least 1, not 0",
+        ),
+        (
+            ("connect4", "--time", "-1"),
+            "error: argument --time: expected a number of seconds above 0, not '-1'",
+        ),
         (("connect4", "--human", "third"), "error: argument --human: invalid choice"),
     ],
 )
@@ -161,3 +167,72 @@ def test_on_a_terminal_the_board_is_a_rich_panel(
     assert lines[5] == "│ X O . . . . . │"
     assert lines[9] == "╰───────────────╯"
     assert lines[-1] == "game over: player 1 (you) wins"
+
+
+class _CtrlCAfter(io.StringIO):
+    """Standard input that gives its text, then raises KeyboardInterrupt (Ctrl-C)."""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_exits_130_with_the_position_reached(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Was "error: interrupted" alone: the game so far was lost.
+    monkeypatch.setattr("sys.stdin", _CtrlCAfter("4\n"))
+    status = run_main(["play", "connect4", "--depth", "1"])
+    out, err = capsys.readouterr()
+    assert status == 130
+    assert "player 2 (engine) plays" in out
+    assert re.fullmatch(r"error: interrupted; to go on from here: plies play connect4 \d\d\n", err)
+    resume = err.split()[-1]
+    assert sorted(resume) == sorted("4" + out.split("player 2 (engine) plays ")[1][0])
+
+
+def test_play_notes_options_without_effect(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, _, err = play(capsys, monkeypatch, "quit\n", "connect4", "--seed", "3")
+    assert status == 0
+    assert err.splitlines()[0] == "note: --seed has no effect: connect4 has no dice"
+    args = ("nim", "--human", "both", "--depth", "2", "--time", "1")
+    status, _, err = play(capsys, monkeypatch, "quit\n", *args)
+    assert err.splitlines()[0] == (
+        "note: --depth, --time have no effect with --human both: the engine never moves"
+    )
+
+
+def test_play_takes_a_position_of_several_words_starting_with_a_dash(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An Othello board and its side to move are two words; POSITION took one.
+    board = "---------------------------OX------XXX-------------------------- O"
+    args = ("othello", *board.split(), "--human", "second", "--depth", "1")
+    status, out, _ = play(capsys, monkeypatch, "f6\nquit\n", *args)
+    assert status == 0
+    assert "O (white) to move" in out and "not a legal move" not in out
+    assert "player 1 (engine) plays" in out  # after the human's f6
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("nim", "9" * 5000), ("connect4", "--depth", "9" * 5000), ("pig", "--seed", "9" * 5000)],
+)
+def test_huge_numbers_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    status, out, err = play(capsys, monkeypatch, "", *args)
+    assert status == 1 and out == ""
+    assert len(err.splitlines()) == 1 and "5,000 digits" in err and len(err) < 300, err
+
+
+def test_a_huge_move_at_the_prompt_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = play(capsys, monkeypatch, "9" * 5000 + "\nquit\n", "mnk:m=4,n=4,k=3")
+    assert status == 0
+    assert "not a legal move: mnk:m=4,n=4,k=3: a cell has 5,000 digits" in out

@@ -13,7 +13,15 @@ import pytest
 from cli_errors import assert_one_line_error, run
 from plies.cli import main
 
-TESTSETS = Path(__file__).resolve().parents[3] / "shared" / "connect4-testsets"
+# Beside the checkout (/work/shared for /work/main), found from a worktree too.
+TESTSETS = next(
+    (
+        parent / "shared" / "connect4-testsets"
+        for parent in Path(__file__).resolve().parents
+        if (parent / "shared" / "connect4-testsets").is_dir()
+    ),
+    Path("shared") / "connect4-testsets",
+)
 # From Pons' Test_L2_R1: score 4, the side to move wins with its 18th stone.
 L2_POSITION = "5554224333234511764415115"
 
@@ -194,7 +202,7 @@ def test_ctrl_c_stops_a_batch(
     monkeypatch.setattr(solve_module, "solve", interrupted)
     status = main(["solve", "connect4", "--batch", str(source)])
     out, err = capsys.readouterr()
-    assert status == 1
+    assert status == 130  # Ctrl-C, as every command (was 1)
     # The third position may finish before the search next looks at the request.
     done = out.splitlines()
     assert done == lines[: len(done)] and 2 <= len(done) <= 3
@@ -218,3 +226,90 @@ def test_position_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> 
     status, out, _ = run(capsys, "analyze", "tictactoe", "--depth", "2", "1", "5")
     assert status == 0 and out.splitlines()[-1].startswith("bestmove ")
     assert_one_line_error(capsys, ["solve", "connect4", "--weak", "4", "--bogus"])
+
+
+# -- the batch contract for scripts, Ctrl-C, and counts ------------------------------------
+
+
+def test_batch_json_reports_bad_lines_as_json_objects(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bad lines were plain text on stderr only: a JSON reader never saw them.
+    monkeypatch.setattr(sys, "stdin", io.StringIO("2252576253462244111563\nzz\n"))
+    status, out, err = run(capsys, "solve", "connect4", "--batch", "-", "--json")
+    assert status == 1
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["line"] == 1 and first["result"] == "loss"
+    assert second == {
+        "line": 2,
+        "error": "connect4: a move is a column number 1-7, got 'z' (move 1 of 'zz')",
+    }
+    assert "error: line 2: connect4: a move is a column number 1-7" in err
+
+
+def test_solve_echoes_the_moves_as_given(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The JSON 'position' was a move order rebuilt from the board (6756535522424462231112).
+    given = "2252576253462244111563"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{given}\n"))
+    _, out, _ = run(capsys, "solve", "connect4", "--batch", "-", "--json")
+    assert json.loads(out)["position"] == given
+    _, out, _ = run(capsys, "solve", "connect4", given, "--json", "--moves", "best")
+    assert json.loads(out)["position"] == given
+    _, out, _ = run(capsys, "solve", "nim", "--json")
+    assert json.loads(out)["position"] == "3,4,5"  # none given: the game writes it
+
+
+def test_solving_a_win_in_one_reports_its_node(capsys: pytest.CaptureFixture[str]) -> None:
+    # 'plies solve nim 1000000' said 'nodes 0'.
+    status, out, _ = run(capsys, "solve", "nim", "1000000", "--json")
+    assert status == 0 and json.loads(out)["nodes"] >= 1
+
+
+def test_usage_does_not_call_position_required(capsys: pytest.CaptureFixture[str]) -> None:
+    # Was "the following arguments are required: GAME, POSITION".
+    status, out, err = run(capsys, "solve")
+    assert status == 1 and out == ""
+    assert err.startswith("error: the following arguments are required: GAME (see ")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--table-size", "3", "expected a number of at least 16, not 3"),
+        ("--nodes", "0", "expected a number of at least 1, not 0"),
+        ("--nodes", "9" * 5000, "expected a number of at least 1, not a number of 5,000 digits"),
+        ("--time", "0", "expected a number of seconds above 0, not '0'"),
+    ],
+)
+def test_minimums_share_one_wording(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+) -> None:
+    for argv in (["solve", "nim", option, value], ["solve", "nim", f"{option}={value}"]):
+        status, out, err = run(capsys, *argv)
+        assert status == 1 and out == "" and len(err.splitlines()) == 1
+        assert err.startswith(f"error: argument {option}: {message} (see "), err
+
+
+def test_weak_solve_notes_that_it_finds_no_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "solve", "nim", "--weak", "--moves", "line")
+    assert status == 0
+    assert err == "note: --moves line finds no line with --weak (only best moves)\n"
+
+
+def test_ctrl_c_of_one_solve_exits_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plies.cli._solve as solve_module
+
+    real_solve = solve_module.solve
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        kwargs["stop"].set()  # type: ignore[attr-defined]  # as the SIGINT handler does
+        return real_solve(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solve_module, "solve", interrupted)
+    status, out, err = run(capsys, "solve", "connect4", "44")
+    assert status == 130 and out == ""
+    assert err == "error: interrupted before the position was solved\n"

@@ -19,7 +19,15 @@ from plies.errors import SearchError
 from plies.games import get_game, parse_game_spec
 from plies.games.connect4 import Connect4, Connect4State
 
-TESTSETS = Path(__file__).resolve().parents[3] / "shared" / "connect4-testsets"
+# Beside the checkout (/work/shared for /work/main), found from a worktree too.
+TESTSETS = next(
+    (
+        parent / "shared" / "connect4-testsets"
+        for parent in Path(__file__).resolve().parents
+        if (parent / "shared" / "connect4-testsets").is_dir()
+    ),
+    Path("shared") / "connect4-testsets",
+)
 C4 = Connect4()
 
 

@@ -84,7 +84,9 @@ def test_stop_callable_and_progress_hook() -> None:
     assert not result.completed
     assert len(seen) == 5
     gaps = [b - a for a, b in zip([0, *seen], seen, strict=False)]
-    assert all(CHECK_EVERY <= gap < CHECK_EVERY + 8 for gap in gaps)  # leaf batches
+    # The interval adapts to the speed of a node (CHECK_GAP), at most CHECK_EVERY
+    # nodes (and a leaf batch of a few more).
+    assert seen == sorted(seen) and all(1 <= gap < CHECK_EVERY + 8 for gap in gaps)
 
 
 def test_limit_with_no_completed_iteration_still_gives_a_move() -> None:
@@ -186,3 +188,112 @@ def test_quiescence_hook_sees_threats_beyond_the_horizon() -> None:
     assert len(values) == 1
     lost = search(game, game.parse_position("1 5 2 4"), limits=Limits(depth=1))
     assert lost.outcome == "win" and lost.distance == 1
+
+
+# -- limits hold on positions with thousands of moves (a node is slow there) -------------
+
+
+class _FakeClock:
+    """A monotonic clock that moves only when told (so the tests time nothing)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class SlowNodes(Subtraction):
+    """Subtraction where generating the moves of a position costs 50 ms of a fake clock."""
+
+    def __init__(self, n: int, clock: _FakeClock) -> None:
+        super().__init__(n)
+        self.clock = clock
+
+    def legal_moves(self, state: int) -> list[int]:
+        self.clock.now += 0.05
+        return super().legal_moves(state)
+
+
+@pytest.mark.parametrize("algorithm", ["pvs", "alphabeta"])
+def test_a_time_limit_holds_when_every_node_is_slow(
+    monkeypatch: pytest.MonkeyPatch, algorithm: str
+) -> None:
+    # The clock was read every 256 nodes: 256 slow nodes are 12.8 s past a 1 s limit.
+    clock = _FakeClock()
+    monkeypatch.setattr("plies.engine._context.time", clock)
+    game = SlowNodes(10_000, clock)
+    started = clock.now
+    result = search(game, game.initial_state(), limits=Limits(time=1.0), algorithm=algorithm)
+    assert not result.completed
+    assert clock.now - started <= 1.0 + 0.1  # two slow nodes at most past the deadline
+
+
+def test_the_clock_is_read_inside_a_long_loop_of_leaves() -> None:
+    # Two heaps of 100,000: a node at depth 1 scores 200,000 leaves in one loop, which
+    # counted them (and looked at the clock and the stop request) only at its end.
+    game = get_game("nim")
+    seen: list[int] = []
+    search(
+        game,
+        game.parse_position("100000,100000"),
+        limits=Limits(nodes=5_000),
+        progress=seen.append,
+    )
+    gaps = [b - a for a, b in zip([0, *seen], seen, strict=False)]
+    assert seen and max(gaps) <= CHECK_EVERY
+
+
+def test_a_stop_request_is_seen_inside_a_long_loop_of_leaves() -> None:
+    game = get_game("nim")
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    result = search(game, game.parse_position("100000,100000"), stop=stop)
+    assert not result.completed
+    assert result.stats.nodes < 4 * CHECK_EVERY
+
+
+def test_a_seeded_tie_break_cut_by_a_limit_keeps_the_finished_depth() -> None:
+    # The tie-break runs after a depth is finished; a limit hit there escaped as
+    # SearchAborted instead of ending the search.
+    game = get_game("nim")
+    result = search(game, game.parse_position("300,300"), limits=Limits(nodes=900), seed=1)
+    assert not result.completed
+    assert result.depth >= 1 and result.best_move is not None
+
+
+def test_solving_a_win_in_one_counts_the_node() -> None:
+    # 'plies solve nim 1000000' reported 0 nodes.
+    game = get_game("nim")
+    solved = solve(game, game.parse_position("1000000"))
+    assert solved.result == "win" and solved.distance == 1
+    assert solved.stats.nodes >= 1 and solved.stats.leaves >= 1  # the root (and the line)
+
+
+def test_a_full_table_keeps_about_the_deepest_half_in_place() -> None:
+    table = TranspositionTable(1024)
+    entries = table.entries
+    for key in range(1025):
+        entries[key] = (float(key % 8), 0, 0.0, None)
+    table.make_room()
+    assert table.entries is entries  # the search holds this very dict
+    assert 512 <= len(entries) <= 640
+    assert min(entry[0] for entry in entries.values()) >= 3.0  # the shallow ones went
+    table.drop_oldest()
+    assert list(entries) == sorted(entries)[-512:]  # the newest half, in order
+
+
+def test_limits_hold_while_finding_every_best_move() -> None:
+    # A heap of a million: the value is a win in one, but every other move is a child
+    # to search, which ignored the node limit (and the clock, and Ctrl-C).
+    game = get_game("nim")
+    with pytest.raises(SearchError, match=r"node limit\) after proving the value"):
+        solve(game, game.parse_position("1000000"), moves="all", limits=Limits(nodes=1000))
+    assert solve(game, game.parse_position("1000000"), moves="best").best_move == (0, 1_000_000)

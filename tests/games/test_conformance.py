@@ -7,6 +7,7 @@ from typing import NamedTuple
 import pytest
 
 from plies.engine import search, solve
+from plies.errors import IllegalMoveError
 from plies.game import BaseGame
 from plies.games import available_games, get_game
 from plies.testing import ConformanceError, check_game
@@ -52,6 +53,15 @@ class RaceGame(BaseGame[Race, int]):
         return [] if self.is_terminal(state) else [1, 2]
 
     def play(self, state: Race, move: int) -> Race:
+        if self.has_chance and self.is_chance(state) and not self.is_terminal(state):
+            legal = [outcome for outcome, _ in self.chance_outcomes(state)]
+        else:
+            legal = self.legal_moves(state)
+        if move not in legal:
+            raise IllegalMoveError(f"race: illegal move {move!r} (legal: {legal})")
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: Race, move: int) -> Race:
         return Race(state.count + move, 1 - state.player)
 
     def is_terminal(self, state: Race) -> bool:
@@ -135,6 +145,8 @@ class Mutating(BaseGame[MutableBox, int]):
         return [] if state.count >= 5 else [1]
 
     def play(self, state: MutableBox, move: int) -> MutableBox:
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"mutating: illegal move {move!r}")
         state.count += move
         return state
 
@@ -151,7 +163,7 @@ class NotZeroSum(RaceGame):
 
 
 class NoEnd(RaceGame):
-    def play(self, state: Race, move: int) -> Race:
+    def play_unchecked(self, state: Race, move: int) -> Race:
         return Race(state.count, 1 - state.player)
 
 
@@ -209,13 +221,29 @@ class Dice(RaceGame):
     def chance_outcomes(self, state: Race) -> list[tuple[int, float]]:
         return [(1, self.odds[0]), (2, self.odds[1])]
 
-    def play(self, state: Race, move: int) -> Race:
+    def play_unchecked(self, state: Race, move: int) -> Race:
         player = state.player if state.count % 2 == 0 else 1 - state.player
         return Race(state.count + move, player)
 
 
 class BadDice(Dice):
     odds = (0.5, 0.6)
+
+
+class UncheckedPlay(RaceGame):
+    """Plays any move, as every game did before play() promised to check."""
+
+    def play(self, state: Race, move: int) -> Race:
+        return self.play_unchecked(state, move)
+
+
+class IndexErrorPlay(RaceGame):
+    """Refuses an illegal move with the wrong exception."""
+
+    def play(self, state: Race, move: int) -> Race:
+        if move not in self.legal_moves(state):
+            raise IndexError(move)
+        return self.play_unchecked(state, move)
 
 
 @pytest.mark.parametrize(
@@ -233,6 +261,8 @@ class BadDice(Dice):
         (LaxForcedMoves(), "forced_moves"),
         (ShortRemaining(), "remaining_plies"),
         (MisereDeclaredNormal(), "last_mover_wins"),
+        (UncheckedPlay(), "play"),
+        (IndexErrorPlay(), "play"),
     ],
     ids=lambda value: value if isinstance(value, str) else type(value).__name__,
 )

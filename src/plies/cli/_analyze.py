@@ -2,7 +2,8 @@
 
 ``analyze`` prints one info line per completed depth, like a chess engine, and a
 final ``bestmove`` line; with ``--json`` one JSON object per completed depth. Ctrl-C
-stops the search and still prints the best move of the last completed depth.
+stops the search, still prints the best move of the last completed depth, and exits
+with status 130.
 
 A live progress line (depth, nodes, speed) goes to stderr while a search runs when
 stdout is a terminal; scripts that read stdout never see it.
@@ -16,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,6 +31,7 @@ from plies.engine import (
 )
 from plies.game import BaseGame
 from plies.games import GAMES, parse_game_spec
+from plies.games._text import MAX_DIGITS, shown
 
 __all__ = ["register"]
 
@@ -48,16 +50,17 @@ def register(subparsers: Any) -> None:
             "line per completed depth (depth, score, nodes, nodes per second, time, "
             "principal variation), then 'bestmove MOVE'. Scores are from the side to "
             "move's view: a number (the game's evaluation) or 'win N'/'loss N' for a "
-            "proven result N plies away. Ctrl-C stops and prints the best move of the "
-            f"last completed depth. Without a limit the search runs {DEFAULT_TIME:g} s."
+            "proven result N plies away. Ctrl-C stops, prints the best move of the "
+            "last completed depth and exits 130. Without a limit the search runs "
+            f"{DEFAULT_TIME:g} s."
         ),
         epilog=f"Games: {games} (see 'plies games'). "
         "Example: plies analyze connect4 4453 --depth 8",
     )
-    _add_game_arguments(analyze)
-    analyze.add_argument("--depth", type=_positive_int, help="deepest iteration, in plies")
-    analyze.add_argument("--time", type=_positive_float, help="seconds to search at most")
-    analyze.add_argument("--nodes", type=_positive_int, help="nodes to search at most")
+    add_game_arguments(analyze)
+    analyze.add_argument("--depth", type=whole_number(1), help="deepest iteration, in plies")
+    analyze.add_argument("--time", type=seconds, help="seconds to search at most")
+    analyze.add_argument("--nodes", type=whole_number(1), help="nodes to search at most")
     analyze.add_argument(
         "--algorithm",
         choices=ALGORITHMS,
@@ -67,11 +70,12 @@ def register(subparsers: Any) -> None:
     analyze.add_argument(
         "--chance",
         choices=CHANCE_MODES,
-        default="star1",
         help="chance-node method for negamax, pvs and mtdf (default star1)",
     )
     analyze.add_argument(
-        "--seed", type=int, help="break ties between equal moves at random with this seed"
+        "--seed",
+        type=whole_number(0),
+        help="break ties between equal moves at random with this seed",
     )
     analyze.add_argument(
         "--json", action="store_true", help="print one JSON object per completed depth"
@@ -79,7 +83,13 @@ def register(subparsers: Any) -> None:
     analyze.set_defaults(handler=run_analyze)
 
 
-def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """GAME and the optional POSITION, shared by ``analyze``, ``solve`` and ``play``.
+
+    POSITION is a list of words (joined with spaces), possibly none; ``main`` hands
+    over words that start with '-' too (an Othello board ``---...X``), before or
+    after ``--``.
+    """
     parser.add_argument(
         "game", metavar="GAME", help="game name, with parameters as NAME:key=value,... "
     )
@@ -87,35 +97,67 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
         "position",
         metavar="POSITION",
         nargs="*",
+        default=[],  # with a default argparse no longer calls POSITION required
         help="the position in the game's notation (omitted: the start); "
-        "several words are joined with spaces",
+        "several words are joined with spaces; one starting with '-' may follow '--'",
     )
 
 
-def _positive_int(text: str) -> int:
-    try:
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``.
+
+    The wording is that of :func:`plies.cli._tree.int_at_least`, shared by every
+    command ("expected a number of at least N, not X"); it is not imported from
+    there because that module pulls in the tree lab (about 0.1 s of start-up).
+    Unlike it, the length is checked before ``int()``, which refuses more than
+    4,300 digits, and long input is quoted short.
+    """
+
+    def convert(text: str) -> int:
+        digits = text.strip().removeprefix("-").removeprefix("+")
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
+        if len(digits) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at least {minimum}, not a number of {len(digits):,} digits"
+            )
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at least {minimum}, not {value}"
+            )
+        return value
+
+    return convert
 
 
-def _positive_float(text: str) -> float:
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, not {shown(text)}"
+        ) from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {shown(text)}")
     return value
+
+
+def note(message: str) -> None:
+    """One ``note:`` line on stderr: an option given has no effect here."""
+    print(f"note: {message}", file=sys.stderr)
+
+
+def position_text(args: argparse.Namespace) -> str:
+    """POSITION as typed: its words joined with spaces."""
+    return " ".join(args.position)
 
 
 def load_position(args: argparse.Namespace) -> tuple[BaseGame[Any, Any], Any]:
     """The game and state named by ``args.game`` and ``args.position``."""
     game = parse_game_spec(args.game)
-    return game, game.parse_position(" ".join(args.position))
+    return game, game.parse_position(position_text(args))
 
 
 def format_line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> list[str]:
@@ -214,9 +256,23 @@ class _Progress:
         )
 
 
+def _analyze_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
+    """A ``note:`` for each option given that cannot change this search."""
+    if args.chance is not None:
+        if not game.has_chance:
+            note(f"--chance has no effect: {game.name} has no chance nodes")
+        elif args.algorithm in ("minimax", "expectiminimax", "alphabeta"):
+            note(
+                f"--chance has no effect with --algorithm {args.algorithm} "
+                "(it averages every outcome; --chance is for negamax, pvs and mtdf)"
+            )
+
+
 def run_analyze(args: argparse.Namespace) -> int:
-    """Handle ``plies analyze``."""
+    """Handle ``plies analyze``: exit 0, or 130 after Ctrl-C (the best move of the
+    last completed depth printed all the same)."""
     game, state = load_position(args)
+    _analyze_notes(game, args)
     if args.depth is None and args.time is None and args.nodes is None:
         args.time = DEFAULT_TIME
     limits = Limits(depth=args.depth, nodes=args.nodes, time=args.time)
@@ -227,7 +283,7 @@ def run_analyze(args: argparse.Namespace) -> int:
             state,
             limits=limits,
             algorithm=args.algorithm,
-            chance=args.chance,
+            chance=args.chance or "star1",
             seed=args.seed,
             stop=stop,
             progress=progress.nodes,
@@ -242,6 +298,8 @@ def run_analyze(args: argparse.Namespace) -> int:
             print("bestmove (none)" if game.terminal_value(state) is not None else "bestmove ?")
         else:
             print(f"bestmove {game.format_move(state, last.pv[0])}")
-    if stop.is_set() and not args.json:
-        print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
+    if stop.is_set():
+        if not args.json:
+            print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
+        return 130
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -77,21 +78,33 @@ def run_case(case: BenchCase) -> dict[str, Any]:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    """Handle ``plies bench``."""
-    rows = [run_case(case) for case in BENCH]
+    """Handle ``plies bench``: rows are printed as the searches finish; Ctrl-C stops
+    with the finished rows kept and exit status 130."""
+    width = max(len(case.label) for case in BENCH)
+    rows: list[dict[str, Any]] = []
+    try:
+        for case in BENCH:
+            rows.append(run_case(case))
+            if not args.json:
+                print(_row_text(rows[-1], width), flush=True)
+    except KeyboardInterrupt:
+        print(f"error: interrupted after {len(rows)} of {len(BENCH)} searches", file=sys.stderr)
+        return 130
     total_nodes = sum(row["nodes"] for row in rows)
     total_time = sum(row["time"] for row in rows)
     nps = round(total_nodes / total_time) if total_time > 0 else 0
     if args.json:
         print(json.dumps({"searches": rows, "nodes": total_nodes, "time": total_time, "nps": nps}))
         return 0
-    width = max(len(row["label"]) for row in rows)
-    for row in rows:
-        row_nps = row["nodes"] / row["time"] if row["time"] > 0 else 0
-        print(
-            f"{row['label']:<{width}}  {row['nodes']:>9} nodes  {row['time']:>7.3f} s  "
-            f"{row_nps:>9,.0f} n/s"
-        )
     print(f"{'total':<{width}}  {total_nodes:>9} nodes  {total_time:>7.3f} s  {nps:>9,} n/s")
     print(f"fingerprint {total_nodes}")
     return 0
+
+
+def _row_text(row: dict[str, Any], width: int) -> str:
+    """One search of the bench: label, nodes, seconds, nodes per second."""
+    row_nps = row["nodes"] / row["time"] if row["time"] > 0 else 0
+    return (
+        f"{row['label']:<{width}}  {row['nodes']:>9} nodes  {row['time']:>7.3f} s  "
+        f"{row_nps:>9,.0f} n/s"
+    )

@@ -3,7 +3,8 @@
 ``plies play GAME [POSITION]`` is a game between people at the keyboard and the
 search engine (:func:`plies.engine.search`), on either side or both. Moves typed by a
 person are read one per line from standard input; a malformed or illegal move is
-refused with the reason and asked again. End of input abandons the game (exit 1).
+refused with the reason and asked again. 'quit' ends the game (exit 0), end of
+input abandons it (exit 1), Ctrl-C too (exit 130, with the position reached).
 Chance outcomes (dice) are drawn by a random generator seeded with ``--seed``, so a
 game can be replayed exactly.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
 from typing import Any, TextIO
 
@@ -19,10 +21,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from plies.cli._analyze import add_game_arguments, load_position, note, seconds, whole_number
 from plies.engine import ALGORITHMS, DEFAULT_ALGORITHM, WIN, WIN_THRESHOLD, Limits, search
 from plies.errors import PliesError
 from plies.game import BaseGame
-from plies.games import GAMES, parse_game_spec
+from plies.games import GAMES
 
 __all__ = ["register"]
 
@@ -30,8 +33,10 @@ __all__ = ["register"]
 DEFAULT_TIME = 1.0
 #: Who the people at the keyboard play, by ``--human``.
 HUMAN_SIDES = {"first": (0,), "second": (1,), "both": (0, 1), "none": ()}
-#: Words that abandon the game at a move prompt.
+#: Words that abandon the game at a move prompt (exit status 0: the user chose to).
 QUIT_WORDS = ("quit", "exit", "resign")
+#: What the prompt returns for one of them.
+_QUIT = object()
 
 PLAY_EPILOG = """\
 examples:
@@ -42,7 +47,8 @@ examples:
   plies play connect4:width=6,height=5     parameters after the name
 
 At the prompt type a move in the game's notation ('plies games' lists them), or
-'quit'. End of input (Ctrl-D) abandons the game with exit status 1.
+'quit' (exit status 0). End of input (Ctrl-D) abandons the game with exit status 1;
+Ctrl-C with 130, printing the command that goes on from the position reached.
 """
 
 
@@ -64,18 +70,7 @@ def register(subparsers: Any) -> None:
         epilog=PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument(
-        "game",
-        metavar="GAME",
-        help="a game name, with parameters as NAME:key=value,... (see 'plies games')",
-    )
-    play.add_argument(
-        "position",
-        metavar="POSITION",
-        nargs="?",
-        default="",
-        help="where to start, in the game's notation (default: the start)",
-    )
+    add_game_arguments(play)
     play.add_argument(
         "--human",
         choices=tuple(HUMAN_SIDES),
@@ -85,13 +80,13 @@ def register(subparsers: Any) -> None:
     )
     play.add_argument(
         "--depth",
-        type=int,
+        type=whole_number(1),
         metavar="N",
         help="engine searches N plies per move",
     )
     play.add_argument(
         "--time",
-        type=float,
+        type=seconds,
         metavar="S",
         help=f"engine thinks at most S seconds per move (default {DEFAULT_TIME:g} when "
         "--depth is not given; both may be given)",
@@ -104,7 +99,7 @@ def register(subparsers: Any) -> None:
     )
     play.add_argument(
         "--seed",
-        type=int,
+        type=whole_number(0),
         metavar="N",
         help="seed of the dice for games with chance (default: a random seed, printed "
         "so the game can be replayed)",
@@ -121,9 +116,10 @@ def run_games(_args: argparse.Namespace) -> int:
     console = _console()
     for entry in GAMES:
         console.print(f"[bold]{entry.name}[/bold]  {entry.summary}", markup=True)
-        if entry.defaults:
-            defaults = ",".join(f"{key}={value}" for key, value in entry.defaults)
-            console.print(f"    parameters: {entry.name}:{defaults}", markup=False)
+        defaults = entry.parameter_defaults()
+        if defaults:
+            listed = ",".join(f"{key}={value}" for key, value in defaults.items())
+            console.print(f"    parameters: {entry.name}:{listed}", markup=False)
         console.print(f"    notation: {entry.notation}", markup=False)
     return 0
 
@@ -143,14 +139,44 @@ class _Players:
         return f"player {player + 1} ({role})"
 
 
+def _play_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
+    """A ``note:`` for each option given that cannot change this game."""
+    if args.seed is not None and not game.has_chance:
+        note(f"--seed has no effect: {game.name} has no dice")
+    if args.human == "both":
+        given = [
+            option
+            for option, value in (("--depth", args.depth), ("--time", args.time))
+            if value is not None
+        ]
+        if args.algorithm != DEFAULT_ALGORITHM:
+            given.append("--algorithm")
+        if given:
+            verb = "has" if len(given) == 1 else "have"
+            note(f"{', '.join(given)} {verb} no effect with --human both: the engine never moves")
+
+
 def run_play(args: argparse.Namespace) -> int:
-    """Handler of ``plies play``: the game loop."""
-    if args.depth is not None and args.depth < 1:
-        raise PliesError(f"--depth must be at least 1, got {args.depth}")
-    if args.time is not None and not args.time > 0:
-        raise PliesError(f"--time must be a positive number of seconds, got {args.time}")
-    game = parse_game_spec(args.game)
-    state = game.parse_position(args.position)
+    """Handler of ``plies play``: the game loop. Exit 0 at the end of the game or on
+    'quit', 1 at the end of input, 130 on Ctrl-C (the position reached printed)."""
+    game, state = load_position(args)
+    _play_notes(game, args)
+    reached = [state]
+    try:
+        return _play_game(game, reached, args)
+    except KeyboardInterrupt:
+        print(
+            f"error: interrupted; to go on from here: plies play {shlex.quote(args.game)} "
+            f"{shlex.quote(game.format_position(reached[0]))}",
+            file=sys.stderr,
+        )
+        return 130
+
+
+def _play_game(game: BaseGame[Any, Any], reached: list[Any], args: argparse.Namespace) -> int:
+    """The game loop of :func:`run_play`, from ``reached[0]``, which it keeps up to
+    date with the position reached (for the message after Ctrl-C)."""
+    state = reached[0]
     time_limit = args.time if args.time is not None or args.depth is not None else DEFAULT_TIME
     limits = Limits(depth=args.depth, time=time_limit)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -170,11 +196,13 @@ def run_play(args: argparse.Namespace) -> int:
             outcomes = list(game.chance_outcomes(state))
             outcome = dice.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
             console.print(f"chance: {game.format_move(state, outcome)}", markup=False)
-            state = game.play(state, outcome)
+            state = reached[0] = game.play(state, outcome)
             continue
         player = game.to_move(state)
         if player in players.humans:
             move = _ask_move(console, game, state, players.name(player), sys.stdin)
+            if move is _QUIT:
+                return 0
             if move is None:
                 return 1
         else:
@@ -187,7 +215,7 @@ def run_play(args: argparse.Namespace) -> int:
                 f"{result.stats.nodes:,} nodes, {result.stats.time:.2f} s]",
                 markup=False,
             )
-        state = game.play(state, move)
+        state = reached[0] = game.play(state, move)
 
 
 def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
@@ -205,7 +233,8 @@ def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
 def _ask_move(
     console: Console, game: BaseGame[Any, Any], state: Any, who: str, stream: TextIO
 ) -> Any | None:
-    """Read moves from ``stream`` until one is legal; None at end of input or 'quit'."""
+    """Read moves from ``stream`` until one is legal; None at end of input, _QUIT
+    for 'quit'."""
     legal = " ".join(game.format_move(state, m) for m in game.legal_moves(state))
     while True:
         console.print(f"{who} to move (legal: {legal}): ", end="", markup=False)
@@ -220,7 +249,7 @@ def _ask_move(
             console.print(text, markup=False)
         if text.lower() in QUIT_WORDS:
             print(f"game abandoned ({text})", file=sys.stderr)
-            return None
+            return _QUIT
         if not text:
             continue
         try:

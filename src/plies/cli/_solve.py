@@ -21,13 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from plies.cli._analyze import (
-    _add_game_arguments,
-    _positive_float,
-    _positive_int,
     _Progress,
+    add_game_arguments,
     format_line,
     load_position,
+    note,
+    position_text,
+    seconds,
     stop_on_interrupt,
+    whole_number,
 )
 from plies.engine import Limits, SolveResult, TranspositionTable, solve
 from plies.errors import PliesError, SearchError
@@ -38,6 +40,8 @@ __all__ = ["register", "solve_record"]
 
 #: Default transposition-table size, in entries (about 130 bytes each on CPython).
 DEFAULT_TABLE_ENTRIES = 1 << 20
+#: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
+MIN_TABLE_ENTRIES = 16
 
 
 def register(subparsers: Any) -> None:
@@ -62,7 +66,7 @@ def register(subparsers: Any) -> None:
             "Test_L3_R1;  plies solve connect4 --batch - --weak < positions.txt"
         ),
     )
-    _add_game_arguments(solver)
+    add_game_arguments(solver)
     solver.add_argument(
         "--batch",
         metavar="FILE",
@@ -84,26 +88,20 @@ def register(subparsers: Any) -> None:
     )
     solver.add_argument(
         "--table-size",
-        type=_positive_int,
+        type=whole_number(MIN_TABLE_ENTRIES),
         default=DEFAULT_TABLE_ENTRIES,
         metavar="ENTRIES",
         help=f"transposition-table entries at most (default {DEFAULT_TABLE_ENTRIES:,}, "
         "about 130 bytes each)",
     )
     solver.add_argument(
-        "--time", type=_positive_float, help="give up on a position after this many seconds"
+        "--time", type=seconds, help="give up on a position after this many seconds"
     )
     solver.add_argument(
-        "--nodes", type=_positive_int, help="give up on a position after this many nodes"
+        "--nodes", type=whole_number(1), help="give up on a position after this many nodes"
     )
     solver.add_argument("--json", action="store_true", help="print JSON (one object per line)")
     solver.set_defaults(handler=run_solve)
-
-
-def _table(size: int) -> TranspositionTable:
-    if size < 16:
-        raise PliesError(f"--table-size must be at least 16 entries, got {size}")
-    return TranspositionTable(size)
 
 
 def score_token(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> str:
@@ -129,12 +127,15 @@ def _exact_score(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> i
     return {"win": 1, "draw": 0, "loss": -1}[solved.result]
 
 
-def solve_record(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> dict[str, Any]:
-    """The JSON object of a solved position."""
+def solve_record(
+    game: BaseGame[Any, Any], state: Any, solved: SolveResult, *, position: str = ""
+) -> dict[str, Any]:
+    """The JSON object of a solved position; ``position`` is the POSITION as typed
+    (echoed as given: a game may rebuild another move order), else the game writes it."""
     stats = solved.stats
     return {
         "game": game.name,
-        "position": game.format_position(state),
+        "position": position or game.format_position(state),
         "result": solved.result,
         "distance": solved.distance,
         "score": _exact_score(game, state, solved),
@@ -151,8 +152,15 @@ def solve_record(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> d
     }
 
 
+def _solve_notes(args: argparse.Namespace) -> None:
+    """A ``note:`` for an option given that does less than asked."""
+    if args.weak and args.moves in ("line", "all"):
+        note(f"--moves {args.moves} finds no line with --weak (only best moves)")
+
+
 def run_solve(args: argparse.Namespace) -> int:
-    """Handle ``plies solve``."""
+    """Handle ``plies solve``: exit 0, 1 for an error, 130 after Ctrl-C."""
+    _solve_notes(args)
     if args.batch is not None:
         if args.position:
             raise PliesError("give positions in the --batch file, not on the command line")
@@ -169,13 +177,14 @@ def run_solve(args: argparse.Namespace) -> int:
                 progress=progress.nodes,
                 weak=args.weak,
                 moves=args.moves or "all",
-                table=_table(args.table_size),
+                table=TranspositionTable(args.table_size),
             )
         except SearchError:
             if stop.is_set():
-                raise SearchError("interrupted before the position was solved") from None
+                print("error: interrupted before the position was solved", file=sys.stderr)
+                return 130
             raise
-    record = solve_record(game, state, solved)
+    record = solve_record(game, state, solved, position=position_text(args))
     print(json.dumps(record) if args.json else _solve_text(record))
     return 0
 
@@ -244,7 +253,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
     lines = _read_batch(args.batch)
-    table = _table(args.table_size)
+    table = TranspositionTable(args.table_size)
     limits = Limits(nodes=args.nodes, time=args.time)
     tally = _Tally()
     with stop_on_interrupt() as stop, _batch_progress(len(lines)) as advance:
@@ -268,7 +277,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         )
     if stop.is_set():
         print(f"error: interrupted after {tally.solved} positions", file=sys.stderr)
-        return 1
+        return 130
     if tally.differ:
         print(
             f"error: {tally.differ} of {tally.solved} scores differ from the expected ones "
@@ -311,6 +320,8 @@ def _solve_line(
             return
         tally.bad += 1
         print(f"error: line {number}: {exc}", file=sys.stderr)
+        if args.json:  # a JSON reader sees every line of the batch, bad ones too
+            print(json.dumps({"line": number, "error": str(exc)}), flush=True)
         return
     tally.solved += 1
     tally.nodes += solved.stats.nodes
@@ -321,7 +332,7 @@ def _solve_line(
         if not tally.first_difference:
             tally.first_difference = f"line {number}: expected {expected}, got {token}"
     if args.json:
-        record = solve_record(game, state, solved)
+        record = solve_record(game, state, solved, position=position)
         record["line"] = number
         record["input"] = position
         record["expected"] = expected

@@ -14,7 +14,7 @@ completed depth; :func:`solve` returns the exact value with the distance to the 
 'win in 3'
 """
 
-from plies.engine._context import CHECK_EVERY, StopRequest
+from plies.engine._context import CHECK_EVERY, CHECK_GAP, StopRequest
 from plies.engine._limits import Limits
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
@@ -26,6 +26,7 @@ __all__ = [
     "ALGORITHMS",
     "CHANCE_MODES",
     "CHECK_EVERY",
+    "CHECK_GAP",
     "DEFAULT_ALGORITHM",
     "MAX_PLY",
     "WIN",

@@ -20,12 +20,20 @@ from plies.engine._result import SearchStats
 from plies.engine._table import TranspositionTable
 from plies.game import BaseGame
 
-__all__ = ["CHECK_EVERY", "SearchAborted", "SearchContext", "StopRequest"]
+__all__ = ["CHECK_EVERY", "CHECK_GAP", "SearchAborted", "SearchContext", "StopRequest"]
 
-#: Nodes between two looks at the clock and the stop request. At the engine's
+#: Most nodes between two looks at the clock and the stop request. At the engine's
 #: 100-300k nodes per second this is well under 2 ms; checking every node would cost
 #: about 5% of the speed (time.monotonic() is ~50 ns plus the call).
 CHECK_EVERY = 256
+
+#: Longest wished time between two looks, in seconds. Nodes are not all cheap: a Nim
+#: position of two heaps of 100,000 has 200,000 moves, and 256 such nodes took 12 s.
+#: So the interval adapts: it starts at one node, doubles while looks come faster
+#: than half this gap, and falls to a quarter when one comes later (never above
+#: :data:`CHECK_EVERY`). Limits and Ctrl-C then act within a few of these gaps
+#: however slow a node is, as long as one node is faster than the gap.
+CHECK_GAP = 0.01
 
 #: A stop request: an Event (set it to stop) or any callable returning True to stop.
 StopRequest = threading.Event | Callable[[], bool]
@@ -69,6 +77,9 @@ class SearchContext:
         #: Nodes at the horizon (depth exhausted, state not terminal) in this iteration:
         #: zero means the iteration saw every line to its end, so its value is exact.
         self.horizon_hits = 0
+        #: Nodes between two checks (adaptive, see CHECK_GAP) and when the last ran.
+        self.check_interval = 1
+        self.last_check = time.monotonic()
         #: The node count at which :meth:`check` runs next.
         self.next_check = self._next_check()
         #: Added to the remaining depth in table entries: a new tag per search and
@@ -85,7 +96,7 @@ class SearchContext:
         self.root_move: Any = None
 
     def _next_check(self) -> int:
-        upcoming = self.nodes + CHECK_EVERY
+        upcoming = self.nodes + self.check_interval
         if 0 <= self.max_nodes < upcoming:
             return self.max_nodes
         return upcoming
@@ -94,13 +105,30 @@ class SearchContext:
         """Raise :class:`SearchAborted` if a limit is reached; else schedule the next check."""
         if 0 <= self.max_nodes <= self.nodes:
             raise SearchAborted("node limit")
-        if time.monotonic() >= self.deadline:
+        now = time.monotonic()
+        if now >= self.deadline:
             raise SearchAborted("time limit")
         if self.stop_requested is not None and self.stop_requested():
             raise SearchAborted("stop requested")
         if self.progress is not None:
             self.progress(self.nodes)
+        gap = now - self.last_check
+        self.last_check = now
+        if gap > CHECK_GAP:
+            self.check_interval = max(1, self.check_interval >> 2)
+        elif gap < CHECK_GAP / 2 and self.check_interval < CHECK_EVERY:
+            self.check_interval = min(CHECK_EVERY, self.check_interval << 1)
         self.next_check = self._next_check()
+
+    def time_is_up(self) -> bool:
+        """Whether the deadline has passed or a stop was requested (no counters).
+
+        For loops inside one node that may run long (thousands of moves): they call
+        it every few hundred steps and raise :class:`SearchAborted` if it says so.
+        """
+        if time.monotonic() >= self.deadline:
+            return True
+        return self.stop_requested is not None and self.stop_requested()
 
     def elapsed(self) -> float:
         """Seconds since the search started."""

@@ -36,7 +36,7 @@ from typing import Any
 
 from plies.engine._context import SearchContext
 from plies.engine._limits import MAX_PLY
-from plies.engine._negamax import overrides
+from plies.engine._negamax import overrides, unchecked_play
 from plies.engine._scores import WIN
 
 __all__ = ["EXACT_CODE", "LOWER_CODE", "UPPER_CODE", "ExactSolver", "scaled_utility"]
@@ -89,6 +89,7 @@ class ExactSolver:
         self.worst = scaled_utility(low_utility)
         self.best = scaled_utility(high_utility)
         self.ordering = ordering
+        self.play = unchecked_play(game)
         self.node = self._make_node()
 
     def _make_node(self) -> ExactNode:
@@ -101,7 +102,7 @@ class ExactSolver:
         ctx, game = self.ctx, self.game
         terminal_value = game.terminal_value
         legal_moves = game.legal_moves
-        play = game.play
+        play = unchecked_play(game)
         key_of = game.key
         to_move = game.to_move
         alternating = game.alternating
@@ -242,17 +243,26 @@ class ExactSolver:
 
         Unlike the node function it accepts a finished game or a win in one.
         """
-        game = self.game
+        game, ctx = self.game, self.ctx
         outcome = game.terminal_value(state)
+        move = None
+        if outcome is None and self.winning_move is not None:
+            move = self.winning_move(state)
+        if outcome is None and move is None:
+            return self.node(state, alpha, beta, ply)
+        # A finished game or a win in one: a node and a leaf, counted (and the clock
+        # read) as the node function counts them. 'solve nim 1000000' reported 0
+        # nodes, and its best moves (a million children, each a win in one for the
+        # opponent) ignored limits and Ctrl-C.
+        ctx.nodes += 1
+        ctx.leaves += 1
+        if ctx.nodes >= ctx.next_check:
+            ctx.check()
         if outcome is not None:
             return terminal_int(outcome, ply)
-        if self.winning_move is not None:
-            move = self.winning_move(state)
-            if move is not None:
-                outcome = game.terminal_value(game.play(state, move))
-                assert outcome is not None and outcome < 0
-                return -terminal_int(outcome, ply + 1)
-        return self.node(state, alpha, beta, ply)
+        outcome = game.terminal_value(self.play(state, move))
+        assert outcome is not None and outcome < 0
+        return -terminal_int(outcome, ply + 1)
 
     def value(self, state: Any, *, weak: bool = False) -> int:
         """The exact score of ``state`` for the side to move (engine units, as an int).
@@ -321,7 +331,7 @@ class ExactSolver:
         """Whether ``move`` from ``state`` (``ply`` plies below the root) scores at
         least ``value`` (root-relative): one null-window search of the child."""
         game = self.game
-        child = game.play(state, move)
+        child = self.play(state, move)
         if game.alternating or game.to_move(child) != game.to_move(state):
             return -self.search(child, -value, -value + 1, ply + 1) >= value
         return self.search(child, value - 1, value, ply + 1) >= value
@@ -351,7 +361,7 @@ class ExactSolver:
             moves = self._ordered_moves(state)
             ply = len(line)
             move = next(m for m in moves if self.reaches(state, m, value, ply))
-            child = game.play(state, move)
+            child = self.play(state, move)
             if game.alternating or game.to_move(child) != game.to_move(state):
                 value = -value
             line.append(move)

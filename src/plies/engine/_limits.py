@@ -18,11 +18,12 @@ class Limits:
     """When to stop searching; None means "no limit of this kind".
 
     ``depth`` is the deepest iteration in plies, ``nodes`` the most nodes to visit,
-    ``time`` the most seconds to spend (a deadline checked every few hundred nodes,
-    so it is honoured within a few milliseconds). Reaching a limit is not an error:
-    the search returns the last completed iteration and says it was cut short. With
-    no limit at all, iterative deepening runs until the value is exact (every line
-    searched to its end), which only suits small games.
+    ``time`` the most seconds to spend (a deadline read every few hundred nodes, or
+    more often when nodes are slow, so it is honoured within a few milliseconds as
+    long as a single node takes less; see :data:`~plies.engine.CHECK_GAP`). Reaching
+    a limit is not an error: the search returns the last completed iteration and says
+    it was cut short. With no limit at all, iterative deepening runs until the value
+    is exact (every line searched to its end), which only suits small games.
     """
 
     depth: int | None = None

@@ -29,7 +29,13 @@ from typing import Any
 from plies.engine._context import SearchAborted, SearchContext, StopRequest
 from plies.engine._exact import ExactSolver
 from plies.engine._limits import MAX_PLY, Limits
-from plies.engine._negamax import CHANCE_MODES, NodeFunction, make_negamax, overrides
+from plies.engine._negamax import (
+    CHANCE_MODES,
+    NodeFunction,
+    make_negamax,
+    overrides,
+    unchecked_play,
+)
 from plies.engine._result import SearchResult, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import TranspositionTable
@@ -125,6 +131,7 @@ class _Run:
             raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
         self.game = game
         self.state = state
+        self.play = unchecked_play(game)
         self.limits = limits
         self.algorithm = algorithm
         self.seed = seed
@@ -252,7 +259,10 @@ class _Run:
                 exact = ctx.horizon_hits == 0
                 best_move = None if game.has_chance and game.is_chance(state) else ctx.root_move
                 if self.rng is not None and best_move is not None:
-                    best_move = self._break_tie(depth, value, best_move)
+                    try:
+                        best_move = self._break_tie(depth, value, best_move)
+                    except SearchAborted:  # the depth is done; only the tie-break is cut
+                        self.aborted = True
                 self.last = SearchResult(
                     value=value,
                     best_move=best_move,
@@ -264,7 +274,7 @@ class _Run:
                     stats=ctx.stats(ebf),
                 )
                 yield self.last
-                if exact:  # every line reached its end: deeper searches change nothing
+                if exact or self.aborted:  # exact: deeper searches change nothing
                     return
                 previous = value
                 previous_nodes = iteration_nodes
@@ -279,7 +289,7 @@ class _Run:
         game, state = self.game, self.state
         if self.tie_node is None:
             self.tie_node = make_negamax(self.ctx)
-        node = self.tie_node
+        node, play = self.tie_node, self.play
         below = math.nextafter(value, -INF)
         me = game.to_move(state)
         ties = []
@@ -287,7 +297,7 @@ class _Run:
             if move == best_move:
                 ties.append(move)
                 continue
-            child = game.play(state, move)
+            child = play(state, move)
             if (game.alternating and not game.has_chance) or game.to_move(child) != me:
                 score = -node(child, depth - 1, -value, -below, 1)
             else:
@@ -298,7 +308,7 @@ class _Run:
 
     def _pv(self, best_move: Any, depth: int) -> tuple[Any, ...]:
         """The principal variation: ``best_move``, then table moves while they are legal."""
-        game, state = self.game, self.state
+        game, state, play = self.game, self.state, self.play
         if best_move is None or (game.has_chance and game.is_chance(state)):
             return ()
         pv = [best_move]
@@ -306,7 +316,7 @@ class _Run:
         if table is None:
             return tuple(pv)
         seen = {game.key(state)}
-        current = game.play(state, best_move)
+        current = play(state, best_move)
         while len(pv) < depth:
             if game.terminal_value(current) is not None:
                 break
@@ -321,7 +331,7 @@ class _Run:
             if move not in game.legal_moves(current):
                 break
             pv.append(move)
-            current = game.play(current, move)
+            current = play(current, move)
         return tuple(pv)
 
     def fallback(self) -> SearchResult:
@@ -491,9 +501,11 @@ def solve(
     solver = ExactSolver(ctx, ordering=ordering)
     best_moves: tuple[Any, ...] = ()
     pv: tuple[Any, ...] = ()
+    proven = False
     try:
         with deep_recursion(MAX_PLY):
             value = solver.value(state, weak=weak)
+            proven = True
             if game.terminal_value(state) is None:
                 # The least score the best moves reach: the value, or for a weak solve
                 # any win, any draw, or any score at all.
@@ -508,6 +520,12 @@ def solve(
                     best_moves = pv[:1] or tuple(solver.best_moves(state, target, first_only=True))
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
+        if proven:  # the value was, the moves asked for were not
+            raise SearchError(
+                f"solve stopped ({exc}) after proving the value, while finding "
+                f"{'every best move' if moves == 'all' else 'the moves asked for'} "
+                "(moves='best' or 'none' ask for less)"
+            ) from None
         raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
     distance: int | None = None
     if weak:  # value is 1, 0 or -1

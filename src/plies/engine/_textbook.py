@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from plies.engine._context import SearchContext
-from plies.engine._negamax import NodeFunction, overrides
+from plies.engine._negamax import NodeFunction, overrides, unchecked_play
 from plies.engine._scores import terminal_score
 
 __all__ = ["make_minimax"]
@@ -32,7 +32,7 @@ def make_minimax(ctx: SearchContext, *, prune: bool) -> NodeFunction:
     evaluate = game.evaluate
     to_move = game.to_move
     legal_moves = game.legal_moves
-    play = game.play
+    play = unchecked_play(game)
     is_chance = game.is_chance
     has_chance = game.has_chance
     ply_weight = 0 if has_chance else 1

@@ -10,11 +10,13 @@ line accepts as GAME).
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
-from plies.errors import UnknownGameError
+from plies.errors import ArgumentTypeError, PliesError, UnknownGameError
 from plies.game import BaseGame
+from plies.games._text import MAX_DIGITS, shown
 
 __all__ = ["GAMES", "GameEntry", "available_games", "get_game", "parse_game_spec"]
 
@@ -34,14 +36,60 @@ class GameEntry:
     defaults: tuple[tuple[str, int], ...] = ()
 
     def create(self, **params: int) -> BaseGame[Any, Any]:
-        """Import the game's module and build the game with ``params``."""
-        module_name, _, attribute = self.factory.partition(":")
-        factory = getattr(importlib.import_module(module_name), attribute)
+        """Import the game's module and build the game with ``params``.
+
+        The game is named as asked for: the entry's name, then the parameters given
+        (``tictactoe``, ``mnk:m=4,n=4,k=3``), in its messages too when its factory
+        takes a ``name``. Raises :class:`UnknownGameError` naming the parameters that
+        exist for an unknown one, and for a value the game refuses (with its range).
+        """
+        factory = self._factory()
+        known = self.parameters()
+        unknown = [key for key in params if key not in known]
+        if unknown:
+            listed = ", ".join(known) if known else "none"
+            raise UnknownGameError(
+                f"{self.name}: unknown parameter {shown(unknown[0])} (parameters: {listed})"
+            )
+        label = self.name
+        if params:
+            label += ":" + ",".join(f"{key}={value}" for key, value in params.items())
+        arguments: dict[str, Any] = {**dict(self.defaults), **params}
+        if "name" in inspect.signature(factory).parameters:
+            arguments["name"] = label
         try:
-            game: BaseGame[Any, Any] = factory(**{**dict(self.defaults), **params})
-        except TypeError as exc:  # unexpected keyword: report it as a bad game spec
-            raise UnknownGameError(f"{self.name}: bad parameters {params!r} ({exc})") from exc
+            game: BaseGame[Any, Any] = factory(**arguments)
+        except ArgumentTypeError as exc:
+            raise ArgumentTypeError(f"{label}: {exc}") from None
+        except PliesError as exc:
+            raise UnknownGameError(f"{label}: {exc}") from None
+        game.name = label
         return game
+
+    def parameters(self) -> list[str]:
+        """The names of the parameters the game takes (``NAME:key=value``)."""
+        signature = inspect.signature(self._factory())
+        return [
+            name
+            for name, parameter in signature.parameters.items()
+            if name != "name"
+            and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+        ]
+
+    def parameter_defaults(self) -> dict[str, int]:
+        """The parameters that take a number, with the value used when none is given."""
+        signature = inspect.signature(self._factory())
+        given = dict(self.defaults)
+        found = {}
+        for name in self.parameters():
+            value = given.get(name, signature.parameters[name].default)
+            if type(value) is int:
+                found[name] = value
+        return found
+
+    def _factory(self) -> Any:
+        module_name, _, attribute = self.factory.partition(":")
+        return getattr(importlib.import_module(module_name), attribute)
 
 
 #: Every built-in game, in the order ``plies games`` lists them.
@@ -100,7 +148,7 @@ def get_entry(name: str) -> GameEntry:
         if entry.name == name:
             return entry
     known = ", ".join(available_games())
-    raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+    raise UnknownGameError(f"unknown game {shown(name)} (known: {known})")
 
 
 def get_game(name: str, **params: int) -> BaseGame[Any, Any]:
@@ -114,15 +162,23 @@ def parse_game_spec(spec: str) -> BaseGame[Any, Any]:
     Raises :class:`UnknownGameError` for an unknown name or malformed parameters.
     """
     name, _, rest = spec.strip().partition(":")
+    entry = get_entry(name)
     params: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise UnknownGameError(f"bad game parameter {item!r} in {spec!r} (want key=value)")
-        try:
-            params[key.strip()] = int(value)
-        except ValueError:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not key.isidentifier():
             raise UnknownGameError(
-                f"bad game parameter {item!r} in {spec!r} (value must be an integer)"
-            ) from None
-    return get_game(name, **params)
+                f"bad game parameter {shown(item)} in {shown(spec)} (want key=value)"
+            )
+        digits = value.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise UnknownGameError(
+                f"bad game parameter {shown(item)} in {shown(spec)} (value must be an integer)"
+            )
+        if len(digits) > MAX_DIGITS:
+            raise UnknownGameError(
+                f"{name}: parameter {key} has {len(digits):,} digits, more than any game "
+                f"allows (at most {MAX_DIGITS})"
+            )
+        params[key] = int(value)
+    return entry.create(**params)

@@ -28,8 +28,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
+from plies.games._text import int_move_type, read_int, shown
 
 __all__ = ["Connect4", "Connect4State"]
 
@@ -96,7 +97,7 @@ class Connect4(BaseGame[Connect4State, int]):
     def __init__(self, width: int = 7, height: int = 6) -> None:
         for label, value in (("width", width), ("height", height)):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise PliesError(f"connect4 {label} must be an integer, got {value!r}")
+                raise ArgumentTypeError(f"connect4 {label} must be an integer, got {value!r}")
             if not MIN_SIZE <= value <= MAX_SIZE:
                 raise PliesError(
                     f"connect4 {label} must be between {MIN_SIZE} and {MAX_SIZE}, got {value}"
@@ -200,7 +201,23 @@ class Connect4(BaseGame[Connect4State, int]):
         return moves
 
     def play(self, state: Connect4State, move: int) -> Connect4State:
-        """The state after dropping a stone in column ``move`` (1-based, assumed legal)."""
+        """The state after dropping a stone in column ``move`` (1-based).
+
+        Raises :class:`ArgumentTypeError` for a move that is not an int and
+        :class:`IllegalMoveError` for a column off the board, a full column or a
+        finished game.
+        """
+        int_move_type(move, game="connect4")
+        if not 1 <= move <= self.width:
+            raise IllegalMoveError(f"connect4: illegal move {move}: the columns are 1-{self.width}")
+        if state.won or state.ply == self.size:
+            raise IllegalMoveError(f"connect4: illegal move {move}: the game is over")
+        if state.mask & self._top[move]:
+            raise IllegalMoveError(f"connect4: illegal move {move}: the column is full")
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: Connect4State, move: int) -> Connect4State:
+        """:meth:`play` for a legal move, without the checks (the engine's path)."""
         position, mask, ply, _ = state
         new_mask = mask | (mask + self._bottom[move])
         # Four-in-a-row test of the mover's stones, unrolled, with the shifts and
@@ -516,8 +533,10 @@ class Connect4(BaseGame[Connect4State, int]):
         """
         stripped = text.strip()
         if not (stripped.isascii() and stripped.isdigit()):
-            raise ParseError(f"connect4: a move is a column number 1-{self.width}, got {text!r}")
-        move = int(stripped)
+            raise ParseError(
+                f"connect4: a move is a column number 1-{self.width}, got {shown(text)}"
+            )
+        move = read_int(stripped, what="a column", game="connect4")
         if not 1 <= move <= self.width:
             raise ParseError(f"connect4: column {move} is not between 1 and {self.width}")
         if self.is_terminal(state):
@@ -541,8 +560,8 @@ class Connect4(BaseGame[Connect4State, int]):
             try:
                 move = self.parse_move(state, token)
             except PliesError as exc:
-                raise type(exc)(f"{exc} (move {index} of {text.strip()!r})") from None
-            state = self.play(state, move)
+                raise type(exc)(f"{exc} (move {index} of {shown(text.strip())})") from None
+            state = self.play_unchecked(state, move)
         return state
 
     def format_position(self, state: Connect4State) -> str:

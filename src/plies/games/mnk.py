@@ -22,12 +22,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
+from plies.games._text import int_move_type, read_int, shown
 
 __all__ = ["MNKGame", "MNKState"]
 
 _MARKS = ".xo"
+
+#: Longest side of a board (256 cells; a guard against typos, not a rule).
+MAX_SIDE = 16
 
 
 class MNKState(NamedTuple):
@@ -54,15 +58,24 @@ class MNKGame(BaseGame[MNKState, int]):
     #: Only the mark completing k in a row wins; a full board is a draw.
     last_mover_wins = True
 
-    def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
+    def __init__(self, m: int = 3, n: int = 3, k: int = 3, *, name: str | None = None) -> None:
         for label, value in (("m", m), ("n", n), ("k", k)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 16:
-                raise PliesError(f"mnk: {label} must be an integer from 1 to 16, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ArgumentTypeError(f"mnk: {label} must be an integer, got {value!r}")
+            if not 1 <= value <= MAX_SIDE:
+                raise PliesError(f"mnk: {label} must be from 1 to {MAX_SIDE}, got {value}")
         if k > max(m, n):
-            raise PliesError(f"mnk: k={k} cannot fit on a {m}x{n} board")
+            raise PliesError(
+                f"mnk: k must be from 1 to {max(m, n)} on a {m}x{n} board (the longer side), "
+                f"got {k}"
+            )
         self.m, self.n, self.k = m, n, k
         self.size = m * n
-        self.name = "tictactoe" if (m, n, k) == (3, 3, 3) else f"mnk:m={m},n={n},k={k}"
+        #: The name in messages: as the registry was asked (``name``), else the
+        #: customary one (``tictactoe`` for 3,3,3).
+        if name is None:
+            name = "tictactoe" if (m, n, k) == (3, 3, 3) else f"mnk:m={m},n={n},k={k}"
+        self.name = name
         lines = _lines(m, n, k)
         self._all_lines = tuple(lines)
         #: For each cell, the bitmasks of the k-lines through it.
@@ -98,7 +111,26 @@ class MNKGame(BaseGame[MNKState, int]):
         return [c for c in self._order if not taken >> c & 1]
 
     def play(self, state: MNKState, move: int) -> MNKState:
-        """Mark cell ``move`` (0-based) for the side to move."""
+        """Mark cell ``move`` (0-based) for the side to move.
+
+        Raises :class:`ArgumentTypeError` for a move that is not an int and
+        :class:`IllegalMoveError` for a cell off the board, a taken cell or a
+        finished game.
+        """
+        int_move_type(move, game=self.name)
+        if not 0 <= move < self.size:
+            raise IllegalMoveError(
+                f"{self.name}: illegal move {move}: cells are 0-{self.size - 1} "
+                f"(0-based; cell {move + 1} in the notation)"
+            )
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"{self.name}: illegal move {move}: the game is over")
+        if (state.x | state.o) >> move & 1:
+            raise IllegalMoveError(f"{self.name}: illegal move {move}: the cell is taken")
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: MNKState, move: int) -> MNKState:
+        """:meth:`play` for a legal move, without the checks (the engine's path)."""
         x, o, ply, _ = state
         bit = 1 << move
         if ply & 1:
@@ -177,9 +209,11 @@ class MNKGame(BaseGame[MNKState, int]):
     def parse_move(self, state: MNKState, text: str) -> int:
         """Read a 1-based cell number and check that the cell is free."""
         stripped = text.strip()
-        if not stripped.isdigit():
-            raise ParseError(f"{self.name}: a move is a cell number 1-{self.size}, got {text!r}")
-        cell = int(stripped) - 1
+        if not (stripped.isascii() and stripped.isdigit()):
+            raise ParseError(
+                f"{self.name}: a move is a cell number 1-{self.size}, got {shown(text)}"
+            )
+        cell = read_int(stripped, what="a cell", game=self.name) - 1
         if not 0 <= cell < self.size:
             raise IllegalMoveError(f"{self.name}: no cell {stripped} (cells are 1-{self.size})")
         if self.is_terminal(state):
@@ -198,7 +232,7 @@ class MNKGame(BaseGame[MNKState, int]):
             tokens = list(tokens[0])
         state = self._initial
         for token in tokens:
-            state = self.play(state, self.parse_move(state, token))
+            state = self.play_unchecked(state, self.parse_move(state, token))
         return state
 
     def _parse_board(self, text: str) -> MNKState:
@@ -206,22 +240,24 @@ class MNKGame(BaseGame[MNKState, int]):
         if len(rows) != self.n or any(len(row) != self.m for row in rows):
             raise ParseError(
                 f"{self.name}: a board is {self.n} rows of {self.m} cells joined by '/', "
-                f"got {text!r}"
+                f"got {shown(text)}"
             )
         x = o = 0
         for cell, ch in enumerate("".join(rows)):
             if ch not in _MARKS:
-                raise ParseError(f"{self.name}: unexpected {ch!r} in board {text!r}", column=cell)
+                raise ParseError(
+                    f"{self.name}: unexpected {ch!r} in board {shown(text)}", column=cell + 1
+                )
             if ch == "x":
                 x |= 1 << cell
             elif ch == "o":
                 o |= 1 << cell
         nx, no = x.bit_count(), o.bit_count()
         if nx not in (no, no + 1):
-            raise IllegalMoveError(f"{self.name}: board {text!r} has {nx} x and {no} o marks")
+            raise IllegalMoveError(f"{self.name}: board {shown(text)} has {nx} x and {no} o marks")
         x_won, o_won = self._has_line(x), self._has_line(o)
         if (x_won and o_won) or (x_won and nx == no) or (o_won and nx > no):
-            raise IllegalMoveError(f"{self.name}: board {text!r} cannot arise in a game")
+            raise IllegalMoveError(f"{self.name}: board {shown(text)} cannot arise in a game")
         return _new_state(MNKState, (x, o, nx + no, x_won or o_won))
 
     def _has_line(self, marks: int) -> bool:

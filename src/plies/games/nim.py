@@ -13,11 +13,14 @@ heap ``H``, heaps numbered from 1 (``2:3`` takes 3 from the second heap).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
+from typing import NamedTuple, overload
 
-from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
+from plies.games._text import clip, read_int, shown
 
 __all__ = ["Nim", "NimMove", "NimState"]
 
@@ -40,6 +43,75 @@ class NimMove(NamedTuple):
     take: int
 
 
+# tuple.__new__ skips the NamedTuple's generated __new__ (about half the cost).
+_new_move = tuple.__new__
+
+
+class NimMoves(Sequence[NimMove]):
+    """The legal moves of a Nim position, made one by one as they are asked for.
+
+    Two heaps of 100,000 have 200,000 moves: building them as a list took 80 ms per
+    position, longer than a search may spend between two looks at its clock. This
+    sequence holds the heaps only: length, indexing and ``in`` take constant time
+    (``in`` logarithmic for indexing), and iteration makes each move when it is
+    reached, so a cut-off after the first few moves costs only those. Order: heaps
+    left to right, larger takes first. Compares equal to a list of the same moves.
+    """
+
+    __slots__ = ("_heaps", "_starts")
+
+    def __init__(self, heaps: tuple[int, ...]) -> None:
+        self._heaps = heaps
+        #: Index of the first move of each heap, then the total.
+        self._starts = (0, *accumulate(heaps))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @overload
+    def __getitem__(self, index: int) -> NimMove: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[NimMove]: ...
+
+    def __getitem__(self, index: int | slice) -> NimMove | list[NimMove]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(f"move index {index} out of range (0-{size - 1})")
+        heap = bisect_right(self._starts, index) - 1
+        return _new_move(NimMove, (heap, self._heaps[heap] - (index - self._starts[heap])))
+
+    def __iter__(self) -> Iterator[NimMove]:
+        for heap, size in enumerate(self._heaps):
+            for take in range(size, 0, -1):
+                yield _new_move(NimMove, (heap, take))
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, tuple) or len(move) != 2:
+            return False
+        heap, take = move
+        return (
+            type(heap) is int
+            and type(take) is int
+            and 0 <= heap < len(self._heaps)
+            and 1 <= take <= self._heaps[heap]
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking: like a list
+
+    def __repr__(self) -> str:
+        return f"NimMoves(heaps={self._heaps}, {len(self)} moves)"
+
+
 class Nim(BaseGame[NimState, NimMove]):
     """Nim on any heaps; ``heaps`` gives the default start (3,4,5)."""
 
@@ -48,7 +120,13 @@ class Nim(BaseGame[NimState, NimMove]):
     last_mover_wins = True
 
     def __init__(self, heaps: Sequence[int] = (3, 4, 5)) -> None:
-        self._initial = NimState(_check_heaps(tuple(heaps), repr(heaps)), 0)
+        if isinstance(heaps, int) and not isinstance(heaps, bool):
+            heaps = (heaps,)  # one heap, as 'nim:heaps=7' gives it
+        if isinstance(heaps, str | bytes) or not isinstance(heaps, Sequence):
+            raise ArgumentTypeError(
+                f"nim: heaps must be a sequence of ints such as (3, 4, 5), got {clip(repr(heaps))}"
+            )
+        self._initial = NimState(_check_heaps(tuple(heaps), clip(repr(heaps))), 0)
 
     def __repr__(self) -> str:
         return f"Nim(heaps={self._initial.heaps})"
@@ -63,16 +141,38 @@ class Nim(BaseGame[NimState, NimMove]):
         """The player to move."""
         return state.player
 
-    def legal_moves(self, state: NimState) -> list[NimMove]:
-        """Every (heap, count): heaps left to right, larger takes first."""
-        return [
-            NimMove(index, count)
-            for index, size in enumerate(state.heaps)
-            for count in range(size, 0, -1)
-        ]
+    def legal_moves(self, state: NimState) -> NimMoves:
+        """Every (heap, count): heaps left to right, larger takes first (made lazily,
+        see :class:`NimMoves`)."""
+        return NimMoves(state.heaps)
 
     def play(self, state: NimState, move: NimMove) -> NimState:
-        """Remove ``move.take`` objects from heap ``move.heap``; the turn passes."""
+        """Remove ``move.take`` objects from heap ``move.heap``; the turn passes.
+
+        Raises :class:`ArgumentTypeError` unless ``move`` is a pair of ints and
+        :class:`IllegalMoveError` for a heap that does not exist or holds fewer.
+        """
+        if not isinstance(move, tuple) or len(move) != 2:
+            raise ArgumentTypeError(
+                f"nim: a move is a NimMove(heap, take) pair, got {clip(repr(move))}"
+            )
+        heap, take = move
+        if type(heap) is not int or type(take) is not int:
+            raise ArgumentTypeError(f"nim: a move's heap and take are ints, got {clip(repr(move))}")
+        if not 0 <= heap < len(state.heaps):
+            raise IllegalMoveError(
+                f"nim: illegal move {clip(repr(move))}: no heap {heap} "
+                f"(0-based, there are {len(state.heaps)})"
+            )
+        if not 1 <= take <= state.heaps[heap]:
+            raise IllegalMoveError(
+                f"nim: illegal move {clip(repr(move))}: cannot take {take} from heap "
+                f"{heap}, which holds {state.heaps[heap]}"
+            )
+        return self.play_unchecked(state, _new_move(NimMove, (heap, take)))
+
+    def play_unchecked(self, state: NimState, move: NimMove) -> NimState:
+        """:meth:`play` for a legal move, without the checks."""
         heaps = list(state.heaps)
         heaps[move.heap] -= move.take
         return NimState(tuple(heaps), 1 - state.player)
@@ -119,9 +219,10 @@ class Nim(BaseGame[NimState, NimMove]):
     def parse_move(self, state: NimState, text: str) -> NimMove:
         """Read ``H:N`` and check that heap H holds at least N objects."""
         heap_text, sep, count_text = text.strip().partition(":")
-        if not sep or not heap_text.strip().isdigit() or not count_text.strip().isdigit():
-            raise ParseError(f"nim: a move is HEAP:COUNT such as 2:3, got {text!r}")
-        heap, count = int(heap_text) - 1, int(count_text)
+        if not sep:
+            raise ParseError(f"nim: a move is HEAP:COUNT such as 2:3, got {shown(text)}")
+        heap = read_int(heap_text, what="the heap of a move", game="nim") - 1
+        count = read_int(count_text, what="the count of a move", game="nim")
         if not 0 <= heap < len(state.heaps):
             raise IllegalMoveError(f"nim: no heap {heap + 1} (heaps are 1-{len(state.heaps)})")
         if not 1 <= count <= state.heaps[heap]:
@@ -135,9 +236,12 @@ class Nim(BaseGame[NimState, NimMove]):
         tokens = text.replace(",", " ").split()
         if not tokens:
             return self._initial
-        if not all(token.isdigit() for token in tokens):
-            raise ParseError(f"nim: a position is heap sizes such as 3,4,5, got {text!r}")
-        return NimState(_check_heaps(tuple(int(t) for t in tokens), repr(text)), 0)
+        if not all(token.isascii() and token.isdigit() for token in tokens):
+            raise ParseError(f"nim: a position is heap sizes such as 3,4,5, got {shown(text)}")
+        if len(tokens) > MAX_HEAPS:
+            raise PliesError(f"nim: want 1 to {MAX_HEAPS} heaps, got {len(tokens):,}")
+        sizes = tuple(read_int(t, what="a heap size", game="nim") for t in tokens)
+        return NimState(_check_heaps(sizes, shown(text)), 0)
 
     def format_position(self, state: NimState) -> str:
         """The heap sizes joined by commas."""
@@ -153,7 +257,7 @@ class Nim(BaseGame[NimState, NimMove]):
 def _check_heaps(heaps: tuple[int, ...], text: str) -> tuple[int, ...]:
     """Validate heap sizes; raise :class:`PliesError` naming ``text``."""
     if not heaps or len(heaps) > MAX_HEAPS:
-        raise PliesError(f"nim: want 1 to {MAX_HEAPS} heaps, got {text}")
+        raise PliesError(f"nim: want 1 to {MAX_HEAPS} heaps, got {len(heaps)}: {text}")
     for size in heaps:
         if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= MAX_HEAP:
             raise PliesError(f"nim: heap sizes must be integers 0-{MAX_HEAP}, got {text}")

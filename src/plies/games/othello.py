@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from plies.errors import IllegalMoveError, ParseError
 from plies.game import BaseGame
+from plies.games._text import int_move_type, shown
 
 __all__ = ["PASS", "Othello", "OthelloState", "format_square", "parse_square"]
 
@@ -89,7 +90,7 @@ def parse_square(text: str) -> int:
         return PASS
     if len(token) == 2 and token[0] in "abcdefgh" and token[1] in "12345678":
         return (int(token[1]) - 1) * 8 + "abcdefgh".index(token[0])
-    raise ParseError(f"othello: a move is a square a1-h8 or 'pass', got {text!r}")
+    raise ParseError(f"othello: a move is a square a1-h8 or 'pass', got {shown(text)}")
 
 
 def _move_mask(mover: int, opponent: int) -> int:
@@ -199,7 +200,22 @@ class Othello(BaseGame[OthelloState, int]):
         return []
 
     def play(self, state: OthelloState, move: int) -> OthelloState:
-        """Place a disc on ``move`` and flip the outflanked discs (or pass)."""
+        """Place a disc on ``move`` and flip the outflanked discs (or pass).
+
+        Raises :class:`ArgumentTypeError` for a move that is not an int and
+        :class:`IllegalMoveError` (with the reason) for one that is not legal.
+        """
+        int_move_type(move, game="othello")
+        if not 0 <= move <= PASS:
+            raise IllegalMoveError(
+                f"othello: illegal move {move}: a move is a square 0-63 or PASS (64)"
+            )
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(self._illegal_reason(state, move))
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: OthelloState, move: int) -> OthelloState:
+        """:meth:`play` for a legal move, without the checks (the engine's path)."""
         mover, opponent, player = state
         if move == PASS:
             return OthelloState(opponent, mover, 1 - player)
@@ -274,11 +290,15 @@ class Othello(BaseGame[OthelloState, int]):
         pass while a move exists, or any move after the game is over.
         """
         move = parse_square(text)
-        legal = self.legal_moves(state)
-        if move in legal:
+        if move in self.legal_moves(state):
             return move
+        raise IllegalMoveError(self._illegal_reason(state, move))
+
+    def _illegal_reason(self, state: OthelloState, move: int) -> str:
+        """The message for ``move``, a square or PASS that is not legal in ``state``."""
+        legal = self.legal_moves(state)
         if not legal:
-            raise IllegalMoveError(f"othello: {format_square(move)}: the game is over")
+            return f"othello: {format_square(move)}: the game is over"
         listed = " ".join(format_square(m) for m in legal)
         if move == PASS:
             reason = "a pass is only legal without another move"
@@ -286,9 +306,7 @@ class Othello(BaseGame[OthelloState, int]):
             reason = "the square is occupied"
         else:
             reason = "it flips no disc"
-        raise IllegalMoveError(
-            f"othello: illegal move {format_square(move)} ({reason}; legal: {listed})"
-        )
+        return f"othello: illegal move {format_square(move)} ({reason}; legal: {listed})"
 
     def parse_position(self, text: str) -> OthelloState:
         """Read a move list from the start or a board with the side to move.
@@ -301,7 +319,7 @@ class Othello(BaseGame[OthelloState, int]):
             if len(compact) != 65 or compact[64] not in "XO":
                 raise ParseError(
                     "othello: a board is 64 characters X, O, - or . and then the side "
-                    f"to move X or O, got {text.strip()!r}"
+                    f"to move X or O, got {len(compact):,} characters: {shown(text.strip())}"
                 )
             black = sum(1 << i for i, ch in enumerate(compact[:64]) if ch == "X")
             white = sum(1 << i for i, ch in enumerate(compact[:64]) if ch == "O")
@@ -324,7 +342,7 @@ class Othello(BaseGame[OthelloState, int]):
                 move = self.parse_move(state, match.group(1))
             except IllegalMoveError as exc:
                 raise IllegalMoveError(f"{exc} (move {count} of the POSITION)") from None
-            state = self.play(state, move)
+            state = self.play_unchecked(state, move)
             position = match.end()
             count += 1
         return state

@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from plies.errors import IllegalMoveError, ParseError, PliesError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
+from plies.games._text import clip, read_int, shown
 
 __all__ = ["HOLD", "ROLL", "Pig", "PigMove", "PigState"]
 
@@ -61,7 +62,7 @@ class Pig(BaseGame[PigState, PigMove]):
     def __init__(self, target: int = 20, faces: int = 6) -> None:
         for label, value, low, high in (("target", target, 1, 1000), ("faces", faces, 2, 100)):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise PliesError(f"pig {label} must be an integer, got {value!r}")
+                raise ArgumentTypeError(f"pig {label} must be an integer, got {value!r}")
             if not low <= value <= high:
                 raise PliesError(f"pig {label} must be between {low} and {high}, got {value}")
         self.target = target
@@ -94,7 +95,35 @@ class Pig(BaseGame[PigState, PigMove]):
         return [ROLL, HOLD] if state.total else [ROLL]
 
     def play(self, state: PigState, move: PigMove) -> PigState:
-        """Apply a decision (``roll``/``hold``) or, at a chance node, a die face."""
+        """Apply a decision (``roll``/``hold``) or, at a chance node, a die face.
+
+        Raises :class:`ArgumentTypeError` for a move that is neither a str nor an int
+        and :class:`IllegalMoveError` for one not allowed now (see :meth:`parse_move`).
+        """
+        if type(move) is not str and type(move) is not int:
+            raise ArgumentTypeError(
+                f"pig: a move is 'roll', 'hold' or a die face (int), got {clip(repr(move))} "
+                f"of type {type(move).__name__}"
+            )
+        if self.is_terminal(state):
+            raise IllegalMoveError(f"pig: illegal move {clip(repr(move))}: the game is over")
+        if state.rolling:
+            if type(move) is not int or not 1 <= move <= self.faces:
+                raise IllegalMoveError(
+                    f"pig: illegal move {clip(repr(move))}: the die is rolling, the outcome "
+                    f"is a face 1-{self.faces}"
+                )
+        elif move not in self.legal_moves(state):
+            reason = (
+                "the turn total is 0, a turn starts with a roll"
+                if move == HOLD
+                else "a move is 'roll' or 'hold', a die face only after a roll"
+            )
+            raise IllegalMoveError(f"pig: illegal move {clip(repr(move))}: {reason}")
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: PigState, move: PigMove) -> PigState:
+        """:meth:`play` for a legal move or outcome, without the checks."""
         scores, total, player, _ = state
         if move == ROLL:
             return PigState(scores, total, player, True)
@@ -170,11 +199,11 @@ class Pig(BaseGame[PigState, PigMove]):
         elif word in ("hold", "h"):
             move = HOLD
         elif word.isascii() and word.isdigit():
-            move = int(word)
+            move = read_int(word, what="a die face", game="pig")
             if not 1 <= move <= self.faces:
-                raise ParseError(f"pig: a die shows 1 to {self.faces}, got {text.strip()!r}")
+                raise ParseError(f"pig: a die shows 1 to {self.faces}, got {shown(text.strip())}")
         else:
-            raise ParseError(f"pig: a move is 'roll' or 'hold' (or a die face), got {text!r}")
+            raise ParseError(f"pig: a move is 'roll' or 'hold' (or a die face), got {shown(text)}")
         if self.is_terminal(state):
             raise IllegalMoveError(f"pig: {move}: the game is over")
         if state.rolling and isinstance(move, str):
@@ -197,11 +226,16 @@ class Pig(BaseGame[PigState, PigMove]):
             if match is None:
                 raise ParseError(
                     "pig: a state reads 'scores A,B total T player P' (P is 1 or 2), "
-                    f"optionally followed by 'rolling'; got {stripped!r}"
+                    f"optionally followed by 'rolling'; got {shown(stripped)}"
                 )
-            first, second, total = int(match[1]), int(match[2]), int(match[3])
+            first, second, total = (
+                read_int(match[i], what=what, game="pig")
+                for i, what in ((1, "a score"), (2, "a score"), (3, "the turn total"))
+            )
             if max(first, second) >= self.target and (total or match[5]):
-                raise ParseError(f"pig: the game is over, no turn can be under way: {stripped!r}")
+                raise ParseError(
+                    f"pig: the game is over, no turn can be under way: {shown(stripped)}"
+                )
             if min(first, second) >= self.target:
                 raise ParseError(f"pig: both players cannot have reached {self.target}")
             return PigState((first, second), total, int(match[4]) - 1, bool(match[5]))
@@ -211,7 +245,7 @@ class Pig(BaseGame[PigState, PigMove]):
                 move = self.parse_move(state, token)
             except PliesError as exc:
                 raise type(exc)(f"{exc} (event {index} of the POSITION)") from None
-            state = self.play(state, move)
+            state = self.play_unchecked(state, move)
         return state
 
     def format_position(self, state: PigState) -> str:
