@@ -50,7 +50,7 @@ def test_node_limit_is_exact_and_returns_last_completed_depth() -> None:
     assert budget <= result.stats.nodes <= budget + 7  # a leaf batch may overshoot
 
 
-def test_time_limit_is_honoured_within_a_few_milliseconds() -> None:
+def test_time_limit_is_honoured_within_100_ms() -> None:
     game = get_game("connect4")
     for limit in (0.05, 0.2):
         started = time.perf_counter()
@@ -58,7 +58,7 @@ def test_time_limit_is_honoured_within_a_few_milliseconds() -> None:
         elapsed = time.perf_counter() - started
         assert not result.completed
         assert result.depth >= 1
-        assert elapsed < limit + 0.03, elapsed
+        assert elapsed < limit + 0.1, elapsed  # the promise: within 100 ms of wall time
 
 
 def test_stop_event_ends_the_search() -> None:
