@@ -89,6 +89,8 @@ def test_normalize_joins_dash_values_and_moves_positionals_last() -> None:
         ["tree", "--nonsense"],
         ["tree", "[1,2]", "--order", "sideways"],
         ["tree", "--branching", "0", "--leaves", "1,2"],
+        ["tree", "[1,2]", "--seed", "9" * 5000],
+        ["tree", "[1,2]", "--draw", "x.svg", "--max-nodes", "9" * 5000],
     ],
 )
 def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
@@ -123,3 +125,12 @@ def test_each_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
         status, out, _ = run(capsys, name, "--help")
         assert status == 0
         assert out.startswith(f"usage: plies {name}")
+
+
+def test_a_board_starting_with_two_dashes_and_a_letter(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    board = "--X" + OTHELLO_START[3:]  # black on c1 as well
+    status, out, err = run(capsys, "analyze", "othello", board, "--depth", "1")
+    assert status == 0, err
+    assert out.splitlines()[-1].startswith("bestmove ")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -118,14 +119,17 @@ def _option_named(word: str, options: dict[str, argparse.Action]) -> argparse.Ac
     return None
 
 
+_OPTION_WORD = re.compile(r"--[a-z][a-z0-9-]{0,40}")
+
+
 def _is_option_like(word: str, options: dict[str, argparse.Action]) -> bool:
     """Whether ``word`` is meant as an option (known or not): ``--name`` or a known
     short option. Anything else starting with '-' is data: ``-1,2``, ``---XO--``."""
     name = word.split("=", 1)[0]
     if _option_named(name, options) is not None:
         return True
-    if name.startswith("--"):
-        return name[2:3].isalpha()
+    if name.startswith("--"):  # options are lowercase words: '--X--O...' is a board
+        return _OPTION_WORD.fullmatch(name) is not None
     return len(name) == 2 and name[1].isalpha()
 
 

@@ -17,10 +17,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from plies.cli._args import note, seconds, whole_number
 from plies.engine import (
     ALGORITHMS,
     CHANCE_MODES,
@@ -31,7 +32,6 @@ from plies.engine import (
 )
 from plies.game import BaseGame
 from plies.games import GAMES, parse_game_spec
-from plies.games._text import MAX_DIGITS, shown
 
 __all__ = ["register"]
 
@@ -101,52 +101,6 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         help="the position in the game's notation (omitted: the start); "
         "several words are joined with spaces; one starting with '-' may follow '--'",
     )
-
-
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``.
-
-    The wording is that of :func:`plies.cli._tree.int_at_least`, shared by every
-    command ("expected a number of at least N, not X"); it is not imported from
-    there because that module pulls in the tree lab (about 0.1 s of start-up).
-    Unlike it, the length is checked before ``int()``, which refuses more than
-    4,300 digits, and long input is quoted short.
-    """
-
-    def convert(text: str) -> int:
-        digits = text.strip().removeprefix("-").removeprefix("+")
-        if not (digits.isascii() and digits.isdigit()):
-            raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
-        if len(digits) > MAX_DIGITS:
-            raise argparse.ArgumentTypeError(
-                f"expected a number of at least {minimum}, not a number of {len(digits):,} digits"
-            )
-        value = int(text)
-        if value < minimum:
-            raise argparse.ArgumentTypeError(
-                f"expected a number of at least {minimum}, not {value}"
-            )
-        return value
-
-    return convert
-
-
-def seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, not {shown(text)}"
-        ) from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {shown(text)}")
-    return value
-
-
-def note(message: str) -> None:
-    """One ``note:`` line on stderr: an option given has no effect here."""
-    print(f"note: {message}", file=sys.stderr)
 
 
 def position_text(args: argparse.Namespace) -> str:

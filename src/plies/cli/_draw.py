@@ -17,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from plies.cli._tree import int_at_least
+from plies.cli._args import whole_number
 from plies.draw import (
     DPI,
     FORMATS,
@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-nodes",
-        type=int_at_least(1),
+        type=whole_number(1),
         metavar="N",
         help="draw trees of up to N nodes (default by format: 20,000 for svg, html, dot "
         "and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
@@ -97,14 +97,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-frames",
-        type=int_at_least(1),
+        type=whole_number(1),
         default=MAX_FRAMES,
         metavar="N",
         help=f"write --steps and --animate of up to N frames (default: {MAX_FRAMES})",
     )
     group.add_argument(
         "--dpi",
-        type=int_at_least(1),
+        type=whole_number(1),
         default=DPI,
         metavar="N",
         help=f"pixels per inch of png drawings, png frames and gif (default: {DPI})",

@@ -7,7 +7,7 @@ import sys
 import threading
 from typing import Any
 
-from plies.cli._tree import int_at_least
+from plies.cli._args import whole_number
 from plies.errors import PliesError
 
 __all__ = ["register", "run_serve"]
@@ -26,26 +26,26 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
-        "--port", type=int_at_least(0), default=8000, help="port (default 8000; 0: any free)"
+        "--port", type=whole_number(0), default=8000, help="port (default 8000; 0: any free)"
     )
     p.add_argument("--open", action="store_true", help="open the lab in the default browser")
     p.add_argument(
         "--max-body",
-        type=int_at_least(1024),
+        type=whole_number(1024),
         default=1_000_000,
         metavar="BYTES",
         help="largest request body (default 1000000)",
     )
     p.add_argument(
         "--max-nodes",
-        type=int_at_least(1),
+        type=whole_number(1),
         default=200_000,
         metavar="N",
         help="largest tree searched per request (default 200000 nodes)",
     )
     p.add_argument(
         "--max-step-nodes",
-        type=int_at_least(1),
+        type=whole_number(1),
         default=2_000,
         metavar="N",
         help="largest tree drawn or stepped through (default 2000 nodes)",

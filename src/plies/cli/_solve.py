@@ -25,12 +25,10 @@ from plies.cli._analyze import (
     add_game_arguments,
     format_line,
     load_position,
-    note,
     position_text,
-    seconds,
     stop_on_interrupt,
-    whole_number,
 )
+from plies.cli._args import note, seconds, whole_number
 from plies.engine import Limits, SolveResult, TranspositionTable, solve
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame

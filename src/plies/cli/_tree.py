@@ -11,13 +11,14 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, AnyStr, BinaryIO
 
 from rich.console import Console
 from rich.table import Table
 
+from plies.cli._args import whole_number
 from plies.errors import LimitError, PliesError
 from plies.lab import LabOptions, compare_document, read_game_tree, read_tree, search_document
 from plies.trees import (
@@ -79,25 +80,8 @@ def _number_pair(text: str) -> tuple[float | int, float | int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(
-                f"expected a number of at least {minimum}, not {value}"
-            )
-        return value
-
-    return convert
-
-
-_positive = int_at_least(1)
-_natural = int_at_least(0)
+_positive = whole_number(1)
+_natural = whole_number(0)
 
 
 def _draw_extension() -> Any:
@@ -236,7 +220,7 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
     )
     alg.add_argument(
         "--seed",
-        type=int,
+        type=whole_number(),
         default=None,
         help="seed for --order random and --random (default: 0 for ordering, "
         "a fresh one for --random, printed)",
