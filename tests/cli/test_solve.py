@@ -279,7 +279,11 @@ def test_usage_does_not_call_position_required(capsys: pytest.CaptureFixture[str
     [
         ("--table-size", "3", "expected a number of at least 16, not 3"),
         ("--nodes", "0", "expected a number of at least 1, not 0"),
-        ("--nodes", "9" * 5000, "expected a number of at least 1, not a number of 5,000 digits"),
+        (
+            "--nodes",
+            "9" * 5000,
+            "expected a whole number of at most 18 digits, not one of 5,000 digits",
+        ),
         ("--time", "0", "expected a number of seconds above 0, not '0'"),
     ],
 )
