@@ -48,22 +48,10 @@ def game_tree(
                 f"the tree of this {game.name} position to depth {depth} has more than "
                 f"{max_nodes:,} nodes; give a smaller --depth"
             )
-        if game.is_terminal(position):
+        if left == 0 or game.is_terminal(position):
+            score = game.utility if game.is_terminal(position) else game.evaluate
             builder.add(
-                parent,
-                value=game.utility(position, root_player),
-                label=move,
-                move=move,
-                probability=p,
-            )
-            continue
-        if left == 0:
-            builder.add(
-                parent,
-                value=game.evaluate(position, root_player),
-                label=move,
-                move=move,
-                probability=p,
+                parent, value=score(position, root_player), label=move, move=move, probability=p
             )
             continue
         children: list[tuple[Any, str, float | None]]

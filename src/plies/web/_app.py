@@ -26,6 +26,7 @@ bounded by :class:`WebSettings`.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -157,19 +158,30 @@ def _tree_document(tree: Tree) -> dict[str, Any]:
     }
 
 
-def create_app(settings: WebSettings | None = None) -> Starlette:
-    """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``)."""
-    settings = settings or WebSettings()
+def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
+    """An endpoint that answers plies' errors with a one-line 400 (413 for a body too
+    large; a parse error adds its line and column)."""
 
-    async def guarded(request: Request, work: Any) -> Response:
+    async def endpoint(request: Request) -> Response:
         try:
-            return await work()  # type: ignore[no-any-return]
+            return await handler(request)
         except _BodyTooLarge as exc:
             return _error(str(exc), 413)
         except ParseError as exc:
             return _error(str(exc), line=exc.line, column=exc.column)
         except PliesError as exc:
             return _error(str(exc))
+
+    return endpoint
+
+
+def create_app(settings: WebSettings | None = None) -> Starlette:
+    """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``)."""
+    settings = settings or WebSettings()
+
+    async def tree_body(request: Request) -> tuple[dict[str, Any], TreeRequest]:
+        data = await _json_body(request, settings.max_body)
+        return data, read_tree_request(data, max_text=settings.max_body)
 
     async def page(request: Request) -> Response:
         return HTMLResponse(lab_page())
@@ -178,98 +190,70 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         return HTMLResponse(practice_page())
 
     async def api_search(request: Request) -> Response:
-        async def work() -> Response:
-            req = read_tree_request(
-                await _json_body(request, settings.max_body), max_text=settings.max_body
-            )
-            result = await run_in_threadpool(_search, req, settings.max_nodes, False)
-            return JSONResponse(lab.search_document(result, req.options))
-
-        return await guarded(request, work)
+        _, req = await tree_body(request)
+        result = await run_in_threadpool(_search, req, settings.max_nodes, False)
+        return JSONResponse(lab.search_document(result, req.options))
 
     async def api_compare(request: Request) -> Response:
-        async def work() -> Response:
-            data = await _json_body(request, settings.max_body)
-            req = read_tree_request(data, max_text=settings.max_body)
-            tree = _read_tree(req, settings.max_step_nodes)
-            return JSONResponse(await run_in_threadpool(lab.compare_document, tree, req.options))
-
-        return await guarded(request, work)
+        _, req = await tree_body(request)
+        tree = await run_in_threadpool(_read_tree, req, settings.max_step_nodes)
+        return JSONResponse(await run_in_threadpool(lab.compare_document, tree, req.options))
 
     async def api_tree(request: Request) -> Response:
-        async def work() -> Response:
-            data = await _json_body(request, settings.max_body)
-            req = read_tree_request(data, max_text=settings.max_body)
-            tree = _read_tree(req, settings.max_step_nodes)
-            return JSONResponse(await run_in_threadpool(_tree_document, tree))
-
-        return await guarded(request, work)
+        _, req = await tree_body(request)
+        tree = await run_in_threadpool(_read_tree, req, settings.max_step_nodes)
+        return JSONResponse(await run_in_threadpool(_tree_document, tree))
 
     async def api_check(request: Request) -> Response:
-        async def work() -> Response:
-            data = await _json_body(request, settings.max_body)
-            req = read_tree_request(data, max_text=settings.max_body)
-            if "answer" not in data:
-                raise RequestError("the request needs an 'answer' to check")
-            result = await run_in_threadpool(_search, req, settings.max_nodes, False)
-            return JSONResponse(lab.check_answer(result, data["answer"]).to_json())
-
-        return await guarded(request, work)
+        data, req = await tree_body(request)
+        if "answer" not in data:
+            raise RequestError("the request needs an 'answer' to check")
+        result = await run_in_threadpool(_search, req, settings.max_nodes, False)
+        return JSONResponse(lab.check_answer(result, data["answer"]).to_json())
 
     async def api_render(request: Request) -> Response:
-        async def work() -> Response:
-            data = await _json_body(request, settings.max_body)
-            fmt = str(data.get("format", "svg")).lower()
-            if fmt not in MEDIA_TYPES:
-                raise RequestError(
-                    f"format must be one of {', '.join(MEDIA_TYPES)}, not {fmt!r}"[:300]
-                )
-            req = read_tree_request(data, max_text=settings.max_body)
-            before = data.get("before") is True
-            body = await run_in_threadpool(_render, req, settings, fmt, before)
-            name = f"tree{'-before' if before else ''}.{fmt}"
-            return Response(
-                body,
-                media_type=MEDIA_TYPES[fmt],
-                headers={"Content-Disposition": f'attachment; filename="{name}"'},
-            )
-
-        return await guarded(request, work)
+        data = await _json_body(request, settings.max_body)
+        fmt = str(data.get("format", "svg")).lower()
+        if fmt not in MEDIA_TYPES:
+            raise RequestError(f"format must be one of {', '.join(MEDIA_TYPES)}, not {fmt!r}"[:300])
+        req = read_tree_request(data, max_text=settings.max_body)
+        before = data.get("before") is True
+        body = await run_in_threadpool(_render, req, settings, fmt, before)
+        name = f"tree{'-before' if before else ''}.{fmt}"
+        return Response(
+            body,
+            media_type=MEDIA_TYPES[fmt],
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     async def api_game_tree(request: Request) -> Response:
-        async def work() -> Response:
-            query = request.query_params
-            spec = query.get("game", "")
-            if not spec.strip() or len(spec) > 10_000:
-                raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
-            depth = read_depth(query)
-            tree = await run_in_threadpool(
-                lab.read_game_tree, spec, depth=depth, max_nodes=settings.max_step_nodes
-            )
-            return JSONResponse({"tree": format_tree(tree), "game": spec, "depth": depth})
-
-        return await guarded(request, work)
+        query = request.query_params
+        spec = query.get("game", "")
+        if not spec.strip() or len(spec) > 10_000:
+            raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
+        depth = read_depth(query)
+        tree = await run_in_threadpool(
+            lab.read_game_tree, spec, depth=depth, max_nodes=settings.max_step_nodes
+        )
+        return JSONResponse({"tree": format_tree(tree), "game": spec, "depth": depth})
 
     async def api_exercise(request: Request) -> Response:
-        async def work() -> Response:
-            shape = exercise_shape(request.query_params)
-            tree = lab.exercise(**shape)
-            return JSONResponse({"tree": format_tree(tree), **shape})
-
-        return await guarded(request, work)
+        shape = exercise_shape(request.query_params)
+        tree = await run_in_threadpool(lambda: lab.exercise(**shape))
+        return JSONResponse({"tree": format_tree(tree), **shape})
 
     static = resources.files("plies.web") / "static"
     return Starlette(
         routes=[
             Route("/", page),
             Route("/practice", practice),
-            Route("/api/search", api_search, methods=["POST"]),
-            Route("/api/render", api_render, methods=["POST"]),
-            Route("/api/compare", api_compare, methods=["POST"]),
-            Route("/api/check", api_check, methods=["POST"]),
-            Route("/api/tree", api_tree, methods=["POST"]),
-            Route("/api/exercise", api_exercise),
-            Route("/api/game-tree", api_game_tree),
+            Route("/api/search", _guarded(api_search), methods=["POST"]),
+            Route("/api/render", _guarded(api_render), methods=["POST"]),
+            Route("/api/compare", _guarded(api_compare), methods=["POST"]),
+            Route("/api/check", _guarded(api_check), methods=["POST"]),
+            Route("/api/tree", _guarded(api_tree), methods=["POST"]),
+            Route("/api/exercise", _guarded(api_exercise)),
+            Route("/api/game-tree", _guarded(api_game_tree)),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]
     )

@@ -26,22 +26,42 @@ def _options(values: tuple[str, ...], labels: dict[str, str] | None = None) -> s
     )
 
 
-def lab_page() -> str:
-    """The tree lab (``/``): tree text, search options, stepper, value and downloads."""
+def _page(title: str, here: str, script: str, main: str) -> str:
+    """A whole page: head, header with the navigation (``here`` is the current page),
+    ``main`` and the page's own ``script`` from /static."""
+    current = ' aria-current="page"'
+    nav = "".join(
+        f'<a href="{href}"{current if href == here else ""}>{name}</a>'
+        for href, name in (("/", "Lab"), ("/practice", "Practice"))
+    )
     return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>plies: the alpha-beta lab</title>
+<title>plies: {escape(title)}</title>
 <link rel="stylesheet" href="/static/lab.css">
 </head>
 <body>
 <header>
-  <h1>plies <span>the alpha-beta lab</span></h1>
-  <nav><a href="/" aria-current="page">Lab</a><a href="/practice">Practice</a></nav>
+  <h1>plies <span>{escape(title)}</span></h1>
+  <nav>{nav}</nav>
 </header>
-<main>
+{main}
+<footer>plies {escape(__version__)}</footer>
+<script src="/static/{script}"></script>
+</body>
+</html>
+"""
+
+
+def lab_page() -> str:
+    """The tree lab (``/``): tree text, search options, stepper, value and downloads."""
+    return _page(
+        "the alpha-beta lab",
+        "/",
+        "lab.js",
+        f"""<main>
 <section id="input" aria-label="Tree and options">
   <label for="tree">Tree <small>(brackets, labelled, JSON or a CS188 test file)</small></label>
   <textarea id="tree" spellcheck="false" rows="6"
@@ -108,31 +128,18 @@ def lab_page() -> str:
   <h2>Algorithms and orderings compared</h2>
   <div id="compare" data-testid="compare"></div>
 </section>
-</main>
-<footer>plies {escape(__version__)}</footer>
-<script src="/static/lab.js"></script>
-</body>
-</html>
-"""
+</main>""",
+    )
 
 
 def practice_page() -> str:
     """The practice room (``/practice``): a random or given tree to answer on, checked
     against the real search with feedback per node."""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>plies: practice alpha-beta</title>
-<link rel="stylesheet" href="/static/lab.css">
-</head>
-<body>
-<header>
-  <h1>plies <span>practice alpha-beta</span></h1>
-  <nav><a href="/">Lab</a><a href="/practice" aria-current="page">Practice</a></nav>
-</header>
-<main>
+    return _page(
+        "practice alpha-beta",
+        "/practice",
+        "practice.js",
+        """<main>
 <section id="input" aria-label="Exercise">
   <fieldset>
     <legend>Exercise</legend>
@@ -165,9 +172,5 @@ def practice_page() -> str:
   <div id="verdict" role="status" data-testid="verdict"></div>
   <ul id="feedback" data-testid="feedback"></ul>
 </section>
-</main>
-<footer>plies {escape(__version__)}</footer>
-<script src="/static/practice.js"></script>
-</body>
-</html>
-"""
+</main>""",
+    )
