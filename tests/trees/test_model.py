@@ -190,3 +190,12 @@ def test_random_tree_whole_float_bounds_are_fine() -> None:
 def test_errors_are_plies_errors() -> None:
     for error in (ArgumentTypeError, LimitError, TreeError):
         assert issubclass(error, PliesError)
+
+
+def test_a_sum_of_probabilities_near_1_never_reads_1() -> None:
+    text = (
+        '{"tree": {"kind": "chance", "children": '
+        '[{"p": 0.5, "value": 1}, {"p": 0.4999999, "value": 2}]}}'
+    )
+    with pytest.raises(TreeError, match=r"sum to 0\.9999999, not 1"):
+        parse(text)

@@ -677,7 +677,7 @@ class TreeBuilder:
                 )
             if abs(total[i] - 1.0) > PROBABILITY_TOLERANCE:
                 raise TreeError(
-                    f"probabilities at chance node {self._name(i)} sum to {total[i]:g}, not 1"
+                    f"probabilities at chance node {self._name(i)} sum to {_sum_text(total[i])}, not 1"
                 )
 
     def _name(self, i: int) -> str:
@@ -699,6 +699,16 @@ def _spread(values: dict[int, Any], n: int) -> list[Any]:
     for i, v in values.items():
         spread[i] = v
     return spread
+
+
+def _sum_text(total: float) -> str:
+    """A sum of probabilities as text that never reads "1" when it is not 1: as many
+    digits as it takes to show the difference (0.9999999, not 1)."""
+    for digits in range(6, 18):
+        text = f"{total:.{digits}g}"
+        if float(text) != 1.0:
+            return text
+    return repr(total)
 
 
 def check_bounds(tree: Tree, bounds: object) -> None:
