@@ -677,7 +677,8 @@ class TreeBuilder:
                 )
             if abs(total[i] - 1.0) > PROBABILITY_TOLERANCE:
                 raise TreeError(
-                    f"probabilities at chance node {self._name(i)} sum to {_sum_text(total[i])}, not 1"
+                    f"probabilities at chance node {self._name(i)} sum to "
+                    f"{_sum_text(total[i])}, not 1"
                 )
 
     def _name(self, i: int) -> str:
