@@ -202,3 +202,29 @@ def test_the_visual_editor_keeps_the_text_in_sync(page: Any, server: str) -> Non
     page.fill("#edit-label", "A")
     page.press("#edit-label", "Enter")
     sync_api.expect(page.locator("#tree")).to_have_value("A((9,2,0))")
+
+
+def test_practice_pruned_subtrees_by_their_edges_and_bounds(page: Any, server: str) -> None:
+    from plies.lab import LabOptions, exercise, run
+    from plies.trees import format_number
+
+    tree = exercise(branching=3, depth=3, seed=3)
+    result = run(tree, LabOptions())
+    status, parent = result.status, tree.parent
+    page.goto(server + "/practice?branching=3&depth=3&seed=3")
+    sync_api.expect(page.get_by_test_id("drawing").locator("svg")).to_be_visible()
+    page.check("#bounds")
+    page.fill("#answer-value", format_number(result.value))
+    roots = [
+        n for n in range(1, len(tree)) if status[n] == "pruned" and status[parent[n]] != "pruned"
+    ]
+    assert any(tree.kind[n] != "leaf" for n in roots), "the exercise should prune a subtree"
+    for node in roots:
+        page.click(f"#e{node} line.hit", force=True)  # a vertical line has no width
+    for node in range(1, len(tree)):
+        if tree.kind[node] != "leaf" and status[node] != "pruned":
+            page.fill(f'input[data-node="{node}"]', format_number(result.values[node]))  # type: ignore[arg-type]
+            page.fill(f'input[data-alpha="{node}"]', format_number(result.alpha_out[node]))  # type: ignore[arg-type]
+            page.fill(f'input[data-beta="{node}"]', format_number(result.beta_out[node]))  # type: ignore[arg-type]
+    page.click("#check")
+    sync_api.expect(page.get_by_test_id("verdict")).to_contain_text("All right")

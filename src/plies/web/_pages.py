@@ -157,8 +157,10 @@ def practice_page() -> str:
   <p><a id="share" href="/practice">Link to this exercise</a></p>
   <h2>How to answer</h2>
   <p class="help">Run alpha-beta in your head, left to right. Click a leaf (or tick its
-  box) to mark it <em>pruned</em>; type the value each inner node backs up. Then
-  <strong>Check</strong>.</p>
+  box) to mark it <em>pruned</em>, or click an edge to mark the whole subtree below it
+  pruned; type the value each inner node backs up. Then <strong>Check</strong>.</p>
+  <label class="check"><input id="bounds" type="checkbox">
+    also answer alpha and beta at each node (when it returns)</label>
 </section>
 <section id="output" aria-label="Your answer">
   <div id="drawing" data-testid="drawing"></div>

@@ -5,7 +5,8 @@
   const SHAPE = ['branching', 'depth', 'values', 'seed', 'root'];
   let exercise = null;   // {tree, root, strict}
   let nodes = [];        // from /api/tree
-  const pruned = new Set();
+  const pruned = new Set();      // leaves marked pruned
+  const cutEdges = new Set();    // nodes whose incoming edge is marked cut (a pruned subtree)
 
   async function post(path, body) {
     const response = await fetch(path, {
@@ -40,9 +41,37 @@
     if (group) group.classList.toggle('student-pruned', pruned.has(id));
   }
 
+  function under(root, id) {  // whether node id lies in root's subtree (paths are prefixes)
+    const a = nodes[root].path, b = nodes[id].path;
+    return a.length <= b.length && a.every((step, k) => step === b[k]);
+  }
+
+  function cutLeaves() {
+    const leaves = new Set();
+    for (const root of cutEdges) {
+      for (const node of nodes) if (node.kind === 'leaf' && under(root, node.id)) leaves.add(node.id);
+    }
+    return leaves;
+  }
+
+  function toggleEdge(id) {
+    if (cutEdges.has(id)) cutEdges.delete(id); else cutEdges.add(id);
+    const cut = cutLeaves();
+    for (const node of nodes) {
+      const group = $('n' + node.id);
+      const inside = [...cutEdges].some((root) => under(root, node.id));
+      if (group) group.classList.toggle('student-cut', inside);
+      const box = document.querySelector('input[data-leaf-node="' + node.id + '"]');
+      if (box) box.disabled = cut.has(node.id);
+    }
+    const edge = $('e' + id);
+    if (edge) edge.classList.toggle('student-cut-edge', cutEdges.has(id));
+  }
+
   function showTree(doc) {
     nodes = doc.nodes;
     pruned.clear();
+    cutEdges.clear();
     $('drawing').innerHTML = doc.svg;  // plies' own SVG: labels are escaped server-side
     const form = $('answer-nodes');
     form.replaceChildren();
@@ -76,8 +105,34 @@
           if (text) text.textContent = input.value;
         });
         label.append(node.name + ' (' + node.kind.toUpperCase() + ') ', input);
+        for (const bound of ['alpha', 'beta']) {
+          const extra = document.createElement('input');
+          extra.dataset[bound] = node.id;
+          extra.className = 'bound-answer';
+          extra.placeholder = bound === 'alpha' ? 'α' : 'β';
+          extra.setAttribute('aria-label', bound + ' of ' + node.name + ' when it returns');
+          extra.hidden = !$('bounds').checked;
+          label.append(extra);
+        }
       }
       form.appendChild(label);
+    }
+    for (const node of nodes) {
+      const edge = node.id ? $('e' + node.id) : null;
+      if (!edge) continue;
+      const line = edge.querySelector('line');
+      if (line) {  // a wide invisible twin of the line: a 1 px line is hard to click
+        const hit = line.cloneNode();
+        hit.setAttribute('class', 'hit');
+        edge.insertBefore(hit, line);
+      }
+      edge.setAttribute('role', 'button');
+      edge.setAttribute('tabindex', '0');
+      edge.setAttribute('aria-label', 'the edge into ' + node.name + ': mark its subtree pruned');
+      edge.addEventListener('click', () => toggleEdge(node.id));
+      edge.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggleEdge(node.id); }
+      });
     }
     $('share').href = '/practice?' + link().toString();
     window.history.replaceState(null, '', $('share').href);
@@ -104,14 +159,26 @@
     const result = {evaluated: [], values: {}};
     const root = $('answer-value').value.trim();
     if (root !== '') result.value = root;
+    const cut = cutLeaves();
     for (const node of nodes) {
+      const path = node.path.join('.');
       if (node.kind === 'leaf') {
-        if (!pruned.has(node.id)) result.evaluated.push(node.leaf);
-      } else if (node.id !== 0) {
-        const typed = document.querySelector('input[data-node="' + node.id + '"]').value.trim();
-        if (typed !== '') result.values[node.path.join('.')] = typed;
+        if (!pruned.has(node.id) && !cut.has(node.id)) result.evaluated.push(node.leaf);
+        continue;
+      }
+      const typed = node.id === 0 ? '' :
+        document.querySelector('input[data-node="' + node.id + '"]').value.trim();
+      if (typed !== '') result.values[path] = typed;
+      if (!$('bounds').checked || node.id === 0) continue;
+      for (const bound of ['alpha', 'beta']) {
+        const box = document.querySelector('input[data-' + bound + '="' + node.id + '"]');
+        if (box && box.value.trim() !== '') {
+          result[bound] = result[bound] || {};
+          result[bound][path] = box.value.trim();
+        }
       }
     }
+    if (cutEdges.size) result.pruned = [...cutEdges].map((id) => nodes[id].path.join('.'));
     return result;
   }
 
@@ -135,6 +202,9 @@
     }
   }
 
+  $('bounds').addEventListener('change', () => {
+    for (const box of document.querySelectorAll('.bound-answer')) box.hidden = !$('bounds').checked;
+  });
   $('new').addEventListener('click', () => { $('seed').value = ''; fresh(); });
   $('check').addEventListener('click', check);
   $('solution').addEventListener('click', () => { window.location.href = '/?' + link().toString(); });
