@@ -91,3 +91,28 @@ def test_bad_game_trees_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     assert_one_line_error(capsys, argv)
+
+
+def test_boards_are_drawn_under_their_nodes() -> None:
+    from xml.etree import ElementTree as ET
+
+    from plies import draw
+
+    tree = read_game_tree("tictactoe:5 1 9 2", depth=1)
+    assert tree.pictures[0] == ["oo.", ".x.", "..x"]
+    svg = ET.fromstring(draw.to_svg(alphabeta(tree)))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    rows = [t.text for t in svg.iterfind(".//s:g[@id='n0']/s:text[@class='pic']/s:tspan", ns)]
+    assert rows == ["oo.", ".x.", "..x"]
+    # Every edge leaves its parent below the parent's board.
+    root_board = svg.find(".//s:g[@id='n0']/s:text[@class='pic']", ns)
+    assert root_board is not None
+    last_row_y = max(float(t.get("y", 0)) for t in root_board)
+    for edge in svg.iterfind(".//s:g[@class='edge']/s:line", ns):
+        assert float(edge.get("y1", 0)) > last_row_y
+
+
+def test_games_without_a_board_have_no_pictures() -> None:
+    assert read_game_tree("nim:2,2", depth=2).pictures == {}
+    board = read_game_tree("connect4:44", depth=1).pictures[1]  # 4 4, then 4 again
+    assert (len(board), board[-3:]) == (6, ["...X...", "...O...", "...X..."])

@@ -424,3 +424,21 @@ def test_json_leaf_without_a_value() -> None:
     assert tree.value == [None, None, 2] and tree.kind == ["max", "leaf", "leaf"]
     with pytest.raises(TreeError, match="must be a number, not null"):
         parse('{"children": [null, 2]}')
+
+
+def test_json_pictures_read_and_write_back() -> None:
+    text = (
+        '{"tree": {"picture": ["x.", ".o"], '
+        '"children": [{"value": 1, "picture": ["xx", ".o"]}, 2]}}'
+    )
+    tree = parse(text)
+    assert tree.pictures == {0: ["x.", ".o"], 1: ["xx", ".o"]}
+    assert parse(format_tree(tree)).pictures == tree.pictures
+
+
+@pytest.mark.parametrize(
+    "picture", ['"x"', "[]", "[1]", '["' + "x" * 41 + '"]', "[" + '"x",' * 16 + '"x"]']
+)
+def test_json_pictures_must_be_a_few_short_rows(picture: str) -> None:
+    with pytest.raises(TreeError, match="picture"):
+        parse('{"tree": {"picture": ' + picture + ', "children": [1, 2]}}')

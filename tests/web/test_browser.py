@@ -180,6 +180,8 @@ def test_a_tictactoe_position_as_a_tree(page: Any, server: str) -> None:
     page.click("#load-game")
     sync_api.expect(page.get_by_test_id("stats")).to_contain_text("of 20 leaves")
     sync_api.expect(page.get_by_test_id("pv")).to_contain_text("3 →")
+    root_board = page.frame_locator("#stepper").locator("#n0 text.pic tspan")
+    sync_api.expect(root_board).to_have_text(["oo.", ".x.", "..x"])
 
 
 def test_the_visual_editor_keeps_the_text_in_sync(page: Any, server: str) -> None:

@@ -22,7 +22,6 @@ from pathlib import Path
 from plies.draw._changes import track
 from plies.draw._dot import canvas_points, render_pngs, to_dot, wrap_caption
 from plies.draw._errors import DrawError
-from plies.draw._layout import positions
 from plies.draw._limits import (
     DPI,
     MAX_FRAMES,
@@ -33,7 +32,7 @@ from plies.draw._limits import (
 )
 from plies.draw._look import edge_look, node_look
 from plies.draw._state import Snapshot, final_snapshot, replay
-from plies.draw._svg import STYLE, edge_svg, escape, node_svg, size
+from plies.draw._svg import STYLE, edge_svg, escape, layout, node_svg, size
 from plies.trees import Tree, TreeResult
 
 __all__ = [
@@ -90,7 +89,7 @@ StateFn = Callable[[Tree, int, Snapshot], str]
 
 def _markup(tree: Tree, *, ids: bool) -> tuple[StateFn, StateFn]:
     """The two state functions of :func:`track` that draw a node or an edge as SVG."""
-    where = positions(tree)
+    where = layout(tree)
 
     def node(tree: Tree, i: int, snap: Snapshot) -> str:
         return node_svg(tree, i, node_look(tree, i, snap), where, ids=ids)

@@ -20,6 +20,7 @@ __all__ = [
     "STYLE",
     "edge_classes",
     "edge_svg",
+    "layout",
     "node_classes",
     "node_svg",
     "size",
@@ -42,6 +43,8 @@ HALF = 30  # half the width of a shape
 TALL = 50  # height of a triangle
 NOTE_ROOM = 17  # below a shape: the alpha/beta note; edges start under it
 LABEL_CHAR = 6.2  # pixels per character of an edge label (10 px type), a safe guess
+PIC_LINE = 11  # pixels per row of a node's picture (10 px monospace)
+PIC_CHAR = 7  # pixels per character of a picture row
 
 STYLE = f"""
 .node .shape {{ stroke: {COLORS["line"]}; stroke-width: 1.3; }}
@@ -66,6 +69,8 @@ STYLE = f"""
 .edge.pv line {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
 .edge.pruned line {{ stroke: {COLORS["pruned"]}; stroke-dasharray: 5 4; }}
 .edge.pruned text {{ fill: {COLORS["pruned"]}; }}
+.node text.pic {{ font: 10px 'DejaVu Sans Mono', monospace; fill: #222; }}
+.node.pruned text.pic {{ fill: {COLORS["pruned"]}; }}
 """
 
 
@@ -102,31 +107,49 @@ def value_text(tree: Tree, node: int, look: NodeLook) -> str:
     return look.inside[-1]
 
 
+def _grid(tree: Tree) -> tuple[float, float, float]:
+    """Pixels per leaf slot and per row, and the height of the tallest picture: slots
+    and rows grow to make room for pictures under the nodes."""
+    if not tree.pictures:
+        return SLOT, ROW, 0
+    tallest = max(map(len, tree.pictures.values())) * PIC_LINE + 4
+    widest = max(len(row) for rows in tree.pictures.values() for row in rows)
+    return max(SLOT, widest * PIC_CHAR + 16), ROW + tallest, tallest
+
+
+def layout(tree: Tree) -> list[tuple[float, float]]:
+    """The top centre ``(x, y)`` in pixels of every node on the fixed layout."""
+    slot, row, _ = _grid(tree)
+    return [(MARGIN + slot * (x + 0.5), MARGIN + row * depth) for x, depth in positions(tree)]
+
+
+def _picture_height(tree: Tree, node: int) -> float:
+    rows = tree.pictures.get(node)
+    return len(rows) * PIC_LINE + 4 if rows else 0
+
+
 def size(tree: Tree, snap: Snapshot | None = None) -> tuple[int, int]:
     """Width and height in pixels of the drawing of ``tree``, with room on the right
     for the edge labels of ``snap`` (pass the snapshot with the most labels: the end
     of the search)."""
-    width = MARGIN * 2 + SLOT * tree.leaf_count
-    where = positions(tree)
+    slot, row, tallest = _grid(tree)
+    width = MARGIN * 2 + slot * tree.leaf_count
+    where = layout(tree)
     for node in range(1, len(tree)):
         label = edge_look(tree, node, snap).label
         if label:
-            px = _center(*where[tree.parent[node]])[0]
-            cx = _center(*where[node])[0]
+            px = where[tree.parent[node]][0]
+            cx = where[node][0]
             if cx >= px:  # labels of lines going right (or down) extend to the right
                 width = max(width, round((px + cx) / 2 + 7 + LABEL_CHAR * len(label)) + 8)
-    return width, MARGIN * 2 + ROW * tree.height + TALL + 18
-
-
-def _center(x: float, row: int) -> tuple[float, float]:
-    return MARGIN + SLOT * (x + 0.5), MARGIN + ROW * row
+    return round(width), round(MARGIN * 2 + row * tree.height + TALL + 18 + tallest)
 
 
 def edge_svg(
     tree: Tree,
     node: int,
     edge: EdgeLook,
-    where: list[tuple[float, int]],
+    where: list[tuple[float, float]],
     *,
     ids: bool = True,
     notes: bool = True,
@@ -135,10 +158,11 @@ def edge_svg(
     top of ``node``, and its label beside the line, clear of it. Without ``ids`` (an
     animation draws a part once per state) the id is a ``data-id``."""
     parent = tree.parent[node]
-    px, py = _center(*where[parent])
-    cx, cy = _center(*where[node])
-    # Start below the parent's alpha/beta note (``notes``), so lines never cross it.
-    y0 = py + TALL + (NOTE_ROOM if notes else 0)
+    px, py = where[parent]
+    cx, cy = where[node]
+    # Start below the parent's alpha/beta note (``notes``) and picture, so lines never
+    # cross them.
+    y0 = py + TALL + (NOTE_ROOM if notes else 0) + _picture_height(tree, parent)
     y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
     # Half way down, above and beside the line on its outer side (right of a line
     # going right or straight down, left of one going left): the line runs below and
@@ -156,11 +180,11 @@ def edge_svg(
 
 
 def node_svg(
-    tree: Tree, node: int, look: NodeLook, where: list[tuple[float, int]], *, ids: bool = True
+    tree: Tree, node: int, look: NodeLook, where: list[tuple[float, float]], *, ids: bool = True
 ) -> str:
     """The group of ``node``: its shape, label (``.t``), value (``.v``) and note
     (``.ab``: alpha/beta, or a leaf's evaluation number)."""
-    x, y = _center(*where[node])
+    x, y = where[node]
     label = tree.label[node]
     title = escape(look.inside[0]) if label is not None else ""
     value = escape(value_text(tree, node, look))
@@ -177,13 +201,21 @@ def node_svg(
     texts += f'<text class="v" x="{x:g}" y="{value_y:g}">{value}</text>'
     note_y = y + TALL + (10 if look.shape == "leaf" else 13)
     texts += f'<text class="ab" x="{x:g}" y="{note_y:g}">{escape(look.beside)}</text>'
+    rows = tree.pictures.get(node)
+    if rows:  # a game's board under the node, below its note
+        top = y + TALL + NOTE_ROOM
+        lines = "".join(
+            f'<tspan x="{x:g}" y="{top + PIC_LINE * (k + 1) - 2:g}">{escape(r)}</tspan>'
+            for k, r in enumerate(rows)
+        )
+        texts += f'<text class="pic">{lines}</text>'
     gid = f' id="n{node}"' if ids else f' data-id="n{node}"'
     return f'<g{gid} class="{node_classes(look)}">{_shape(look.shape, x, y)}{texts}</g>'
 
 
 def svg_body(tree: Tree, snap: Snapshot | None) -> str:
     """The edges and nodes of one drawing, as SVG elements (no ``<svg>`` wrapper)."""
-    where = positions(tree)
+    where = layout(tree)
     notes = snap is not None
     out = [
         edge_svg(tree, i, edge_look(tree, i, snap), where, notes=notes) for i in range(1, len(tree))

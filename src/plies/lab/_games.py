@@ -39,6 +39,7 @@ def game_tree(
         raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
     root_player = game.to_move(state)
     builder = TreeBuilder(root="max")
+    pictures: list[list[str] | None] = []
     # Explicit stack of (parent id, state, plies left, move text, probability).
     stack: list[tuple[int, Any, int, str | None, float | None]] = [(-1, state, depth, None, None)]
     while stack:
@@ -48,6 +49,7 @@ def game_tree(
                 f"the tree of this {game.name} position to depth {depth} has more than "
                 f"{max_nodes:,} nodes; give a smaller --depth"
             )
+        pictures.append(picture(game, position))
         if left == 0 or game.is_terminal(position):
             score = game.utility if game.is_terminal(position) else game.evaluate
             builder.add(
@@ -71,7 +73,32 @@ def game_tree(
         stack.extend(
             (node, child, left - 1, text, prob) for child, text, prob in reversed(children)
         )
-    return builder.build()
+    tree = builder.build()
+    tree.pictures = {i: rows for i, rows in enumerate(pictures) if rows is not None}
+    return tree
+
+
+#: The largest board drawn at a node, in rows and columns of characters.
+MAX_PICTURE = (8, 16)
+
+
+def picture(game: BaseGame[Any, Any], state: Any) -> list[str] | None:
+    """The board of ``state`` as a few short rows of text, if the game draws one small
+    enough to sit under a node: rows joined by ``/`` in its position notation
+    (tic-tac-toe ``x.o/.x./..o``), else its :meth:`render` when that is a small grid
+    (Connect Four); None for games without a board (Nim, Pig)."""
+    text = game.format_position(state)
+    if "/" in text:
+        rows = text.split("/")
+    else:  # a grid of cells drawn with spaces between them, column numbers below
+        rows = [row.replace(" ", "") for row in game.render(state).splitlines()]
+        rows = [row for row in rows if not row.isdigit()]
+    if not 2 <= len(rows) <= MAX_PICTURE[0] or len(set(map(len, rows))) != 1:
+        return None  # not a small rectangular board
+    cells = set("".join(rows))
+    if len(cells) > 4 or any(c.isdigit() for c in cells):
+        return None  # a board has a few kinds of cell: pieces and empty (Nim's text is no board)
+    return rows if len(rows[0]) <= MAX_PICTURE[1] else None
 
 
 def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES) -> Tree:

@@ -42,6 +42,8 @@ def _needs_json(tree: Tree) -> bool:
         return True
     if any(s is not None for s in tree.static) or any(m is not None for m in tree.move):
         return True
+    if tree.pictures:
+        return True
     if any(tree.value[leaf] is None for leaf in tree.leaf_ids):
         return True  # a leaf without a value (CS188: no evaluation line) is JSON's null
     for label in tree.label:
@@ -113,6 +115,8 @@ def tree_to_json(tree: Tree) -> dict[str, Any]:
             obj["label"] = tree.label[node]
         if tree.move[node] is not None:
             obj["move"] = tree.move[node]
+        if node in tree.pictures:
+            obj["picture"] = tree.pictures[node]
         parent = tree.parent[node]
         if parent >= 0 and tree.kind[parent] == "chance":
             obj["p"] = tree.probability[node]

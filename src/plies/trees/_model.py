@@ -236,6 +236,7 @@ class Tree:
         "leaf_index",
         "move",
         "parent",
+        "pictures",
         "probability",
         "static",
         "value",
@@ -268,6 +269,9 @@ class Tree:
         #: Defaults the input asked for, e.g. ``{"algorithm": "alphabeta", "strict": True}``
         #: from a CS188 test file. Callers apply them unless the user says otherwise.
         self.hints: dict[str, str | bool] = {}
+        #: Small text pictures of nodes by id (a game's board, one string a row), drawn
+        #: under the node by plies' own SVG, the HTML stepper and the web lab.
+        self.pictures: dict[int, list[str]] = {}
         if links is None:
             links = Links(parent)
         #: The children of each node, in order. All leaves of one tree share one empty

@@ -573,7 +573,19 @@ def _from_leaves(leaves: list[Number], branching: int, root: str) -> Tree:
 
 # JSON object form ---------------------------------------------------------------------
 
-_NODE_KEYS = {"label", "kind", "value", "static", "children", "probability", "p", "move"}
+_NODE_KEYS = {
+    "label",
+    "kind",
+    "value",
+    "static",
+    "children",
+    "probability",
+    "p",
+    "move",
+    "picture",
+}
+#: The largest picture a JSON node may carry (rows, characters a row).
+MAX_PICTURE = (16, 40)
 _DOC_KEYS = {"tree", "bounds", "root"}
 
 
@@ -702,7 +714,8 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
     A node is a number (a leaf), a list (its children) or an object with keys
     ``label``, ``kind`` (``max``/``min``/``chance``), ``value`` (leaves), ``static``
     (e(n) of an inner node), ``children``, ``probability`` (or ``p``, on the edge from
-    a chance parent) and ``move`` (the edge's name). The top level may instead be a
+    a chance parent), ``move`` (the edge's name) and ``picture`` (a few short rows of
+    text drawn under the node: a game's board). The top level may instead be a
     document ``{"tree": NODE, "bounds": [low, high], "root": "max"|"min"}``.
     A leaf ``{"value": null}`` has no value (as a CS188 state without an evaluation
     line): the tree can be shown, but a search that reaches it raises
@@ -732,6 +745,7 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
             bounds = (_json_number(b[0], "the low bound"), _json_number(b[1], "the high bound"))
         data = data["tree"]
     builder = TreeBuilder(root=root)
+    pictures: dict[int, list[str]] = {}
     # Preorder with an explicit stack of (parent, item, parent's path, child index);
     # children pushed in reverse so the leftmost pops first. A node's path ("0.2.1")
     # is only spelled out when needed (an error, or a node with children).
@@ -746,7 +760,7 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
             _push_children(stack, node, item, where)
         elif isinstance(item, dict):
             where = _json_path(above, index)
-            children = _add_json_node(builder, parent, item, where)
+            children = _add_json_node(builder, parent, item, where, pictures)
             if children is not None:
                 _push_children(stack, len(builder.parent) - 1, children, where)
         elif type(item) is int or type(item) is float:  # JSON ints and floats are in range
@@ -757,7 +771,9 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
         if len(builder.parent) > MAX_NODES:
             raise _too_many_nodes()
     # Leaves without a value can only come from {"value": null}: any other leaf has one.
-    return builder.build(bounds=bounds, allow_missing=True)
+    tree = builder.build(bounds=bounds, allow_missing=True)
+    tree.pictures = pictures
+    return tree
 
 
 def _json_path(above: str | None, index: int) -> str:
@@ -773,10 +789,30 @@ def _push_children(
     stack.extend((node, children[i], where, i) for i in range(len(children) - 1, -1, -1))
 
 
+def _json_picture(raw: Any, where: str) -> list[str]:
+    rows, width = MAX_PICTURE
+    if (
+        not isinstance(raw, list)
+        or not 0 < len(raw) <= rows
+        or not all(isinstance(r, str) and len(r) <= width for r in raw)
+    ):
+        raise TreeError(
+            f"the picture at {where} must be a list of 1 to {rows} strings of at most "
+            f"{width} characters"
+        )
+    return raw
+
+
 def _add_json_node(
-    builder: TreeBuilder, parent: int, item: dict[str, Any], where: str
+    builder: TreeBuilder,
+    parent: int,
+    item: dict[str, Any],
+    where: str,
+    pictures: dict[int, list[str]],
 ) -> list[Any] | None:
     """Add the node an object describes; return its children (``None`` for a leaf)."""
+    if "picture" in item:
+        pictures[len(builder.parent)] = _json_picture(item["picture"], where)
     unknown = set(item) - _NODE_KEYS
     if unknown:
         raise TreeError(
