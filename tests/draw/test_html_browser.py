@@ -184,3 +184,19 @@ def test_wide_tree_keeps_the_current_node_in_view(page: Any, tmp_path: Path) -> 
         view = page.locator("#drawing").bounding_box()
         assert node is not None and view is not None
         assert view["x"] <= node["x"] and node["x"] + node["width"] <= view["x"] + view["width"]
+
+
+def test_play_speed_and_narration_for_screen_readers(page: Any, tmp_path: Path) -> None:
+    _tree, result = textbook("aima-5-2")
+    path = tmp_path / "page.html"
+    path.write_text(draw.to_html(result), encoding="utf-8")
+    page.clock.install()  # the page's timers run on a fake clock: no waiting, no flakiness
+    page.goto(path.as_uri())
+    assert page.get_attribute("#line", "aria-live") == "polite"
+    page.select_option("#speed", "4")
+    page.click("#play")
+    page.clock.run_for(900)  # one step at 1x; four at 4x
+    assert page.get_attribute("body", "data-step") == "4"
+    page.select_option("#speed", "0.5")
+    page.clock.run_for(1800)  # one more step at half speed
+    assert page.get_attribute("body", "data-step") == "5"

@@ -120,8 +120,14 @@ SCRIPT = """
     if (timer !== null) { stop(); return; }
     if (shown === last) show(0);
     document.getElementById('play').textContent = '\\u23F8 Pause';
-    timer = setInterval(() => show(shown + 1), data.interval);
+    timer = setInterval(() => show(shown + 1), data.interval / speed());
   }
+  function speed() {
+    return Number(document.getElementById('speed').value) || 1;
+  }
+  document.getElementById('speed').onchange = () => {
+    if (timer !== null) { stop(); play(); }
+  };
   document.getElementById('start').onclick = () => { stop(); show(0); };
   document.getElementById('back').onclick = () => { stop(); show(shown - 1); };
   document.getElementById('next').onclick = () => { stop(); show(shown + 1); };
@@ -190,14 +196,18 @@ def to_html(
 <button id="play" title="play or pause (space)">▶ Play</button>
 <button id="next" title="next step (→)">Next ▶</button>
 <button id="end" title="last step (End)">End »</button>
+<label>speed <select id="speed" title="steps per second while playing">
+<option value="0.5">½×</option><option value="1" selected>1×</option>
+<option value="2">2×</option><option value="4">4×</option></select></label>
 <span id="counter"></span>
 </div>
 {summary}
 </header>
 <main>
-<div id="drawing">{svg}</div>
+<div id="drawing" role="img"
+  aria-label="the tree as the search leaves it at this step, narrated beside it">{svg}</div>
 <aside>
-<p id="line"></p>
+<p id="line" aria-live="polite"></p>
 <h2 id="path-title">Current path (α, β)</h2>
 <ol id="path"></ol>
 </aside>
