@@ -178,7 +178,7 @@ def to_html(
             f"{escape(nice(result.value))}, {escape(result.summary())}. MAX ▲, MIN ▼, chance ●, "
             "leaves □ with their evaluation order #k; pruned parts dashed grey; the "
             "principal variation green at the end; the current node orange; nodes where a "
-            "cut-off happened red.</p>"
+            "cut-off happened vermillion.</p>"
         )
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -27,7 +27,9 @@ _UNSAFE = {c: "\ufffd" for c in range(0x80, 0xA0)} | {0xFFFE: "\ufffd", 0xFFFF: 
 _VISIBLE = str.maketrans(_PICTURES | _UNSAFE)
 
 #: Fill colours by kind, and the colours of states. Kept light so text stays readable
-#: in print and in greyscale.
+#: in print and in greyscale. The principal variation (bluish green) and cut-off nodes
+#: (vermillion) are a pair of the Okabe-Ito palette, told apart with any colour vision;
+#: they differ in line width too.
 COLORS = {
     "max": "#dbe8f7",
     "min": "#f7dede",
@@ -35,7 +37,8 @@ COLORS = {
     "leaf": "#ffffff",
     "line": "#222222",
     "pruned": "#a0a0a0",
-    "pv": "#1b7f3b",
+    "pv": "#007a5a",
+    "cut": "#d55e00",
     "current": "#e8710a",
     "open": "#fff7d6",
     "unseen": "#f4f4f4",

@@ -75,7 +75,7 @@ def to_mermaid(tree: Tree, snap: Snapshot | None = None) -> str:
         f"    classDef chance fill:{COLORS['chance']},stroke:{COLORS['line']}",
         f"    classDef leaf fill:#ffffff,stroke:{COLORS['line']}",
         f"    classDef pv stroke:{COLORS['pv']},stroke-width:3px",
-        "    classDef cut stroke:#b00020,stroke-width:2px",
+        f"    classDef cut stroke:{COLORS['cut']},stroke-width:2px",
         f"    classDef pruned fill:#f7f7f7,stroke:{COLORS['pruned']},color:{COLORS['pruned']},"
         "stroke-dasharray:4 3",
     ]

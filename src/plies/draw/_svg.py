@@ -60,7 +60,7 @@ STYLE = f"""
 .node.open .shape {{ stroke: {COLORS["current"]}; stroke-width: 2.4; }}
 .node.current .shape {{ stroke: {COLORS["current"]}; stroke-width: 4; fill: {COLORS["open"]}; }}
 .node.pv .shape {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
-.node.cut .shape {{ stroke: #b00020; stroke-width: 2.6; }}
+.node.cut .shape {{ stroke: {COLORS["cut"]}; stroke-width: 2.2; }}
 .node.pruned .shape {{ fill: #f7f7f7; stroke: {COLORS["pruned"]}; stroke-dasharray: 4 3; }}
 .node.pruned text {{ fill: {COLORS["pruned"]}; }}
 .edge line {{ stroke: {COLORS["line"]}; stroke-width: 1.2; }}
