@@ -234,3 +234,12 @@ def test_game_positions_become_tree_text(client: TestClient) -> None:
     for bad in ({"game": "chess"}, {"game": "tictactoe", "depth": 99}, {}):
         response = client.get("/api/game-tree", params=bad)
         assert response.status_code == 400
+
+
+def test_a_request_over_the_time_limit_is_a_clear_400() -> None:
+    slow = TestClient(create_app(WebSettings(max_seconds=0.001)))
+    tree = format_tree(random_tree(branching=10, depth=5, seed=1))  # 111,111 nodes
+    response = slow.post("/api/search", json={"tree": tree, "algorithm": "minimax"})
+    assert response.status_code == 400
+    assert "longer than 0.001 s" in response.json()["error"]
+    assert "--max-seconds" in response.json()["error"]

@@ -7,7 +7,7 @@ import sys
 import threading
 from typing import Any
 
-from plies.cli._args import whole_number
+from plies.cli._args import seconds, whole_number
 from plies.errors import PliesError
 
 __all__ = ["register", "run_serve"]
@@ -50,6 +50,13 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="largest tree drawn or stepped through (default 2000 nodes)",
     )
+    p.add_argument(
+        "--max-seconds",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help="longest a request may take (default 10 s)",
+    )
     p.set_defaults(handler=run_serve)
 
 
@@ -69,7 +76,10 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     app = create_app(
         WebSettings(
-            max_body=args.max_body, max_nodes=args.max_nodes, max_step_nodes=args.max_step_nodes
+            max_body=args.max_body,
+            max_nodes=args.max_nodes,
+            max_step_nodes=args.max_step_nodes,
+            max_seconds=args.max_seconds,
         )
     )
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")

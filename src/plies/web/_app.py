@@ -25,14 +25,15 @@ bounded by :class:`WebSettings`.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -51,6 +52,8 @@ from plies.web._request import (
 )
 
 __all__ = ["WebSettings", "create_app"]
+
+T = TypeVar("T")
 
 #: Download formats: drawing formats of ``--draw`` and the trace table's.
 MEDIA_TYPES = {
@@ -71,12 +74,14 @@ class WebSettings:
 
     ``max_body``: bytes of a request body (413 above it). ``max_nodes``: nodes of a
     tree the API searches. ``max_step_nodes``: nodes of a tree drawn or stepped
-    through (drawings and step data grow with the tree).
+    through (drawings and step data grow with the tree). ``max_seconds``: the time a
+    request may take.
     """
 
     max_body: int = 1_000_000
     max_nodes: int = 200_000
     max_step_nodes: int = 2_000
+    max_seconds: float = 10.0
 
 
 class _BodyTooLarge(PliesError):
@@ -178,6 +183,21 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[...,
 def create_app(settings: WebSettings | None = None) -> Starlette:
     """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``)."""
     settings = settings or WebSettings()
+
+    async def run_in_threadpool(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``work`` in a worker thread, so a long search holds up no other request;
+        past ``max_seconds`` the request is answered with an error and the thread's
+        result, when it comes, is dropped."""
+        try:
+            with anyio.fail_after(settings.max_seconds):
+                return await anyio.to_thread.run_sync(
+                    functools.partial(work, *args, **kwargs), abandon_on_cancel=True
+                )
+        except TimeoutError:
+            raise LimitError(
+                f"the request took longer than {settings.max_seconds:g} s, this server's "
+                "limit (plies serve --max-seconds)"
+            ) from None
 
     async def tree_body(request: Request) -> tuple[dict[str, Any], TreeRequest]:
         data = await _json_body(request, settings.max_body)
