@@ -264,7 +264,7 @@ def _negamax_loop(
                     if lv is not None:  # a leaf (inner nodes have no value)
                         v = c * lv
                         leaf_alpha = alpha  # a trace gives the leaf's entry with its backup
-                    elif not children[child]:
+                    elif not (below := children[child]):
                         v = _leaf_value(tree, child)  # a leaf without a value: raises
                     else:
                         cc = 1 if kind[child] == "max" else -1
@@ -282,7 +282,6 @@ def _negamax_loop(
                                 trace.append((T_STATIC, child, sv))
                             v = c * sv
                         else:
-                            below = children[child]
                             grandchildren = below if given else order(child)
                             # A bottom node (its children all leaves: in preorder, ids
                             # child+1 .. child+len) is searched in one go, without a
@@ -294,7 +293,9 @@ def _negamax_loop(
                             # one), and the frame's count of children searched lets
                             # TreeResult rebuild the leaves, windows and events.
                             last = child + len(below)
-                            if bottoms and below[-1] == last:
+                            if bottoms and (
+                                below[-1] == last if not given else value_of[child + 1] is not None
+                            ):
                                 # Any: None (no value) fails the comparisons, caught below
                                 values: list[Any] = (
                                     value_of[child + 1 : last + 1]
@@ -333,7 +334,8 @@ def _negamax_loop(
                                         bf += (top, cb, child, cbsrc)
                                     else:
                                         bf += (ca, cb, casrc, cbsrc)
-                                    bf += (top, grandchildren[k], cc, ca, cb, value, cut)
+                                    top_child = child + 1 + k if given else grandchildren[k]
+                                    bf += (top, top_child, cc, ca, cb, value, cut)
                                     frame_done(bf)
                                     if trace is not None:
                                         trace.append((T_BOTTOM, bf))
