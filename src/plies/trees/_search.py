@@ -305,20 +305,16 @@ def _negamax_loop(
                                 cut = 0
                                 top: Any
                                 try:
-                                    if cc > 0:
-                                        top = max(values)
-                                        if cross(top, cb):
-                                            k = indexOf(map(cross, values, repeat(cb)), True)
-                                            top, cut = values[k], k + 1
-                                        else:
-                                            k = values.index(top)
-                                    else:
-                                        top = min(values)
-                                        if cross_low(top, -cb):
-                                            k = indexOf(map(cross_low, values, repeat(-cb)), True)
-                                            top, cut = values[k], k + 1
-                                        else:
-                                            k = values.index(top)
+                                    bound = cb if cc > 0 else -cb
+                                    reaches = cross if cc > 0 else cross_low
+                                    for k, top in enumerate(values):
+                                        if reaches(top, bound):
+                                            cut = k + 1
+                                            break
+                                    else:  # none reaches beta: the first best leaf
+                                        top = max(values) if cc > 0 else min(values)
+                                        k = values.index(top)
+                                    if cc < 0:
                                         top = -top
                                 except TypeError:  # a leaf without a value: the general path
                                     pass
