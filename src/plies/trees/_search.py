@@ -20,8 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from itertools import repeat
-from operator import ge, gt, indexOf, le, lt
+from operator import ge, gt, le, lt
 from typing import Any
 
 from plies.errors import ArgumentTypeError, SearchError
