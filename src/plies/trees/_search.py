@@ -326,13 +326,23 @@ def _negamax_loop(
                                     elif cut:
                                         log.cutoffs += 1
                                     value = top if soft else min(max(top, ca), cb)
-                                    bf = [child, grandchildren, n]
-                                    if top > ca:
-                                        bf += (top, cb, child, cbsrc)
-                                    else:
-                                        bf += (ca, cb, casrc, cbsrc)
-                                    top_child = child + 1 + k if given else grandchildren[k]
-                                    bf += (top, top_child, cc, ca, cb, value, cut)
+                                    raised = top > ca  # alpha moves to the best value
+                                    bf = [
+                                        child,
+                                        grandchildren,
+                                        n,
+                                        top if raised else ca,
+                                        cb,
+                                        child if raised else casrc,
+                                        cbsrc,
+                                        top,
+                                        child + 1 + k if given else grandchildren[k],
+                                        cc,
+                                        ca,
+                                        cb,
+                                        value,
+                                        cut,
+                                    ]
                                     frame_done(bf)
                                     if trace is not None:
                                         trace.append((T_BOTTOM, bf))
