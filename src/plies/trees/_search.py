@@ -56,8 +56,8 @@ from plies.trees._result import (
 __all__ = ["alphabeta", "exact_values", "expectiminimax", "minimax", "negamax", "search"]
 
 INF = math.inf
-#: Whether alpha-beta searches a node whose children are all leaves in one go through
-#: builtins (the tests turn it off to compare with the general path).
+#: Whether alpha-beta searches a node whose children are all leaves in one go, without
+#: a loop step per leaf (the tests turn it off to compare with the general path).
 _FAST_BOTTOMS = True
 _OPTION_NAMES = tuple(SearchOptions.__dataclass_fields__)
 
@@ -283,14 +283,22 @@ def _negamax_loop(
                         else:
                             grandchildren = below if given else order(child)
                             # A bottom node (its children all leaves: in preorder, ids
-                            # child+1 .. child+len) is searched in one go, without a
-                            # Python step per leaf. The general loop would take the
-                            # leaves until one reaches beta: the best is then that
-                            # leaf's value (all before it were below beta), or the
-                            # first largest value if none does. So builtins find the
-                            # first leaf to reach beta (max/min says whether there is
-                            # one), and the frame's count of children searched lets
-                            # TreeResult rebuild the leaves, windows and events.
+                            # child+1 .. child+len) is searched in one go, with no frame
+                            # pushed, no backup step and no trace entry per leaf. The
+                            # general loop would take the leaves until one reaches
+                            # beta: the best is then that leaf's value (all before it
+                            # were below beta), or the first largest value if none
+                            # does. So a bare scan finds the first leaf to reach beta,
+                            # max/min the first best when none does, and the frame's
+                            # count of children searched lets TreeResult rebuild the
+                            # leaves, windows and events (a T_BOTTOM trace entry).
+                            # In given order the ids are read directly: a value at id
+                            # child+1 means a leaf first child, and a None met before
+                            # the cut (an inner child, or a leaf without a value)
+                            # fails to compare and sends the node to the general path.
+                            # 14.2 -> 11.6 ms CPU in all on the 10^6-leaf tree (6,018
+                            # of the 7,222 inner nodes visited are bottom nodes), and
+                            # the full trace 24.6 -> 15.2 ms (see the commits' A/B).
                             last = child + len(below)
                             if bottoms and (
                                 below[-1] == last if not given else value_of[child + 1] is not None
