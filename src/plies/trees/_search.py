@@ -296,9 +296,11 @@ def _negamax_loop(
                             # child+1 means a leaf first child, and a None met before
                             # the cut (an inner child, or a leaf without a value)
                             # fails to compare and sends the node to the general path.
-                            # 14.2 -> 11.6 ms CPU in all on the 10^6-leaf tree (6,018
-                            # of the 7,222 inner nodes visited are bottom nodes), and
-                            # the full trace 24.6 -> 15.2 ms (see the commits' A/B).
+                            # On the 10^6-leaf tree (6,018 of the 7,222 inner nodes
+                            # visited are bottom nodes): 12.1 -> 10.9 ms CPU without a
+                            # trace, 20.8 -> 14.2 ms with it (best of 40, interleaved in
+                            # one process; the memory stalls of a 1.1M-node tree, not
+                            # the loop, are most of what is left).
                             last = child + len(below)
                             if bottoms and (
                                 below[-1] == last if not given else value_of[child + 1] is not None
@@ -310,7 +312,7 @@ def _negamax_loop(
                                     bound = cb if cc > 0 else -cb
                                     reaches = cross if cc > 0 else cross_low
                                     # Leaves after the first to reach beta are not read
-                                    # (a lazy map, not a slice: 13.2 -> 12.1 ms CPU, A/B).
+                                    # (a lazy map, not a slice: about 0.7 ms less, A/B).
                                     for k, top in enumerate(map(leaf_values, ids)):
                                         if reaches(top, bound):
                                             cut = k + 1
