@@ -21,7 +21,9 @@ from plies.trees import (
     Exit,
     SearchOptions,
     Tree,
+    TreeBuilder,
     TreeResult,
+    _search,
     alphabeta,
     compare,
     exact_values,
@@ -39,7 +41,7 @@ from plies.trees._format import node_name
 from plies.trees._render import plain_tree_lines
 from plies.trees._result import SearchLog
 from plies.trees._search import _maxmin, _orderer
-from strategies import prune_options, ragged_trees, uniform_chance_trees
+from strategies import leaf_values, prune_options, ragged_trees, uniform_chance_trees
 
 AIMA_5_2 = "[[3,12,8],[2,4,6],[14,5,2]]"
 LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
@@ -458,3 +460,52 @@ def test_summary_and_repr() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+@st.composite
+def mixed_kind_trees(draw: st.DrawFn) -> Tree:
+    """Ragged trees whose inner nodes are MAX or MIN at random (a MAX child of a MAX
+    node too), so that bottom nodes meet both colours and both window views."""
+    data = draw(st.lists(st.lists(st.one_of(st.lists(leaf_values, min_size=1, max_size=5),
+                                            leaf_values), min_size=1, max_size=4),
+                         min_size=1, max_size=4))  # fmt: skip
+    builder = TreeBuilder(root=draw(st.sampled_from(["max", "min"])))
+    stack: list[tuple[int, Any]] = [(-1, data)]
+    while stack:
+        parent, item = stack.pop()
+        if isinstance(item, list):
+            kind = draw(st.sampled_from(["max", "min"])) if parent >= 0 else None
+            node = builder.add(parent, kind=kind)
+            stack.extend((node, child) for child in reversed(item))
+        else:
+            builder.add(parent, value=item)
+    return builder.build()
+
+
+@settings(max_examples=200)
+@given(
+    st.one_of(ragged_trees(), mixed_kind_trees()),
+    prune_options,
+    st.sampled_from(["alphabeta", "negamax"]),
+    st.booleans(),
+)
+def test_bottom_nodes_in_one_go_equal_the_general_path(
+    tree: Tree, opts: dict[str, Any], algorithm: str, trace: bool
+) -> None:
+    options = SearchOptions(algorithm=algorithm, trace=trace, **opts)
+    fast = search(tree, options)
+    try:
+        _search._FAST_BOTTOMS = False
+        slow = search(tree, options)
+    finally:
+        _search._FAST_BOTTOMS = True
+    assert (fast.value, fast.bound, fast.cutoffs) == (slow.value, slow.bound, slow.cutoffs)
+    assert repr(fast.value) == repr(slow.value)  # 0 and -0.0, 1 and 1.0 kept apart
+    assert fast.records() == slow.records()
+    assert fast.evaluated == slow.evaluated and fast.pv == slow.pv
+    assert fast.nodes_visited == slow.nodes_visited
+    assert fast.evaluated_count == slow.evaluated_count
+    assert fast.cut_at == slow.cut_at
+    assert fast.events == slow.events
+    assert [repr(e) for e in fast.events] == [repr(e) for e in slow.events]
+    assert [repr(r) for r in fast.records()] == [repr(r) for r in slow.records()]

@@ -4,6 +4,7 @@ trace of typed events that the narration, the renderers and graders read."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -246,8 +247,10 @@ class NodeRecord:
 )
 SEEN = 14
 
-#: Tags of the compact trace entries (see :meth:`TreeResult.events`).
-T_ENTER, T_EVALUATE, T_STATIC, T_BACKUP, T_EXIT = range(5)
+#: Tags of the compact trace entries (see :meth:`TreeResult.events`). ``T_BOTTOM``
+#: holds the finished frame of a node whose children are all leaves, searched in one
+#: go: it stands for that node's backups and exit (see :func:`_expand_bottoms`).
+T_ENTER, T_EVALUATE, T_STATIC, T_BACKUP, T_EXIT, T_BOTTOM = range(6)
 
 
 class SearchLog:
@@ -642,7 +645,7 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
     events: list[Event] = []
     add = events.append
     evaluated = 0
-    for entry in trace:
+    for entry in _expand_bottoms(trace, leaf_value):
         tag = entry[0]
         if tag == T_BACKUP:
             _, node, child, v, best, alpha, cut, leaf = entry
@@ -686,6 +689,34 @@ def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list
         else:
             add(Static(entry[1], entry[2]))
     return events
+
+
+def _expand_bottoms(
+    trace: list[tuple[Any, ...]], leaf_value: list[Number | None]
+) -> Iterator[tuple[Any, ...]]:
+    """The trace entries, with each ``T_BOTTOM`` entry replaced by the backup entries
+    and the exit entry the search's general loop would have made at that node (its
+    children are leaves, searched up to the cut-off, alpha-beta's window moving)."""
+    for entry in trace:
+        if entry[0] != T_BOTTOM:
+            yield entry
+            continue
+        f = entry[1]
+        node, kids, c, alpha = f[NODE], f[KIDS], f[COLOUR], f[ALPHA_IN]
+        searched = f[CUT] or f[NEXT]
+        best: Number = -INF
+        for k in range(searched):
+            child = kids[k]
+            lv = leaf_value[child]
+            assert lv is not None
+            v = c * lv
+            leaf_alpha = alpha  # the leaf's window is (alpha, beta) as it was entered
+            if v > best or not k:
+                best = v
+                alpha = max(alpha, best)
+            cut = bool(f[CUT]) and k == searched - 1
+            yield (T_BACKUP, node, child, v, best, alpha, cut, leaf_alpha)
+        yield (T_EXIT, node, f[VALUE], c)
 
 
 def _backup(

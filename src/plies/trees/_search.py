@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from operator import ge, gt, le, lt
 from typing import Any
 
 from plies.errors import ArgumentTypeError, SearchError
@@ -35,6 +36,7 @@ from plies.trees._result import (
     NODE,
     SEEN,
     T_BACKUP,
+    T_BOTTOM,
     T_ENTER,
     T_EVALUATE,
     T_EXIT,
@@ -54,6 +56,9 @@ from plies.trees._result import (
 __all__ = ["alphabeta", "exact_values", "expectiminimax", "minimax", "negamax", "search"]
 
 INF = math.inf
+#: Whether alpha-beta searches a node whose children are all leaves in one go, without
+#: a loop step per leaf (the tests turn it off to compare with the general path).
+_FAST_BOTTOMS = True
 _OPTION_NAMES = tuple(SearchOptions.__dataclass_fields__)
 
 
@@ -224,6 +229,9 @@ def _negamax_loop(
     frame_done = log.frames.append
     alpha, beta = window
     given = options.order == "given"
+    # Whether a value reaches beta (cross) or, in MAX's view at a MIN node, -beta.
+    cross, cross_low = (gt, lt) if strict else (ge, le)
+    bottoms = prune and _FAST_BOTTOMS
     # Minimax without a trace takes a frame whose children are all leaves in one go
     # through builtins: 0.35 s -> 0.2 s on the 10^6-leaf tree (benchmarks/trees.py).
     whole = not prune and trace is None
@@ -255,7 +263,7 @@ def _negamax_loop(
                     if lv is not None:  # a leaf (inner nodes have no value)
                         v = c * lv
                         leaf_alpha = alpha  # a trace gives the leaf's entry with its backup
-                    elif not children[child]:
+                    elif not (below := children[child]):
                         v = _leaf_value(tree, child)  # a leaf without a value: raises
                     else:
                         cc = 1 if kind[child] == "max" else -1
@@ -273,7 +281,83 @@ def _negamax_loop(
                                 trace.append((T_STATIC, child, sv))
                             v = c * sv
                         else:
-                            grandchildren = children[child] if given else order(child)
+                            grandchildren = below if given else order(child)
+                            # A bottom node (its children all leaves: in preorder, ids
+                            # child+1 .. child+len) is searched in one go, with no frame
+                            # pushed, no backup step and no trace entry per leaf. The
+                            # general loop would take the leaves until one reaches
+                            # beta: the best is then that leaf's value (all before it
+                            # were below beta), or the first largest value if none
+                            # does. So a bare scan finds the first leaf to reach beta,
+                            # max/min the first best when none does, and the frame's
+                            # count of children searched lets TreeResult rebuild the
+                            # leaves, windows and events (a T_BOTTOM trace entry).
+                            # In given order the ids are read directly: a value at id
+                            # child+1 means a leaf first child, and a None met before
+                            # the cut (an inner child, or a leaf without a value)
+                            # fails to compare and sends the node to the general path.
+                            # On the 10^6-leaf tree (6,018 of the 7,222 inner nodes
+                            # visited are bottom nodes): 12.1 -> 10.9 ms CPU without a
+                            # trace, 20.8 -> 14.2 ms with it (best of 40, interleaved in
+                            # one process; the memory stalls of a 1.1M-node tree, not
+                            # the loop, are most of what is left).
+                            last = child + len(below)
+                            if bottoms and (
+                                below[-1] == last if not given else value_of[child + 1] is not None
+                            ):
+                                ids = range(child + 1, last + 1) if given else grandchildren
+                                cut = 0
+                                top: Any  # None (a leaf without a value) fails to compare
+                                try:
+                                    bound = cb if cc > 0 else -cb
+                                    reaches = cross if cc > 0 else cross_low
+                                    # Leaves after the first to reach beta are not read
+                                    # (a lazy map, not a slice: about 0.7 ms less, A/B).
+                                    for k, top in enumerate(map(leaf_values, ids)):
+                                        if reaches(top, bound):
+                                            cut = k + 1
+                                            break
+                                    else:  # none reaches beta: the first best leaf
+                                        values: list[Any] = (
+                                            value_of[child + 1 : last + 1]
+                                            if given
+                                            else list(map(leaf_values, ids))
+                                        )
+                                        top = max(values) if cc > 0 else min(values)
+                                        k = values.index(top)
+                                    if cc < 0:
+                                        top = -top
+                                except TypeError:  # a leaf without a value: the general path
+                                    pass
+                                else:
+                                    n = len(below)
+                                    if cut == n:
+                                        cut = 0
+                                    elif cut:
+                                        log.cutoffs += 1
+                                    value = top if soft else min(max(top, ca), cb)
+                                    raised = top > ca  # alpha moves to the best value
+                                    bf = [
+                                        child,
+                                        grandchildren,
+                                        n,
+                                        top if raised else ca,
+                                        cb,
+                                        child if raised else casrc,
+                                        cbsrc,
+                                        top,
+                                        child + 1 + k if given else grandchildren[k],
+                                        cc,
+                                        ca,
+                                        cb,
+                                        value,
+                                        cut,
+                                    ]
+                                    frame_done(bf)
+                                    if trace is not None:
+                                        trace.append((T_BOTTOM, bf))
+                                    v = value if cc == c else -value
+                                    continue
                             if whole and not any(map(is_inner, grandchildren)):
                                 # Minimax, all leaves below: the child's frame is done at
                                 # once, with no push (0.20 s -> 0.15 s on 10^6 leaves).
