@@ -199,3 +199,8 @@ def test_a_sum_of_probabilities_near_1_never_reads_1() -> None:
     )
     with pytest.raises(TreeError, match=r"sum to 0\.9999999, not 1"):
         parse(text)
+
+
+def test_a_fraction_beyond_the_float_range_is_refused() -> None:
+    with pytest.raises(TreeError, match="out of the range"):
+        from_leaves([Fraction(10**400, 3), 1], branching=2)

@@ -90,7 +90,10 @@ def check_number(value: object, what: str) -> Number:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ArgumentTypeError(f"{what} must be a number, not {_show(value)}")
     if not isinstance(value, int | float):  # numpy scalars, fractions: plain Python numbers
-        value = int(value) if isinstance(value, numbers.Integral) else float(value)
+        try:
+            value = int(value) if isinstance(value, numbers.Integral) else float(value)
+        except OverflowError:  # a Fraction or Decimal beyond the float range
+            raise TreeError(f"{what} is out of the range of numbers plies reads") from None
     if isinstance(value, float):
         if math.isnan(value):
             raise TreeError(f"{what} is NaN (not a number); give a number or inf/-inf")
