@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from plies.errors import ArgumentTypeError, TreeError
-from plies.trees._model import Number, Tree, format_number
+from plies.trees._model import Number, Tree, format_number, no_gc
 from plies.trees._result import Backup, Enter, Evaluate, Event, Exit, Static, TreeResult
 
 __all__ = [
@@ -150,6 +150,11 @@ def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     With ``nodes``, one entry per node with its id, parent, path, label, move, kind,
     alpha/beta in and out, value, status and reason. Linear in the size of the tree.
     """
+    with no_gc():  # a dict per node: collections while they pile up made it quadratic
+        return _result_document(result, nodes=nodes)
+
+
+def _result_document(result: TreeResult, *, nodes: bool) -> dict[str, Any]:
     tree = result.tree
     opts = result.options
     pv = result.pv
