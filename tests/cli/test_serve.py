@@ -13,8 +13,6 @@ import pytest
 
 from cli_errors import assert_one_line_error
 
-pytest.importorskip("uvicorn")
-
 
 def test_serve_prints_its_url_serves_the_lab_and_stops_on_ctrl_c() -> None:
     process = subprocess.Popen(

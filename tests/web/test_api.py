@@ -8,14 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from cli_errors import run
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
 from starlette.testclient import TestClient
 
+from cli_errors import run
 from plies.lab import exercise
 from plies.trees import format_tree, random_tree
 from plies.web import WebSettings, create_app

@@ -13,8 +13,8 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+import uvicorn
 
-uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
