@@ -1,17 +1,28 @@
-"""Benchmark: solve Pascal Pons' Connect Four test sets and compare with his C++ solver.
+"""Benchmark: solve Pascal Pons' Connect Four test sets, optionally beside a reference solver.
 
 Reads ``../shared/connect4-testsets/Test_*`` (lines ``<moves> <score>``, moves as
 1-based columns, score in Pons' convention), solves each position exactly with
 ``plies.engine.solve`` on the built-in ``connect4`` game (the value only, a fresh
 table per position, as Pons' benchmark does), converts the result to Pons' score with
-``Connect4.exact_score``, checks it, and prints per set the mean time and mean nodes
-per position beside the C++ solver's published means on a machine like ours, and the
-peak memory of the process.
+``Connect4.exact_score``, checks it, and prints per set the positions, the right answers,
+the timeouts, the mean time and mean nodes per position and the peak memory of the process.
+
+``--reference PATH`` runs a reference solver in the same run, on the same machine: any
+binary that reads ``<moves>`` lines and prints ``<moves> <score> <nodes> <microseconds>``,
+e.g. a small driver around Pascal Pons' Solver (anything after the first space of a line
+ignored, a fresh table per position, one answer line per line, flushed). It is started once
+and given the same lines one at a time, each answer read before the next line; its scores
+are checked too, and the table adds its right answers, mean time (the microseconds it
+reports) and mean nodes, and the ratios plies / reference of the time and of the nodes.
+Without a reference no ratio is printed: figures measured elsewhere are not comparable.
 
 Run: ``python benchmarks/connect4.py`` (``--sets Test_L3_R1,Test_L2_R1``, ``--count N``
-positions per set, ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``).
+positions per set, ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``,
+``--reference PATH``, ``--backend python|native`` passed on to ``solve`` only when given,
+``--testsets DIR`` where the sets are not beside the checkout, as from a git worktree).
 Positions that run out of time are counted and reported, not guessed. The machine's
-speed varies from run to run (a shared VM): ``--repeat 3`` keeps each set's fastest run.
+speed varies from run to run (a shared VM): ``--repeat 3`` keeps each set's fastest run
+(of plies and of the reference, each on its own).
 """
 
 from __future__ import annotations
@@ -19,9 +30,11 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from plies.engine import Limits, TranspositionTable, solve
 from plies.errors import SearchError
@@ -29,17 +42,66 @@ from plies.games.connect4 import Connect4
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "connect4-testsets"
 
-#: Pons' C++ solver, single-threaded (the issue's figures): mean seconds, mean nodes.
-PONS = {
-    "Test_L3_R1": (20e-6, 51),
-    "Test_L2_R1": (0.15e-3, 449),
-    "Test_L2_R2": (15e-3, 40_000),
-    "Test_L1_R1": (0.8e-3, 3_300),
-    "Test_L1_R2": (0.47, 1_200_000),
-    "Test_L1_R3": (10.7, 25_600_000),
-}
+#: The sets, quickest first.
+SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 #: Positions per set by default (all 1,000 of the quick sets, the first N of the others).
 DEFAULT_COUNT = {"Test_L2_R2": 100, "Test_L1_R2": 10, "Test_L1_R3": 2}
+
+
+class BackendRefused(Exception):
+    """``solve`` refused the ``backend`` keyword or its value."""
+
+
+class ReferenceError_(Exception):
+    """The reference solver died or answered outside the line protocol."""
+
+
+class Solved(NamedTuple):
+    """One position: seconds, nodes, and whether the score was right."""
+
+    seconds: float
+    nodes: int
+    right: bool
+
+
+class Reference:
+    """A long-lived reference solver: one ``<moves>`` line in, one answer line out."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.process = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def ask(self, line: str) -> tuple[int, int, float]:
+        """Send ``line``, read its answer: (score, nodes, seconds)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        moves = line.split(maxsplit=1)[0]
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError as error:
+            raise ReferenceError_(f"{self.path} exited") from error
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise ReferenceError_(f"{self.path} exited without answering {moves}")
+        fields = answer.split()
+        try:
+            if len(fields) != 4 or fields[0] != moves:
+                raise ValueError
+            return int(fields[1]), int(fields[2]), float(fields[3]) / 1e6
+        except ValueError:
+            raise ReferenceError_(f"{self.path} answered {answer.strip()!r} to {moves}") from None
+
+    def close(self) -> None:
+        """End the process: its stdin closed, then terminated if it lingers."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            self.process.wait()
 
 
 def _seconds(value: float) -> str:
@@ -47,45 +109,70 @@ def _seconds(value: float) -> str:
     return f"{value * 1000:.3f}ms" if value < 1 else f"{value:.2f}s"
 
 
+def _wanted(expected: str, *, weak: bool) -> int:
+    """The expected score of a test line, its sign only when ``weak``."""
+    score = int(expected)
+    return (score > 0) - (score < 0) if weak else score
+
+
 def run_set(
-    game: Connect4, lines: list[str], *, table: TranspositionTable, weak: bool, seconds: float
-) -> tuple[list[float], list[int], int, int, int]:
-    """Solve ``lines``: (times, nodes, right, wrong, timeouts)."""
-    times: list[float] = []
-    nodes: list[int] = []
-    right = wrong = timeouts = 0
+    game: Connect4,
+    lines: list[str],
+    *,
+    table: TranspositionTable,
+    weak: bool,
+    seconds: float,
+    backend: dict[str, Any],
+    reference: Reference | None,
+) -> tuple[list[Solved | None], list[Solved]]:
+    """Solve ``lines``: plies' results (None on a timeout) and the reference's, by position."""
+    mine: list[Solved | None] = []
+    theirs: list[Solved] = []
     for line in lines:
-        moves, expected = line.split()
+        moves, expected = line.split()[:2]
+        wanted = _wanted(expected, weak=weak)
         state = game.parse_position(moves)
         table.clear()
         start = time.perf_counter()
         try:
             solved = solve(
-                game, state, table=table, weak=weak, moves="none", limits=Limits(time=seconds)
+                game,
+                state,
+                table=table,
+                weak=weak,
+                moves="none",
+                limits=Limits(time=seconds),
+                **backend,
             )
         except SearchError:
-            timeouts += 1
-            continue
-        times.append(time.perf_counter() - start)
-        nodes.append(solved.stats.nodes)
-        if weak:
-            score = {"win": 1, "draw": 0, "loss": -1}[solved.result]
-            wanted = (int(expected) > 0) - (int(expected) < 0)
+            mine.append(None)
+        except (TypeError, ValueError, ImportError) as error:
+            if backend:
+                raise BackendRefused(str(error)) from error
+            raise
         else:
-            score = game.exact_score(state, solved.result, solved.distance or 0)
-            wanted = int(expected)
-        if score == wanted:
-            right += 1
-        else:
-            wrong += 1
-            print(f"  wrong: {moves} expected {wanted}, got {score}")
-    return times, nodes, right, wrong, timeouts
+            elapsed = time.perf_counter() - start
+            if weak:
+                score = {"win": 1, "draw": 0, "loss": -1}[solved.result]
+            else:
+                score = game.exact_score(state, solved.result, solved.distance or 0)
+            mine.append(Solved(elapsed, solved.stats.nodes, score == wanted))
+            if score != wanted:
+                print(f"  wrong: {moves} expected {wanted}, got {score}")
+        if reference is not None:
+            score, nodes, taken = reference.ask(line)
+            if weak:  # the reference may solve strongly: its sign is checked
+                score = (score > 0) - (score < 0)
+            theirs.append(Solved(taken, nodes, score == wanted))
+            if score != wanted:
+                print(f"  reference wrong: {moves} expected {wanted}, got {score}")
+    return mine, theirs
 
 
 def main() -> int:
     """Run the benchmark and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sets", default=",".join(PONS), help="comma-separated set names")
+    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated set names")
     ap.add_argument(
         "--count",
         type=int,
@@ -96,46 +183,120 @@ def main() -> int:
     ap.add_argument("--weak", action="store_true", help="decide only win/draw/loss")
     ap.add_argument("--table-size", type=int, default=1 << 20, help="table entries at most")
     ap.add_argument("--repeat", type=int, default=1, help="runs per set; the fastest is kept")
+    ap.add_argument(
+        "--reference",
+        metavar="PATH",
+        help="a solver binary reading <moves> lines, printing <moves> <score> <nodes> <us>",
+    )
+    ap.add_argument(
+        "--backend", choices=("python", "native"), help="passed to solve() only when given"
+    )
+    ap.add_argument(
+        "--testsets", type=Path, default=SHARED, help=f"the sets' directory (default {SHARED})"
+    )
     args = ap.parse_args()
-    if not SHARED.is_dir():
-        print(f"test sets not found at {SHARED}")
+    if not args.testsets.is_dir():
+        print(f"test sets not found at {args.testsets}")
         return 1
+    backend: dict[str, Any] = {"backend": args.backend} if args.backend else {}
+    reference = None
+    if args.reference:
+        try:
+            reference = Reference(args.reference)
+        except OSError as error:
+            print(f"reference {args.reference} cannot be started: {error}")
+            return 1
+    try:
+        return _benchmark(args, backend, reference)
+    except BackendRefused as error:
+        print(f"solve() refused backend={args.backend!r}: {error}")
+        return 2
+    except ReferenceError_ as error:
+        print(f"reference failed: {error}")
+        return 1
+    finally:
+        if reference is not None:
+            reference.close()
+
+
+def _benchmark(
+    args: argparse.Namespace, backend: dict[str, Any], reference: Reference | None
+) -> int:
+    """Solve the sets and print the table; 1 if any score was wrong."""
     game = Connect4()
     table = TranspositionTable(args.table_size)
-    print(f"{'weak' if args.weak else 'strong'} solve, table of {args.table_size:,} entries")
     print(
-        f"{'set':<12}{'positions':>10}{'right':>7}{'timeouts':>9}{'mean time':>12}"
-        f"{'Pons':>11}{'ratio':>8}{'mean nodes':>12}{'Pons':>11}{'ratio':>7}{'peak RSS':>10}"
+        f"{'weak' if args.weak else 'strong'} solve, table of {args.table_size:,} entries"
+        + (f", backend {args.backend}" if args.backend else "")
+        + (f", reference {args.reference}" if reference else "")
     )
+    header = f"{'set':<12}{'positions':>10}{'right':>7}{'timeouts':>9}{'mean time':>12}"
+    header += f"{'mean nodes':>12}"
+    if reference:
+        header += f"{'ref right':>10}{'ref time':>12}{'ref nodes':>11}{'time':>9}{'nodes':>8}"
+    print(header + f"{'peak RSS':>10}")
     wrong_total = 0
     for name in args.sets.split(","):
-        lines = [line for line in (SHARED / name).read_text().splitlines() if line.strip()]
+        lines = [line for line in (args.testsets / name).read_text().splitlines() if line.strip()]
         count = args.count or DEFAULT_COUNT.get(name, len(lines))
-        best: tuple[list[float], list[int], int, int, int] | None = None
+        lines = lines[:count]
+        best_mine: list[Solved | None] | None = None
+        best_theirs: list[Solved] | None = None
         for _ in range(max(1, args.repeat)):
-            run = run_set(game, lines[:count], table=table, weak=args.weak, seconds=args.time)
-            if best is None or sum(run[0]) < sum(best[0]):
-                best = run
-        assert best is not None
-        times, nodes, right, wrong, timeouts = best
-        wrong_total += wrong
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        pons_time, pons_nodes = PONS[name]
-        if times:
-            mean_t, mean_n = statistics.fmean(times), statistics.fmean(nodes)
-            print(
-                f"{name:<12}{count:>10}{right:>7}{timeouts:>9}{_seconds(mean_t):>12}"
-                f"{_seconds(pons_time):>11}{mean_t / pons_time:>7.1f}x{mean_n:>12,.0f}"
-                f"{pons_nodes:>11,}{mean_n / pons_nodes:>6.2f}x{peak_mb:>8.0f}MB"
+            mine, theirs = run_set(
+                game,
+                lines,
+                table=table,
+                weak=args.weak,
+                seconds=args.time,
+                backend=backend,
+                reference=reference,
             )
-        else:
-            print(f"{name:<12}{count:>10}{right:>7}{timeouts:>9}  (every position timed out)")
+            if best_mine is None or _total(mine) < _total(best_mine):
+                best_mine = mine
+            if best_theirs is None or _total(theirs) < _total(best_theirs):
+                best_theirs = theirs
+        assert best_mine is not None and best_theirs is not None
+        solved = [s for s in best_mine if s is not None]
+        right = sum(s.right for s in solved)
+        timeouts = len(best_mine) - len(solved)
+        wrong_total += len(solved) - right
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        row = f"{name:<12}{len(lines):>10}{right:>7}{timeouts:>9}"
+        if not solved:
+            print(row + "  (every position timed out)")
+            continue
+        mean_t = statistics.fmean(s.seconds for s in solved)
+        mean_n = statistics.fmean(s.nodes for s in solved)
+        row += f"{_seconds(mean_t):>12}{mean_n:>12,.0f}"
+        if reference:
+            wrong_total += sum(not s.right for s in best_theirs)
+            # Means over the positions plies solved in time, so that the ratios pair them.
+            paired = [t for m, t in zip(best_mine, best_theirs, strict=True) if m is not None]
+            ref_right = sum(s.right for s in best_theirs)
+            ref_t = statistics.fmean(s.seconds for s in paired)
+            ref_n = statistics.fmean(s.nodes for s in paired)
+            time_ratio = f"{mean_t / ref_t:,.0f}x" if ref_t else "-"
+            node_ratio = f"{mean_n / ref_n:.2f}x" if ref_n else "-"
+            row += (
+                f"{ref_right:>10}{_seconds(ref_t):>12}{ref_n:>11,.0f}{time_ratio:>9}{node_ratio:>8}"
+            )
+        print(row + f"{peak_mb:>8.0f}MB")
         sys.stdout.flush()
-    print(
-        "ratio = plies / Pons (time: plies' Python against his C++; nodes: search size). "
-        f"Table entries at the end: {len(table):,}."
-    )
+    footer = f"Table entries at the end: {len(table):,}."
+    if reference:
+        footer = (
+            "time, nodes = plies / reference, means over the positions plies solved in time; "
+            "the reference's time is the one it reports. " + footer
+        )
+    print(footer)
     return 1 if wrong_total else 0
+
+
+def _total(results: list[Solved | None] | list[Solved]) -> float:
+    """The seconds a run took over the positions it solved, infinite if none."""
+    times = [s.seconds for s in results if s is not None]
+    return sum(times) if times else float("inf")
 
 
 if __name__ == "__main__":
