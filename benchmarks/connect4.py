@@ -14,6 +14,7 @@ ignored, a fresh table per position, one answer line per line, flushed). It is s
 and given the same lines one at a time, each answer read before the next line; its scores
 are checked too, and the table adds its right answers, mean time (the microseconds it
 reports) and mean nodes, and the ratios plies / reference of the time and of the nodes.
+With ``--weak`` only the sign of the reference's score is checked (it may solve strongly).
 Without a reference no ratio is printed: figures measured elsewhere are not comparable.
 
 Run: ``python benchmarks/connect4.py`` (``--sets Test_L3_R1,Test_L2_R1``, ``--count N``
