@@ -19,11 +19,21 @@ from plies.engine._limits import Limits
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, describe_score, score_distance, score_outcome
-from plies.engine._search import ALGORITHMS, DEFAULT_ALGORITHM, MAX_PLY, iterate, search, solve
+from plies.engine._search import (
+    ALGORITHMS,
+    BACKENDS,
+    DEFAULT_ALGORITHM,
+    MAX_PLY,
+    iterate,
+    search,
+    solve,
+)
 from plies.engine._table import TranspositionTable
+from plies.engine.native import NativeTable
 
 __all__ = [
     "ALGORITHMS",
+    "BACKENDS",
     "CHANCE_MODES",
     "CHECK_EVERY",
     "CHECK_GAP",
@@ -32,6 +42,7 @@ __all__ = [
     "WIN",
     "WIN_THRESHOLD",
     "Limits",
+    "NativeTable",
     "SearchResult",
     "SearchStats",
     "SolveResult",
