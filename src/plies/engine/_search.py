@@ -45,7 +45,16 @@ from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
 
-__all__ = ["ALGORITHMS", "BACKENDS", "DEFAULT_ALGORITHM", "MAX_PLY", "iterate", "search", "solve"]
+__all__ = [
+    "ALGORITHMS",
+    "BACKENDS",
+    "DEFAULT_ALGORITHM",
+    "MAX_PLY",
+    "choose_backend",
+    "iterate",
+    "search",
+    "solve",
+]
 
 #: Every algorithm :func:`search` knows, fastest family first. ``expectiminimax`` is
 #: ``minimax`` under its name for games with chance nodes.
@@ -61,6 +70,15 @@ INF = math.inf
 SOLVE_MOVES = ("line", "best", "all", "none")
 
 _search_ids = itertools.count(1)
+
+
+def choose_backend(game: BaseGame[Any, Any], backend: str | None = None) -> str:
+    """The backend :func:`solve` runs for ``game``: ``"native"`` or ``"python"``.
+
+    None picks native where the game has a port and Numba imports; ``"native"`` for a
+    game without one raises :class:`SearchError` saying why.
+    """
+    return _pick_backend(game, backend, None, True)
 
 
 def _pick_backend(

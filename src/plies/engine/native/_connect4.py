@@ -15,9 +15,12 @@ The arrays every function shares (made by :mod:`plies.engine.native._solve`):
 * ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table;
 * ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
   node with that many stones (its moves, then their scores), so no node allocates;
-* ``control`` (int64): ``[nodes, node limit, stop]``; the kernel stops when the node
-  count reaches the limit (stop = 2) or another thread sets stop to 1, then every node
-  returns at once without storing anything.
+* ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
+  journal...]``; the kernel stops when the node count reaches the limit (stop = 2) or
+  another thread sets stop (to 1, 3 or 4), then every node returns at once without
+  storing anything. The journal lists the slots written since the table was last
+  cleared (its length passes the capacity when they did not fit), so clearing costs
+  what the search wrote, not the table's size.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ __all__ = ["best_moves", "principal_line", "solve_root"]
 
 # Indices into ``board`` and ``control``.
 BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, COLUMNS = 0, 1, 2, 3, 4, 5, 6
-NODES, NODE_LIMIT, STOP = 0, 1, 2
+NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
 
 #: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
 #: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30
@@ -195,13 +198,22 @@ def negamax(
         if control[STOP] != 0:
             return 0
         if score >= beta:
-            keys[slot] = key
-            values[slot] = score + LOWER
+            store(slot, key, score + LOWER, keys, values, control)
             return score
         alpha = max(alpha, score)
-    keys[slot] = key
-    values[slot] = alpha + UPPER
+    store(slot, key, alpha + UPPER, keys, values, control)
     return alpha
+
+
+@njit(cache=True, nogil=True)  # type: ignore[misc]
+def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) -> None:
+    """Write an entry over whatever the slot held; note the slot in the journal."""
+    keys[slot] = key
+    values[slot] = code
+    length = control[JOURNAL_LENGTH]
+    if JOURNAL + length < control.size:
+        control[JOURNAL + length] = slot
+    control[JOURNAL_LENGTH] = length + 1
 
 
 @njit(cache=True, nogil=True)  # type: ignore[misc]

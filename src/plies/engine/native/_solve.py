@@ -52,8 +52,9 @@ class _Kernel:
         progress: Callable[[int], None] | None,
     ) -> None:
         h1 = game.height + 1
-        keys, values = table.arrays(game.width * h1)
-        self.keys, self.values = keys, values
+        keys, values, control = table.arrays(game.width * h1)
+        self.keys, self.values, self.control = keys, values, control
+        control[kernel.NODES] = 0
         bottom = sum(1 << (c * h1) for c in range(game.width))
         columns = [((1 << game.height) - 1) << ((c - 1) * h1) for c in _centre_order(game)]
         key_mask = (1 << (8 * keys.itemsize)) - 1
@@ -63,7 +64,6 @@ class _Kernel:
             dtype=np.uint64,
         )
         self.scratch = np.zeros((game.size + 1, 2 * game.width), np.uint64)
-        self.control = np.zeros(3, np.int64)
         self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
         self.deadline = time.monotonic() + limits.time if limits.time is not None else math.inf
         if isinstance(stop, threading.Event):
@@ -72,7 +72,6 @@ class _Kernel:
             self.stop = stop
         self.progress = progress
         self.watched = self.stop is not None or limits.time is not None or progress is not None
-        table.used = True
 
     @property
     def nodes(self) -> int:
