@@ -47,7 +47,7 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@intrinsic  # type: ignore[misc]
+@intrinsic
 def popcount(typingctx: Any, x: Any) -> Any:
     """Bits set in ``x``: LLVM's ctpop, one POPCNT instruction (Pons loops instead)."""
 
@@ -57,7 +57,7 @@ def popcount(typingctx: Any, x: Any) -> Any:
     return x(x), codegen
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def winning_cells(stones: Any, mask: Any, board_mask: Any, h1: int) -> Any:
     """Empty cells that would complete four for ``stones`` (Pons'
     compute_winning_position): vertical, then horizontal and both diagonals, where a
@@ -74,20 +74,20 @@ def winning_cells(stones: Any, mask: Any, board_mask: Any, h1: int) -> Any:
     return r & (board_mask ^ mask)
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def possible(mask: Any, board: Any) -> Any:
     """The cell where a stone would land in each non-full column."""
     return (mask + board[BOTTOM]) & board[BOARD]
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def can_win_next(position: Any, mask: Any, board: Any) -> bool:
     """Whether the side to move completes four with its next stone."""
     wins = winning_cells(position, mask, board[BOARD], board[H1])
     return (wins & possible(mask, board)) != ZERO
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
     """Pons' possibleNonLosingMoves: the landing cells of moves that do not let the
     opponent win at once. A threat of theirs on a playable cell must be blocked (two
@@ -102,7 +102,7 @@ def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
     return playable & ~(theirs >> 1)
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, row: Any) -> int:
     """Pons' MoveSorter: fill ``row`` with the candidate moves (landing cells), best
     last, and return how many. A move's score is the number of threats it creates;
@@ -126,7 +126,7 @@ def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, row: Any) 
     return size
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def negamax(
     position: Any,
     mask: Any,
@@ -205,7 +205,7 @@ def negamax(
     return alpha
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) -> None:
     """Write an entry over whatever the slot held; note the slot in the journal."""
     keys[slot] = key
@@ -216,13 +216,13 @@ def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) 
     control[JOURNAL_LENGTH] = length + 1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def c_half(value: int) -> int:
     """``value / 2`` truncated towards zero, as C divides (Pons' thresholds need it)."""
     return value // 2 if value >= 0 else -(-value // 2)
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def solve_root(
     position: Any,
     mask: Any,
@@ -260,7 +260,7 @@ def solve_root(
     return low
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def reaches(
     position: Any,
     mask: Any,
@@ -289,7 +289,7 @@ def reaches(
     return -score >= target
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def best_moves(
     position: Any,
     mask: Any,
@@ -319,7 +319,7 @@ def best_moves(
     return total
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@njit(cache=True, nogil=True)
 def principal_line(
     position: Any,
     mask: Any,
@@ -338,9 +338,12 @@ def principal_line(
     found = np.zeros(1, np.uint64)
     length = 0
     while moves < cells:
-        if best_moves(
-            position, mask, moves, score, True, found, keys, values, board, scratch, control
-        ) == 0:
+        if (
+            best_moves(
+                position, mask, moves, score, True, found, keys, values, board, scratch, control
+            )
+            == 0
+        ):
             return length  # stopped (control[STOP]) or no move: cannot happen
         move = found[0]
         line[length] = move

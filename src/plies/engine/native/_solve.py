@@ -59,8 +59,15 @@ class _Kernel:
         columns = [((1 << game.height) - 1) << ((c - 1) * h1) for c in _centre_order(game)]
         key_mask = (1 << (8 * keys.itemsize)) - 1
         self.board = np.array(
-            [bottom, bottom * ((1 << game.height) - 1), h1, game.size, game.width, key_mask]
-            + columns,
+            [
+                bottom,
+                bottom * ((1 << game.height) - 1),
+                h1,
+                game.size,
+                game.width,
+                key_mask,
+                *columns,
+            ],
             dtype=np.uint64,
         )
         self.scratch = np.zeros((game.size + 1, 2 * game.width), np.uint64)
@@ -151,7 +158,7 @@ def solve_connect4(
     table.busy = True
     try:
         run = _Kernel(game, table, limits, stop, progress)
-        score, best_moves, pv, proven = _search(game, state, run, weak=weak, moves=moves)
+        score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
     except _Stopped as exc:
         raise _stopped_error(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
     finally:
@@ -172,16 +179,16 @@ def _stopped_error(reason: str, *, proven: bool, moves: str) -> SearchError:
 
 def _search(
     game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool, moves: str
-) -> tuple[int, tuple[int, ...], tuple[int, ...], bool]:
-    """``(Pons' score, best moves, line, True)``; a finished game scores 0 or a loss."""
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(Pons' score, best moves, line)``; a finished game scores 0 or a loss."""
     if state.won:
-        return -((game.size + 2 - state.ply) // 2), (), (), True
+        return -((game.size + 2 - state.ply) // 2), (), ()
     if state.ply == game.size:
-        return 0, (), (), True
+        return 0, (), ()
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     score = int(run.run(kernel.solve_root, position, mask, ply, weak))
     try:
-        return (score, *_moves(game, state, run, score, weak=weak, moves=moves), True)
+        return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
     except _Stopped as exc:
         exc.proven = True  # type: ignore[attr-defined]
         raise
@@ -216,7 +223,7 @@ def _column(cell: int, h1: int) -> int:
     return (cell.bit_length() - 1) // h1 + 1
 
 
-def _result(
+def _result(  # noqa: PLR0917
     game: Connect4,
     state: Connect4State,
     score: int,
