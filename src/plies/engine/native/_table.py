@@ -10,6 +10,7 @@ have 49 bits), else as uint64. NumPy is imported only when a table is first used
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from plies.errors import ArgumentTypeError, LimitError
@@ -26,6 +27,7 @@ _JOURNAL = 1 << 16
 DEFAULT_ENTRIES = 1 << 23
 
 
+@functools.cache
 def next_prime(n: int) -> int:
     """The least prime at least ``n`` (``n >= 2``), by trial division."""
     candidate = max(n, 2)
