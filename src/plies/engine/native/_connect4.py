@@ -103,11 +103,13 @@ def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, row: Any) -> int:
-    """Pons' MoveSorter: fill ``row`` with the candidate moves (landing cells), best
-    last, and return how many. A move's score is the number of threats it creates;
-    columns are added from the edges in, so among equal scores the more central move
-    sits later and is tried first (insertion keeps equals in the order added)."""
+def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, scratch: Any, at: int) -> int:
+    """Pons' MoveSorter: fill row ``at`` of ``scratch`` with the candidate moves
+    (landing cells), best last, and return how many. A move's score is the number of
+    threats it creates; columns are added from the edges in, so among equal scores the
+    more central move sits later and is tried first (insertion keeps equals in the
+    order added). Indexing the row in place, not a view of it, saves a reference count
+    per node."""
     width = np.int64(board[WIDTH])
     board_mask, h1 = board[BOARD], board[H1]
     size = 0
@@ -115,14 +117,14 @@ def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, row: Any) 
         move = candidates & board[COLUMNS + i]
         if move != ZERO:
             score = popcount(winning_cells(position | move, mask, board_mask, h1))
-            at = size
+            k = size
             size += 1
-            while at > 0 and row[width + at - 1] > score:
-                row[at] = row[at - 1]
-                row[width + at] = row[width + at - 1]
-                at -= 1
-            row[at] = move
-            row[width + at] = score
+            while k > 0 and scratch[at, width + k - 1] > score:
+                scratch[at, k] = scratch[at, k - 1]
+                scratch[at, width + k] = scratch[at, width + k - 1]
+                k -= 1
+            scratch[at, k] = move
+            scratch[at, width + k] = score
     return size
 
 
@@ -187,10 +189,9 @@ def negamax(
                     return beta
     # Step 5. The children, most threats first; fail-soft, a lower bound stored on a
     # cut-off and an upper bound otherwise (replacement always).
-    row = scratch[moves]
-    count = sort_moves(position, mask, candidates, board, row)
+    count = sort_moves(position, mask, candidates, board, scratch, moves)
     for i in range(count - 1, -1, -1):
-        move = row[i]
+        move = scratch[moves, i]
         score = -negamax(
             position ^ mask, mask | move, moves + 1, -beta, -alpha,
             keys, values, board, scratch, control,
@@ -305,12 +306,13 @@ def best_moves(
 ) -> int:
     """The moves scoring at least ``target``, in Pons' order (most threats first,
     centre first among equals), as landing cells in ``found``; returns how many."""
-    row = scratch[moves].copy()  # the searches below reuse scratch[moves]
-    count = sort_moves(position, mask, possible(mask, board), board, row)
+    # The searches of the children use the rows after this one only.
+    count = sort_moves(position, mask, possible(mask, board), board, scratch, moves)
     total = 0
     for i in range(count - 1, -1, -1):
-        if reaches(position, mask, moves, row[i], target, keys, values, board, scratch, control):
-            found[total] = row[i]
+        move = scratch[moves, i]
+        if reaches(position, mask, moves, move, target, keys, values, board, scratch, control):
+            found[total] = move
             total += 1
             if first_only:
                 break
