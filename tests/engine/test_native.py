@@ -184,3 +184,16 @@ def test_table_size_and_memory() -> None:
     small = NativeTable(97)  # 97 * 2**32 < 2**49: the whole key is kept
     solve(C4, C4.parse_position("5554224333234511764415115"), table=small)
     assert small.key_bits == 64 and small.nbytes == 9 * 97
+
+
+@pytest.mark.parametrize("size", [(8, 7), (4, 15), (16, 3), (1, 1), (3, 3)])
+def test_boards_at_the_edges_of_the_word(size: tuple[int, int]) -> None:
+    """64 bits exactly (8 x 7: keys use the top bit), 60 cells (4 x 15: scores reach
+    the table's +-30), the widest board, and boards where nobody can win."""
+    game = Connect4(*size)
+    for seed in range(4):
+        state = random_position(game, seed, 10)
+        native = solve(game, state, moves="all", backend="native", table=NativeTable(97))
+        python = solve(game, state, moves="all", backend="python")
+        assert (native.result, native.distance) == (python.result, python.distance)
+        assert set(native.best_moves) == set(python.best_moves)
