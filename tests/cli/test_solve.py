@@ -141,6 +141,10 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
         ["solve", "connect4", "--table-size", "8"],
         ["solve", "connect4", "--table-size", "many"],
         ["solve", "connect4", "--moves", "some"],
+        ["solve", "nim", "3,4,5", "--backend", "native"],
+        ["solve", "connect4:width=8,height=8", "4", "--backend", "native"],
+        ["solve", "tictactoe", "--batch", "/no/such/file", "--backend", "native"],
+        ["solve", "connect4", "4", "--backend", "fortran"],
     ],
 )
 def test_errors_are_one_line_and_exit_1(
@@ -317,3 +321,28 @@ def test_ctrl_c_of_one_solve_exits_130(
     status, out, err = run(capsys, "solve", "connect4", "44")
     assert status == 130 and out == ""
     assert err == "error: interrupted before the position was solved\n"
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_both_backends_solve_the_batch(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
+) -> None:
+    lines = pons_lines("Test_L2_R1", 20)
+    source = tmp_path / "set.txt"
+    source.write_text("\n".join(lines) + "\n")
+    status, out, err = run(
+        capsys, "solve", "connect4", "--batch", str(source), "--backend", backend
+    )
+    assert status == 0, err
+    assert out.splitlines() == lines
+    status, out, _ = run(capsys, "solve", "connect4", L2_POSITION, "--json", "--backend", backend)
+    record = json.loads(out)
+    assert (record["backend"], record["score"], record["best_moves"]) == (backend, 4, ["6"])
+
+
+def test_default_backend_is_native_where_ported(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "solve", "connect4", L2_POSITION, "--json", "--moves", "none")
+    assert status == 0 and json.loads(out)["backend"] == "native"
+    status, out, err = run(capsys, "solve", "nim", "3,4,5", "--json")
+    assert status == 0 and json.loads(out)["backend"] == "python"
+    assert err == ""  # no note when the default falls back to python

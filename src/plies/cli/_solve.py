@@ -29,14 +29,24 @@ from plies.cli._analyze import (
     stop_on_interrupt,
 )
 from plies.cli._args import note, seconds, whole_number
-from plies.engine import Limits, SolveResult, TranspositionTable, solve
+from plies.engine import (
+    BACKENDS,
+    Limits,
+    NativeTable,
+    SolveResult,
+    TranspositionTable,
+    choose_backend,
+    solve,
+)
+from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
 
 __all__ = ["register", "solve_record"]
 
-#: Default transposition-table size, in entries (about 130 bytes each on CPython).
+#: Default transposition-table size, in entries (about 130 bytes each on CPython);
+#: the native backend's is Pons' (a prime near 2**23, 5 bytes each: 40 MB).
 DEFAULT_TABLE_ENTRIES = 1 << 20
 #: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
 MIN_TABLE_ENTRIES = 16
@@ -85,12 +95,18 @@ def register(subparsers: Any) -> None:
         "one position), a line, one best move, or nothing (default with --batch)",
     )
     solver.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="the solver: compiled (native: Connect Four so far, needs numba) or python "
+        "(every game); default native where the game has a native port",
+    )
+    solver.add_argument(
         "--table-size",
         type=whole_number(MIN_TABLE_ENTRIES),
-        default=DEFAULT_TABLE_ENTRIES,
         metavar="ENTRIES",
-        help=f"transposition-table entries at most (default {DEFAULT_TABLE_ENTRIES:,}, "
-        "about 130 bytes each)",
+        help=f"transposition-table entries at most (python: default {DEFAULT_TABLE_ENTRIES:,}, "
+        f"about 130 bytes each; native: default {NATIVE_TABLE_ENTRIES:,} rounded up to a "
+        "prime, 5 to 9 bytes each)",
     )
     solver.add_argument(
         "--time", type=seconds, help="give up on a position after this many seconds"
@@ -144,6 +160,7 @@ def solve_record(
         ),
         "best_moves": [game.format_move(state, move) for move in solved.best_moves],
         "pv": format_line(game, state, solved.pv),
+        "backend": solved.backend,
         "nodes": stats.nodes,
         "nps": round(stats.nps),
         "time": round(stats.time, 6),
@@ -156,6 +173,16 @@ def _solve_notes(args: argparse.Namespace) -> None:
         note(f"--moves {args.moves} finds no line with --weak (only best moves)")
 
 
+def make_table(
+    game: BaseGame[Any, Any], args: argparse.Namespace
+) -> TranspositionTable | NativeTable:
+    """The table of the backend ``--backend`` picks for ``game`` (an explicit
+    ``native`` for a game without a native port is a :class:`SearchError`)."""
+    if choose_backend(game, args.backend) == "native":
+        return NativeTable(args.table_size or NATIVE_TABLE_ENTRIES)
+    return TranspositionTable(args.table_size or DEFAULT_TABLE_ENTRIES)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """Handle ``plies solve``: exit 0, 1 for an error, 130 after Ctrl-C."""
     _solve_notes(args)
@@ -164,6 +191,7 @@ def run_solve(args: argparse.Namespace) -> int:
             raise PliesError("give positions in the --batch file, not on the command line")
         return _run_batch(args)
     game, state = load_position(args)
+    table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
         try:
@@ -175,7 +203,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 progress=progress.nodes,
                 weak=args.weak,
                 moves=args.moves or "all",
-                table=TranspositionTable(args.table_size),
+                table=table,
             )
         except SearchError:
             if stop.is_set():
@@ -250,8 +278,8 @@ def _run_batch(args: argparse.Namespace) -> int:
     game = parse_game_spec(args.game)
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
+    table = make_table(game, args)
     lines = _read_batch(args.batch)
-    table = TranspositionTable(args.table_size)
     limits = Limits(nodes=args.nodes, time=args.time)
     tally = _Tally()
     with stop_on_interrupt() as stop, _batch_progress(len(lines)) as advance:
@@ -291,7 +319,7 @@ def _solve_line(
     text: str,
     args: argparse.Namespace,
     *,
-    table: TranspositionTable,
+    table: TranspositionTable | NativeTable,
     limits: Limits,
     tally: _Tally,
     stop: threading.Event,

@@ -3,7 +3,9 @@
 One call, :func:`search`, runs iterative deepening with the chosen algorithm (PVS by
 default; also negamax alpha-beta, MTD(f), and the textbook minimax/expectiminimax and
 alpha-beta) and returns a :class:`SearchResult`. :func:`iterate` yields one result per
-completed depth; :func:`solve` returns the exact value with the distance to the end.
+completed depth; :func:`solve` returns the exact value with the distance to the end,
+by the Python solver or, for games with a native port (Connect Four so far), a
+compiled one (``backend=``; see :mod:`plies.engine.native`).
 
 >>> from plies.engine import Limits, search, solve
 >>> from plies.games import get_game
@@ -19,11 +21,22 @@ from plies.engine._limits import Limits
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, describe_score, score_distance, score_outcome
-from plies.engine._search import ALGORITHMS, DEFAULT_ALGORITHM, MAX_PLY, iterate, search, solve
+from plies.engine._search import (
+    ALGORITHMS,
+    BACKENDS,
+    DEFAULT_ALGORITHM,
+    MAX_PLY,
+    choose_backend,
+    iterate,
+    search,
+    solve,
+)
 from plies.engine._table import TranspositionTable
+from plies.engine.native import NativeTable
 
 __all__ = [
     "ALGORITHMS",
+    "BACKENDS",
     "CHANCE_MODES",
     "CHECK_EVERY",
     "CHECK_GAP",
@@ -32,11 +45,13 @@ __all__ = [
     "WIN",
     "WIN_THRESHOLD",
     "Limits",
+    "NativeTable",
     "SearchResult",
     "SearchStats",
     "SolveResult",
     "StopRequest",
     "TranspositionTable",
+    "choose_backend",
     "describe_score",
     "iterate",
     "score_distance",

@@ -113,7 +113,8 @@ class SolveResult:
     ``-WIN`` times the utility's sign), ``best_move`` an optimal move (None at a
     terminal state), ``best_moves`` every optimal move when asked for (else just
     ``best_move``), ``pv`` the line to the end of the game when asked for (else just
-    ``best_move``) and ``weak`` whether only the result was decided.
+    ``best_move``), ``weak`` whether only the result was decided and ``backend`` the
+    solver that ran (``"python"`` or ``"native"``).
     """
 
     result: str
@@ -125,3 +126,4 @@ class SolveResult:
     stats: SearchStats
     best_moves: tuple[Any, ...] = ()
     weak: bool = False
+    backend: str = "python"

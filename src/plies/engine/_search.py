@@ -40,10 +40,21 @@ from plies.engine._result import SearchResult, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
+from plies.engine.native import BACKENDS, native_port_problem, numba_missing, solve_native
+from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "MAX_PLY", "iterate", "search", "solve"]
+__all__ = [
+    "ALGORITHMS",
+    "BACKENDS",
+    "DEFAULT_ALGORITHM",
+    "MAX_PLY",
+    "choose_backend",
+    "iterate",
+    "search",
+    "solve",
+]
 
 #: Every algorithm :func:`search` knows, fastest family first. ``expectiminimax`` is
 #: ``minimax`` under its name for games with chance nodes.
@@ -59,6 +70,41 @@ INF = math.inf
 SOLVE_MOVES = ("line", "best", "all", "none")
 
 _search_ids = itertools.count(1)
+
+
+def choose_backend(game: BaseGame[Any, Any], backend: str | None = None) -> str:
+    """The backend :func:`solve` runs for ``game``: ``"native"`` or ``"python"``.
+
+    None picks native where the game has a port and Numba imports; ``"native"`` for a
+    game without one raises :class:`SearchError` saying why.
+    """
+    return _pick_backend(game, backend, None, True)
+
+
+def _pick_backend(
+    game: BaseGame[Any, Any],
+    backend: str | None,
+    table: TranspositionTable | NativeTable | None,
+    ordering: bool,
+) -> str:
+    """``"native"`` or ``"python"`` for :func:`solve` (see its ``backend``)."""
+    if backend not in (None, *BACKENDS):
+        raise SearchError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if backend == "python":
+        return "python"
+    problem = native_port_problem(game) or numba_missing()
+    if backend is None:
+        wants_python = isinstance(table, TranspositionTable) or not ordering
+        return "python" if problem or wants_python else "native"
+    if problem:
+        raise SearchError(problem)
+    if isinstance(table, TranspositionTable):
+        raise SearchError(
+            "the native backend keeps its table in a NativeTable: give one, or no table"
+        )
+    if not ordering:
+        raise SearchError("ordering=False is for the python backend")
+    return "native"
 
 
 class _RecursionGuard:
@@ -460,13 +506,14 @@ def solve(
     game: BaseGame[Any, Any],
     state: Any,
     *,
-    table: TranspositionTable | None = None,
+    table: TranspositionTable | NativeTable | None = None,
     limits: Limits | None = None,
     stop: StopRequest | None = None,
     ordering: bool = True,
     progress: Callable[[int], None] | None = None,
     weak: bool = False,
     moves: str = "line",
+    backend: str | None = None,
 ) -> SolveResult:
     """The exact value of ``state`` for the side to move, with distance and best line.
 
@@ -485,6 +532,13 @@ def solve(
     running out raises :class:`SearchError` (there is no partial answer to an exact
     question), as does a ``stop`` request. ``progress`` is called with the node count
     every few hundred nodes.
+
+    ``backend`` picks the solver: ``"python"`` (any game), ``"native"`` (a compiled
+    kernel, see :mod:`plies.engine.native`: Connect Four so far; another game raises
+    :class:`SearchError`) or None, native where the game has a port and Numba imports,
+    unless a :class:`TranspositionTable` or ``ordering=False`` asks for the Python
+    solver. The native solver keeps its table in a :class:`NativeTable` (default: a
+    new one of about 2**23 entries, 40 MB).
     """
     _check_options(game, "negamax", "plain")
     if game.has_chance:
@@ -494,6 +548,20 @@ def solve(
     limits = limits if limits is not None else Limits()
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
+    if _pick_backend(game, backend, table, ordering) == "native":
+        assert not isinstance(table, TranspositionTable)
+        return solve_native(
+            game,
+            state,
+            table=table,
+            limits=limits,
+            stop=stop,
+            progress=progress,
+            weak=weak,
+            moves=moves,
+        )
+    if isinstance(table, NativeTable):
+        raise SearchError("a NativeTable serves the native backend: give the python one none")
     if table is None:
         table = TranspositionTable()
     table.claim("solve")

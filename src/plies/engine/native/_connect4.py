@@ -1,0 +1,358 @@
+"""Pascal Pons' Connect Four solver, compiled with Numba (``@njit(cache=True)``).
+
+The search of Pons' "Solving Connect 4" (PascalPons/connect4, ``Solver.cpp``), for
+any board whose ``(height + 1) * width`` bits fit one 64-bit word. Scores are Pons':
+for the side to move with ``moves`` stones on the board, a win with its next stone
+scores ``(cells + 1 - moves) // 2``, a loss to the opponent's next stone
+``-((cells - moves) // 2)``, a draw 0. A score depends on the position only (not on
+the root), so the table stores it as it is.
+
+The arrays every function shares (made by :mod:`plies.engine.native._solve`):
+
+* ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, column
+  masks in the game's centre-first order...]``, ``key_mask`` the bits of a key the
+  table keeps (Pons keeps 32 when the table's prime size makes them enough);
+* ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table;
+* ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
+  node with that many stones (its moves, then their scores), so no node allocates;
+* ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
+  journal...]``; the kernel stops when the node count reaches the limit (stop = 2) or
+  another thread sets stop (to 1, 3 or 4), then every node returns at once without
+  storing anything. The journal lists the slots written since the table was last
+  cleared (its length passes the capacity when they did not fit), so clearing costs
+  what the search wrote, not the table's size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.extending import intrinsic
+
+__all__ = ["best_moves", "principal_line", "solve_root"]
+
+# Indices into ``board`` and ``control``.
+BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, COLUMNS = 0, 1, 2, 3, 4, 5, 6
+NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
+
+#: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
+#: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30
+#: because a board has at most 60 cells. (Pons' offsets, made board-independent.)
+UPPER = 32
+LOWER = 96
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@intrinsic
+def popcount(typingctx: Any, x: Any) -> Any:
+    """Bits set in ``x``: LLVM's ctpop, one POPCNT instruction (Pons loops instead)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@njit(cache=True, nogil=True)
+def winning_cells(stones: Any, mask: Any, board_mask: Any, h1: int) -> Any:
+    """Empty cells that would complete four for ``stones`` (Pons'
+    compute_winning_position): vertical, then horizontal and both diagonals, where a
+    cell completes four with two stones on one side and a third on either side."""
+    r = (stones << 1) & (stones << 2) & (stones << 3)
+    row = np.int64(h1)  # one column over: the next cell of the same row
+    for shift in (row, row - 1, row + 1):
+        p = (stones << shift) & (stones << 2 * shift)
+        r |= p & (stones << 3 * shift)
+        r |= p & (stones >> shift)
+        p = (stones >> shift) & (stones >> 2 * shift)
+        r |= p & (stones << shift)
+        r |= p & (stones >> 3 * shift)
+    return r & (board_mask ^ mask)
+
+
+@njit(cache=True, nogil=True)
+def possible(mask: Any, board: Any) -> Any:
+    """The cell where a stone would land in each non-full column."""
+    return (mask + board[BOTTOM]) & board[BOARD]
+
+
+@njit(cache=True, nogil=True)
+def can_win_next(position: Any, mask: Any, board: Any) -> bool:
+    """Whether the side to move completes four with its next stone."""
+    wins = winning_cells(position, mask, board[BOARD], board[H1])
+    return (wins & possible(mask, board)) != ZERO
+
+
+@njit(cache=True, nogil=True)
+def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
+    """Pons' possibleNonLosingMoves: the landing cells of moves that do not let the
+    opponent win at once. A threat of theirs on a playable cell must be blocked (two
+    cannot be: no move), and no stone may go right under one of their threats."""
+    playable = possible(mask, board)
+    theirs = winning_cells(position ^ mask, mask, board[BOARD], board[H1])
+    forced = playable & theirs
+    if forced != ZERO:
+        if forced & (forced - ONE) != ZERO:
+            return ZERO
+        playable = forced
+    return playable & ~(theirs >> 1)
+
+
+@njit(cache=True, nogil=True)
+def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, scratch: Any, at: int) -> int:
+    """Pons' MoveSorter: fill row ``at`` of ``scratch`` with the candidate moves
+    (landing cells), best last, and return how many. A move's score is the number of
+    threats it creates; columns are added from the edges in, so among equal scores the
+    more central move sits later and is tried first (insertion keeps equals in the
+    order added). Indexing the row in place, not a view of it, saves a reference count
+    per node."""
+    width = np.int64(board[WIDTH])
+    board_mask, h1 = board[BOARD], board[H1]
+    size = 0
+    for i in range(width - 1, -1, -1):
+        move = candidates & board[COLUMNS + i]
+        if move != ZERO:
+            score = popcount(winning_cells(position | move, mask, board_mask, h1))
+            k = size
+            size += 1
+            while k > 0 and scratch[at, width + k - 1] > score:
+                scratch[at, k] = scratch[at, k - 1]
+                scratch[at, width + k] = scratch[at, width + k - 1]
+                k -= 1
+            scratch[at, k] = move
+            scratch[at, width + k] = score
+    return size
+
+
+@njit(cache=True, nogil=True)
+def negamax(
+    position: Any,
+    mask: Any,
+    moves: int,
+    alpha: int,
+    beta: int,
+    keys: Any,
+    values: Any,
+    board: Any,
+    scratch: Any,
+    control: Any,
+) -> int:
+    """Pons' negamax: the score if it lies in ``(alpha, beta)``, else a bound on the
+    same side (fail-soft). The side to move cannot win at once (the caller checked)."""
+    # Step 1. Count the node; stop at the node limit (or when told to, see control).
+    control[NODES] += 1
+    if control[NODES] >= control[NODE_LIMIT]:
+        control[STOP] = 2
+        return 0
+    # Step 2. Only moves that do not lose at once; none: the opponent wins next.
+    cells = np.int64(board[CELLS])
+    candidates = non_losing_moves(position, mask, board)
+    if candidates == ZERO:
+        return -((cells - moves) // 2)
+    # Neither side can win with the last two stones: a draw.
+    if moves >= cells - 2:
+        return 0
+    # Step 3. Score bounds: the opponent cannot win with its next stone, we cannot
+    # win with ours (the soonest loss and win narrow the window).
+    low = -((cells - 2 - moves) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (cells - 1 - moves) // 2
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+    # Step 4. The table: a lower or an upper bound from an earlier search.
+    key = position + mask
+    slot = key % np.uint64(keys.size)
+    # Pons keeps only part of the key: the slot (key modulo a prime) and the low bits
+    # tell keys apart by the Chinese remainder theorem when slots * 2**bits > 2**keybits.
+    if keys[slot] == (key & board[KEY_MASK]) and values[slot] != 0:
+        code = np.int64(values[slot])
+        if code > LOWER - UPPER:
+            low = code - LOWER
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+        else:
+            high = code - UPPER
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+    # Step 5. The children, most threats first; fail-soft, a lower bound stored on a
+    # cut-off and an upper bound otherwise (replacement always).
+    count = sort_moves(position, mask, candidates, board, scratch, moves)
+    for i in range(count - 1, -1, -1):
+        move = scratch[moves, i]
+        score = -negamax(
+            position ^ mask, mask | move, moves + 1, -beta, -alpha,
+            keys, values, board, scratch, control,
+        )  # fmt: skip
+        if control[STOP] != 0:
+            return 0
+        if score >= beta:
+            store(slot, key, score + LOWER, keys, values, control)
+            return score
+        alpha = max(alpha, score)
+    store(slot, key, alpha + UPPER, keys, values, control)
+    return alpha
+
+
+@njit(cache=True, nogil=True)
+def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) -> None:
+    """Write an entry over whatever the slot held; note the slot in the journal."""
+    keys[slot] = key
+    values[slot] = code
+    length = control[JOURNAL_LENGTH]
+    if JOURNAL + length < control.size:
+        control[JOURNAL + length] = slot
+    control[JOURNAL_LENGTH] = length + 1
+
+
+@njit(cache=True, nogil=True)
+def c_half(value: int) -> int:
+    """``value / 2`` truncated towards zero, as C divides (Pons' thresholds need it)."""
+    return value // 2 if value >= 0 else -(-value // 2)
+
+
+@njit(cache=True, nogil=True)
+def solve_root(
+    position: Any,
+    mask: Any,
+    moves: int,
+    weak: bool,
+    keys: Any,
+    values: Any,
+    board: Any,
+    scratch: Any,
+    control: Any,
+) -> int:
+    """Pons' solve: null-window searches narrowing [min, max] to the exact score
+    (for ``weak``, [-1, 1]: only the sign). The threshold is the middle, pulled
+    towards zero's far side (min/2 or max/2), where searches are cheap."""
+    cells = np.int64(board[CELLS])
+    if can_win_next(position, mask, board):
+        return (cells + 1 - moves) // 2
+    low = -((cells - moves) // 2)
+    high = (cells + 1 - moves) // 2
+    if weak:
+        low, high = -1, 1
+    while low < high:
+        med = low + (high - low) // 2
+        if med <= 0 and c_half(low) < med:
+            med = c_half(low)
+        elif med >= 0 and c_half(high) > med:
+            med = c_half(high)
+        score = negamax(position, mask, moves, med, med + 1, keys, values, board, scratch, control)
+        if control[STOP] != 0:
+            return 0
+        if score <= med:
+            high = score
+        else:
+            low = score
+    return low
+
+
+@njit(cache=True, nogil=True)
+def reaches(
+    position: Any,
+    mask: Any,
+    moves: int,
+    move: Any,
+    target: int,
+    keys: Any,
+    values: Any,
+    board: Any,
+    scratch: Any,
+    control: Any,
+) -> bool:
+    """Whether playing ``move`` (a landing cell) scores at least ``target``: one
+    null-window search of the child, whose score is the negation of the move's."""
+    cells = np.int64(board[CELLS])
+    if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+        return (cells + 1 - moves) // 2 >= target  # a win at once
+    child, child_mask = position ^ mask, mask | move
+    if can_win_next(child, child_mask, board):
+        score = (cells - moves) // 2  # the opponent wins at once
+    else:
+        score = negamax(
+            child, child_mask, moves + 1, -target, -target + 1,
+            keys, values, board, scratch, control,
+        )  # fmt: skip
+    return -score >= target
+
+
+@njit(cache=True, nogil=True)
+def best_moves(
+    position: Any,
+    mask: Any,
+    moves: int,
+    target: int,
+    first_only: bool,
+    found: Any,
+    keys: Any,
+    values: Any,
+    board: Any,
+    scratch: Any,
+    control: Any,
+) -> int:
+    """The moves scoring at least ``target``, in Pons' order (most threats first,
+    centre first among equals), as landing cells in ``found``; returns how many."""
+    # The searches of the children use the rows after this one only.
+    count = sort_moves(position, mask, possible(mask, board), board, scratch, moves)
+    total = 0
+    for i in range(count - 1, -1, -1):
+        move = scratch[moves, i]
+        if reaches(position, mask, moves, move, target, keys, values, board, scratch, control):
+            found[total] = move
+            total += 1
+            if first_only:
+                break
+        if control[STOP] != 0:
+            return 0
+    return total
+
+
+@njit(cache=True, nogil=True)
+def principal_line(
+    position: Any,
+    mask: Any,
+    moves: int,
+    score: int,
+    line: Any,
+    keys: Any,
+    values: Any,
+    board: Any,
+    scratch: Any,
+    control: Any,
+) -> int:
+    """An optimal line from a position of exact ``score`` to the end of the game: at
+    each step the first move (in Pons' order) that keeps the score; returns its length."""
+    cells = np.int64(board[CELLS])
+    found = np.zeros(1, np.uint64)
+    length = 0
+    while moves < cells:
+        if (
+            best_moves(
+                position, mask, moves, score, True, found, keys, values, board, scratch, control
+            )
+            == 0
+        ):
+            return length  # stopped (control[STOP]) or no move: cannot happen
+        move = found[0]
+        line[length] = move
+        length += 1
+        if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+            return length
+        position, mask = position ^ mask, mask | move
+        moves += 1
+        score = -score
+    return length

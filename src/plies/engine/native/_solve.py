@@ -1,0 +1,275 @@
+"""The native solve of a Connect Four position: the kernel's score, the moves, limits.
+
+The value comes from Pons' search (:func:`~plies.engine.native._connect4.solve_root`),
+best moves and the line from null-window probes of the children on the same table.
+Results are the engine's :class:`~plies.engine.SolveResult`, as the Python solver
+gives them (the same value, distance, best moves and, in the same move order, line).
+
+Limits and stop requests: the kernel counts nodes and stops itself at a node limit.
+Time and stop requests need Python, which does not run while compiled code does, so
+a call first runs in this thread for at most :data:`INLINE_NODES` nodes; one that
+needs more starts again (on the table it has filled) in a worker thread, without the
+GIL, while this thread watches the clock, the stop request and the progress hook.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from plies.engine._context import CHECK_GAP, StopRequest
+from plies.engine._limits import Limits
+from plies.engine._result import SearchStats, SolveResult
+from plies.engine._scores import WIN
+from plies.engine.native import _connect4 as kernel
+from plies.engine.native._table import NativeTable
+from plies.errors import SearchError
+from plies.games.connect4 import Connect4, Connect4State
+
+__all__ = ["solve_connect4"]
+
+#: Nodes a kernel call runs in the caller's thread before it moves to a worker that
+#: can be stopped (~5 ms at the kernel's speed; a thread costs ~0.1 ms to start).
+INLINE_NODES = 1 << 16
+
+_NO_LIMIT = np.iinfo(np.int64).max
+
+
+class _Kernel:
+    """The arrays of one solve and the runner of kernel calls under its limits."""
+
+    def __init__(
+        self,
+        game: Connect4,
+        table: NativeTable,
+        limits: Limits,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        h1 = game.height + 1
+        keys, values, control = table.arrays(game.width * h1)
+        self.keys, self.values, self.control = keys, values, control
+        control[kernel.NODES] = 0
+        bottom = sum(1 << (c * h1) for c in range(game.width))
+        columns = [((1 << game.height) - 1) << ((c - 1) * h1) for c in _centre_order(game)]
+        key_mask = (1 << (8 * keys.itemsize)) - 1
+        self.board = np.array(
+            [
+                bottom,
+                bottom * ((1 << game.height) - 1),
+                h1,
+                game.size,
+                game.width,
+                key_mask,
+                *columns,
+            ],
+            dtype=np.uint64,
+        )
+        self.scratch = np.zeros((game.size + 1, 2 * game.width), np.uint64)
+        self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
+        self.deadline = time.monotonic() + limits.time if limits.time is not None else math.inf
+        if isinstance(stop, threading.Event):
+            self.stop: Callable[[], bool] | None = stop.is_set
+        else:
+            self.stop = stop
+        self.progress = progress
+        self.watched = self.stop is not None or limits.time is not None or progress is not None
+
+    @property
+    def nodes(self) -> int:
+        return int(self.control[kernel.NODES])
+
+    def run(self, function: Any, *args: Any) -> Any:
+        """``function(*args, keys, values, board, scratch, control, ...)`` under the
+        limits; raises :class:`SearchError` when one stops it."""
+        arrays = (self.keys, self.values, self.board, self.scratch, self.control)
+        control = self.control
+        control[kernel.STOP] = 0
+        if not self.watched:
+            control[kernel.NODE_LIMIT] = self.max_nodes
+            result = function(*args, *arrays)
+            self._check_stopped()
+            return result
+        control[kernel.NODE_LIMIT] = min(self.max_nodes, self.nodes + INLINE_NODES)
+        result = function(*args, *arrays)
+        if control[kernel.STOP] == 0:
+            return result
+        self._check_stopped(inline=True)
+        # Longer than the inline budget: again, in a worker this thread can stop.
+        control[kernel.STOP] = 0
+        control[kernel.NODE_LIMIT] = self.max_nodes
+        box: list[Any] = []
+        worker = threading.Thread(target=lambda: box.append(function(*args, *arrays)))
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(CHECK_GAP)
+                if self.progress is not None:
+                    self.progress(self.nodes)
+                if time.monotonic() >= self.deadline:
+                    control[kernel.STOP] = 3
+                elif self.stop is not None and self.stop():
+                    control[kernel.STOP] = 4
+        finally:
+            if worker.is_alive():  # an exception here (KeyboardInterrupt): stop it
+                control[kernel.STOP] = 1
+                worker.join()
+        self._check_stopped()
+        return box[0]
+
+    def _check_stopped(self, *, inline: bool = False) -> None:
+        reason = int(self.control[kernel.STOP])
+        if reason == 0 or (inline and reason == 2 and self.nodes < self.max_nodes):
+            return
+        raise _Stopped({2: "node limit", 3: "time limit"}.get(reason, "stop requested"))
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _centre_order(game: Connect4) -> tuple[int, ...]:
+    """The columns, centre first (the order of legal moves on the empty board)."""
+    return tuple(game.legal_moves(game.initial_state()))
+
+
+def solve_connect4(
+    game: Connect4,
+    state: Connect4State,
+    *,
+    table: NativeTable | None,
+    limits: Limits,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+    weak: bool,
+    moves: str,
+) -> SolveResult:
+    """:func:`plies.engine.solve` of a Connect Four position by the native kernel."""
+    started = time.perf_counter()
+    if table is None:
+        table = NativeTable()
+    if table.busy:
+        raise SearchError("this native table is in use by another solve")
+    table.busy = True
+    try:
+        run = _Kernel(game, table, limits, stop, progress)
+        score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
+    except _Stopped as exc:
+        raise _stopped_error(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
+    finally:
+        table.busy = False
+    stats = SearchStats(nodes=run.nodes, time=time.perf_counter() - started)
+    return _result(game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
+
+
+def _stopped_error(reason: str, *, proven: bool, moves: str) -> SearchError:
+    if proven:
+        return SearchError(
+            f"solve stopped ({reason}) after proving the value, while finding "
+            f"{'every best move' if moves == 'all' else 'the moves asked for'} "
+            "(moves='best' or 'none' ask for less)"
+        )
+    return SearchError(f"solve stopped ({reason}) before the value was proven")
+
+
+def _search(
+    game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool, moves: str
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(Pons' score, best moves, line)``; a finished game scores 0 or a loss."""
+    if state.won:
+        return -((game.size + 2 - state.ply) // 2), (), ()
+    if state.ply == game.size:
+        return 0, (), ()
+    position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
+    score = int(run.run(kernel.solve_root, position, mask, ply, weak))
+    try:
+        return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
+    except _Stopped as exc:
+        exc.proven = True  # type: ignore[attr-defined]
+        raise
+
+
+def _moves(
+    game: Connect4, state: Connect4State, run: _Kernel, score: int, *, weak: bool, moves: str
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(best moves, line)`` as ``moves`` asks, in the order the Python solver uses."""
+    position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
+    h1 = game.height + 1
+    pv: tuple[int, ...] = ()
+    if moves in ("line", "all") and not weak:
+        cells = np.zeros(game.size - ply, np.uint64)
+        length = run.run(kernel.principal_line, position, mask, ply, score, cells)
+        pv = tuple(_column(int(cell), h1) for cell in cells[:length])
+    if moves == "none":
+        return (), pv
+    # The least score a best move reaches: the value, or for a weak solve any win,
+    # any draw, or anything at all.
+    target = score if not weak or score >= 0 else -game.size
+    if moves != "all" and pv:
+        return pv[:1], pv
+    found = np.zeros(game.width, np.uint64)
+    count = run.run(kernel.best_moves, position, mask, ply, target, moves != "all", found)
+    best = tuple(_column(int(cell), h1) for cell in found[:count])
+    return best, pv or best[:1]
+
+
+def _column(cell: int, h1: int) -> int:
+    """The 1-based column of a one-bit cell."""
+    return (cell.bit_length() - 1) // h1 + 1
+
+
+def _result(  # noqa: PLR0917
+    game: Connect4,
+    state: Connect4State,
+    score: int,
+    best_moves: tuple[int, ...],
+    pv: tuple[int, ...],
+    stats: SearchStats,
+    *,
+    weak: bool,
+    moves: str,
+) -> SolveResult:
+    """The :class:`SolveResult` the Python solver gives for this score."""
+    if weak:
+        sign = (score > 0) - (score < 0)
+        result = "win" if sign > 0 else "loss" if sign < 0 else "draw"
+        return SolveResult(
+            result=result,
+            distance=None,
+            utility=float(sign),
+            value=sign * WIN,
+            best_move=best_moves[0] if best_moves else None,
+            pv=pv or best_moves[:1],
+            stats=stats,
+            best_moves=best_moves,
+            weak=True,
+            backend="native",
+        )
+    if state.won:  # the game is over: lost, 0 plies away
+        result, distance = "loss", 0
+    elif state.ply == game.size:
+        result, distance = "draw", 0
+    else:
+        result, distance = game.result_of_score(state, score)
+    if result == "draw":
+        value = 0.0
+        shown: int | None = len(pv) if moves in ("line", "all") else None
+    else:
+        value = float(WIN - distance if result == "win" else distance - WIN)
+        shown = distance
+    return SolveResult(
+        result=result,
+        distance=shown,
+        utility=1.0 if result == "win" else -1.0 if result == "loss" else 0.0,
+        value=value,
+        best_move=best_moves[0] if best_moves else None,
+        pv=pv,
+        stats=stats,
+        best_moves=best_moves,
+        backend="native",
+    )

@@ -1,0 +1,199 @@
+"""The native backend (``solve(..., backend="native")``): Pons' test sets exactly, his
+node counts, agreement with the Python solver on every board size and table size,
+limits, and the choice of backend."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, solve
+from plies.errors import SearchError
+from plies.games import get_game
+from plies.games.connect4 import Connect4, Connect4State
+
+pytest.importorskip("numba")
+
+# Beside the checkout (/work/shared for /work/main), found from a worktree too.
+TESTSETS = next(
+    (
+        parent / "shared" / "connect4-testsets"
+        for parent in Path(__file__).resolve().parents
+        if (parent / "shared" / "connect4-testsets").is_dir()
+    ),
+    Path("shared") / "connect4-testsets",
+)
+C4 = Connect4()
+
+
+def pons_set(name: str, every: int = 1) -> Iterator[tuple[str, int]]:
+    """Lines ``(moves, score)`` of one of Pons' test sets, every ``every``-th line."""
+    path = TESTSETS / name
+    if not path.is_file():
+        pytest.skip(f"Pons' test set not found at {path} (shared data is not checked in)")
+    for line in path.read_text().splitlines()[::every]:
+        moves, score = line.split()
+        yield moves, int(score)
+
+
+def native_scores(name: str, every: int) -> tuple[int, float]:
+    """Solve the set natively (the table cleared per position, as Pons measures);
+    assert every score; return the positions and their mean node count."""
+    table = NativeTable()
+    count = nodes = 0
+    for moves, expected in pons_set(name, every):
+        state = C4.parse_position(moves)
+        table.clear()
+        solved = solve(C4, state, moves="none", backend="native", table=table)
+        assert solved.backend == "native"
+        assert C4.exact_score(state, solved.result, solved.distance or 0) == expected, moves
+        count += 1
+        nodes += solved.stats.nodes
+    return count, nodes / count
+
+
+@pytest.mark.parametrize(
+    ("name", "every", "pons_mean"),
+    [("Test_L3_R1", 1, 51), ("Test_L2_R1", 20, 449), ("Test_L1_R1", 50, 3300)],
+)
+def test_pons_sets_exactly_with_his_node_counts(name: str, every: int, pons_mean: int) -> None:
+    count, mean = native_scores(name, every)
+    assert count == 1000 // every
+    if every == 1:  # a sample's mean may stray from the set's
+        assert mean <= 1.1 * pons_mean, mean
+
+
+def test_weak_gives_the_signs() -> None:
+    table = NativeTable(97)
+    for moves, expected in pons_set("Test_L2_R1", 50):
+        state = C4.parse_position(moves)
+        weak = solve(C4, state, weak=True, moves="best", backend="native", table=table)
+        assert weak.weak and weak.distance is None
+        assert weak.result == ("win" if expected > 0 else "loss" if expected < 0 else "draw")
+        reply = solve(C4, C4.play(state, weak.best_move), weak=True, moves="none")
+        assert {"win": "loss", "loss": "win", "draw": "draw"}[reply.result] == weak.result
+
+
+def random_position(game: Connect4, seed: int, empty: int) -> Connect4State:
+    """Random play until at most ``empty`` cells are empty (or the game ends)."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while not game.is_terminal(state) and game.size - state.ply > empty:
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([(4, 4), (5, 4), (6, 5), (7, 6)]),
+    seed=st.integers(0, 10**6),
+    empty=st.integers(0, 14),
+    entries=st.sampled_from([97, 1 << 16]),
+    moves=st.sampled_from(["all", "line", "best", "none"]),
+)
+def test_native_agrees_with_python(
+    size: tuple[int, int], seed: int, empty: int, entries: int, moves: str
+) -> None:
+    """Result, distance, best moves and line as the Python solver gives them, also
+    with a table of 97 entries that keeps overwriting what it knows."""
+    game = Connect4(*size)
+    state = random_position(game, seed, empty)
+    native = solve(game, state, moves=moves, backend="native", table=NativeTable(entries))
+    python = solve(game, state, moves=moves, backend="python")
+    assert (native.result, native.distance, native.value) == (
+        python.result,
+        python.distance,
+        python.value,
+    )
+    assert set(native.best_moves) == set(python.best_moves)
+    assert native.best_move in (python.best_moves or (python.best_move,))
+    if moves in ("line", "all"):  # a line of best moves to the end of the game
+        final = state
+        for move in native.pv:
+            final = game.play(final, move)
+        assert game.is_terminal(final)
+        assert len(native.pv) == len(python.pv)
+    weak = solve(game, state, weak=True, moves="best", backend="native")
+    assert weak.result == python.result
+
+
+def test_finished_games() -> None:
+    won = C4.parse_position("1212121")
+    solved = solve(C4, won, backend="native")
+    assert (solved.result, solved.distance, solved.best_move, solved.pv) == ("loss", 0, None, ())
+    tiny = Connect4(1, 1)
+    full = tiny.play(tiny.initial_state(), 1)
+    assert solve(tiny, full, backend="native").result == "draw"
+    assert solve(tiny, tiny.initial_state(), backend="native").distance == 1
+
+
+def test_limits_stop_the_kernel() -> None:
+    empty = C4.initial_state()  # minutes of search: every limit must cut it short
+    with pytest.raises(SearchError, match="node limit"):
+        solve(C4, empty, limits=Limits(nodes=1000), backend="native")
+    with pytest.raises(SearchError, match="time limit"):
+        solve(C4, empty, limits=Limits(time=0.05), backend="native")
+    stop = threading.Event()
+    threading.Timer(0.05, stop.set).start()
+    with pytest.raises(SearchError, match="stop requested"):
+        solve(C4, empty, stop=stop, backend="native")
+    seen: list[int] = []
+    with pytest.raises(SearchError, match="node limit"):
+        solve(C4, empty, limits=Limits(nodes=300_000), progress=seen.append, backend="native")
+    # A stopped search stores nothing false: the table still solves correctly.
+    table = NativeTable(1 << 16)
+    with pytest.raises(SearchError):
+        solve(C4, empty, limits=Limits(nodes=5000), backend="native", table=table)
+    moves, expected = next(pons_set("Test_L2_R1"))
+    state = C4.parse_position(moves)
+    solved = solve(C4, state, moves="none", backend="native", table=table)
+    assert C4.exact_score(state, solved.result, solved.distance or 0) == expected
+
+
+def test_choice_of_backend() -> None:
+    nim = get_game("nim")
+    assert choose_backend(C4) == "native" and choose_backend(nim) == "python"
+    assert choose_backend(Connect4(8, 8)) == "python"  # 72 bits: no native port
+    assert solve(nim, nim.parse_position("3,4,5")).backend == "python"
+    with pytest.raises(SearchError, match="nim has no native port yet"):
+        solve(nim, nim.parse_position("3,4,5"), backend="native")
+    with pytest.raises(SearchError, match="at most 64"):
+        solve(Connect4(8, 8), Connect4(8, 8).initial_state(), backend="native")
+    with pytest.raises(SearchError, match="unknown backend"):
+        solve(C4, C4.initial_state(), backend="cuda")
+    state = C4.parse_position("5554224333234511764415115")
+    # A Python table asks for the Python solver; the native one, for the native.
+    assert solve(C4, state, table=TranspositionTable()).backend == "python"
+    with pytest.raises(SearchError, match="NativeTable"):
+        solve(C4, state, table=TranspositionTable(), backend="native")
+    with pytest.raises(SearchError, match="native backend"):
+        solve(C4, state, table=NativeTable(97), backend="python")
+
+
+def test_table_size_and_memory() -> None:
+    table = NativeTable()
+    assert table.size == 8_388_617  # Pons': the first prime from 2**23
+    solve(C4, C4.parse_position("5554224333234511764415115"), moves="none", table=table)
+    assert table.key_bits == 32 and table.nbytes == 5 * table.size
+    small = NativeTable(97)  # 97 * 2**32 < 2**49: the whole key is kept
+    solve(C4, C4.parse_position("5554224333234511764415115"), table=small)
+    assert small.key_bits == 64 and small.nbytes == 9 * 97
+
+
+@pytest.mark.parametrize("size", [(8, 7), (4, 15), (16, 3), (1, 1), (3, 3)])
+def test_boards_at_the_edges_of_the_word(size: tuple[int, int]) -> None:
+    """64 bits exactly (8 x 7: keys use the top bit), 60 cells (4 x 15: scores reach
+    the table's +-30), the widest board, and boards where nobody can win."""
+    game = Connect4(*size)
+    for seed in range(4):
+        state = random_position(game, seed, 10)
+        native = solve(game, state, moves="all", backend="native", table=NativeTable(97))
+        python = solve(game, state, moves="all", backend="python")
+        assert (native.result, native.distance) == (python.result, python.distance)
+        assert set(native.best_moves) == set(python.best_moves)
