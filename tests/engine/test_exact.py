@@ -42,7 +42,7 @@ def pons_set(name: str, every: int = 1) -> Iterator[tuple[str, int]]:
 
 
 def pons_score(state: Connect4State, **options: Any) -> int:
-    solved = solve(C4, state, moves="none", **options)
+    solved = solve(C4, state, moves="none", backend="python", **options)
     assert solved.distance is not None or solved.result == "draw"
     return C4.exact_score(state, solved.result, solved.distance or 0)
 
@@ -67,7 +67,7 @@ def test_pons_scores_and_weak_signs(name: str, every: int) -> None:
 def test_best_moves_reach_the_score() -> None:
     for moves, expected in list(pons_set("Test_L2_R1", 50)):
         state = C4.parse_position(moves)
-        solved = solve(C4, state, moves="all")
+        solved = solve(C4, state, moves="all", backend="python")
         assert C4.exact_score(state, solved.result, solved.distance or 0) == expected
         assert solved.best_moves and solved.best_move == solved.best_moves[0]
         assert solved.pv[0] in solved.best_moves
@@ -87,9 +87,9 @@ def test_best_moves_reach_the_score() -> None:
 def test_weak_best_move_keeps_the_result() -> None:
     for moves, expected in list(pons_set("Test_L2_R1", 100)):
         state = C4.parse_position(moves)
-        weak = solve(C4, state, weak=True, moves="best")
+        weak = solve(C4, state, weak=True, moves="best", backend="python")
         child = C4.play(state, weak.best_move)
-        reply = solve(C4, child, weak=True, moves="none")
+        reply = solve(C4, child, weak=True, moves="none", backend="python")
         flipped = {"win": "loss", "loss": "win", "draw": "draw"}[reply.result]
         assert flipped == weak.result, moves
         assert weak.distance is None and weak.weak
