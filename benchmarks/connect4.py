@@ -120,7 +120,7 @@ def run_set(
     game: Connect4,
     lines: list[str],
     *,
-    table: TranspositionTable,
+    table: Any,
     weak: bool,
     seconds: float,
     backend: dict[str, Any],
@@ -182,7 +182,12 @@ def main() -> int:
     )
     ap.add_argument("--time", type=float, default=300.0, help="seconds per position at most")
     ap.add_argument("--weak", action="store_true", help="decide only win/draw/loss")
-    ap.add_argument("--table-size", type=int, default=1 << 20, help="table entries at most")
+    ap.add_argument(
+        "--table-size",
+        type=int,
+        default=None,
+        help="table entries (default: 1,048,576 for python, a prime near 2^23 for native)",
+    )
     ap.add_argument("--repeat", type=int, default=1, help="runs per set; the fastest is kept")
     ap.add_argument(
         "--reference",
@@ -225,9 +230,21 @@ def _benchmark(
 ) -> int:
     """Solve the sets and print the table; 1 if any score was wrong."""
     game = Connect4()
-    table = TranspositionTable(args.table_size)
+    table: Any
+    if args.backend == "native":  # the kernel keeps its own table, sized as Pons' by default
+        from plies.engine import NativeTable
+
+        table = NativeTable(args.table_size) if args.table_size else NativeTable()
+        size = table.size
+    else:
+        size = args.table_size or 1 << 20
+        table = TranspositionTable(size)
+    # Untimed warm-up: the kernel's compiled code is loaded from the disk cache (or
+    # compiled) on its first call, once per process.
+    solve(game, game.parse_position("4453"), table=table, moves="none", **backend)
+    table.clear()
     print(
-        f"{'weak' if args.weak else 'strong'} solve, table of {args.table_size:,} entries"
+        f"{'weak' if args.weak else 'strong'} solve, table of {size:,} entries"
         + (f", backend {args.backend}" if args.backend else "")
         + (f", reference {args.reference}" if reference else "")
     )
@@ -284,7 +301,11 @@ def _benchmark(
             )
         print(row + f"{peak_mb:>8.0f}MB")
         sys.stdout.flush()
-    footer = f"Table entries at the end: {len(table):,}."
+    footer = (
+        f"Table memory: {table.nbytes / 2**20:.0f} MB."
+        if args.backend == "native"
+        else f"Table entries at the end: {len(table):,}."
+    )
     if reference:
         footer = (
             "time, nodes = plies / reference, means over the positions plies solved in time; "
