@@ -294,7 +294,7 @@ def _benchmark(
             ref_right = sum(s.right for s in best_theirs)
             ref_t = statistics.fmean(s.seconds for s in paired)
             ref_n = statistics.fmean(s.nodes for s in paired)
-            time_ratio = f"{mean_t / ref_t:,.0f}x" if ref_t else "-"
+            time_ratio = f"{mean_t / ref_t:,.2f}x" if ref_t else "-"
             node_ratio = f"{mean_n / ref_n:.2f}x" if ref_n else "-"
             row += (
                 f"{ref_right:>10}{_seconds(ref_t):>12}{ref_n:>11,.0f}{time_ratio:>9}{node_ratio:>8}"
