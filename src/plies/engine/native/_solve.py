@@ -14,6 +14,7 @@ GIL, while this thread watches the clock, the stop request and the progress hook
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import time
@@ -51,26 +52,14 @@ class _Kernel:
         stop: StopRequest | None,
         progress: Callable[[int], None] | None,
     ) -> None:
-        h1 = game.height + 1
-        keys, values, control = table.arrays(game.width * h1)
+        keys, values, control = table.arrays(game.width * (game.height + 1))
         self.keys, self.values, self.control = keys, values, control
         control[kernel.NODES] = 0
-        bottom = sum(1 << (c * h1) for c in range(game.width))
-        columns = [((1 << game.height) - 1) << ((c - 1) * h1) for c in _centre_order(game)]
-        key_mask = (1 << (8 * keys.itemsize)) - 1
-        self.board = np.array(
-            [
-                bottom,
-                bottom * ((1 << game.height) - 1),
-                h1,
-                game.size,
-                game.width,
-                key_mask,
-                *columns,
-            ],
-            dtype=np.uint64,
-        )
-        self.scratch = np.zeros((game.size + 1, 2 * game.width), np.uint64)
+        # The board's constants and the kernel's scratch rows are the same for every
+        # solve of one board size: made once (an easy position's solve took 30 us, 10
+        # of them making these).
+        self.board = _board(game.width, game.height, int(keys.itemsize))
+        self.scratch = _scratch(game.width, game.height)
         self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
         self.deadline = time.monotonic() + limits.time if limits.time is not None else math.inf
         if isinstance(stop, threading.Event):
@@ -131,6 +120,33 @@ class _Kernel:
 
 class _Stopped(Exception):
     pass
+
+
+@functools.lru_cache(maxsize=32)
+def _board(width: int, height: int, key_bytes: int) -> Any:
+    """The kernel's read-only constants of a board size: the bottom row, the full
+    board, the column height, cells, width, key mask and column masks centre first."""
+    h1 = height + 1
+    bottom = sum(1 << (c * h1) for c in range(width))
+    order = Connect4(width=width, height=height)
+    columns = [((1 << height) - 1) << ((c - 1) * h1) for c in _centre_order(order)]
+    key_mask = (1 << (8 * key_bytes)) - 1
+    board = np.array(
+        [bottom, bottom * ((1 << height) - 1), h1, width * height, width, key_mask, *columns],
+        dtype=np.uint64,
+    )
+    return board
+
+
+_SCRATCH = threading.local()  # one set of scratch rows per thread and board size
+
+
+def _scratch(width: int, height: int) -> Any:
+    """The kernel's work rows (a sorter per ply) for this thread, made once."""
+    rows: dict[tuple[int, int], Any] = _SCRATCH.__dict__.setdefault("rows", {})
+    if (width, height) not in rows:
+        rows[width, height] = np.zeros((width * height + 1, 2 * width), np.uint64)
+    return rows[width, height]
 
 
 def _centre_order(game: Connect4) -> tuple[int, ...]:
