@@ -18,9 +18,17 @@ from typing import Any, AnyStr, BinaryIO
 from rich.console import Console
 from rich.table import Table
 
-from plies.cli._args import whole_number
+from plies.cli._args import note, whole_number
 from plies.errors import LimitError, PliesError
-from plies.lab import LabOptions, compare_document, read_game_tree, read_tree, search_document
+from plies.lab import (
+    LabOptions,
+    compare_document,
+    read_game_tree,
+    read_tree,
+    run,
+    search_document,
+    with_bounds,
+)
 from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
@@ -30,11 +38,9 @@ from plies.trees import (
     TreeResult,
     format_number,
     parse_number,
-    search,
 )
 from plies.trees._format import format_tree, narrate
 from plies.trees._guided import guided_tree
-from plies.trees._model import check_bounds
 from plies.trees._random import random_tree
 from plies.trees._render import plain_tree_lines, render_tree
 
@@ -386,7 +392,7 @@ def build_tree(args: argparse.Namespace) -> Tree:
         return read_tree(
             text, notation=notation, root=args.root, branching=args.branching, bounds=args.bounds
         )
-    return _with_bounds(tree, args)
+    return with_bounds(tree, args.bounds)
 
 
 def _whole_range(values: tuple[float | int, float | int]) -> tuple[int, int]:
@@ -404,13 +410,6 @@ def _whole_range(values: tuple[float | int, float | int]) -> tuple[int, int]:
     return low, high
 
 
-def _with_bounds(tree: Tree, args: argparse.Namespace) -> Tree:
-    if args.bounds is not None:
-        check_bounds(tree, args.bounds)
-        tree.bounds = args.bounds
-    return tree
-
-
 def lab_options(args: argparse.Namespace) -> LabOptions:
     """The search options the arguments give (gaps are filled from the tree later)."""
     return LabOptions(
@@ -425,15 +424,10 @@ def lab_options(args: argparse.Namespace) -> LabOptions:
     )
 
 
-def options_for(tree: Tree, args: argparse.Namespace, *, trace: bool) -> SearchOptions:
-    """Search options from the arguments, filling gaps from the tree's hints."""
-    return lab_options(args).search_options(tree, trace=trace)
-
-
-def ignored_options(tree: Tree, args: argparse.Namespace) -> list[str]:
+def ignored_options(tree: Tree, args: argparse.Namespace, chosen: LabOptions) -> list[str]:
     """Why each option given has no effect, one sentence each (see
     :meth:`plies.lab.LabOptions.notes`), with the options that shape a --random tree."""
-    notes = lab_options(args).notes(tree)
+    notes = chosen.notes(tree)
     if not args.random:
         given = [f"--{name}" for name in ("ragged", "chance") if getattr(args, name)]
         if args.values != (-9, 9):
@@ -459,14 +453,14 @@ def run_tree(args: argparse.Namespace) -> int:
     if drawing:
         extension.check(tree, args)  # a drawing too large is refused before the search
     narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
-    options = options_for(tree, args, trace=drawing or (narrate_on and not args.json))
-    for note in ignored_options(tree, args):
-        print(f"note: {note}", file=sys.stderr)
-    result = search(tree, options)
+    chosen = lab_options(args)
+    for sentence in ignored_options(tree, args, chosen):
+        note(sentence)
+    result = run(tree, chosen, trace=drawing or (narrate_on and not args.json))
     if drawing:
         extension.draw(tree, result, args)
     if args.json:
-        doc = search_document(result, lab_options(args))
+        doc = search_document(result, chosen)
         if args.random:
             doc["tree"] = format_tree(tree)
             doc["seed"] = args.seed
@@ -643,6 +637,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             "--batch cannot be combined with --random, --guided, --leaves or --compare"
         )
     failures = 0
+    chosen = lab_options(args)
     for number, line in _batch_lines(args):
         try:
             tree = read_tree(
@@ -652,8 +647,8 @@ def _run_batch(args: argparse.Namespace) -> int:
                 branching=args.branching,
                 bounds=args.bounds,
             )
-            result = search(tree, options_for(tree, args, trace=False))
-            doc: dict[str, Any] = {"line": number, **search_document(result, lab_options(args))}
+            result = run(tree, chosen, trace=False)
+            doc: dict[str, Any] = {"line": number, **search_document(result, chosen)}
         except PliesError as exc:
             failures += 1
             doc = {"line": number, "error": str(exc)}

@@ -26,6 +26,7 @@ from plies.lab._search import (
     read_tree,
     run,
     search_document,
+    with_bounds,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "read_tree",
     "run",
     "search_document",
+    "with_bounds",
 ]

@@ -12,7 +12,6 @@ from plies.trees import (
     Number,
     SearchOptions,
     Tree,
-    TreeBuilder,
     TreeResult,
     compare,
     knuth_moore_minimum,
@@ -23,7 +22,15 @@ from plies.trees import (
 from plies.trees._format import json_number, result_to_json
 from plies.trees._model import check_bounds
 
-__all__ = ["LabOptions", "compare_document", "exercise", "read_tree", "run", "search_document"]
+__all__ = [
+    "LabOptions",
+    "compare_document",
+    "exercise",
+    "read_tree",
+    "run",
+    "search_document",
+    "with_bounds",
+]
 
 INF = math.inf
 
@@ -38,7 +45,12 @@ def read_tree(
 ) -> Tree:
     """The tree ``text`` describes in ``notation`` (detected by default), with known
     leaf ``bounds`` (for Star1) checked against its leaves."""
-    tree = parse(text, notation=notation, root=root, branching=branching)
+    return with_bounds(parse(text, notation=notation, root=root, branching=branching), bounds)
+
+
+def with_bounds(tree: Tree, bounds: tuple[Number, Number] | None) -> Tree:
+    """``tree`` with known leaf ``bounds`` (for Star1), checked against its leaves;
+    ``None`` leaves it as it is."""
     if bounds is not None:
         check_bounds(tree, bounds)
         tree.bounds = bounds
@@ -211,13 +223,7 @@ def exercise(
         low=low,
         high=high,
     )
-    builder = TreeBuilder(root=root)
-    inner = 0
-    for node in range(len(tree)):
-        if tree.kind[node] == "leaf":
-            builder.add(tree.parent[node], value=tree.value[node])
-        else:
-            kind = tree.kind[node] if tree.kind[node] == "chance" else None
-            builder.add(tree.parent[node], kind=kind, label=_letters(inner))
-            inner += 1
-    return builder.build()
+    inner = (node for node in range(len(tree)) if tree.kind[node] != "leaf")
+    for k, node in enumerate(inner):
+        tree.label[node] = _letters(k)
+    return tree

@@ -145,6 +145,7 @@ def _tree_document(tree: Tree) -> dict[str, Any]:
     kind and leaf number."""
     from plies.draw import repr_svg
 
+    paths = tree.paths() or [tuple(tree.path(i)) for i in range(len(tree))]
     return {
         "svg": repr_svg(tree),
         "text": format_tree(tree),
@@ -153,7 +154,7 @@ def _tree_document(tree: Tree) -> dict[str, Any]:
         "nodes": [
             {
                 "id": i,
-                "path": tree.path(i),
+                "path": list(paths[i]),
                 "name": lab.node_name(tree, i),
                 "kind": tree.kind[i],
                 "leaf": tree.leaf_index[i] if tree.kind[i] == "leaf" else None,
