@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.errors import PliesError
-from plies.trees import Number, Tree, TreeResult, format_number
+from plies.trees import Number, Tree, TreeResult, format_number, parse_number
 
 __all__ = ["AnswerError", "CheckResult", "Feedback", "check_answer", "node_name"]
 
@@ -77,8 +77,6 @@ def _number(value: Any, what: str) -> Number:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise AnswerError(f"{what} must be a number, not {value!r}"[:200])
     if isinstance(value, str):
-        from plies.trees import parse_number
-
         try:
             return parse_number(value)
         except ValueError:
