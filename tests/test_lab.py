@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +67,23 @@ def test_notes_spell_options_as_the_shell_does() -> None:
 def test_flags_must_be_booleans(field: str) -> None:
     with pytest.raises(ArgumentTypeError, match=field):
         LabOptions(**{field: "yes"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: plies.lab.read_game_tree(None, depth=1),  # type: ignore[arg-type]
+        lambda: plies.lab.read_game_tree("tictactoe", depth=2, max_nodes="x"),  # type: ignore[arg-type]
+        lambda: plies.lab.game_tree("tictactoe", None, depth=1),  # type: ignore[arg-type]
+        lambda: run("[1,2]", LabOptions()),  # type: ignore[arg-type]
+        lambda: run(read_tree(AIMA), None),  # type: ignore[arg-type]
+        lambda: plies.lab.check_answer("x", {"value": 1}),  # type: ignore[arg-type]
+        lambda: plies.lab.compare_document(read_tree(AIMA), None),  # type: ignore[arg-type]
+        lambda: plies.lab.search_document(None, LabOptions()),  # type: ignore[arg-type]
+        lambda: plies.lab.node_name(read_tree(AIMA), 99),
+        lambda: plies.lab.node_name(read_tree(AIMA), "0"),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_arguments_are_plies_errors(call: Any) -> None:
+    with pytest.raises(plies.errors.PliesError):
+        call()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.errors import PliesError
+from plies.lab._search import need
 from plies.trees import Number, Tree, TreeResult, format_number, parse_number
 
 __all__ = ["AnswerError", "CheckResult", "Feedback", "check_answer", "node_name"]
@@ -110,6 +111,10 @@ def _same(a: Number | None, b: Number) -> bool:
 def node_name(tree: Tree, node: int) -> str:
     """A node named the way a student reads the drawing: its label, ``the root``, or
     its place under its parent (``D's second leaf``, ``the root's first child``)."""
+    need(tree, Tree, "tree")
+    need(node, int, "node")
+    if not 0 <= node < len(tree):
+        raise AnswerError(f"node {node} is not in the tree (ids 0 to {len(tree) - 1})")
     label = tree.label[node]
     if label is not None:
         return label
@@ -246,6 +251,7 @@ def check_answer(result: TreeResult, answer: Mapping[str, Any]) -> CheckResult:
     """Check ``answer`` (see the module's docstring) against ``result``, the search of
     the exercise with the options it asks for. Raises :class:`AnswerError` for an
     answer that is not of that form."""
+    need(result, TreeResult, "result")
     if not isinstance(answer, Mapping):
         raise AnswerError("the answer must be an object with value, evaluated, values, ...")
     known = {"value", "evaluated", "values", "alpha", "beta", "pruned"}

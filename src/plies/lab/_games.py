@@ -9,6 +9,7 @@ from typing import Any
 
 from plies.errors import LimitError, PliesError
 from plies.game import BaseGame
+from plies.lab._search import need
 from plies.trees import Tree, TreeBuilder
 
 __all__ = ["MAX_GAME_TREE_NODES", "game_tree", "read_game_tree", "split_game_position"]
@@ -37,6 +38,8 @@ def game_tree(
     building more of it."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
+    need(game, BaseGame, "game")
+    need(max_nodes, int, "max_nodes")
     root_player = game.to_move(state)
     builder = TreeBuilder(root="max")
     pictures: list[list[str] | None] = []
@@ -106,6 +109,7 @@ def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODE
     :func:`split_game_position`; no position: the start) to ``depth`` plies."""
     from plies.games import parse_game_spec
 
+    need(text, str, "the game and position text")
     spec, position = split_game_position(text)
     game = parse_game_spec(spec)
     return game_tree(game, game.parse_position(position), depth=depth, max_nodes=max_nodes)

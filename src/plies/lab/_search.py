@@ -57,6 +57,16 @@ def with_bounds(tree: Tree, bounds: tuple[Number, Number] | None) -> Tree:
     return tree
 
 
+def need(value: Any, kind: type, what: str) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``value`` is a ``kind`` (``what`` names
+    the argument): the lab's functions take the objects of other layers, and a wrong
+    one must not end in an AttributeError deep inside them."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise ArgumentTypeError(f"{what} must be a {kind.__name__}, not {shown}")
+
+
 def _cli_spelling(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -89,6 +99,7 @@ class LabOptions:
 
     def search_options(self, tree: Tree, *, trace: bool = True) -> SearchOptions:
         """The :class:`SearchOptions` for ``tree``: gaps filled from its hints."""
+        need(tree, Tree, "tree")
         algorithm = self.algorithm
         if algorithm is None:
             hinted = tree.hints.get("algorithm")
@@ -145,6 +156,7 @@ class LabOptions:
 
 def run(tree: Tree, options: LabOptions, *, trace: bool = True) -> TreeResult:
     """Search ``tree`` as ``options`` say (``trace``: record every step)."""
+    need(options, LabOptions, "options")
     return search(tree, options.search_options(tree, trace=trace))
 
 
@@ -152,6 +164,8 @@ def search_document(result: TreeResult, options: LabOptions) -> dict[str, Any]:
     """The strict JSON document of a search (``plies tree --json``, the web's
     ``/api/search``): :func:`plies.trees.result_to_json` and the ``notes`` on options
     given that had no effect (option names as the command line spells them)."""
+    need(result, TreeResult, "result")
+    need(options, LabOptions, "options")
     doc = result_to_json(result)
     doc["notes"] = options.notes(result.tree)
     return doc
@@ -161,6 +175,7 @@ def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
     """Every algorithm x ordering x tie rule on ``tree`` (seed, depth limit and fail
     rule from ``options``), with the Knuth-Moore minimum for uniform trees, as the
     strict JSON that ``plies tree --compare --json`` prints."""
+    need(options, LabOptions, "options")
     rows = compare(
         tree,
         seed=0 if options.seed is None else options.seed,
