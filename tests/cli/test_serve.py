@@ -59,3 +59,20 @@ def test_serving_beyond_this_machine_warns(
 
     assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 0
     assert "warning: serving on 0.0.0.0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--port", "99999"], ["--host", "256.1.1.1", "--port", "0"]])
+def test_an_address_it_cannot_serve_on_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert_one_line_error(capsys, ["serve", *argv])
+
+
+def test_a_port_in_use_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert_one_line_error(capsys, ["serve", "--port", port])

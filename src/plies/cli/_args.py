@@ -12,10 +12,10 @@ from plies.games._text import MAX_DIGITS, shown
 __all__ = ["note", "seconds", "whole_number"]
 
 
-def whole_number(minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number (of at least ``minimum``), its length checked
-    before ``int()`` (which refuses more than 4,300 digits) and long input quoted short:
-    "expected a number of at least N, not X" in every command."""
+def whole_number(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number (of at least ``minimum``, at most ``maximum``),
+    its length checked before ``int()`` (which refuses more than 4,300 digits) and long
+    input quoted short: "expected a number of at least N, not X" in every command."""
 
     def convert(text: str) -> int:
         digits = text.strip().removeprefix("-").removeprefix("+")
@@ -31,6 +31,8 @@ def whole_number(minimum: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(
                 f"expected a number of at least {minimum}, not {value}"
             )
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"expected a number of at most {maximum}, not {value}")
         return value
 
     return convert

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 import threading
 from typing import Any
@@ -26,7 +27,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
-        "--port", type=whole_number(0), default=8000, help="port (default 8000; 0: any free)"
+        "--port",
+        type=whole_number(0, 65535),
+        default=8000,
+        help="port (default 8000; 0: any free)",
     )
     p.add_argument("--open", action="store_true", help="open the lab in the default browser")
     p.add_argument(
@@ -68,6 +72,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from plies.web import WebSettings, create_app
     except ImportError:
         raise PliesError("plies serve needs the web extra: pip install 'plies[web]'") from None
+    _check_address(args.host, args.port)
     if args.host not in LOOPBACK:
         print(
             f"warning: serving on {args.host}: anyone who can reach this machine can use "
@@ -102,3 +107,20 @@ def run_serve(args: argparse.Namespace) -> int:
     threading.Thread(target=announce, daemon=True).start()
     server.run()
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on (an unknown
+    host, a port in use) before uvicorn starts and reports it its own way."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise PliesError(f"cannot serve on {host!r}: {getattr(exc, 'strerror', exc)}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise PliesError(f"cannot serve on {host}:{port}: {exc.strerror}") from None
