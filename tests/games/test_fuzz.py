@@ -91,6 +91,20 @@ any_move: st.SearchStrategy[Any] = st.one_of(
 FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _into_the_game(game: Any, moves: int, pick: int) -> Any:
+    """The state ``moves`` plies into ``game`` (fewer if it ends), playing the move or
+    chance outcome at index ``pick`` each time."""
+    state = game.initial_state()
+    for _ in range(moves):
+        if game.is_terminal(state):
+            break
+        if game.has_chance and game.is_chance(state):
+            state = game.play(state, game.chance_outcomes(state)[pick][0])
+        else:
+            state = game.play(state, game.legal_moves(state)[pick])
+    return state
+
+
 @pytest.mark.parametrize("name", NAMES)
 @FUZZ
 @given(text=notation)
@@ -108,14 +122,7 @@ def test_parse_position_gives_a_state_or_a_plies_error(name: str, text: str) -> 
 @given(text=notation, moves=st.integers(0, 6))
 def test_parse_move_gives_a_legal_move_or_a_plies_error(name: str, text: str, moves: int) -> None:
     game = get_game(name)
-    state = game.initial_state()
-    for _ in range(moves):  # somewhere into the game, the first legal move each time
-        if game.is_terminal(state):
-            break
-        if game.has_chance and game.is_chance(state):
-            state = game.play(state, game.chance_outcomes(state)[0][0])
-        else:
-            state = game.play(state, game.legal_moves(state)[0])
+    state = _into_the_game(game, moves, 0)  # the first legal move each time
     try:
         move = game.parse_move(state, text)
     except PliesError:
@@ -130,14 +137,7 @@ def test_parse_move_gives_a_legal_move_or_a_plies_error(name: str, text: str, mo
 @given(move=any_move, moves=st.integers(0, 4))
 def test_play_gives_a_state_or_an_illegal_move_error(name: str, move: Any, moves: int) -> None:
     game = get_game(name)
-    state = game.initial_state()
-    for _ in range(moves):
-        if game.is_terminal(state):
-            break
-        if game.has_chance and game.is_chance(state):
-            state = game.play(state, game.chance_outcomes(state)[-1][0])
-        else:
-            state = game.play(state, game.legal_moves(state)[-1])
+    state = _into_the_game(game, moves, -1)  # the last legal move each time
     try:
         child = game.play(state, move)
     except (IllegalMoveError, ArgumentTypeError):
@@ -170,22 +170,21 @@ def _run_cli(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
         assert err.startswith("error: ") or "\nerror: " in err, err
 
 
+#: The commands that read a POSITION, each with small limits: (command, options).
+POSITION_COMMANDS = [
+    ("analyze", ["--depth", "1", "--nodes", "2000"]),
+    ("solve", ["--nodes", "500", "--moves", "best"]),
+]
+
+
+@pytest.mark.parametrize(("command", "options"), POSITION_COMMANDS, ids=["analyze", "solve"])
 @pytest.mark.parametrize("name", NAMES)
 @CLI
 @given(text=notation)
-def test_analyze_never_shows_a_traceback(
-    capsys: pytest.CaptureFixture[str], name: str, text: str
+def test_position_commands_never_show_a_traceback(
+    capsys: pytest.CaptureFixture[str], command: str, options: list[str], name: str, text: str
 ) -> None:
-    _run_cli(capsys, ["analyze", name, text, "--depth", "1", "--nodes", "2000"])
-
-
-@pytest.mark.parametrize("name", NAMES)
-@CLI
-@given(text=notation)
-def test_solve_never_shows_a_traceback(
-    capsys: pytest.CaptureFixture[str], name: str, text: str
-) -> None:
-    _run_cli(capsys, ["solve", name, text, "--nodes", "500", "--moves", "best"])
+    _run_cli(capsys, [command, name, text, *options])
 
 
 @CLI

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from plies.cli._args import note, seconds, whole_number
+from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.engine import (
     ALGORITHMS,
     CHANCE_MODES,
@@ -31,7 +31,7 @@ from plies.engine import (
     iterate,
 )
 from plies.game import BaseGame
-from plies.games import GAMES, parse_game_spec
+from plies.games import GAMES
 
 __all__ = ["register"]
 
@@ -81,37 +81,6 @@ def register(subparsers: Any) -> None:
         "--json", action="store_true", help="print one JSON object per completed depth"
     )
     analyze.set_defaults(handler=run_analyze)
-
-
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """GAME and the optional POSITION, shared by ``analyze``, ``solve`` and ``play``.
-
-    POSITION is a list of words (joined with spaces), possibly none; ``main`` hands
-    over words that start with '-' too (an Othello board ``---...X``), before or
-    after ``--``.
-    """
-    parser.add_argument(
-        "game", metavar="GAME", help="game name, with parameters as NAME:key=value,... "
-    )
-    parser.add_argument(
-        "position",
-        metavar="POSITION",
-        nargs="*",
-        default=[],  # with a default argparse no longer calls POSITION required
-        help="the position in the game's notation (omitted: the start); "
-        "several words are joined with spaces; one starting with '-' may follow '--'",
-    )
-
-
-def position_text(args: argparse.Namespace) -> str:
-    """POSITION as typed: its words joined with spaces."""
-    return " ".join(args.position)
-
-
-def load_position(args: argparse.Namespace) -> tuple[BaseGame[Any, Any], Any]:
-    """The game and state named by ``args.game`` and ``args.position``."""
-    game = parse_game_spec(args.game)
-    return game, game.parse_position(position_text(args))
 
 
 def format_line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> list[str]:

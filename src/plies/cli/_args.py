@@ -1,4 +1,4 @@
-"""Argument types and notes shared by every command, in one light module (importing a
+"""Arguments, argument types and notes shared by the commands, in one light module (importing a
 command's own module would load what that command needs, at every start)."""
 
 from __future__ import annotations
@@ -6,10 +6,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import Any
 
+from plies.game import BaseGame
+from plies.games import parse_game_spec
 from plies.games._text import MAX_DIGITS, shown
 
-__all__ = ["note", "seconds", "whole_number"]
+__all__ = [
+    "add_game_arguments",
+    "load_position",
+    "note",
+    "position_text",
+    "seconds",
+    "whole_number",
+]
 
 
 def whole_number(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
@@ -54,3 +64,34 @@ def seconds(text: str) -> float:
 def note(message: str) -> None:
     """One ``note:`` line on stderr: an option given has no effect here."""
     print(f"note: {message}", file=sys.stderr)
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """GAME and the optional POSITION, shared by ``analyze``, ``solve`` and ``play``.
+
+    POSITION is a list of words (joined with spaces), possibly none; ``main`` hands
+    over words that start with '-' too (an Othello board ``---...X``), before or
+    after ``--``.
+    """
+    parser.add_argument(
+        "game", metavar="GAME", help="game name, with parameters as NAME:key=value,... "
+    )
+    parser.add_argument(
+        "position",
+        metavar="POSITION",
+        nargs="*",
+        default=[],  # with a default argparse no longer calls POSITION required
+        help="the position in the game's notation (omitted: the start); "
+        "several words are joined with spaces; one starting with '-' may follow '--'",
+    )
+
+
+def position_text(args: argparse.Namespace) -> str:
+    """POSITION as typed: its words joined with spaces."""
+    return " ".join(args.position)
+
+
+def load_position(args: argparse.Namespace) -> tuple[BaseGame[Any, Any], Any]:
+    """The game and state named by ``args.game`` and ``args.position``."""
+    game = parse_game_spec(args.game)
+    return game, game.parse_position(position_text(args))

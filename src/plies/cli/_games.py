@@ -21,8 +21,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from plies.cli._analyze import add_game_arguments, load_position
-from plies.cli._args import note, seconds, whole_number
+from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.engine import ALGORITHMS, DEFAULT_ALGORITHM, WIN, WIN_THRESHOLD, Limits, search
 from plies.errors import PliesError
 from plies.game import BaseGame

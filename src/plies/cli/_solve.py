@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from plies.cli._analyze import (
-    _Progress,
+from plies.cli._analyze import _Progress, format_line, stop_on_interrupt
+from plies.cli._args import (
     add_game_arguments,
-    format_line,
     load_position,
+    note,
     position_text,
-    stop_on_interrupt,
+    seconds,
+    whole_number,
 )
-from plies.cli._args import note, seconds, whole_number
 from plies.engine import (
     BACKENDS,
     Limits,

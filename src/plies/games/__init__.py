@@ -39,12 +39,12 @@ class GameEntry:
         """Import the game's module and build the game with ``params``.
 
         The game is named as asked for: the entry's name, then the parameters given
-        (``tictactoe``, ``mnk:m=4,n=4,k=3``), in its messages too when its factory
-        takes a ``name``. Raises :class:`UnknownGameError` naming the parameters that
+        (``tictactoe``, ``mnk:m=4,n=4,k=3``), in its messages too (they read
+        ``game.name``). Raises :class:`UnknownGameError` naming the parameters that
         exist for an unknown one, and for a value the game refuses (with its range).
         """
         factory = self._factory()
-        known = self.parameters()
+        known = _parameter_names(inspect.signature(factory))
         unknown = [key for key in params if key not in known]
         if unknown:
             listed = ", ".join(known) if known else "none"
@@ -54,11 +54,8 @@ class GameEntry:
         label = self.name
         if params:
             label += ":" + ",".join(f"{key}={value}" for key, value in params.items())
-        arguments: dict[str, Any] = {**dict(self.defaults), **params}
-        if "name" in inspect.signature(factory).parameters:
-            arguments["name"] = label
         try:
-            game: BaseGame[Any, Any] = factory(**arguments)
+            game: BaseGame[Any, Any] = factory(**{**dict(self.defaults), **params})
         except ArgumentTypeError as exc:
             raise ArgumentTypeError(f"{label}: {exc}") from None
         except PliesError as exc:
@@ -68,20 +65,14 @@ class GameEntry:
 
     def parameters(self) -> list[str]:
         """The names of the parameters the game takes (``NAME:key=value``)."""
-        signature = inspect.signature(self._factory())
-        return [
-            name
-            for name, parameter in signature.parameters.items()
-            if name != "name"
-            and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-        ]
+        return _parameter_names(inspect.signature(self._factory()))
 
     def parameter_defaults(self) -> dict[str, int]:
         """The parameters that take a number, with the value used when none is given."""
         signature = inspect.signature(self._factory())
         given = dict(self.defaults)
         found = {}
-        for name in self.parameters():
+        for name in _parameter_names(signature):
             value = given.get(name, signature.parameters[name].default)
             if type(value) is int:
                 found[name] = value
@@ -90,6 +81,15 @@ class GameEntry:
     def _factory(self) -> Any:
         module_name, _, attribute = self.factory.partition(":")
         return getattr(importlib.import_module(module_name), attribute)
+
+
+def _parameter_names(signature: inspect.Signature) -> list[str]:
+    """The names of the parameters a factory of this ``signature`` takes by keyword."""
+    return [
+        name
+        for name, parameter in signature.parameters.items()
+        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
 
 
 #: Every built-in game, in the order ``plies games`` lists them.

@@ -210,7 +210,7 @@ class Connect4(BaseGame[Connect4State, int]):
         int_move_type(move, game="connect4")
         if not 1 <= move <= self.width:
             raise IllegalMoveError(f"connect4: illegal move {move}: the columns are 1-{self.width}")
-        if state.won or state.ply == self.size:
+        if self.is_terminal(state):
             raise IllegalMoveError(f"connect4: illegal move {move}: the game is over")
         if state.mask & self._top[move]:
             raise IllegalMoveError(f"connect4: illegal move {move}: the column is full")

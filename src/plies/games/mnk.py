@@ -58,7 +58,7 @@ class MNKGame(BaseGame[MNKState, int]):
     #: Only the mark completing k in a row wins; a full board is a draw.
     last_mover_wins = True
 
-    def __init__(self, m: int = 3, n: int = 3, k: int = 3, *, name: str | None = None) -> None:
+    def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
         for label, value in (("m", m), ("n", n), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ArgumentTypeError(f"mnk: {label} must be an integer, got {value!r}")
@@ -71,11 +71,9 @@ class MNKGame(BaseGame[MNKState, int]):
             )
         self.m, self.n, self.k = m, n, k
         self.size = m * n
-        #: The name in messages: as the registry was asked (``name``), else the
-        #: customary one (``tictactoe`` for 3,3,3).
-        if name is None:
-            name = "tictactoe" if (m, n, k) == (3, 3, 3) else f"mnk:m={m},n={n},k={k}"
-        self.name = name
+        #: The name in messages: the customary one (``tictactoe`` for 3,3,3); the
+        #: registry renames the game as it was asked for (``mnk:m=4,n=4,k=3``).
+        self.name = "tictactoe" if (m, n, k) == (3, 3, 3) else f"mnk:m={m},n={n},k={k}"
         lines = _lines(m, n, k)
         self._all_lines = tuple(lines)
         #: For each cell, the bitmasks of the k-lines through it.
