@@ -75,6 +75,12 @@ def winning_cells(stones: Any, mask: Any, board_mask: Any, h1: int) -> Any:
 
 
 @njit(cache=True, nogil=True)
+def wins_of(stones: Any, mask: Any, board: Any) -> Any:
+    """:func:`winning_cells` of ``stones`` with the board's constants."""
+    return winning_cells(stones, mask, board[BOARD], board[H1])
+
+
+@njit(cache=True, nogil=True)
 def possible(mask: Any, board: Any) -> Any:
     """The cell where a stone would land in each non-full column."""
     return (mask + board[BOTTOM]) & board[BOARD]
@@ -83,8 +89,7 @@ def possible(mask: Any, board: Any) -> Any:
 @njit(cache=True, nogil=True)
 def can_win_next(position: Any, mask: Any, board: Any) -> bool:
     """Whether the side to move completes four with its next stone."""
-    wins = winning_cells(position, mask, board[BOARD], board[H1])
-    return (wins & possible(mask, board)) != ZERO
+    return (wins_of(position, mask, board) & possible(mask, board)) != ZERO
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +98,7 @@ def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
     opponent win at once. A threat of theirs on a playable cell must be blocked (two
     cannot be: no move), and no stone may go right under one of their threats."""
     playable = possible(mask, board)
-    theirs = winning_cells(position ^ mask, mask, board[BOARD], board[H1])
+    theirs = wins_of(position ^ mask, mask, board)
     forced = playable & theirs
     if forced != ZERO:
         if forced & (forced - ONE) != ZERO:
@@ -277,7 +282,7 @@ def reaches(
     """Whether playing ``move`` (a landing cell) scores at least ``target``: one
     null-window search of the child, whose score is the negation of the move's."""
     cells = np.int64(board[CELLS])
-    if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+    if (wins_of(position, mask, board) & move) != ZERO:
         return (cells + 1 - moves) // 2 >= target  # a win at once
     child, child_mask = position ^ mask, mask | move
     if can_win_next(child, child_mask, board):
@@ -350,7 +355,7 @@ def principal_line(
         move = found[0]
         line[length] = move
         length += 1
-        if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+        if (wins_of(position, mask, board) & move) != ZERO:
             return length
         position, mask = position ^ mask, mask | move
         moves += 1
