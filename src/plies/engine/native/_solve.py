@@ -15,7 +15,6 @@ GIL, while this thread watches the clock, the stop request and the progress hook
 from __future__ import annotations
 
 import functools
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import CHECK_GAP, StopRequest
+from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, stop_callable
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
@@ -61,11 +60,8 @@ class _Kernel:
         self.board = _board(game.width, game.height, int(keys.itemsize))
         self.scratch = _scratch(game.width, game.height)
         self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
-        self.deadline = time.monotonic() + limits.time if limits.time is not None else math.inf
-        if isinstance(stop, threading.Event):
-            self.stop: Callable[[], bool] | None = stop.is_set
-        else:
-            self.stop = stop
+        self.deadline = deadline_of(limits)
+        self.stop = stop_callable(stop)
         self.progress = progress
         self.watched = self.stop is not None or limits.time is not None or progress is not None
 
