@@ -31,11 +31,12 @@ import numpy as np
 from numba import njit
 from numba.extending import intrinsic
 
+from plies.engine.native._table import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP
+
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
-# Indices into ``board`` and ``control``.
+# Indices into ``board`` (those into ``control`` are the table's).
 BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, COLUMNS = 0, 1, 2, 3, 4, 5, 6
-NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
 
 #: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
 #: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30

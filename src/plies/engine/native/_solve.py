@@ -27,7 +27,7 @@ from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._table import NativeTable
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
@@ -53,7 +53,7 @@ class _Kernel:
     ) -> None:
         keys, values, control = table.arrays(game.width * (game.height + 1))
         self.keys, self.values, self.control = keys, values, control
-        control[kernel.NODES] = 0
+        control[NODES] = 0
         # The board's constants and the kernel's scratch rows are the same for every
         # solve of one board size: made once (an easy position's solve took 30 us, 10
         # of them making these).
@@ -67,27 +67,27 @@ class _Kernel:
 
     @property
     def nodes(self) -> int:
-        return int(self.control[kernel.NODES])
+        return int(self.control[NODES])
 
     def run(self, function: Any, *args: Any) -> Any:
         """``function(*args, keys, values, board, scratch, control, ...)`` under the
         limits; raises :class:`SearchError` when one stops it."""
         arrays = (self.keys, self.values, self.board, self.scratch, self.control)
         control = self.control
-        control[kernel.STOP] = 0
+        control[STOP] = 0
         if not self.watched:
-            control[kernel.NODE_LIMIT] = self.max_nodes
+            control[NODE_LIMIT] = self.max_nodes
             result = function(*args, *arrays)
             self._check_stopped()
             return result
-        control[kernel.NODE_LIMIT] = min(self.max_nodes, self.nodes + INLINE_NODES)
+        control[NODE_LIMIT] = min(self.max_nodes, self.nodes + INLINE_NODES)
         result = function(*args, *arrays)
-        if control[kernel.STOP] == 0:
+        if control[STOP] == 0:
             return result
         self._check_stopped(inline=True)
         # Longer than the inline budget: again, in a worker this thread can stop.
-        control[kernel.STOP] = 0
-        control[kernel.NODE_LIMIT] = self.max_nodes
+        control[STOP] = 0
+        control[NODE_LIMIT] = self.max_nodes
         box: list[Any] = []
         worker = threading.Thread(target=lambda: box.append(function(*args, *arrays)))
         worker.start()
@@ -97,18 +97,18 @@ class _Kernel:
                 if self.progress is not None:
                     self.progress(self.nodes)
                 if time.monotonic() >= self.deadline:
-                    control[kernel.STOP] = 3
+                    control[STOP] = 3
                 elif self.stop is not None and self.stop():
-                    control[kernel.STOP] = 4
+                    control[STOP] = 4
         finally:
             if worker.is_alive():  # an exception here (KeyboardInterrupt): stop it
-                control[kernel.STOP] = 1
+                control[STOP] = 1
                 worker.join()
         self._check_stopped()
         return box[0]
 
     def _check_stopped(self, *, inline: bool = False) -> None:
-        reason = int(self.control[kernel.STOP])
+        reason = int(self.control[STOP])
         if reason == 0 or (inline and reason == 2 and self.nodes < self.max_nodes):
             return
         raise _Stopped({2: "node limit", 3: "time limit"}.get(reason, "stop requested"))
