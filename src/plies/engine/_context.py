@@ -18,6 +18,7 @@ from typing import Any
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats
 from plies.engine._table import TranspositionTable
+from plies.errors import SearchError
 from plies.game import BaseGame
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "SearchContext",
     "StopRequest",
     "deadline_of",
+    "solve_stopped",
     "stop_callable",
 ]
 
@@ -59,6 +61,18 @@ def stop_callable(stop: StopRequest | None) -> Callable[[], bool] | None:
 
 class SearchAborted(Exception):
     """Raised inside the search when a limit is hit; the driver catches it."""
+
+
+def solve_stopped(reason: str, *, proven: bool, moves: str) -> SearchError:
+    """The error of a solve a limit or a stop request cut short (``reason``), before
+    or after the value was ``proven`` (then while finding the ``moves`` asked for)."""
+    if proven:
+        return SearchError(
+            f"solve stopped ({reason}) after proving the value, while finding "
+            f"{'every best move' if moves == 'all' else 'the moves asked for'} "
+            "(moves='best' or 'none' ask for less)"
+        )
+    return SearchError(f"solve stopped ({reason}) before the value was proven")
 
 
 class SearchContext:

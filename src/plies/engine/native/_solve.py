@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, stop_callable
+from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, solve_stopped, stop_callable
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
@@ -172,21 +172,11 @@ def solve_connect4(
         run = _Kernel(game, table, limits, stop, progress)
         score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
     except _Stopped as exc:
-        raise _stopped_error(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
+        raise solve_stopped(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
     finally:
         table.busy = False
     stats = SearchStats(nodes=run.nodes, time=time.perf_counter() - started)
     return _result(game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
-
-
-def _stopped_error(reason: str, *, proven: bool, moves: str) -> SearchError:
-    if proven:
-        return SearchError(
-            f"solve stopped ({reason}) after proving the value, while finding "
-            f"{'every best move' if moves == 'all' else 'the moves asked for'} "
-            "(moves='best' or 'none' ask for less)"
-        )
-    return SearchError(f"solve stopped ({reason}) before the value was proven")
 
 
 def _search(
