@@ -115,7 +115,8 @@ class _Kernel:
 
 
 class _Stopped(Exception):
-    pass
+    #: Whether the value was proven before the stop (while finding the moves).
+    proven = False
 
 
 @functools.lru_cache(maxsize=32)
@@ -172,7 +173,7 @@ def solve_connect4(
         run = _Kernel(game, table, limits, stop, progress)
         score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
     except _Stopped as exc:
-        raise solve_stopped(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
+        raise solve_stopped(str(exc), proven=exc.proven, moves=moves) from None
     finally:
         table.busy = False
     stats = SearchStats(nodes=run.nodes, time=time.perf_counter() - started)
@@ -192,7 +193,7 @@ def _search(
     try:
         return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
     except _Stopped as exc:
-        exc.proven = True  # type: ignore[attr-defined]
+        exc.proven = True
         raise
 
 
