@@ -75,12 +75,9 @@ class _Kernel:
         arrays = (self.keys, self.values, self.board, self.scratch, self.control)
         control = self.control
         control[STOP] = 0
-        if not self.watched:
-            control[NODE_LIMIT] = self.max_nodes
-            result = function(*args, *arrays)
-            self._check_stopped()
-            return result
-        control[NODE_LIMIT] = min(self.max_nodes, self.nodes + INLINE_NODES)
+        # Unwatched, the one call runs to the node limit in this thread.
+        inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
+        control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
         result = function(*args, *arrays)
         if control[STOP] == 0:
             return result
