@@ -5,8 +5,6 @@ iterative-deepening search on every kind of game."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,31 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.games import RandomTreeGame, Subtraction
+from engine.pons import pons_set
 from plies.engine import TranspositionTable, search, solve
 from plies.errors import SearchError
 from plies.games import get_game, parse_game_spec
 from plies.games.connect4 import Connect4, Connect4State
 
-# Beside the checkout (/work/shared for /work/main), found from a worktree too.
-TESTSETS = next(
-    (
-        parent / "shared" / "connect4-testsets"
-        for parent in Path(__file__).resolve().parents
-        if (parent / "shared" / "connect4-testsets").is_dir()
-    ),
-    Path("shared") / "connect4-testsets",
-)
 C4 = Connect4()
-
-
-def pons_set(name: str, every: int = 1) -> Iterator[tuple[str, int]]:
-    """Lines ``(moves, score)`` of one of Pons' test sets, every ``every``-th line."""
-    path = TESTSETS / name
-    if not path.is_file():
-        pytest.skip(f"Pons' test set not found at {path} (shared data is not checked in)")
-    for line in path.read_text().splitlines()[::every]:
-        moves, score = line.split()
-        yield moves, int(score)
 
 
 def pons_score(state: Connect4State, **options: Any) -> int:

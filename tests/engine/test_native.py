@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.pons import pons_set
 from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, solve
 from plies.errors import SearchError
 from plies.games import get_game
@@ -20,26 +19,7 @@ from plies.games.connect4 import Connect4, Connect4State
 
 pytest.importorskip("numba")
 
-# Beside the checkout (/work/shared for /work/main), found from a worktree too.
-TESTSETS = next(
-    (
-        parent / "shared" / "connect4-testsets"
-        for parent in Path(__file__).resolve().parents
-        if (parent / "shared" / "connect4-testsets").is_dir()
-    ),
-    Path("shared") / "connect4-testsets",
-)
 C4 = Connect4()
-
-
-def pons_set(name: str, every: int = 1) -> Iterator[tuple[str, int]]:
-    """Lines ``(moves, score)`` of one of Pons' test sets, every ``every``-th line."""
-    path = TESTSETS / name
-    if not path.is_file():
-        pytest.skip(f"Pons' test set not found at {path} (shared data is not checked in)")
-    for line in path.read_text().splitlines()[::every]:
-        moves, score = line.split()
-        yield moves, int(score)
 
 
 def native_scores(name: str, every: int) -> tuple[int, float]:

@@ -18,9 +18,19 @@ from typing import Any
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats
 from plies.engine._table import TranspositionTable
+from plies.errors import SearchError
 from plies.game import BaseGame
 
-__all__ = ["CHECK_EVERY", "CHECK_GAP", "SearchAborted", "SearchContext", "StopRequest"]
+__all__ = [
+    "CHECK_EVERY",
+    "CHECK_GAP",
+    "SearchAborted",
+    "SearchContext",
+    "StopRequest",
+    "deadline_of",
+    "solve_stopped",
+    "stop_callable",
+]
 
 #: Most nodes between two looks at the clock and the stop request. At the engine's
 #: 100-300k nodes per second this is well under 2 ms; checking every node would cost
@@ -39,8 +49,30 @@ CHECK_GAP = 0.01
 StopRequest = threading.Event | Callable[[], bool]
 
 
+def deadline_of(limits: Limits) -> float:
+    """The ``time.monotonic()`` reading at which ``limits.time`` runs out (inf: never)."""
+    return time.monotonic() + limits.time if limits.time is not None else float("inf")
+
+
+def stop_callable(stop: StopRequest | None) -> Callable[[], bool] | None:
+    """A stop request as a callable returning True to stop (an Event's ``is_set``)."""
+    return stop.is_set if isinstance(stop, threading.Event) else stop
+
+
 class SearchAborted(Exception):
     """Raised inside the search when a limit is hit; the driver catches it."""
+
+
+def solve_stopped(reason: str, *, proven: bool, moves: str) -> SearchError:
+    """The error of a solve a limit or a stop request cut short (``reason``), before
+    or after the value was ``proven`` (then while finding the ``moves`` asked for)."""
+    if proven:
+        return SearchError(
+            f"solve stopped ({reason}) after proving the value, while finding "
+            f"{'every best move' if moves == 'all' else 'the moves asked for'} "
+            "(moves='best' or 'none' ask for less)"
+        )
+    return SearchError(f"solve stopped ({reason}) before the value was proven")
 
 
 class SearchContext:
@@ -61,12 +93,9 @@ class SearchContext:
         #: Called with the node count at every check (every CHECK_EVERY nodes).
         self.progress = progress
         self.started = time.perf_counter()
-        self.deadline = time.monotonic() + limits.time if limits.time is not None else float("inf")
+        self.deadline = deadline_of(limits)
         self.max_nodes = limits.nodes if limits.nodes is not None else -1
-        if isinstance(stop, threading.Event):
-            self.stop_requested: Callable[[], bool] | None = stop.is_set
-        else:
-            self.stop_requested = stop
+        self.stop_requested = stop_callable(stop)
         # Counters (see SearchStats).
         self.nodes = 0
         self.leaves = 0

@@ -102,7 +102,7 @@ class ExactSolver:
         ctx, game = self.ctx, self.game
         terminal_value = game.terminal_value
         legal_moves = game.legal_moves
-        play = unchecked_play(game)
+        play = self.play
         key_of = game.key
         to_move = game.to_move
         alternating = game.alternating

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from plies.engine._context import SearchAborted, SearchContext, StopRequest
+from plies.engine._context import SearchAborted, SearchContext, StopRequest, solve_stopped
 from plies.engine._exact import ExactSolver
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import (
@@ -588,13 +588,7 @@ def solve(
                     best_moves = pv[:1] or tuple(solver.best_moves(state, target, first_only=True))
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
-        if proven:  # the value was, the moves asked for were not
-            raise SearchError(
-                f"solve stopped ({exc}) after proving the value, while finding "
-                f"{'every best move' if moves == 'all' else 'the moves asked for'} "
-                "(moves='best' or 'none' ask for less)"
-            ) from None
-        raise SearchError(f"solve stopped ({exc}) before the value was proven") from None
+        raise solve_stopped(str(exc), proven=proven, moves=moves) from None
     distance: int | None = None
     if weak:  # value is 1, 0 or -1
         result = "win" if value > 0 else "loss" if value < 0 else "draw"

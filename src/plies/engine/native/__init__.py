@@ -11,11 +11,8 @@ is cached on disk (``__pycache__``), so only the first run on a machine compiles
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
-from plies.engine._context import StopRequest
-from plies.engine._limits import Limits
 from plies.engine._result import SolveResult
 from plies.engine.native._table import DEFAULT_ENTRIES, NativeTable
 from plies.game import BaseGame
@@ -49,27 +46,13 @@ def native_port_problem(game: BaseGame[Any, Any]) -> str | None:
     return None
 
 
-def solve_native(
-    game: BaseGame[Any, Any],
-    state: Any,
-    *,
-    table: NativeTable | None,
-    limits: Limits,
-    stop: StopRequest | None,
-    progress: Callable[[int], None] | None,
-    weak: bool,
-    moves: str,
-) -> SolveResult:
-    """:func:`plies.engine.solve` by the native kernel (the caller checked the port)."""
+def solve_native(game: BaseGame[Any, Any], state: Any, **options: Any) -> SolveResult:
+    """:func:`plies.engine.solve` by the native kernel (the caller checked the port).
+
+    ``options`` are the keywords of
+    :func:`~plies.engine.native._solve.solve_connect4`; this function only defers
+    importing Numba and NumPy until a native solve runs.
+    """
     from plies.engine.native._solve import solve_connect4
 
-    return solve_connect4(
-        game,  # type: ignore[arg-type]  # native_port_problem said it is Connect4
-        state,
-        table=table,
-        limits=limits,
-        stop=stop,
-        progress=progress,
-        weak=weak,
-        moves=moves,
-    )
+    return solve_connect4(game, state, **options)  # type: ignore[arg-type]  # it is Connect4

@@ -31,11 +31,12 @@ import numpy as np
 from numba import njit
 from numba.extending import intrinsic
 
+from plies.engine.native._table import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP
+
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
-# Indices into ``board`` and ``control``.
+# Indices into ``board`` (those into ``control`` are the table's).
 BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, COLUMNS = 0, 1, 2, 3, 4, 5, 6
-NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
 
 #: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
 #: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30
@@ -75,6 +76,12 @@ def winning_cells(stones: Any, mask: Any, board_mask: Any, h1: int) -> Any:
 
 
 @njit(cache=True, nogil=True)
+def wins_of(stones: Any, mask: Any, board: Any) -> Any:
+    """:func:`winning_cells` of ``stones`` with the board's constants."""
+    return winning_cells(stones, mask, board[BOARD], board[H1])
+
+
+@njit(cache=True, nogil=True)
 def possible(mask: Any, board: Any) -> Any:
     """The cell where a stone would land in each non-full column."""
     return (mask + board[BOTTOM]) & board[BOARD]
@@ -83,8 +90,7 @@ def possible(mask: Any, board: Any) -> Any:
 @njit(cache=True, nogil=True)
 def can_win_next(position: Any, mask: Any, board: Any) -> bool:
     """Whether the side to move completes four with its next stone."""
-    wins = winning_cells(position, mask, board[BOARD], board[H1])
-    return (wins & possible(mask, board)) != ZERO
+    return (wins_of(position, mask, board) & possible(mask, board)) != ZERO
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +99,7 @@ def non_losing_moves(position: Any, mask: Any, board: Any) -> Any:
     opponent win at once. A threat of theirs on a playable cell must be blocked (two
     cannot be: no move), and no stone may go right under one of their threats."""
     playable = possible(mask, board)
-    theirs = winning_cells(position ^ mask, mask, board[BOARD], board[H1])
+    theirs = wins_of(position ^ mask, mask, board)
     forced = playable & theirs
     if forced != ZERO:
         if forced & (forced - ONE) != ZERO:
@@ -277,7 +283,7 @@ def reaches(
     """Whether playing ``move`` (a landing cell) scores at least ``target``: one
     null-window search of the child, whose score is the negation of the move's."""
     cells = np.int64(board[CELLS])
-    if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+    if (wins_of(position, mask, board) & move) != ZERO:
         return (cells + 1 - moves) // 2 >= target  # a win at once
     child, child_mask = position ^ mask, mask | move
     if can_win_next(child, child_mask, board):
@@ -350,7 +356,7 @@ def principal_line(
         move = found[0]
         line[length] = move
         length += 1
-        if (winning_cells(position, mask, board[BOARD], board[H1]) & move) != ZERO:
+        if (wins_of(position, mask, board) & move) != ZERO:
             return length
         position, mask = position ^ mask, mask | move
         moves += 1

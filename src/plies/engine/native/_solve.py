@@ -15,7 +15,6 @@ GIL, while this thread watches the clock, the stop request and the progress hook
 from __future__ import annotations
 
 import functools
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -23,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import CHECK_GAP, StopRequest
+from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, solve_stopped, stop_callable
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._table import NativeTable
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
@@ -54,44 +53,38 @@ class _Kernel:
     ) -> None:
         keys, values, control = table.arrays(game.width * (game.height + 1))
         self.keys, self.values, self.control = keys, values, control
-        control[kernel.NODES] = 0
+        control[NODES] = 0
         # The board's constants and the kernel's scratch rows are the same for every
         # solve of one board size: made once (an easy position's solve took 30 us, 10
         # of them making these).
         self.board = _board(game.width, game.height, int(keys.itemsize))
         self.scratch = _scratch(game.width, game.height)
         self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
-        self.deadline = time.monotonic() + limits.time if limits.time is not None else math.inf
-        if isinstance(stop, threading.Event):
-            self.stop: Callable[[], bool] | None = stop.is_set
-        else:
-            self.stop = stop
+        self.deadline = deadline_of(limits)
+        self.stop = stop_callable(stop)
         self.progress = progress
         self.watched = self.stop is not None or limits.time is not None or progress is not None
 
     @property
     def nodes(self) -> int:
-        return int(self.control[kernel.NODES])
+        return int(self.control[NODES])
 
     def run(self, function: Any, *args: Any) -> Any:
         """``function(*args, keys, values, board, scratch, control, ...)`` under the
         limits; raises :class:`SearchError` when one stops it."""
         arrays = (self.keys, self.values, self.board, self.scratch, self.control)
         control = self.control
-        control[kernel.STOP] = 0
-        if not self.watched:
-            control[kernel.NODE_LIMIT] = self.max_nodes
-            result = function(*args, *arrays)
-            self._check_stopped()
-            return result
-        control[kernel.NODE_LIMIT] = min(self.max_nodes, self.nodes + INLINE_NODES)
+        control[STOP] = 0
+        # Unwatched, the one call runs to the node limit in this thread.
+        inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
+        control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
         result = function(*args, *arrays)
-        if control[kernel.STOP] == 0:
+        if control[STOP] == 0:
             return result
         self._check_stopped(inline=True)
         # Longer than the inline budget: again, in a worker this thread can stop.
-        control[kernel.STOP] = 0
-        control[kernel.NODE_LIMIT] = self.max_nodes
+        control[STOP] = 0
+        control[NODE_LIMIT] = self.max_nodes
         box: list[Any] = []
         worker = threading.Thread(target=lambda: box.append(function(*args, *arrays)))
         worker.start()
@@ -101,25 +94,26 @@ class _Kernel:
                 if self.progress is not None:
                     self.progress(self.nodes)
                 if time.monotonic() >= self.deadline:
-                    control[kernel.STOP] = 3
+                    control[STOP] = 3
                 elif self.stop is not None and self.stop():
-                    control[kernel.STOP] = 4
+                    control[STOP] = 4
         finally:
             if worker.is_alive():  # an exception here (KeyboardInterrupt): stop it
-                control[kernel.STOP] = 1
+                control[STOP] = 1
                 worker.join()
         self._check_stopped()
         return box[0]
 
     def _check_stopped(self, *, inline: bool = False) -> None:
-        reason = int(self.control[kernel.STOP])
+        reason = int(self.control[STOP])
         if reason == 0 or (inline and reason == 2 and self.nodes < self.max_nodes):
             return
         raise _Stopped({2: "node limit", 3: "time limit"}.get(reason, "stop requested"))
 
 
 class _Stopped(Exception):
-    pass
+    #: Whether the value was proven before the stop (while finding the moves).
+    proven = False
 
 
 @functools.lru_cache(maxsize=32)
@@ -176,21 +170,11 @@ def solve_connect4(
         run = _Kernel(game, table, limits, stop, progress)
         score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
     except _Stopped as exc:
-        raise _stopped_error(str(exc), proven=getattr(exc, "proven", False), moves=moves) from None
+        raise solve_stopped(str(exc), proven=exc.proven, moves=moves) from None
     finally:
         table.busy = False
     stats = SearchStats(nodes=run.nodes, time=time.perf_counter() - started)
     return _result(game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
-
-
-def _stopped_error(reason: str, *, proven: bool, moves: str) -> SearchError:
-    if proven:
-        return SearchError(
-            f"solve stopped ({reason}) after proving the value, while finding "
-            f"{'every best move' if moves == 'all' else 'the moves asked for'} "
-            "(moves='best' or 'none' ask for less)"
-        )
-    return SearchError(f"solve stopped ({reason}) before the value was proven")
 
 
 def _search(
@@ -206,7 +190,7 @@ def _search(
     try:
         return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
     except _Stopped as exc:
-        exc.proven = True  # type: ignore[attr-defined]
+        exc.proven = True
         raise
 
 

@@ -17,10 +17,10 @@ from plies.errors import ArgumentTypeError, LimitError
 
 __all__ = ["DEFAULT_ENTRIES", "NativeTable", "next_prime"]
 
-#: The kernel's counters before the journal, the last its length (see _connect4), and
-#: the journal's capacity: slots written that clear() can empty one by one.
-_CONTROL = 4
-_JOURNAL = 1 << 16
+#: Indices into ``control`` (see _connect4): the kernel's counters, then the journal
+#: of written slots, whose capacity is the slots clear() can empty one by one.
+NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
+_JOURNAL_CAPACITY = 1 << 16
 
 #: Pons' table size: the first prime from 2**23 (8,388,617 entries, 40 MB as uint32
 #: keys and int8 values).
@@ -75,7 +75,7 @@ class NativeTable:
         if self.keys is None or self.keys.dtype != dtype:
             self.keys = np.zeros(self.size, dtype)
             self.values = np.zeros(self.size, np.int8)
-            self.control = np.zeros(_CONTROL + _JOURNAL, np.int64)
+            self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
         return self.keys, self.values, self.control
 
     def clear(self) -> None:
@@ -86,12 +86,12 @@ class NativeTable:
         if self.keys is None:
             return
         control = self.control
-        length = int(control[_CONTROL - 1])
-        if length > _JOURNAL:
+        length = int(control[JOURNAL_LENGTH])
+        if length > _JOURNAL_CAPACITY:
             self.values.fill(0)
         elif length:
-            self.values[control[_CONTROL : _CONTROL + length]] = 0
-        control[_CONTROL - 1] = 0
+            self.values[control[JOURNAL : JOURNAL + length]] = 0
+        control[JOURNAL_LENGTH] = 0
 
     def __repr__(self) -> str:
         return f"NativeTable(size={self.size}, nbytes={self.nbytes})"
