@@ -29,8 +29,8 @@ from plies.draw import (
     write_steps,
     write_trace_table,
 )
-from plies.draw._limits import check_frames, check_gif, check_graphviz, check_nodes
-from plies.draw._steps import check_steps
+from plies.draw._limits import check_graphviz, check_nodes
+from plies.draw._steps import check_animation, check_steps
 from plies.trees import Tree, TreeResult
 
 __all__ = ["add_arguments", "check", "draw", "wants_drawing"]
@@ -164,12 +164,7 @@ def _check_steps(result: TreeResult, args: argparse.Namespace) -> None:
     if args.steps is not None:
         check_steps(result, Path(args.steps), fmt=args.steps_format, **sizes)
     if args.animate is not None:
-        count = check_frames(result, args.max_frames, "an animation")
-        if Path(args.animate).suffix.lower() == ".gif":
-            from plies.draw._dot import canvas_points
-
-            width, height = canvas_points(result.tree)
-            check_gif(count, round(width * args.dpi / 72), round(height * args.dpi / 72))
+        check_animation(result, gif=Path(args.animate).suffix.lower() == ".gif", **sizes)
 
 
 def draw(tree: Tree, result: TreeResult | None, args: argparse.Namespace) -> None:

@@ -39,6 +39,7 @@ __all__ = [
     "STEP_SECONDS",
     "animated_gif",
     "animated_svg",
+    "check_animation",
     "check_steps",
     "frame_svgs",
     "old_frames",
@@ -257,6 +258,28 @@ class _Timeline:
         )
 
 
+def check_animation(
+    result: TreeResult,
+    *,
+    gif: bool,
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> int:
+    """Every check of :func:`animated_svg` (or with ``gif`` :func:`animated_gif`),
+    before any work: the tree's size, the number of frames (returned) and, for a GIF,
+    Graphviz's width and the frames' pixels."""
+    tree = result.tree
+    check_nodes(tree, "svg", max_nodes)
+    if gif:
+        check_graphviz(tree, dpi)
+    count = check_frames(result, max_frames, "an animation")
+    if gif:
+        width_pt, height_pt = canvas_points(tree)
+        check_gif(count, round(width_pt * dpi / 72), round(height_pt * dpi / 72))
+    return count
+
+
 def animated_svg(
     result: TreeResult,
     *,
@@ -270,8 +293,7 @@ def animated_svg(
     so the file grows with nodes + steps (one full drawing per step made a 1,000-leaf
     search 381 MB)."""
     tree = result.tree
-    check_nodes(tree, "svg", max_nodes)
-    check_frames(result, max_frames, "an animation")
+    check_animation(result, gif=False, max_frames=max_frames, max_nodes=max_nodes)
     width, height, left = _canvas(result)
     node_fn, edge_fn = _markup(tree, ids=False)
     nodes, edges, captions = _Timeline(seconds), _Timeline(seconds), _Timeline(seconds)
@@ -300,12 +322,7 @@ def animated_gif(
     dpi: int = DPI,
 ) -> bytes:
     """A looping GIF of the PNG frames (needs Pillow and Graphviz)."""
-    tree = result.tree
-    check_nodes(tree, "svg", max_nodes)
-    check_graphviz(tree, dpi)
-    count = check_frames(result, max_frames, "an animation")
-    width_pt, height_pt = canvas_points(tree)
-    check_gif(count, round(width_pt * dpi / 72), round(height_pt * dpi / 72))
+    check_animation(result, gif=True, max_frames=max_frames, max_nodes=max_nodes, dpi=dpi)
     try:
         from PIL import Image
     except ImportError:

@@ -212,8 +212,7 @@ def _negamax_form(tree: Tree, options: SearchOptions, log: SearchLog) -> Number:
         if trace is not None:
             trace.append((T_STATIC, 0, v0))
         return v0
-    value = _negamax_loop(tree, options, log, window=(alpha, beta), c=c)
-    return value
+    return _negamax_loop(tree, options, log, window=(alpha, beta), c=c)
 
 
 def _negamax_loop(
