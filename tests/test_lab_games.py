@@ -116,3 +116,11 @@ def test_games_without_a_board_have_no_pictures() -> None:
     assert read_game_tree("nim:2,2", depth=2).pictures == {}
     board = read_game_tree("connect4:44", depth=1).pictures[1]  # 4 4, then 4 again
     assert (len(board), board[-3:]) == (6, ["...X...", "...O...", "...X..."])
+
+
+def test_boards_go_into_graphviz_drawings_too() -> None:
+    from plies import draw
+
+    tree = read_game_tree("tictactoe:5 1 9 2", depth=1)
+    dot = draw.to_dot(alphabeta(tree))
+    assert 'xlabel=<<FONT FACE="DejaVu Sans Mono" POINT-SIZE="8">oo.<BR/>.x.<BR/>..x</FONT>>' in dot

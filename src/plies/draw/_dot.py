@@ -134,6 +134,10 @@ def to_dot(
             attrs.update(fillcolor=quote(COLORS["unseen"]), fontcolor='"#555555"')
         if look.cutoff:
             attrs["peripheries"] = "2"
+        rows = tree.pictures.get(node)
+        if rows:  # a game's board beside the node (Graphviz places it clear of the rest)
+            board = "<BR/>".join(_html(visible(row)) for row in rows)
+            attrs["xlabel"] = f'<<FONT FACE="DejaVu Sans Mono" POINT-SIZE="8">{board}</FONT>>'
         if where is not None:
             x, row = where[node]
             attrs["pos"] = quote(f"{x * SLOT_PT:g},{-row * ROW_PT:g}!")
