@@ -124,3 +124,4 @@ def test_boards_go_into_graphviz_drawings_too() -> None:
     tree = read_game_tree("tictactoe:5 1 9 2", depth=1)
     dot = draw.to_dot(alphabeta(tree))
     assert 'xlabel=<<FONT FACE="DejaVu Sans Mono" POINT-SIZE="8">oo.<BR/>.x.<BR/>..x</FONT>>' in dot
+    assert "n0.center) {oo.\\\\.x.\\\\..x};" in draw.to_tikz(alphabeta(tree))

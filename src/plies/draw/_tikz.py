@@ -20,6 +20,8 @@ from plies.trees import Tree
 __all__ = ["to_tikz"]
 
 SLOT_CM = 1.6
+#: Half the drawn width of each kind of node (the styles below), for what sits beside it.
+_HALF_WIDTH_CM = {"max": 0.95, "min": 0.95, "chance": 0.45, "leaf": 0.4}
 ROW_CM = 2.2
 #: The border around the picture on the page (cm).
 BORDER_CM = 0.4
@@ -128,6 +130,13 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
             # the edges that leave from its bottom.
             where_to = "below" if look.shape == "leaf" else "right"
             lines.append(f"  \\node[note, {where_to}=1pt of n{node}] {{{tex(look.beside)}}};")
+    for node, rows in tree.pictures.items():  # a game's board left of its node's shape
+        board = "\\\\".join(tex(row) for row in rows)
+        half = _HALF_WIDTH_CM[tree.kind[node]] + 0.05
+        lines.append(
+            f"  \\node[note, font=\\ttfamily\\tiny, align=center, anchor=east] "
+            f"at ([xshift=-{half:.2f}cm]n{node}.center) {{{board}}};"
+        )
     for node in range(1, len(tree)):
         edge = edge_look(tree, node, snap)
         style = "prunededge" if edge.pruned else ("pvedge" if edge.pv else "edge")
