@@ -17,6 +17,8 @@ from plies.trees._parse import NOTATIONS, from_leaves, parse, parse_number
 from plies.trees._random import random_tree
 from plies.trees._result import (
     ALGORITHMS,
+    BACKENDS,
+    NATIVE_MIN_NODES,
     ORDERS,
     Backup,
     Cutoff,
@@ -33,6 +35,8 @@ from plies.trees._search import alphabeta, exact_values, expectiminimax, minimax
 
 __all__ = [
     "ALGORITHMS",
+    "BACKENDS",
+    "NATIVE_MIN_NODES",
     "NOTATIONS",
     "ORDERS",
     "Backup",

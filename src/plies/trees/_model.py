@@ -238,6 +238,7 @@ class Tree:
         "label",
         "leaf_index",
         "move",
+        "native",
         "parent",
         "pictures",
         "probability",
@@ -288,6 +289,9 @@ class Tree:
         self._leaf_ids = links.leaf_ids
         self._child_index: list[int] | None = None
         self._has_chance = "chance" in kind
+        #: The native backend's arrays of this tree (built on its first native search
+        #: and kept: trees never change), or False if it cannot have them.
+        self.native: Any = None
 
     @property
     def child_index(self) -> list[int]:

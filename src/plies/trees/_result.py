@@ -32,6 +32,11 @@ INF = math.inf
 Status = Literal["evaluated", "static", "visited", "cutoff", "pruned", "beyond-depth"]
 ALGORITHMS: tuple[str, ...] = ("minimax", "alphabeta", "negamax", "expectiminimax")
 ORDERS: tuple[str, ...] = ("given", "best", "worst", "random", "static")
+BACKENDS: tuple[str, ...] = ("python", "native")
+#: The size from which ``backend=None`` searches a tree natively. Below it the Python
+#: loop takes a few ms at most, less than loading the compiled code (about 0.3 s the
+#: first time in a process) and building the tree's arrays (about 0.1 s per 10^6 nodes).
+NATIVE_MIN_NODES = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,11 @@ class SearchOptions:
     ``static`` (by inner static values).
     ``depth``: search only that many plies, scoring inner nodes there by their static
     value. ``window``: the root's (alpha, beta). ``trace``: record the event list.
+    ``backend``: ``"python"``, ``"native"`` (the loop compiled by Numba: trace off,
+    given order, no chance nodes or depth limit; a search it cannot run raises
+    :class:`SearchError` saying why) or None, native for trees of at least
+    :data:`NATIVE_MIN_NODES` nodes when the search qualifies, else Python. Both give
+    the same result.
     """
 
     algorithm: str = "alphabeta"
@@ -59,11 +69,14 @@ class SearchOptions:
     window: tuple[Number, Number] = (-INF, INF)
     star1: bool = True
     trace: bool = True
+    backend: str | None = None
 
     def __post_init__(self) -> None:
         """Refuse options no search could use, naming the option and the value given."""
         _check_name("algorithm", self.algorithm, ALGORITHMS)
         _check_name("move ordering", self.order, ORDERS)
+        if self.backend is not None:
+            _check_name("backend", self.backend, BACKENDS)
         for name in ("fail_soft", "strict", "star1", "trace"):
             flag = getattr(self, name)
             if type(flag) is not bool:  # 1, "yes" and numpy.bool_ are not accepted
@@ -307,6 +320,15 @@ class SearchLog:
             return len(self.leaves)
         return self.nodes_visited - len(self.frames) - len(self.statics)
 
+    def principal_variation(self) -> list[int]:
+        """Node ids along the principal variation: each node's best child, from the
+        root down to a leaf (or a chance node, or the depth limit)."""
+        best = {f[NODE]: f[BESTC] for f in self.frames if f[BESTC] >= 0}
+        pv = [0]
+        while pv[-1] in best:
+            pv.append(best[pv[-1]])
+        return pv
+
 
 class TreeResult:
     """The outcome of searching a tree, with everything needed to explain it.
@@ -345,11 +367,7 @@ class TreeResult:
     def pv(self) -> list[int]:
         """Node ids along the principal variation, from the root: each node's best
         child, down to a leaf (or a chance node, or the depth limit)."""
-        best = {f[NODE]: f[BESTC] for f in self._log.frames if f[BESTC] >= 0}
-        pv = [0]
-        while pv[-1] in best:
-            pv.append(best[pv[-1]])
-        return pv
+        return self._log.principal_variation()
 
     @cached_property
     def nodes_visited(self) -> int:

@@ -32,6 +32,7 @@ from plies.trees._result import (
     BETA_IN,
     CUT,
     KIDS,
+    NATIVE_MIN_NODES,
     NEXT,
     NODE,
     SEEN,
@@ -130,11 +131,19 @@ def _leaf_value(tree: Tree, node: int) -> Number:
     return v
 
 
+def _called(tree: Tree, node: int) -> str:
+    """A node as a message names it: ``node B`` (a label), ``the root``, ``node 0.2``."""
+    name = tree.name(node)
+    if tree.label[node] is not None:
+        return f"node {name}"
+    return "the root" if name == "root" else name
+
+
 def _static(tree: Tree, node: int, depth: int) -> Number:
     v = tree.static[node]
     if v is None:
         raise SearchError(
-            f"node {tree.name(node)} at depth {depth} has no static value; a depth limit of "
+            f"{_called(tree, node)} at depth {depth} has no static value; a depth limit of "
             f"{depth} needs one on every inner node at that depth"
         )
     return v
@@ -646,7 +655,7 @@ def _check(tree: Tree, options: SearchOptions) -> None:
     if tree.has_chance and options.algorithm != "expectiminimax":
         node = tree.kind.index("chance")
         raise SearchError(
-            f"{options.algorithm} cannot search chance nodes (node {tree.name(node)} is one); "
+            f"{options.algorithm} cannot search chance nodes ({_called(tree, node)} is one); "
             "use expectiminimax"
         )
 
@@ -696,9 +705,20 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
     prune = options.algorithm != "minimax" and (
         options.algorithm != "expectiminimax" or (options.star1 and tree.bounds is not None)
     )
-    log = SearchLog(colour=not textbook, trace=options.trace, prune=prune)
-    with no_gc():
-        value = _maxmin(tree, options, log) if textbook else _negamax_form(tree, options, log)
+    native = _native(tree, options)
+    if native is not None:
+        value, log = native.search_native(
+            tree,
+            native.flat_tree(tree),  # built and checked by _native
+            prune=prune,
+            strict=options.strict,
+            soft=options.fail_soft,
+            window=options.window,
+        )
+    else:
+        log = SearchLog(colour=not textbook, trace=options.trace, prune=prune)
+        with no_gc():
+            value = _maxmin(tree, options, log) if textbook else _negamax_form(tree, options, log)
     alpha0, beta0 = options.window
     bound = "exact"
     if value <= alpha0 and alpha0 > -INF:
@@ -712,6 +732,35 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
         bound=bound,  # type: ignore[arg-type]
         log=log,
     )
+
+
+def _native(tree: Tree, options: SearchOptions) -> Any:
+    """The native module if this search runs there (see ``SearchOptions.backend``),
+    else None; ``backend="native"`` for a search it cannot run raises SearchError."""
+    backend = options.backend
+    if backend == "python" or (backend is None and (len(tree) < NATIVE_MIN_NODES or options.trace)):
+        return None
+    if tree.kind[0] == "leaf":
+        return None  # nothing to search: the Python loop answers at once
+    problem: str | None
+    try:
+        from plies.trees import _native as native
+    except Exception as exc:  # ImportError, or a broken install (a NumPy version clash)
+        problem = f"numba does not import ({exc})"
+    else:
+        problem = native.native_problem(
+            tree,
+            algorithm=options.algorithm,
+            order=options.order,
+            depth=options.depth,
+            trace=options.trace,
+            window=options.window,
+        )
+        if problem is None:
+            return native
+    if backend == "native":
+        raise SearchError(problem)
+    return None
 
 
 def minimax(tree: Tree, **options: Any) -> TreeResult:
