@@ -38,6 +38,7 @@ from plies.trees import (
     search,
 )
 from plies.trees._format import node_name
+from plies.trees._native import flat_tree
 from plies.trees._render import plain_tree_lines
 from plies.trees._result import SearchLog
 from plies.trees._search import _maxmin, _orderer
@@ -173,12 +174,15 @@ def test_records_are_built_only_when_read() -> None:
     assert "_records" in vars(result)
 
 
-def test_search_memory_grows_with_the_nodes_visited() -> None:
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_search_memory_grows_with_the_nodes_visited(backend: str) -> None:
     tree = from_leaves([(k * 7919) % 2001 - 1000 for k in range(10**5)], branching=10)
+    if backend == "native":
+        flat_tree(tree)  # the tree's arrays, built once and kept on the tree
     peaks = {}
     for name, fn in (("alphabeta", alphabeta), ("minimax", minimax)):
         tracemalloc.start()
-        result = fn(tree, trace=False)
+        result = fn(tree, trace=False, backend=backend)
         peaks[name] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         peaks[name + " visited"] = result.nodes_visited

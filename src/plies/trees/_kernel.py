@@ -27,8 +27,12 @@ _ALPHA, _BETA, _BEST, _AIN, _BIN = range(5)
 
 @njit(cache=True, nogil=True)
 def shape(parent, colour, leaf_values, size, nkids, value):
-    """Subtree sizes and child counts from the preorder parent list; leaf values
-    (given left to right) put at their nodes, NaN at inner nodes."""
+    """Subtree sizes and child counts from the preorder parent list; ``value`` gets
+    the leaf values (given left to right) at the leaves and the colour at inner nodes.
+
+    So the search reads two arrays per child, not three: a node is a leaf exactly
+    when its subtree size is 1, and ``value`` says what else it needs (on the
+    million-leaf tree, cold caches: 0.77 -> 0.72 ms)."""
     n = parent.shape[0]
     for i in range(n):
         size[i] = 1
@@ -43,16 +47,17 @@ def shape(parent, colour, leaf_values, size, nkids, value):
             value[i] = leaf_values[k]
             k += 1
         else:
-            value[i] = np.nan
+            value[i] = colour[i]
 
 
 @njit(cache=True, nogil=True)
-def search(colour, size, nkids, value, alpha0, beta0, prune, strict, soft, height, capacity):
+def search(size, nkids, value, alpha0, beta0, prune, strict, soft, height, capacity):
     """The loop of plies.trees._search._negamax_loop in the given order, no trace.
 
     A node is searched in its own player's view: ``colour`` +1 (MAX) or -1 (MIN), 0
     for a leaf; a child of the other colour gets the window negated and swapped and
-    hands its value back negated. Returns the root's value in MAX's view, the frame
+    hands its value back negated; ``value`` holds the colour of inner nodes and the
+    value of leaves, which are the nodes of ``size`` 1. Returns the root's value in MAX's view, the frame
     tables (rows in the order frames finished; they grow from ``capacity`` rows as
     needed, so memory follows the nodes visited), the frame count, the cut-offs and
     the principal variation (node ids from the root down to a leaf).
@@ -63,7 +68,7 @@ def search(colour, size, nkids, value, alpha0, beta0, prune, strict, soft, heigh
     sr = np.empty((height + 1, 5), dtype=np.float64)
     n_frames = 0
     cutoffs = 0
-    c = colour[0]
+    c = np.int64(value[0])
     if c > 0:
         _open(sw, sr, 0, 0, -1, -1, c, alpha0, beta0)
     else:
@@ -79,10 +84,10 @@ def search(colour, size, nkids, value, alpha0, beta0, prune, strict, soft, heigh
             child = sw[top, _NEXT_ID]
             sw[top, _NEXT_ID] = child + size[child]
             sw[top, _TAKEN] += 1
-            cc = colour[child]
-            if cc == 0:  # a leaf: its value in this node's view
+            if size[child] == 1:  # a leaf: its value in this node's view
                 v = c * value[child]
             else:  # an inner child: open its frame, in its player's view
+                cc = np.int64(value[child])
                 if cc == c:
                     _open(sw, sr, top + 1, child, sw[top, _ASRC], sw[top, _BSRC], cc,
                           sr[top, _ALPHA], sr[top, _BETA])

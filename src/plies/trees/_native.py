@@ -39,25 +39,25 @@ _NEXT, _CUT = 1, 6
 
 
 class FlatTree:
-    """A tree as the kernel reads it: per node its colour (+1 MAX, -1 MIN, 0 leaf),
-    subtree size and child count, and leaf values as float64 (NaN for inner nodes).
+    """A tree as the kernel reads it: per node its subtree size, child count and a
+    float64 ``value``, the leaf's value or an inner node's colour (+1 MAX, -1 MIN).
     ``ints`` says whether the leaf values were ints (turned back into ints on the
     way out)."""
 
-    __slots__ = ("colour", "height", "ints", "nkids", "size", "value")
+    __slots__ = ("height", "ints", "nkids", "size", "value")
 
     def __init__(self, tree: Tree, ints: bool, leaf_values: np.ndarray[Any, Any]) -> None:
         n = len(tree)
         code = {"max": 1, "min": -1, "leaf": 0}
         # fromiter over map: 2x faster than np.array(list) for a million entries.
-        self.colour = np.fromiter(map(code.__getitem__, tree.kind), dtype=np.int8, count=n)
+        colour = np.fromiter(map(code.__getitem__, tree.kind), dtype=np.int8, count=n)
         # int32 ids: 27 MB of arrays per million leaves instead of 36 (a tree has far
         # fewer than 2**31 nodes: a billion would not fit in memory as Python lists).
         parent = np.fromiter(tree.parent, dtype=np.int32, count=n)
         self.size = np.empty(n, dtype=np.int32)
         self.nkids = np.empty(n, dtype=np.int32)
         self.value = np.empty(n, dtype=np.float64)
-        _kernel.shape(parent, self.colour, leaf_values, self.size, self.nkids, self.value)
+        _kernel.shape(parent, colour, leaf_values, self.size, self.nkids, self.value)
         self.height = tree.height
         self.ints = ints
 
@@ -209,7 +209,6 @@ def search_native(
     view and the log, as :func:`~plies.trees._search._negamax_loop` returns them."""
     rows = min(_FIRST_ROWS, len(tree) - tree.leaf_count)
     value, ints, reals, count, cutoffs, pv = _kernel.search(
-        flat.colour,
         flat.size,
         flat.nkids,
         flat.value,
