@@ -54,13 +54,13 @@ def shape(parent, colour, leaf_values, size, nkids, value):
 def search(size, nkids, value, alpha0, beta0, prune, strict, soft, height, capacity):
     """The loop of plies.trees._search._negamax_loop in the given order, no trace.
 
-    A node is searched in its own player's view: ``colour`` +1 (MAX) or -1 (MIN), 0
-    for a leaf; a child of the other colour gets the window negated and swapped and
-    hands its value back negated; ``value`` holds the colour of inner nodes and the
-    value of leaves, which are the nodes of ``size`` 1. Returns the root's value in MAX's view, the frame
-    tables (rows in the order frames finished; they grow from ``capacity`` rows as
-    needed, so memory follows the nodes visited), the frame count, the cut-offs and
-    the principal variation (node ids from the root down to a leaf).
+    A node is searched in its own player's view, its colour +1 (MAX) or -1 (MIN): a
+    child of the other colour gets the window negated and swapped and hands its value
+    back negated. ``value`` holds the colour of inner nodes and the value of leaves,
+    the nodes of ``size`` 1. Returns the root's value in MAX's view, the frame tables
+    (rows in the order frames finished; they grow from ``capacity`` rows as needed,
+    so memory follows the nodes visited), the frame count, the cut-offs and the
+    principal variation (node ids from the root down to a leaf).
     """
     ints = np.empty((capacity, FRAME_INTS), dtype=np.int64)
     reals = np.empty((capacity, FRAME_REALS), dtype=np.float64)
