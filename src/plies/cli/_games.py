@@ -121,6 +121,17 @@ def run_games(_args: argparse.Namespace) -> int:
             listed = ",".join(f"{key}={value}" for key, value in defaults.items())
             console.print(f"    parameters: {entry.name}:{listed}", markup=False)
         console.print(f"    notation: {entry.notation}", markup=False)
+    console.print(
+        "[bold]openspiel:GAME[/bold]  any OpenSpiel game with two players taking turns, "
+        "perfect information and zero-sum payoffs, chance nodes allowed "
+        "(extra plies[openspiel]), e.g. 'openspiel:go(board_size=5,komi=0.5)'",
+        markup=True,
+    )
+    console.print(
+        "    notation: OpenSpiel's action text or action id; POSITION = action ids from "
+        "the start, '4 0 8'",
+        markup=False,
+    )
     return 0
 
 

@@ -4,7 +4,9 @@
 row. A game module is imported only when the game is asked for, so listing the games
 stays cheap. Names may carry parameters for the factory: ``get_game("mnk", m=4,
 n=4, k=3)``, or as text ``parse_game_spec("mnk:m=4,n=4,k=3")`` (what the command
-line accepts as GAME).
+line accepts as GAME). ``openspiel:`` followed by OpenSpiel's own game text
+(``openspiel:go(board_size=5,komi=0.5)``) loads an OpenSpiel game through
+:mod:`plies.games.openspiel` (extra ``plies[openspiel]``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from plies.errors import ArgumentTypeError, PliesError, UnknownGameError
 from plies.game import BaseGame
 from plies.games._text import MAX_DIGITS, shown
 
-__all__ = ["GAMES", "GameEntry", "available_games", "get_game", "parse_game_spec"]
+__all__ = ["GAMES", "OPENSPIEL", "GameEntry", "available_games", "get_game", "parse_game_spec"]
+
+#: The prefix of OpenSpiel games: ``openspiel:`` and OpenSpiel's text of the game.
+OPENSPIEL = "openspiel"
 
 
 @dataclass(frozen=True)
@@ -152,16 +157,37 @@ def get_entry(name: str) -> GameEntry:
 
 
 def get_game(name: str, **params: int) -> BaseGame[Any, Any]:
-    """Build the game registered as ``name`` with factory parameters ``params``."""
+    """Build the game registered as ``name`` with factory parameters ``params``, or
+    the OpenSpiel game ``openspiel:TEXT`` (its parameters inside TEXT)."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"a game name is text, not {name!r}")
+    head, colon, rest = name.partition(":")
+    if head == OPENSPIEL and colon:
+        if params:
+            raise UnknownGameError(
+                "openspiel: give the parameters inside the game text, "
+                "e.g. openspiel:go(board_size=5,komi=0.5)"
+            )
+        return _openspiel(rest)
     return get_entry(name).create(**params)
+
+
+def _openspiel(text: str) -> BaseGame[Any, Any]:
+    """The OpenSpiel game of ``text`` (imported only when asked for)."""
+    from plies.games.openspiel import load
+
+    return load(text)
 
 
 def parse_game_spec(spec: str) -> BaseGame[Any, Any]:
     """Build a game from text: ``NAME`` or ``NAME:key=value,key=value`` (integers).
 
     Raises :class:`UnknownGameError` for an unknown name or malformed parameters.
+    ``openspiel:TEXT`` is an OpenSpiel game (see :func:`get_game`).
     """
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
+    if name == OPENSPIEL and colon:
+        return _openspiel(rest)
     entry = get_entry(name)
     params: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):

@@ -9,6 +9,7 @@ from typing import Any
 
 from plies.errors import LimitError, PliesError
 from plies.game import BaseGame
+from plies.games import OPENSPIEL
 from plies.lab._search import need
 from plies.trees import Tree, TreeBuilder
 
@@ -21,8 +22,11 @@ MAX_GAME_TREE_NODES = 200_000
 def split_game_position(text: str) -> tuple[str, str]:
     """``GAME[:key=value,...][:POSITION]`` as (game spec, position text): the parts
     after the name that hold ``=`` are the game's parameters, the rest the position
-    (``tictactoe:5 1 9``, ``connect4:width=6,height=5:4453``, ``nim:3,4,5``)."""
+    (``tictactoe:5 1 9``, ``connect4:width=6,height=5:4453``, ``nim:3,4,5``); an
+    OpenSpiel game is ``openspiel:GAME_TEXT[:POSITION]``."""
     name, *parts = text.strip().split(":")
+    if name == OPENSPIEL and parts:  # openspiel:GAME_TEXT[:POSITION]
+        return f"{name}:{parts[0]}", ":".join(parts[1:])
     params: list[str] = []
     while parts and "=" in parts[0]:
         params.append(parts.pop(0))

@@ -41,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 
 from plies import lab
 from plies.errors import LimitError, ParseError, PliesError
+from plies.games import OPENSPIEL
 from plies.trees import Tree, TreeResult, format_tree, tree_to_json
 from plies.web._pages import lab_page, practice_page
 from plies.web._request import (
@@ -252,6 +253,9 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         spec = query.get("game", "")
         if not spec.strip() or len(spec) > 10_000:
             raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
+        if spec.strip().partition(":")[0] == OPENSPIEL:
+            # OpenSpiel builds a game before anything here can bound its size.
+            raise RequestError("the web lab serves the built-in games, not OpenSpiel's")
         depth = read_depth(query)
         tree = await run_in_threadpool(
             lab.read_game_tree, spec, depth=depth, max_nodes=settings.max_step_nodes

@@ -1,0 +1,126 @@
+"""OpenSpiel's games through the adapter: conformance, agreement with plies' own
+games, refusals, the command line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from plies.cli import main
+from plies.engine import Limits, search, solve
+from plies.errors import IllegalMoveError, ParseError, UnknownGameError
+from plies.games import get_game, parse_game_spec
+from plies.testing import check_game
+
+pytest.importorskip("pyspiel")
+
+#: The games the issue lists, and one with chance nodes.
+SERVED = [
+    "tic_tac_toe",
+    "connect_four",
+    "checkers",
+    "breakthrough(rows=6,columns=5)",
+    "hex(board_size=5)",
+    "go(board_size=5,komi=0.5)",
+    "pig(winscore=12)",
+]
+
+
+@pytest.mark.parametrize("spec", SERVED)
+def test_served_games_conform(spec: str) -> None:
+    report = check_game(get_game(f"openspiel:{spec}"), playouts=6, seed=2)
+    assert report.terminals == 6
+
+
+def test_tic_tac_toe_is_a_draw_and_the_engine_plays_it() -> None:
+    game = get_game("openspiel:tic_tac_toe")
+    assert solve(game, game.initial_state()).result == "draw"
+    # x in the centre, o on an edge: x wins (OpenSpiel's cells 0-8 row by row).
+    state = game.parse_position("4 1")
+    assert solve(game, state).result == "win"
+    best = search(game, state, limits=Limits(depth=5)).best_move
+    assert game.format_move(state, best).startswith("x(")
+
+
+def test_connect_four_agrees_with_plies_own_on_random_positions() -> None:
+    ours, theirs = get_game("connect4"), get_game("openspiel:connect_four")
+    rng = random.Random(11)
+    checked = 0
+    while checked < 6:
+        state, columns = ours.initial_state(), []
+        for _ in range(30):
+            if ours.is_terminal(state):
+                break
+            move = rng.choice(list(ours.legal_moves(state)))
+            columns.append(move)
+            state = ours.play(state, move)
+        if ours.is_terminal(state):
+            continue
+        other = theirs.parse_position(" ".join(str(c - 1) for c in columns))
+        mine, spiel = solve(ours, state), solve(theirs, other)
+        assert (mine.result, mine.distance) == (spiel.result, spiel.distance), columns
+        checked += 1
+
+
+def test_chance_nodes_are_searched_by_expectation() -> None:
+    game = get_game("openspiel:pig(winscore=6)")
+    state = game.initial_state()
+    assert game.has_chance
+    rolled = game.play(state, game.parse_move(state, "roll"))
+    assert game.is_chance(rolled) and game.to_move(rolled) == 0
+    assert abs(sum(p for _, p in game.chance_outcomes(rolled)) - 1) < 1e-12
+    result = search(game, state, limits=Limits(depth=4))
+    assert result.best_move in game.legal_moves(state)
+
+
+def test_moves_and_positions_read_back() -> None:
+    game = get_game("openspiel:tic_tac_toe")
+    state = game.parse_position("4, 0")
+    assert game.format_position(state) == "4 0"
+    assert game.parse_move(state, "X(0,2)") == 2  # OpenSpiel's text, any case
+    assert game.parse_move(state, "8") == 8  # or the action id
+    with pytest.raises(ParseError, match="no legal move"):
+        game.parse_move(state, "x(9,9)")
+    with pytest.raises(ParseError, match="action 4 is not legal"):
+        game.parse_move(state, "4")
+    with pytest.raises(IllegalMoveError):
+        game.play(state, 4)
+    with pytest.raises(ParseError, match="item 2"):
+        game.parse_position("4 4")
+    with pytest.raises(ParseError, match="not an action id"):
+        game.parse_position("4 x(0,0)")
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("openspiel:kuhn_poker", "hidden information"),
+        ("openspiel:goofspiel", "simultaneously"),
+        ("openspiel:oh_hell", "3 players"),
+        ("openspiel:nosuch", "Unknown game 'nosuch'"),
+        ("openspiel:tic_tac_toe(foo=1)", "Unknown parameter 'foo'"),
+        ("openspiel:", "needs a game"),
+    ],
+)
+def test_games_it_cannot_serve_are_refused_in_one_line(
+    spec: str, says: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(UnknownGameError, match=says) as caught:
+        parse_game_spec(spec)
+    assert "\n" not in str(caught.value)
+    assert capfd.readouterr().err == ""  # OpenSpiel's own printout is kept off the terminal
+
+
+def test_parameters_go_inside_the_game_text() -> None:
+    with pytest.raises(UnknownGameError, match="inside the game text"):
+        get_game("openspiel:go", board_size=5)
+
+
+def test_the_command_line_analyzes_and_solves(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "openspiel:go(board_size=5,komi=0.5)", "--depth", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("bestmove ")
+    assert main(["solve", "openspiel:tic_tac_toe", "4 1"]) == 0
+    assert "win" in capsys.readouterr().out
+    assert main(["solve", "openspiel:kuhn_poker"]) == 1
+    assert "hidden information" in capsys.readouterr().err
