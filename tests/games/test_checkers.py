@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli_errors import assert_one_line_error, run
+from games import checkers_mailbox as mailbox
 from plies.engine import Limits, search, solve
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.games import get_game, parse_game_spec
@@ -247,6 +248,59 @@ def test_turning_the_board_round_changes_nothing(seed: int, plies: int) -> None:
         if GAME.terminal_value(state) is None:
             assert GAME.evaluate(other, 1 - state.player) == GAME.evaluate(state, state.player)
             assert GAME.evaluate(state, 0) == -GAME.evaluate(state, 1)
+
+
+def board_of(state: CheckersState) -> mailbox.Board:
+    """The pieces of ``state`` in the mailbox reference's form."""
+    board: mailbox.Board = {}
+    for square in range(1, 33):
+        bit = square_bit(square)
+        for mask, man in ((state.black, "b"), (state.white, "w")):
+            if mask >> bit & 1:
+                board[mailbox.place_of(square)] = man.upper() if state.kings >> bit & 1 else man
+    return board
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> str:
+    """Random FEN positions: any pieces anywhere (men are kings on their far row)."""
+    pieces: dict[str, list[str]] = {"W": [], "B": []}
+    # Crowded boards and sparse ones (where long multiple jumps happen).
+    kinds = "." * draw(st.sampled_from([4, 8, 12])) + "bwBW"
+    for square in range(1, 33):
+        kind = draw(st.sampled_from(kinds))
+        if kind == ".":
+            continue
+        far = square >= 29 if kind.lower() == "b" else square <= 4
+        king = kind.isupper() or far
+        pieces[kind.upper()].append(("K" if king else "") + str(square))
+    side = draw(st.sampled_from("BW"))
+    return f"{side}:W{','.join(pieces['W'])}:B{','.join(pieces['B'])}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(fen=positions())
+def test_moves_agree_with_a_plain_mailbox_generator(fen: str) -> None:
+    state = GAME.parse_position(fen)
+    board = board_of(state)
+    reference = mailbox.moves(board, state.player)
+    found = {}
+    for move in GAME.legal_moves(state):
+        after = GAME.play(state, move)
+        gone = board.keys() - board_of(after).keys() - {mailbox.place_of(move[0])}
+        taken = frozenset(mailbox.square_of(*place) for place in gone)
+        found[move[0], move[-1], taken] = after
+    assert len(found) == len(GAME.legal_moves(state))
+    assert set(found) == {(path[0], path[-1], taken) for path, taken in reference}
+    for path, taken in reference:
+        after = found[path[0], path[-1], taken]
+        assert board_of(after) == mailbox.play(board, state.player, (path, taken))
+
+
+def test_the_mailbox_reference_agrees_on_perft() -> None:
+    assert [mailbox.perft(mailbox.start(), 0, depth) for depth in (1, 2, 3, 4)] == [
+        7, 49, 302, 1469,
+    ]  # fmt: skip
 
 
 def test_order_moves_puts_the_biggest_captures_and_crowning_first() -> None:
