@@ -434,7 +434,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         In units of a man (100): a king is worth 140; a man gains 3 per row it has
         advanced; a man on its home row is worth 8 more while the opponent has men to
         crown; a king in the 8 centre squares 10; each step a side can make counts 2.
-        A side ahead in material gains up to 60 more as pieces come off (so it trades
+        A side ahead in material gains 300 times its share of the lead (lead / all
+        material: 13 for 12 men against 11, 100 for two kings against one, so it trades
         down), and its kings 3 per square they close on the opponent's pieces.
         """
         black, white, kings, _, _ = state
@@ -455,8 +456,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
             score += value if side == 0 else -value
         lead = material[0] - material[1]
         if lead:
-            pieces = (black | white).bit_count()
-            score += (60 * (24 - pieces) // 24) * (1 if lead > 0 else -1)
+            score += int(300 * lead / (material[0] + material[1]))  # symmetric rounding
             score += self._chase(state, 0 if lead > 0 else 1)
         return float(score if player == 0 else -score)
 
