@@ -23,8 +23,9 @@ listed; parse_move accepts the other).
 
 **End of the game.** The side to move with no legal move (no pieces left, or all
 blocked) loses. The draw rule: a game in which ``draw_moves`` moves by each side (80
-plies by default) pass without a capture or a man's move is drawn (the American
-Checker Federation's 40-move rule, applied to both sides, without a referee's claim).
+plies by default) pass without a capture or a man's move is drawn (tournament play
+has a 40-move rule of this kind, which a player claims and a referee counts; here it
+applies by itself, to both sides).
 The count of such plies is part of the state (and of its key and POSITION text), since
 the same board can be won with 80 plies left and drawn with 2. A position where the
 side to move has no move is a loss even when the count has just reached the limit.
@@ -63,6 +64,7 @@ __all__ = [
     "Checkers",
     "CheckersMove",
     "CheckersState",
+    "format_path",
     "square_bit",
 ]
 
@@ -501,10 +503,10 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         )
 
     def quiescence_moves(self, state: CheckersState) -> Sequence[CheckersMove]:
-        """The captures, when the side to move must capture; else none."""
+        """The captures, biggest first, when the side to move must capture; else none."""
         moves = self.legal_moves(state)
         if moves and _is_jump(moves[0]):
-            return moves
+            return self.order_moves(state, moves)
         return ()
 
     def winning_move(self, state: CheckersState) -> CheckersMove | None:
