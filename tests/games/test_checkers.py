@@ -146,11 +146,11 @@ def test_no_move_loses() -> None:
     # White's man on 29 can neither step to 25 nor jump it (22 is taken): lost.
     blocked = GAME.parse_position("W:W29:B25,22")
     assert GAME.is_terminal(blocked) and GAME.terminal_value(blocked) == -1.0
-    # Blocking is found as a win in one (18-23 or 25-30 would let White move).
+    # Blocking wins (18-23 or 25-30 would let White move), and the solver sees it.
     state = GAME.parse_position("B:W29:B25,18")
-    assert GAME.winning_move(state) == (18, 22)
     assert GAME.play(state, (18, 22)) == blocked
-    assert GAME.winning_move(GAME.parse_position("B:W29:B25,K14")) is None
+    solved = solve(GAME, state, moves="all")
+    assert (solved.result, solved.distance, solved.best_moves) == ("win", 1, ((18, 22),))
 
 
 def test_the_draw_rule_counts_plies_without_a_capture_or_a_man_move() -> None:
