@@ -133,6 +133,15 @@ GAMES: list[GameEntry] = [
         "moves d3 or pass; POSITION = moves 'f5d6c3' or board: 64 X/O/- from a1 then side X/O",
     ),
     GameEntry(
+        "checkers",
+        "plies.games.checkers:Checkers",
+        "English draughts 8 x 8 on bitboards; drawn after 40 moves each without a capture "
+        "or a man's move (checkers:draw_moves=20)",
+        "squares 1-32, Black on 1-12 moves first; moves 11-15, 22x15, 22x15x24; POSITION = "
+        "moves '11-15 23-19' or FEN 'B:W21,...,K30:B1,...[:plies]'",
+        (("draw_moves", 40),),
+    ),
+    GameEntry(
         "pig",
         "plies.games.pig:Pig",
         "Pig, the dice game (chance nodes), to 20 points by default (pig:target=30)",
