@@ -269,7 +269,10 @@
   // -- moves -------------------------------------------------------------------------
 
   function humanMove(text) {
-    if (search && search.play) return;  // the engine is moving
+    if (search && search.play) {  // the engine is moving
+      showError('The engine is thinking: wait, or press Stop to have it move now.');
+      return;
+    }
     stopSearch(true);
     change('/api/play/move', roomBody({move: text}));
   }
