@@ -230,13 +230,6 @@ def play_page() -> str:
     <label>&nbsp;<input id="strength" data-testid="strength" type="number" min="1"
       max="64" step="any" value="9" aria-label="Depth or seconds"></label>
   </fieldset>
-  <div class="buttons">
-    <button id="new" type="button" class="primary">New game</button>
-    <button id="undo" type="button">Undo</button>
-    <button id="hint" type="button">Hint</button>
-    <button id="flip" type="button" aria-pressed="false">Flip</button>
-    <button id="stop" type="button" disabled>Stop</button>
-  </div>
   <details id="position-box">
     <summary>Position and export</summary>
     <label>Position <small>(the game's own notation)</small>
@@ -249,6 +242,14 @@ def play_page() -> str:
   </details>
 </section>
 <section id="table" aria-label="Board">
+<div id="play-area">
+  <div class="buttons">
+    <button id="new" type="button" class="primary">New game</button>
+    <button id="undo" type="button">Undo</button>
+    <button id="hint" type="button">Hint</button>
+    <button id="flip" type="button" aria-pressed="false">Flip</button>
+    <button id="stop" type="button" disabled>Stop</button>
+  </div>
   <p id="status" data-testid="status" aria-live="polite"></p>
   <p id="error" role="alert" data-testid="error"></p>
   <div id="board" data-testid="board"></div>
@@ -261,6 +262,8 @@ def play_page() -> str:
   </form>
   <p><a id="show-search" data-testid="show-search" hidden>Show the search</a>
     <a id="share" href="/play">Link to this game</a></p>
+</div>
+<div id="panel">
   <h2>Engine</h2>
   <p id="engine-note" data-testid="engine-note"></p>
   <table id="analysis" data-testid="analysis">
@@ -269,6 +272,7 @@ def play_page() -> str:
   </table>
   <h2>Moves</h2>
   <ol id="history" data-testid="history"></ol>
+</div>
 </section>
 </main>""",
     )

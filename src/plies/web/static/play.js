@@ -187,6 +187,11 @@
     const order = (n) => Array.from({length: n}, (_, i) => (flipped ? n - 1 - i : i));
     const labelled = board.row_labels.length > 0;
     box.style.gridTemplateColumns = (labelled ? 'auto ' : '') + 'repeat(' + width + ', var(--cell))';
+    // Cells as large as the screen allows, up to 64 px.
+    const across = width + (labelled ? 1 : 0);
+    const down = height + (board.columns.length ? 1 : 0);
+    box.style.setProperty('--cell', 'max(24px, min(64px, calc((100vw - ' + (30 + 6 * across) + 'px) / ' +
+      across + '), calc((100vh - 300px) / ' + down + ')))');
     const label = (text) => {
       const span = document.createElement('span');
       span.className = 'label';
@@ -319,8 +324,7 @@
 
   function addInfo(info) {
     const row = document.createElement('tr');
-    const view = ' for ' + state.player;
-    for (const text of [info.depth, info.score + view, info.pv.join(' '), info.nodes, info.nps]) {
+    for (const text of [info.depth, info.score, info.pv.join(' '), info.nodes, info.nps]) {
       const cell = document.createElement('td');
       cell.textContent = String(text);
       row.appendChild(cell);
@@ -335,7 +339,8 @@
     search = {id: id, controller: controller, play: play};
     $('stop').disabled = false;
     $('analysis').tBodies[0].textContent = '';
-    $('engine-note').textContent = (play ? state.player + ' (engine) is thinking' : 'Looking for a hint') + '…';
+    const doing = play ? state.player + ' (engine) is thinking' : 'Looking for a hint';
+    $('engine-note').textContent = doing + '… Scores are for ' + state.player + '.';
     showStatus(play ? 'Thinking…' : '');
     let response;
     try {
