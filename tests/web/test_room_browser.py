@@ -212,3 +212,25 @@ def test_the_room_fits_a_phone(browser: Any, server: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     context.close()
+
+
+def test_the_stop_button_makes_the_engine_move_now(page: Any, server: str) -> None:
+    page.goto(server + "/play?game=othello&side0=engine&side1=human&seconds=8")
+    sync_api.expect(page.locator("#analysis tbody tr")).not_to_have_count(0)  # thinking, live
+    sync_api.expect(page.locator("#stop")).to_be_enabled()
+    page.click("#stop")
+    # The engine plays what it found so far, long before its 8 seconds.
+    sync_api.expect(page.locator("#history li")).to_have_count(1, timeout=5_000)
+    sync_api.expect(page.get_by_test_id("engine-note")).to_contain_text("cut short")
+    sync_api.expect(page.get_by_test_id("status")).to_have_text("O (white) to move.")
+    sync_api.expect(page.locator("#stop")).to_be_disabled()
+
+
+def test_two_engines_play_pig_with_the_dice(page: Any, server: str) -> None:
+    page.goto(server + "/play?game=pig:target=5&side0=engine&side1=engine&depth=2")
+    sync_api.expect(page.get_by_test_id("status")).to_contain_text("Game over", timeout=20_000)
+    moves = _moves(page)
+    final = lab.room_state(lab.open_room("pig:target=5", "", moves))
+    assert final["terminal"] and "roll" in moves
+    assert any(mover is None for mover in final["movers"])  # the dice were rolled
+    sync_api.expect(page.get_by_test_id("board-text")).to_have_text(final["text"])

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -62,6 +63,23 @@ def _strength(data: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     return {"depth": depth, "seconds": max_seconds if seconds is None else seconds}
 
 
+class _Search:
+    """A streamed search: its stop request and when it began."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.began = time.monotonic()
+
+
+def _forget_stale(searches: dict[str, _Search], max_seconds: float) -> None:
+    """Forget searches whose stream never began (a client that left before its first
+    byte): every other search is forgotten when its stream ends, within
+    ``max_seconds`` of its start."""
+    now = time.monotonic()
+    for key in [k for k, search in searches.items() if now - search.began > 2 * max_seconds + 5]:
+        searches.pop(key).stop.set()
+
+
 def _search_id(data: dict[str, Any]) -> str:
     value = data.get("id")
     if not isinstance(value, str) or not 1 <= len(value) <= 64:
@@ -85,7 +103,7 @@ def play_routes(
     """The room's routes. ``read_body`` reads a bounded JSON body, ``guarded`` turns
     plies' errors into 400s, ``in_thread`` runs work in a worker thread under the
     server's time limit; at most ``max_searches`` streamed searches run at once."""
-    searches: dict[str, threading.Event] = {}
+    searches: dict[str, _Search] = {}
 
     def state_of(room: lab.Room) -> dict[str, Any]:
         return lab.room_state(room, lab_nodes=lab_nodes)
@@ -127,6 +145,7 @@ def play_routes(
         search_id = _search_id(data)
         strength = _strength(data, max_seconds)
         play = data.get("play") is True
+        _forget_stale(searches, max_seconds)
         if search_id in searches:
             raise RequestError(f"a search with id {search_id!r} is already running")
         if len(searches) >= max_searches:
@@ -134,7 +153,7 @@ def play_routes(
         stop = threading.Event()
         room = await in_thread(_room, data)
         items = lab.think(room, stop=stop, **strength)  # checks the request before streaming
-        searches[search_id] = stop
+        searches[search_id] = _Search(stop)
         return StreamingResponse(
             _stream(
                 room,
@@ -150,10 +169,10 @@ def play_routes(
 
     async def stop(request: Request) -> Response:
         data = await read_body(request)
-        event = searches.get(_search_id(data))
-        if event is not None:
-            event.set()
-        return JSONResponse({"stopped": event is not None})
+        search = searches.get(_search_id(data))
+        if search is not None:
+            search.stop.set()
+        return JSONResponse({"stopped": search is not None})
 
     return [
         Route("/api/play/state", guarded(state), methods=["POST"]),
