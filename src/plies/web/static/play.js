@@ -213,7 +213,8 @@
         cell.className = 'cell';
         cell.dataset.row = r;
         cell.dataset.col = c;
-        const move = counts.get(key) === 1 ? moveAt.get(key) : null;
+        // A cell plays the one move it stands for, on a person's turn.
+        const move = counts.get(key) === 1 && !isEngine(state.to_move) ? moveAt.get(key) : null;
         let name = (board.columns[c] || '') + (board.row_labels[r] || '');
         if (!name) name = 'row ' + (r + 1) + ' column ' + (c + 1);
         if (piece === 'x' || piece === 'o') {
@@ -339,7 +340,7 @@
     search = {id: id, controller: controller, play: play};
     $('stop').disabled = false;
     $('analysis').tBodies[0].textContent = '';
-    const doing = play ? state.player + ' (engine) is thinking' : 'Looking for a hint';
+    const doing = play ? state.player + ', the engine, is thinking' : 'Looking for a hint';
     $('engine-note').textContent = doing + '… Scores are for ' + state.player + '.';
     showStatus(play ? 'Thinking…' : '');
     let response;
@@ -468,6 +469,7 @@
   });
   for (const side of ['side0', 'side1']) {
     $(side).addEventListener('change', () => {
+      if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
       if (state) show(state);
     });
   }
