@@ -128,6 +128,11 @@ def test_grid_cells_stand_for_the_moves() -> None:
         ((r, c),) = move["cells"]
         assert move["text"] == "abcdefgh"[c] + str(r + 1)
     assert lab.room_state(lab.open_room("nim"))["board"] is None
+    # Boards larger than the tree lab draws under a node are boards here too.
+    big = lab.room_state(lab.open_room("connect4:width=12,height=10", "", ["12"]))
+    assert big["board"]["rows"][-1] == "...........x" and len(big["board"]["rows"]) == 10
+    wide = lab.room_state(lab.open_room("mnk:m=16,n=16,k=5", "", ["256"]))
+    assert wide["board"]["rows"][-1] == "." * 15 + "x" and wide["last"] == [[15, 15]]
 
 
 def test_dice_are_rolled_by_their_probabilities() -> None:

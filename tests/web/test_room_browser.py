@@ -136,7 +136,6 @@ def test_a_hint_is_shown_not_played(page: Any, server: str) -> None:
     page.goto(server + "/play?game=tictactoe&side1=human&moves=1+4+2+5&depth=3")
     sync_api.expect(page.locator("#history li")).to_have_count(4)
     page.click("#hint")
-    sync_api.expect(page.locator("#moves .move.hint")).to_have_text("3")
     sync_api.expect(page.get_by_test_id("engine-note")).to_contain_text("Hint: 3 (depth")
     hinted = page.locator("#board .cell.hint")
     sync_api.expect(hinted).to_have_count(1)
@@ -234,3 +233,15 @@ def test_two_engines_play_pig_with_the_dice(page: Any, server: str) -> None:
     assert final["terminal"] and "roll" in moves
     assert any(mover is None for mover in final["movers"])  # the dice were rolled
     sync_api.expect(page.get_by_test_id("board-text")).to_have_text(final["text"])
+
+
+def test_games_without_a_board_are_played_with_buttons(page: Any, server: str) -> None:
+    page.goto(server + "/play?game=nim&side1=human")  # depth 12: to the end
+    sync_api.expect(page.get_by_test_id("board-text")).to_contain_text("heap 3:  5")
+    assert page.locator("#board").is_hidden()
+    assert page.locator("#strength").input_value() == "12"
+    page.click("#hint")  # 3,4,5 has nim-sum 2: take 2 from the first heap
+    sync_api.expect(page.locator("#moves .move.hint")).to_have_text("1:2")
+    page.click("#moves .move.hint")
+    sync_api.expect(page.get_by_test_id("board-text")).to_contain_text("heap 1:  1")
+    sync_api.expect(page.get_by_test_id("position")).to_have_value("1,4,5")

@@ -224,6 +224,11 @@ def _board(game: BaseGame[Any, Any], state: Any) -> _Board | None:
 
         letters = [chr(ord("a") + i) for i in range(8)]
         return _Board(rows, "discs", letters, [str(i + 1) for i in range(8)], square)
+    if isinstance(game, MNKGame):  # any size: cells row by row, rows joined by /
+        rows = game.format_position(state).split("/")
+    elif isinstance(game, Connect4):  # any size: its picture without the column numbers
+        drawn = [row.replace(" ", "") for row in game.render(state).splitlines()]
+        rows = [row for row in drawn if row and not row.isdigit()]
     if rows is None:
         return None
     rows = [row.translate(normal) for row in rows]

@@ -5,7 +5,9 @@
   'use strict';
   const $ = (id) => document.getElementById(id);
   const GAMES = JSON.parse($('room').dataset.games);
-  const SEARCHED_BY_DEPTH = ['tictactoe', 'mnk', 'nim'];
+  // Games the engine searches to their end at once by default (depth: their longest
+  // game at the start); the others get a time limit.
+  const SEARCHED_BY_DEPTH = {tictactoe: 9, nim: 12};
 
   let state = null;        // the last room state from the server
   let flipped = false;
@@ -92,9 +94,9 @@
   }
 
   function defaultStrength() {
-    const byDepth = SEARCHED_BY_DEPTH.includes($('game').value);
-    $('limit-kind').value = byDepth ? 'depth' : 'seconds';
-    $('strength').value = byDepth ? '9' : '1';
+    const depth = SEARCHED_BY_DEPTH[$('game').value];
+    $('limit-kind').value = depth ? 'depth' : 'seconds';
+    $('strength').value = String(depth || 1);
   }
 
   function strength() {
@@ -190,7 +192,7 @@
     // Cells as large as the screen allows, up to 64 px.
     const across = width + (labelled ? 1 : 0);
     const down = height + (board.columns.length ? 1 : 0);
-    box.style.setProperty('--cell', 'max(24px, min(64px, calc((100vw - ' + (30 + 6 * across) + 'px) / ' +
+    box.style.setProperty('--cell', 'max(14px, min(64px, calc((100vw - ' + (30 + 6 * across) + 'px) / ' +
       across + '), calc((100vh - 300px) / ' + down + ')))');
     const label = (text) => {
       const span = document.createElement('span');
@@ -254,6 +256,7 @@
       box.appendChild(roll);
     }
     for (const move of state.legal) {
+      if (move.cells && move.cells.length) continue;  // played on the board (a pass is not)
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'move';
