@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="longest a request may take (default 10 s)",
     )
+    p.add_argument(
+        "--max-searches",
+        type=whole_number(1),
+        default=4,
+        metavar="N",
+        help="game-room engine searches running at once (default 4)",
+    )
     p.set_defaults(handler=run_serve)
 
 
@@ -85,6 +92,7 @@ def run_serve(args: argparse.Namespace) -> int:
             max_nodes=args.max_nodes,
             max_step_nodes=args.max_step_nodes,
             max_seconds=args.max_seconds,
+            max_searches=args.max_searches,
         )
     )
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")

@@ -19,6 +19,16 @@ the same question.
 
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
 from plies.lab._games import game_tree, read_game_tree
+from plies.lab._room import (
+    Room,
+    RoomError,
+    open_room,
+    play_move,
+    roll,
+    room_state,
+    think,
+    undo,
+)
 from plies.lab._search import (
     LabOptions,
     compare_document,
@@ -34,14 +44,22 @@ __all__ = [
     "CheckResult",
     "Feedback",
     "LabOptions",
+    "Room",
+    "RoomError",
     "check_answer",
     "compare_document",
     "exercise",
     "game_tree",
     "node_name",
+    "open_room",
+    "play_move",
     "read_game_tree",
     "read_tree",
+    "roll",
+    "room_state",
     "run",
     "search_document",
+    "think",
+    "undo",
     "with_bounds",
 ]

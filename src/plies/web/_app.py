@@ -15,7 +15,9 @@ Routes:
   feedback per node (:func:`plies.lab.check_answer`);
 * ``POST /api/tree``: the tree alone (drawing and nodes), to answer on;
 * ``GET /api/game-tree``: a built-in game's position as tree text (``game``, ``depth``);
-* ``GET /api/exercise``: a random practice tree from a seed and a shape.
+* ``GET /api/exercise``: a random practice tree from a seed and a shape;
+* ``GET /play`` the game room, and its ``POST /api/play/...`` endpoints (see
+  :mod:`plies.web._play`): a built-in game against the engine or another person.
 
 Every bad request is status 400 (413 for a body over the limit) with
 ``{"error": "one line"}``; a parse error adds its ``line`` and ``column``. Searches run
@@ -43,7 +45,8 @@ from plies import lab
 from plies.errors import LimitError, ParseError, PliesError
 from plies.games import OPENSPIEL
 from plies.trees import Tree, TreeResult, format_tree, tree_to_json
-from plies.web._pages import lab_page, practice_page
+from plies.web._pages import lab_page, play_page, practice_page
+from plies.web._play import play_routes
 from plies.web._request import (
     RequestError,
     TreeRequest,
@@ -76,13 +79,15 @@ class WebSettings:
     ``max_body``: bytes of a request body (413 above it). ``max_nodes``: nodes of a
     tree the API searches. ``max_step_nodes``: nodes of a tree drawn or stepped
     through (drawings and step data grow with the tree). ``max_seconds``: the time a
-    request may take.
+    request may take (a game-room engine search stops at 80% of it).
+    ``max_searches``: game-room searches streamed at once.
     """
 
     max_body: int = 1_000_000
     max_nodes: int = 200_000
     max_step_nodes: int = 2_000
     max_seconds: float = 10.0
+    max_searches: int = 4
 
 
 class _BodyTooLarge(PliesError):
@@ -211,6 +216,12 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     async def practice(request: Request) -> Response:
         return HTMLResponse(practice_page())
 
+    async def play(request: Request) -> Response:
+        return HTMLResponse(play_page())
+
+    async def read_body(request: Request) -> dict[str, Any]:
+        return await _json_body(request, settings.max_body)
+
     async def api_search(request: Request) -> Response:
         _, req = await tree_body(request)
         result = await run_in_threadpool(_search, req, settings.max_nodes, False)
@@ -272,6 +283,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         routes=[
             Route("/", page),
             Route("/practice", practice),
+            Route("/play", play),
             Route("/api/search", _guarded(api_search), methods=["POST"]),
             Route("/api/render", _guarded(api_render), methods=["POST"]),
             Route("/api/compare", _guarded(api_compare), methods=["POST"]),
@@ -279,6 +291,14 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             Route("/api/tree", _guarded(api_tree), methods=["POST"]),
             Route("/api/exercise", _guarded(api_exercise)),
             Route("/api/game-tree", _guarded(api_game_tree)),
+            *play_routes(
+                read_body=read_body,
+                guarded=_guarded,
+                in_thread=run_in_threadpool,
+                max_seconds=settings.max_seconds * 0.8,
+                max_searches=settings.max_searches,
+                lab_nodes=settings.max_step_nodes,
+            ),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
         ]
     )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from html import escape
+from typing import Any
 
 from plies import __version__
 from plies.trees import ALGORITHMS, ORDERS
 
-__all__ = ["lab_page", "practice_page"]
+__all__ = ["lab_page", "play_page", "practice_page"]
 
 EXAMPLE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -32,7 +34,7 @@ def _page(title: str, here: str, script: str, main: str) -> str:
     current = ' aria-current="page"'
     nav = "".join(
         f'<a href="{href}"{current if href == here else ""}>{name}</a>'
-        for href, name in (("/", "Lab"), ("/practice", "Practice"))
+        for href, name in (("/", "Lab"), ("/practice", "Practice"), ("/play", "Play"))
     )
     return f"""<!doctype html>
 <html lang="en">
@@ -173,6 +175,104 @@ def practice_page() -> str:
   <button id="solution" type="button">Show solution</button>
   <div id="verdict" role="status" data-testid="verdict"></div>
   <ul id="feedback" data-testid="feedback"></ul>
+</section>
+</main>""",
+    )
+
+
+#: Games whose parameters the room does not offer (tic-tac-toe is the 3,3,3 m,n,k-game).
+FIXED_GAMES = ("tictactoe",)
+
+
+def _game_choices() -> dict[str, dict[str, Any]]:
+    """Every built-in game with its summary and the parameters it takes, with
+    their defaults (registry order)."""
+    from plies.games import GAMES
+
+    return {
+        entry.name: {
+            "summary": entry.summary,
+            "notation": entry.notation,
+            "params": {} if entry.name in FIXED_GAMES else entry.parameter_defaults(),
+        }
+        for entry in GAMES
+    }
+
+
+def play_page() -> str:
+    """The game room (``/play``): a built-in game on a board against the engine or
+    another person, with hints, undo, the engine's thinking live and positions to
+    load and copy."""
+    games = _game_choices()
+    options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
+    return _page(
+        "the game room",
+        "/play",
+        "play.js",
+        f"""<main id="room" data-games="{escape(json.dumps(games))}">
+<section id="setup" aria-label="Game and players">
+  <fieldset>
+    <legend>Game</legend>
+    <label>Game <select id="game" data-testid="game">{options}</select></label>
+    <div id="params"></div>
+    <p id="game-help" class="help"></p>
+  </fieldset>
+  <fieldset>
+    <legend>Players</legend>
+    <label><span id="side0-name">X</span> <select id="side0" data-testid="side0">
+      <option value="human">person</option><option value="engine">engine</option></select></label>
+    <label><span id="side1-name">O</span> <select id="side1" data-testid="side1">
+      <option value="human">person</option><option value="engine" selected>engine</option>
+      </select></label>
+    <label>Strength <select id="limit-kind">
+      <option value="depth">depth (plies)</option><option value="seconds">seconds</option>
+      </select></label>
+    <label>&nbsp;<input id="strength" data-testid="strength" type="number" min="1"
+      max="64" step="any" value="9" aria-label="Depth or seconds"></label>
+  </fieldset>
+  <details id="position-box">
+    <summary>Position and export</summary>
+    <label>Position <small>(the game's own notation)</small>
+      <input id="position" data-testid="position" spellcheck="false"></label>
+    <button id="load" type="button">Load</button>
+    <button id="copy" type="button">Copy</button>
+    <label>The game's moves <textarea id="export" data-testid="export" rows="3"
+      readonly spellcheck="false"></textarea></label>
+    <button id="copy-export" type="button">Copy the moves</button>
+  </details>
+</section>
+<section id="table" aria-label="Board">
+<div id="play-area">
+  <div class="buttons">
+    <button id="new" type="button" class="primary">New game</button>
+    <button id="undo" type="button">Undo</button>
+    <button id="hint" type="button">Hint</button>
+    <button id="flip" type="button" aria-pressed="false">Flip</button>
+    <button id="stop" type="button" disabled>Stop</button>
+  </div>
+  <p id="status" data-testid="status" aria-live="polite"></p>
+  <p id="error" role="alert" data-testid="error"></p>
+  <div id="board" data-testid="board"></div>
+  <pre id="board-text" data-testid="board-text"></pre>
+  <div id="moves" data-testid="moves" aria-label="Legal moves"></div>
+  <form id="move-form">
+    <label>Move <input id="move-text" data-testid="move-text" spellcheck="false"
+      autocomplete="off"></label>
+    <button id="play" type="submit">Play</button>
+  </form>
+  <p><a id="show-search" data-testid="show-search" hidden>Show the search</a>
+    <a id="share" href="/play">Link to this game</a></p>
+</div>
+<div id="panel">
+  <h2>Engine</h2>
+  <p id="engine-note" data-testid="engine-note"></p>
+  <table id="analysis" data-testid="analysis">
+    <thead><tr><th>depth</th><th>score</th><th>line</th><th>nodes</th><th>nps</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <h2>Moves</h2>
+  <ol id="history" data-testid="history"></ol>
+</div>
 </section>
 </main>""",
     )

@@ -34,6 +34,11 @@
     for (const name of FLAGS) {
       if (query.has(name)) $(name).checked = ['1', 'true', 'yes'].includes(query.get(name).toLowerCase());
     }
+    if (query.has('game')) {  // a game position, e.g. from the game room's "show the search"
+      $('game').value = query.get('game');
+      if (query.has('depth')) $('game-depth').value = query.get('depth');
+      $('game-box').open = true;
+    }
     return query.has('tree');
   }
 
@@ -313,5 +318,6 @@
     button.addEventListener('click', () => download(button.dataset.format));
   }
   fromURL();
-  run();
+  if (new URLSearchParams(window.location.search).has('game')) loadGame();
+  else run();
 })();

@@ -1,0 +1,467 @@
+"""The game room's application layer: a game played move by move, as plain data.
+
+A :class:`Room` is a game, its start position and the moves played since, each as the
+game's own text; :func:`open_room` builds one from text (what a web request carries),
+:func:`play_move`, :func:`undo` and :func:`roll` make the next one, and
+:func:`room_state` turns one into a JSON-able document: the board, the legal moves,
+whose turn it is, the result, the position in the game's own notation. :func:`think`
+runs the engine on the current position and yields what it found at each depth as it
+comes, then its choice; a stop request ends it within a few milliseconds.
+
+Everything a request can make large is bounded here (text lengths, the move list, the
+depth and time of a search), so every shell of the room is safe to put online.
+OpenSpiel's games are refused: OpenSpiel builds a game before any bound can apply.
+
+>>> room = open_room("tictactoe", "", ["5", "1"])
+>>> room_state(room)["position"]
+'o../.x./...'
+>>> room_state(play_move(room, "9"))["moves"]
+['5', '1', '9']
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from plies.engine import Limits, StopRequest, iterate, search
+from plies.errors import IllegalMoveError, LimitError, PliesError
+from plies.game import BaseGame
+from plies.games import OPENSPIEL, parse_game_spec
+from plies.lab._games import picture
+
+__all__ = [
+    "MAX_MOVES",
+    "MAX_POSITION_TEXT",
+    "MAX_ROOM_DEPTH",
+    "MAX_ROOM_SECONDS",
+    "Room",
+    "RoomError",
+    "lab_depth",
+    "open_room",
+    "play_move",
+    "roll",
+    "room_state",
+    "think",
+    "undo",
+]
+
+#: The longest game spec, position text and move text a room reads.
+MAX_SPEC = 200
+MAX_POSITION_TEXT = 10_000
+MAX_MOVE_TEXT = 100
+#: The most moves a room's history holds.
+MAX_MOVES = 2_000
+#: The most legal moves a room state lists (Nim's heaps can offer millions; the
+#: others can still be typed).
+MAX_LISTED_MOVES = 500
+#: The deepest and longest engine search a room runs.
+MAX_ROOM_DEPTH = 64
+MAX_ROOM_SECONDS = 60.0
+#: The deepest game tree the room offers to open in the tree lab.
+MAX_LAB_DEPTH = 12
+
+
+class RoomError(PliesError):
+    """A request the game room cannot serve; the message says why in one line."""
+
+
+@dataclass(frozen=True)
+class Room:
+    """A game in progress: ``states[0]`` is the start, ``states[i + 1]`` the position
+    after ``moves[i]`` (the game's move objects), ``texts[i]`` that move as text."""
+
+    game: BaseGame[Any, Any]
+    states: tuple[Any, ...]
+    moves: tuple[Any, ...]
+    texts: tuple[str, ...]
+
+    @property
+    def state(self) -> Any:
+        """The current position."""
+        return self.states[-1]
+
+    def is_chance(self) -> bool:
+        """Whether the current position waits for a chance event (a die roll)."""
+        return self.game.has_chance and self.game.is_chance(self.state)
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise RoomError(f"the {what} is text, not {type(value).__name__}")
+    if len(value) > limit:
+        raise LimitError(f"the {what} has {len(value):,} characters, more than {limit:,}")
+    return value
+
+
+def open_room(spec: str, position: str = "", moves: Sequence[str] = ()) -> Room:
+    """The room of game ``spec`` (``NAME[:key=value,...]``) from ``position`` (the
+    game's POSITION text; empty: the start) after ``moves`` (texts, played in order).
+
+    Raises :class:`RoomError` or :class:`~plies.errors.LimitError` for text that is
+    too long or of the wrong type, the game's own error for a bad spec, position or
+    move (an illegal move's message names the move number).
+    """
+    spec = _text(spec, "game", MAX_SPEC).strip()
+    if not spec:
+        raise RoomError("the room needs a game, e.g. tictactoe or connect4:width=6,height=5")
+    if spec.partition(":")[0] == OPENSPIEL:
+        raise RoomError("the game room plays the built-in games, not OpenSpiel's")
+    position = _text(position, "position", MAX_POSITION_TEXT)
+    if not isinstance(moves, list | tuple):
+        raise RoomError("the moves are a list of texts")
+    if len(moves) > MAX_MOVES:
+        raise LimitError(f"the game has {len(moves):,} moves, more than {MAX_MOVES:,}")
+    game = parse_game_spec(spec)
+    room = Room(game, (game.parse_position(position),), (), ())
+    for number, text in enumerate(moves, 1):
+        try:
+            room = play_move(room, text)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number}: {exc}") from None
+    return room
+
+
+def play_move(room: Room, text: str) -> Room:
+    """``room`` after the move (or, at a chance node, the outcome) typed as ``text``.
+
+    Raises the game's :class:`~plies.errors.IllegalMoveError` with its reason.
+    """
+    text = _text(text, "move", MAX_MOVE_TEXT).strip()
+    if not text:
+        raise IllegalMoveError(f"{room.game.name}: a move is needed, not empty text")
+    if len(room.moves) >= MAX_MOVES:
+        raise LimitError(f"the game has {MAX_MOVES:,} moves, the room's most")
+    game, state = room.game, room.state
+    if game.is_terminal(state):
+        raise IllegalMoveError(f"{game.name}: cannot play {text!r}: the game is over")
+    move = game.parse_move(state, text)
+    return _after(room, move)
+
+
+def _after(room: Room, move: Any) -> Room:
+    game, state = room.game, room.state
+    child = game.play(state, move)
+    return Room(
+        game,
+        (*room.states, child),
+        (*room.moves, move),
+        (*room.texts, game.format_move(state, move)),
+    )
+
+
+def undo(room: Room, count: int = 1) -> Room:
+    """``room`` with its last ``count`` moves taken back."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise RoomError(f"undo takes back a whole number of moves >= 1, not {count!r}")
+    if count > len(room.moves):
+        if not room.moves:
+            raise RoomError("there is no move to undo")
+        raise RoomError(f"cannot undo {count} moves: the game has {len(room.moves)}")
+    keep = len(room.moves) - count
+    return Room(room.game, room.states[: keep + 1], room.moves[:keep], room.texts[:keep])
+
+
+def roll(room: Room, rng: random.Random | None = None) -> Room:
+    """``room`` after a chance event drawn by its probability (``rng``: a fresh
+    system-seeded generator unless given)."""
+    if not room.is_chance():
+        raise RoomError(f"{room.game.name}: no chance event is due, so there is nothing to roll")
+    outcomes = list(room.game.chance_outcomes(room.state))
+    rng = rng or random.Random()
+    (move,) = rng.choices([m for m, _ in outcomes], weights=[p for _, p in outcomes])
+    return _after(room, move)
+
+
+# -- the board ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Board:
+    """A grid game's board: one character a cell (``.`` empty, ``x`` first player,
+    ``o`` second), labels for its columns and rows, and which cells a move stands for."""
+
+    rows: list[str]
+    style: str  # "marks" (letters) or "discs"
+    columns: list[str]
+    row_labels: list[str]
+    cells_of: Callable[[str], list[tuple[int, int]]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "style": self.style,
+            "columns": self.columns,
+            "row_labels": self.row_labels,
+        }
+
+
+def _number(text: str, limit: int) -> int | None:
+    return int(text) - 1 if text.isdigit() and 1 <= int(text) <= limit else None
+
+
+def _board(game: BaseGame[Any, Any], state: Any) -> _Board | None:
+    """The board of a grid game with the cells each move text stands for: an m,n,k
+    game's cell, a Connect Four column, an Othello square; other games with a small
+    board drawn by :func:`plies.lab._games.picture` get the board without moves."""
+    from plies.games.connect4 import Connect4
+    from plies.games.mnk import MNKGame
+    from plies.games.othello import Othello
+
+    rows = picture(game, state)
+    normal = str.maketrans("XO-", "xo.")
+    if isinstance(game, Othello):
+        text = game.format_position(state).split()[0].translate(normal)
+        rows = [text[i : i + 8] for i in range(0, 64, 8)]
+
+        def square(move: str) -> list[tuple[int, int]]:
+            column, row = ord(move[:1] or "?") - ord("a"), _number(move[1:], 8)
+            return [(row, column)] if row is not None and 0 <= column < 8 else []
+
+        letters = [chr(ord("a") + i) for i in range(8)]
+        return _Board(rows, "discs", letters, [str(i + 1) for i in range(8)], square)
+    if isinstance(game, MNKGame):  # any size: cells row by row, rows joined by /
+        rows = game.format_position(state).split("/")
+    elif isinstance(game, Connect4):  # any size: its picture without the column numbers
+        drawn = [row.replace(" ", "") for row in game.render(state).splitlines()]
+        rows = [row for row in drawn if row and not row.isdigit()]
+    if rows is None:
+        return None
+    rows = [row.translate(normal) for row in rows]
+    width, height = len(rows[0]), len(rows)
+    if isinstance(game, MNKGame):
+
+        def cell(move: str) -> list[tuple[int, int]]:
+            index = _number(move, width * height)
+            return [] if index is None else [divmod(index, width)]
+
+        return _Board(rows, "marks", [], [], cell)
+    if isinstance(game, Connect4):
+
+        def column(move: str) -> list[tuple[int, int]]:
+            index = _number(move, width)
+            return [] if index is None else [(r, index) for r in range(height)]
+
+        return _Board(rows, "discs", [str(i + 1) for i in range(width)], [], column)
+    return _Board(rows, "marks", [], [], lambda move: [])
+
+
+def _players(game: BaseGame[Any, Any]) -> tuple[str, str]:
+    from plies.games.connect4 import Connect4
+    from plies.games.mnk import MNKGame
+    from plies.games.othello import Othello
+
+    if isinstance(game, MNKGame):
+        return ("X", "O")
+    if isinstance(game, Connect4):
+        return ("X (red)", "O (yellow)")
+    if isinstance(game, Othello):
+        return ("X (black)", "O (white)")
+    return ("player 1", "player 2")
+
+
+def lab_depth(
+    game: BaseGame[Any, Any], state: Any, max_nodes: int, max_depth: int = MAX_LAB_DEPTH
+) -> int | None:
+    """The deepest tree of ``state`` (at most ``max_depth``) with at most ``max_nodes``
+    nodes, counted level by level; None when even one ply is too many (or the game is
+    over): the depth to open the position at in the tree lab."""
+    level, total = [state], 1
+    for depth in range(1, max_depth + 1):
+        children: list[Any] = []
+        for position in level:
+            if game.is_terminal(position):
+                continue
+            if game.has_chance and game.is_chance(position):
+                moves = [m for m, _ in game.chance_outcomes(position)]
+            else:
+                moves = list(islice(game.legal_moves(position), max_nodes + 1))
+            if total + len(children) + len(moves) > max_nodes:
+                return depth - 1 or None
+            children.extend(game.play(position, m) for m in moves)
+        if not children:
+            return depth - 1 or None
+        total += len(children)
+        level = children
+    return max_depth
+
+
+def export_game(room: Room) -> str:
+    """The game as text: the game's own ``export_game(start, moves)`` when it has
+    one (PGN for chess), else the moves' texts separated by spaces."""
+    exporter = getattr(room.game, "export_game", None)
+    if callable(exporter):
+        return str(exporter(room.states[0], list(room.moves)))
+    return " ".join(room.texts)
+
+
+def room_state(room: Room, *, lab_nodes: int = 2_000) -> dict[str, Any]:
+    """The room as a JSON-able document: the game, the position (the game's own
+    notation, also of the start), the moves played, whose turn it is, the legal moves
+    (``index`` into the game's list, ``text`` and the board ``cells`` each stands
+    for; at a chance node the outcomes with their ``probability``), the result once
+    the game is over, who made each move (``movers``: 0, 1 or None for a chance
+    event), the board (grid games) and the game's own picture, and the
+    depth to open the position at in the tree lab (``lab_depth``, trees of at most
+    ``lab_nodes`` nodes)."""
+    game, state = room.game, room.state
+    board = _board(game, state)
+    players = _players(game)
+    terminal = game.is_terminal(state)
+    chance = room.is_chance()
+    legal: list[dict[str, Any]] = []
+    count = 0
+    if chance:
+        outcomes = game.chance_outcomes(state)
+        count = len(outcomes)
+        for index, (move, p) in enumerate(islice(outcomes, MAX_LISTED_MOVES)):
+            legal.append({"index": index, "text": game.format_move(state, move), "probability": p})
+    elif not terminal:
+        moves = game.legal_moves(state)
+        count = len(moves)
+        for index, move in enumerate(islice(moves, MAX_LISTED_MOVES)):
+            text = game.format_move(state, move)
+            cells = board.cells_of(text) if board else []
+            legal.append({"index": index, "text": text, "cells": [list(c) for c in cells]})
+    result = winner = None
+    if terminal:
+        utility = game.utility(state, 0)
+        winner = 0 if utility > 0 else 1 if utility < 0 else None
+        result = "draw" if winner is None else f"{players[winner]} wins"
+    to_move = game.to_move(state)
+    return {
+        "game": game.name,
+        "position": game.format_position(state),
+        "start": game.format_position(room.states[0]),
+        "moves": list(room.texts),
+        "movers": [
+            None if game.has_chance and game.is_chance(before) else game.to_move(before)
+            for before in room.states[:-1]
+        ],
+        "ply": len(room.moves),
+        "players": list(players),
+        "to_move": to_move,
+        "player": players[to_move],
+        "terminal": terminal,
+        "result": result,
+        "winner": winner,
+        "chance": chance,
+        "legal": legal,
+        "legal_count": count,
+        "board": board.to_json() if board else None,
+        "last": _last_cells(room, board),
+        "text": game.render(state),
+        "export": export_game(room),
+        "lab_depth": lab_depth(game, state, lab_nodes),
+    }
+
+
+def _last_cells(room: Room, board: _Board | None) -> list[list[int]]:
+    """The cells the last move changed: its own square where it names one, else the
+    cells that differ from the position before (the disc a Connect Four move drops)."""
+    if board is None or not room.moves:
+        return []
+    before = _board(room.game, room.states[-2])
+    own = before.cells_of(room.texts[-1]) if before else []
+    if len(own) == 1:
+        return [list(own[0])]
+    if before is None or len(before.rows) != len(board.rows):
+        return []
+    return [
+        [r, c]
+        for r, (old, new) in enumerate(zip(before.rows, board.rows, strict=True))
+        for c, (a, b) in enumerate(zip(old, new, strict=False))
+        if a != b
+    ]
+
+
+# -- the engine -----------------------------------------------------------------------
+
+
+def _line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> list[str]:
+    texts = []
+    for move in moves:
+        texts.append(game.format_move(state, move))
+        state = game.play(state, move)
+    return texts
+
+
+def _limits(depth: int | None, seconds: float | None) -> Limits:
+    if depth is None and seconds is None:
+        raise RoomError("the engine needs a depth or a number of seconds")
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_ROOM_DEPTH
+    ):
+        raise RoomError(f"the depth is a whole number from 1 to {MAX_ROOM_DEPTH}, not {depth!r}")
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds <= MAX_ROOM_SECONDS
+    ):
+        raise RoomError(
+            f"the time is a number of seconds above 0 and at most {MAX_ROOM_SECONDS:g}, "
+            f"not {seconds!r}"
+        )
+    return Limits(depth=depth or MAX_ROOM_DEPTH, time=seconds)
+
+
+def think(
+    room: Room,
+    *,
+    depth: int | None = None,
+    seconds: float | None = None,
+    stop: StopRequest | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The engine on the current position: one ``{"kind": "info", ...}`` per completed
+    depth (``depth``, ``score`` for the side to move as text, ``pv`` as move texts,
+    ``nodes``, ``nps``, ``time``), then ``{"kind": "best", "index", "text",
+    "depth", "score", "stopped"}``: the move it would play (``stopped``: a limit or
+    ``stop`` cut the last depth short, or no depth finished and the move is the
+    first of the game's ordering).
+
+    The limits are checked before anything runs (:class:`RoomError`); the first item
+    comes only after the position was checked to be one where a player moves.
+    """
+    limits = _limits(depth, seconds)
+    game, state = room.game, room.state
+    if game.is_terminal(state):
+        raise RoomError(f"{game.name}: the game is over, there is nothing to search")
+    if room.is_chance():
+        raise RoomError(f"{game.name}: a chance event is due first (roll)")
+    return _thinking(game, state, limits, stop)
+
+
+def _thinking(
+    game: BaseGame[Any, Any], state: Any, limits: Limits, stop: StopRequest | None
+) -> Iterator[dict[str, Any]]:
+    stop = stop if stop is not None else threading.Event()
+    last = None
+    for result in iterate(game, state, limits=limits, stop=stop):
+        last = result
+        yield {
+            "kind": "info",
+            "depth": result.depth,
+            "score": result.score_text,
+            "pv": _line(game, state, result.pv),
+            "nodes": result.stats.nodes,
+            "nps": round(result.stats.nps),
+            "time": round(result.stats.time, 3),
+            "exact": result.exact,
+        }
+    stopped = last is None or (last.depth < (limits.depth or 0) and not last.exact)
+    if last is None or last.best_move is None:
+        # Not one depth finished: the one-ply search is fast and never stops early.
+        last = search(game, state, limits=Limits(depth=1, time=0.5))
+    index = next(i for i, m in enumerate(game.legal_moves(state)) if m == last.best_move)
+    yield {
+        "kind": "best",
+        "index": index,
+        "text": game.format_move(state, last.best_move),
+        "depth": last.depth,
+        "score": last.score_text,
+        "stopped": stopped,
+    }

@@ -1,0 +1,498 @@
+// plies game room: a built-in game on a board against the engine or another person.
+// The server keeps no games: every request carries the game, its start and the moves.
+// No framework and no build step: this file is served as it is.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const GAMES = JSON.parse($('room').dataset.games);
+  // Games the engine searches to their end at once by default (depth: their longest
+  // game at the start); the others get a time limit.
+  const SEARCHED_BY_DEPTH = {tictactoe: 9, nim: 12};
+
+  let state = null;        // the last room state from the server
+  let flipped = false;
+  let hint = null;         // {index, text} of the hint shown, or null
+  let search = null;       // {id, controller, play, generation} of the running search
+  let generation = 0;      // bumped by every change of game or position: late answers are dropped
+
+  // -- talking to the server ---------------------------------------------------------
+
+  function roomBody(extra) {
+    return Object.assign({game: state.game, position: state.start, moves: state.moves}, extra || {});
+  }
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+    let doc;
+    try {
+      doc = await response.json();
+    } catch (e) {
+      doc = {error: 'the server answered ' + response.status};
+    }
+    return {ok: response.ok, doc: doc};
+  }
+
+  // Ask for a new state; show it unless something else changed the game meanwhile.
+  async function change(path, body) {
+    const mine = ++generation;
+    const answer = await post(path, body);
+    if (mine !== generation) return null;
+    if (!answer.ok) {
+      showError(answer.doc.error);
+      return null;
+    }
+    show(answer.doc);
+    return answer.doc;
+  }
+
+  function showError(text) {
+    $('error').textContent = text || '';
+  }
+
+  // -- the game and its parameters ---------------------------------------------------
+
+  function drawParams() {
+    const box = $('params');
+    box.textContent = '';
+    const info = GAMES[$('game').value];
+    for (const [name, value] of Object.entries(info.params)) {
+      const label = document.createElement('label');
+      label.textContent = name + ' ';
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.id = 'param-' + name;
+      input.dataset.param = name;
+      input.dataset.default = String(value);
+      input.value = String(value);
+      input.addEventListener('change', newGame);
+      label.appendChild(input);
+      box.appendChild(label);
+    }
+    $('game-help').textContent = info.summary + '. ' + info.notation;
+  }
+
+  function spec() {
+    const changed = [];
+    for (const input of document.querySelectorAll('#params input')) {
+      if (input.value.trim() !== input.dataset.default) changed.push(input.dataset.param + '=' + input.value.trim());
+    }
+    return $('game').value + (changed.length ? ':' + changed.join(',') : '');
+  }
+
+  function setSpec(text) {
+    const [name, params] = text.split(':', 2);
+    if (!(name in GAMES)) return false;
+    $('game').value = name;
+    drawParams();
+    for (const item of (params || '').split(',')) {
+      const [key, value] = item.split('=');
+      const input = $('param-' + (key || '').trim());
+      if (input && value !== undefined) input.value = value.trim();
+    }
+    return true;
+  }
+
+  function defaultStrength() {
+    const depth = SEARCHED_BY_DEPTH[$('game').value];
+    $('limit-kind').value = depth ? 'depth' : 'seconds';
+    $('strength').value = String(depth || 1);
+  }
+
+  function strength() {
+    const value = Number($('strength').value);
+    return $('limit-kind').value === 'depth' ? {depth: Math.round(value)} : {seconds: value};
+  }
+
+  function isEngine(player) {
+    return $('side' + player).value === 'engine';
+  }
+
+  // -- showing the room --------------------------------------------------------------
+
+  function show(doc) {
+    state = doc;
+    hint = null;
+    showError('');
+    $('side0-name').textContent = doc.players[0];
+    $('side1-name').textContent = doc.players[1];
+    drawBoard();
+    drawMoves();
+    const history = $('history');
+    history.textContent = '';
+    for (const text of doc.moves) {
+      const item = document.createElement('li');
+      item.textContent = text;
+      history.appendChild(item);
+    }
+    $('position').value = doc.position;
+    $('export').value = doc.export;
+    const link = $('show-search');
+    link.hidden = !doc.lab_depth;
+    if (doc.lab_depth) {
+      const query = new URLSearchParams({game: doc.game + ':' + doc.position, depth: Math.min(doc.lab_depth, 3)});
+      link.href = '/?' + query.toString();
+    }
+    const query = new URLSearchParams({game: doc.game});
+    if (doc.start !== '') query.set('position', doc.start);
+    if (doc.moves.length) query.set('moves', doc.moves.join(' '));
+    query.set('side0', $('side0').value);
+    query.set('side1', $('side1').value);
+    query.set($('limit-kind').value, $('strength').value);
+    $('share').href = '/play?' + query.toString();
+    window.history.replaceState(null, '', $('share').href);
+    showStatus();
+    $('undo').disabled = doc.moves.length === 0;
+    $('hint').disabled = doc.terminal || doc.chance;
+    $('flip').disabled = !doc.board;
+    setTimeout(engineTurn, 0);
+  }
+
+  function showStatus(extra) {
+    let text;
+    if (state.terminal) text = 'Game over: ' + state.result + '.';
+    else if (state.chance) text = state.player + ' rolls the die.';
+    else text = state.player + ' to move' + (isEngine(state.to_move) ? ' (engine).' : '.');
+    $('status').textContent = text + (extra ? ' ' + extra : '');
+  }
+
+  function cellKey(r, c) {
+    return r + ',' + c;
+  }
+
+  function drawBoard() {
+    const box = $('board');
+    const board = state.board;
+    box.textContent = '';
+    box.hidden = !board;
+    $('board-text').hidden = !!board;
+    $('board-text').textContent = state.text;
+    if (!board) return;
+    box.dataset.game = state.game.split(':')[0];
+    box.dataset.style = board.style;
+    const height = board.rows.length;
+    const width = board.rows[0].length;
+    const moveAt = new Map();
+    const counts = new Map();
+    for (const move of state.legal) {
+      for (const [r, c] of move.cells || []) {
+        moveAt.set(cellKey(r, c), move);
+        counts.set(cellKey(r, c), (counts.get(cellKey(r, c)) || 0) + 1);
+      }
+    }
+    const last = new Set(state.last.map(([r, c]) => cellKey(r, c)));
+    const hinted = new Set();
+    if (hint) {
+      const move = state.legal.find((m) => m.index === hint.index);
+      for (const [r, c] of (move && move.cells) || []) hinted.add(cellKey(r, c));
+    }
+    const order = (n) => Array.from({length: n}, (_, i) => (flipped ? n - 1 - i : i));
+    const labelled = board.row_labels.length > 0;
+    box.style.gridTemplateColumns = (labelled ? 'auto ' : '') + 'repeat(' + width + ', var(--cell))';
+    // Cells as large as the screen allows, up to 64 px.
+    const across = width + (labelled ? 1 : 0);
+    const down = height + (board.columns.length ? 1 : 0);
+    box.style.setProperty('--cell', 'max(14px, min(64px, calc((100vw - ' + (30 + 6 * across) + 'px) / ' +
+      across + '), calc((100vh - 300px) / ' + down + ')))');
+    const label = (text) => {
+      const span = document.createElement('span');
+      span.className = 'label';
+      span.textContent = text;
+      box.appendChild(span);
+    };
+    if (board.columns.length) {
+      if (labelled) label('');
+      for (const c of order(width)) label(board.columns[c]);
+    }
+    const names = {x: state.players[0], o: state.players[1]};
+    for (const r of order(height)) {
+      if (labelled) label(board.row_labels[r]);
+      for (const c of order(width)) {
+        const key = cellKey(r, c);
+        const piece = board.rows[r][c];
+        const cell = document.createElement('button');
+        cell.type = 'button';
+        cell.className = 'cell';
+        cell.dataset.row = r;
+        cell.dataset.col = c;
+        // A cell plays the one move it stands for, on a person's turn.
+        const move = counts.get(key) === 1 && !isEngine(state.to_move) ? moveAt.get(key) : null;
+        let name = (board.columns[c] || '') + (board.row_labels[r] || '');
+        if (!name) name = 'row ' + (r + 1) + ' column ' + (c + 1);
+        if (piece === 'x' || piece === 'o') {
+          const mark = document.createElement('span');
+          mark.className = 'piece ' + (piece === 'x' ? 'p0' : 'p1');
+          if (board.style === 'marks') mark.textContent = piece.toUpperCase();
+          cell.appendChild(mark);
+          name += ': ' + names[piece];
+        }
+        if (move) {
+          cell.classList.add('legal');
+          cell.dataset.move = move.text;
+          name += ' (play ' + move.text + ')';
+          cell.addEventListener('click', () => humanMove(move.text));
+        } else {
+          cell.disabled = true;
+        }
+        if (last.has(key)) cell.classList.add('last');
+        if (hinted.has(key)) cell.classList.add('hint');
+        cell.setAttribute('aria-label', name);
+        box.appendChild(cell);
+      }
+    }
+  }
+
+  function drawMoves() {
+    const box = $('moves');
+    box.textContent = '';
+    if (state.terminal) return;
+    if (state.chance) {
+      const roll = document.createElement('button');
+      roll.type = 'button';
+      roll.id = 'roll';
+      roll.className = 'primary';
+      roll.textContent = 'Roll the die';
+      roll.addEventListener('click', () => change('/api/play/roll', roomBody()));
+      box.appendChild(roll);
+    }
+    for (const move of state.legal) {
+      if (move.cells && move.cells.length) continue;  // played on the board (a pass is not)
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'move';
+      button.textContent = move.text;
+      button.dataset.index = move.index;
+      if (move.probability !== undefined) button.title = 'probability ' + move.probability.toFixed(3);
+      if (hint && hint.index === move.index) button.classList.add('hint');
+      button.addEventListener('click', () => humanMove(move.text));
+      box.appendChild(button);
+    }
+    if (state.legal_count > state.legal.length) {
+      const more = document.createElement('span');
+      more.className = 'help';
+      more.textContent = ' and ' + (state.legal_count - state.legal.length) + ' more: type them below';
+      box.appendChild(more);
+    }
+  }
+
+  // -- moves -------------------------------------------------------------------------
+
+  function humanMove(text) {
+    if (search && search.play) {  // the engine is moving
+      showError('The engine is thinking: wait, or press Stop to have it move now.');
+      return;
+    }
+    stopSearch(true);
+    change('/api/play/move', roomBody({move: text}));
+  }
+
+  function engineTurn() {
+    if (!state || state.terminal || search || !isEngine(state.to_move)) return;
+    const mine = generation;
+    if (state.chance) {
+      setTimeout(() => {
+        if (mine === generation && !search) change('/api/play/roll', roomBody());
+      }, 300);
+      return;
+    }
+    think(true);
+  }
+
+  // Take back the last move, and the engine's moves (and dice) after a person's last one.
+  function undo() {
+    stopSearch(true);
+    const movers = state.movers;
+    let count = 0;
+    while (count < movers.length) {
+      const mover = movers[movers.length - 1 - count];
+      count++;
+      if (isEngine(0) && isEngine(1)) break;
+      if (mover !== null && !isEngine(mover)) break;
+    }
+    if (count) change('/api/play/undo', roomBody({count: count}));
+  }
+
+  // -- the engine --------------------------------------------------------------------
+
+  function stopSearch(drop) {
+    if (!search) return;
+    if (drop) {
+      search.controller.abort();  // the server stops the search when the client goes
+      search = null;
+      generation++;
+      $('stop').disabled = true;
+      return;
+    }
+    post('/api/play/stop', {id: search.id});  // the engine answers with its best so far
+  }
+
+  function addInfo(info) {
+    const row = document.createElement('tr');
+    for (const text of [info.depth, info.score, info.pv.join(' '), info.nodes, info.nps]) {
+      const cell = document.createElement('td');
+      cell.textContent = String(text);
+      row.appendChild(cell);
+    }
+    $('analysis').tBodies[0].appendChild(row);
+  }
+
+  async function think(play) {
+    const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    const controller = new AbortController();
+    const mine = ++generation;
+    search = {id: id, controller: controller, play: play};
+    $('stop').disabled = false;
+    $('analysis').tBodies[0].textContent = '';
+    const doing = play ? state.player + ', the engine, is thinking' : 'Looking for a hint';
+    $('engine-note').textContent = doing + '… Scores are for ' + state.player + '.';
+    showStatus(play ? 'Thinking…' : '');
+    let response;
+    try {
+      response = await fetch('/api/play/think', {
+        method: 'POST', headers: {'Content-Type': 'application/json'}, signal: controller.signal,
+        body: JSON.stringify(roomBody(Object.assign({id: id, play: play}, strength())))});
+      if (!response.ok) {
+        const doc = await response.json();
+        throw new Error(doc.error);
+      }
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        buffer += decoder.decode(chunk.value, {stream: true});
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (mine === generation) handleEvent(message, play);
+        }
+      }
+    } catch (error) {
+      if (error.name !== 'AbortError' && mine === generation) {
+        showError(error.message);
+        $('engine-note').textContent = '';
+      }
+    } finally {
+      if (search && search.id === id) {
+        search = null;
+        $('stop').disabled = true;
+        if (mine === generation) showStatus();
+      }
+    }
+  }
+
+  function handleEvent(message, play) {
+    let kind = 'message';
+    let data = '';
+    for (const line of message.split('\n')) {
+      if (line.startsWith('event: ')) kind = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    const item = JSON.parse(data);
+    if (kind === 'info') {
+      addInfo(item);
+    } else if (kind === 'error') {
+      showError(item.error);
+      $('engine-note').textContent = '';
+    } else if (kind === 'best') {
+      const how = 'depth ' + item.depth + ', ' + item.score + (item.stopped ? ', cut short' : '');
+      if (play) {
+        $('engine-note').textContent = state.player + ' played ' + item.text + ' (' + how + ').';
+        search = null;
+        $('stop').disabled = true;
+        show(item.state);
+      } else {
+        $('engine-note').textContent = 'Hint: ' + item.text + ' (' + how + ').';
+        hint = {index: item.index, text: item.text};
+        drawBoard();
+        drawMoves();
+      }
+    }
+  }
+
+  // -- the controls ------------------------------------------------------------------
+
+  async function newGame(position) {
+    stopSearch(true);
+    $('analysis').tBodies[0].textContent = '';
+    $('engine-note').textContent = '';
+    const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: []};
+    return change('/api/play/state', body);
+  }
+
+  async function copy(input) {
+    const text = input.value;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {  // no clipboard API (a page not served from a secure origin)
+      input.select();
+      document.execCommand('copy');
+    }
+    showStatus('Copied.');
+  }
+
+  function fromURL() {
+    const query = new URLSearchParams(window.location.search);
+    if (!query.has('game') || !setSpec(query.get('game'))) {
+      drawParams();
+      defaultStrength();
+      return null;
+    }
+    defaultStrength();
+    for (const side of ['side0', 'side1']) {
+      if (['human', 'engine'].includes(query.get(side))) $(side).value = query.get(side);
+    }
+    for (const kind of ['depth', 'seconds']) {
+      if (query.has(kind)) {
+        $('limit-kind').value = kind;
+        $('strength').value = query.get(kind);
+      }
+    }
+    const moves = (query.get('moves') || '').split(/\s+/).filter(Boolean);
+    return {game: spec(), position: query.get('position') || '', moves: moves};
+  }
+
+  $('game').addEventListener('change', () => {
+    drawParams();
+    defaultStrength();
+    newGame();
+  });
+  $('new').addEventListener('click', newGame);
+  $('undo').addEventListener('click', undo);
+  $('hint').addEventListener('click', () => {
+    if (!search) think(false);
+  });
+  $('stop').addEventListener('click', () => stopSearch(false));
+  $('flip').addEventListener('click', () => {
+    flipped = !flipped;
+    $('flip').setAttribute('aria-pressed', String(flipped));
+    drawBoard();
+  });
+  for (const side of ['side0', 'side1']) {
+    $(side).addEventListener('change', () => {
+      if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
+      if (state) show(state);
+    });
+  }
+  $('load').addEventListener('click', () => newGame($('position').value));
+  $('copy').addEventListener('click', () => copy($('position')));
+  $('copy-export').addEventListener('click', () => copy($('export')));
+  $('move-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const text = $('move-text').value.trim();
+    if (!text) return;
+    $('move-text').value = '';
+    humanMove(text);
+  });
+
+  const start = fromURL();
+  if (start) {
+    change('/api/play/state', start).then((doc) => {
+      if (!doc) newGame();
+    });
+  } else {
+    newGame();
+  }
+})();
