@@ -1,0 +1,196 @@
+"""Run a batch's lines on a Dask cluster: the one module of plies that imports Dask.
+
+The lines go out in *chunks* (a few consecutive lines in one task), so that a thousand
+easy lines do not pay Dask's few milliseconds per task each: the first chunks hold one
+line, then each chunk is sized to take about :data:`CHUNK_SECONDS` at the mean time per
+line measured so far, and never more than a fraction of what is left (so the last
+lines spread over every worker). At most two chunks per worker are out at a time, one
+running and one waiting, so sizes follow the measurements and results come back in
+about input order. A worker that dies mid-chunk loses nothing: the scheduler runs the
+chunk again on another worker (``distributed.scheduler.allowed-failures`` times), and
+every line is emitted once, from the one result the future holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from plies.cluster._lines import Item, LineJob, LineResult
+from plies.errors import PliesError
+
+__all__ = ["CHUNK_SECONDS", "run_on_cluster"]
+
+#: The time one chunk should take on a worker, in seconds: long beside Dask's cost
+#: per task (a few ms), short enough to keep results flowing and the tail short.
+CHUNK_SECONDS = 0.25
+#: Lines in one chunk at most.
+MAX_CHUNK = 2000
+#: Seconds to wait for a scheduler to answer, and for its first worker.
+CONNECT_SECONDS = 20
+
+
+def run_on_cluster(
+    items: Sequence[Item],
+    job: LineJob,
+    *,
+    emit: Callable[[LineResult], None],
+    stop: threading.Event,
+    workers: int | None,
+    scheduler: str | None,
+) -> None:
+    """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
+    processes, or on the scheduler at ``scheduler``."""
+    with _client(workers, scheduler) as client:
+        _Run(client, items, job, emit, stop).run()
+
+
+@contextmanager
+def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """A Dask client of a new LocalCluster, or of the scheduler at ``scheduler``."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise PliesError(
+            "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
+        ) from None
+    if scheduler is None:
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        try:
+            with Client(cluster) as client:  # type: ignore[no-untyped-call]
+                yield client
+        finally:
+            cluster.close()
+        return
+    try:
+        client = Client(  # type: ignore[no-untyped-call]
+            scheduler, security=_security(scheduler), timeout=CONNECT_SECONDS
+        )
+    except (OSError, TimeoutError) as exc:
+        raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        yield client
+
+
+def _security(address: str) -> Any:
+    """Dask's TLS settings (``distributed.comm.tls.*`` in its configuration: files or
+    ``DASK_DISTRIBUTED__COMM__TLS__...`` variables) for a ``tls://`` address."""
+    if not address.startswith("tls://"):
+        return None
+    from distributed.security import Security
+
+    return Security()  # type: ignore[no-untyped-call]
+
+
+def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], float]:
+    """On a worker: the results of consecutive lines and the seconds they took."""
+    started = time.perf_counter()
+    results = [job(number, text) for number, text in chunk]
+    return results, time.perf_counter() - started
+
+
+def _warm(job: LineJob) -> None:
+    """On a worker: load what every line needs before the clock starts."""
+    job.warm()
+
+
+class _Run:
+    """One batch on one client: hands out chunks, collects and emits in order."""
+
+    def __init__(
+        self,
+        client: Any,
+        items: Sequence[Item],
+        job: LineJob,
+        emit: Callable[[LineResult], None],
+        stop: threading.Event,
+    ) -> None:
+        self.client = client
+        self.items = items
+        self.job = job
+        self.emit = emit
+        self.stop = stop
+        self.next_item = 0  # the first item not yet sent
+        self.next_emit = 0  # the first item not yet emitted
+        self.done: dict[int, LineResult] = {}  # finished, waiting for earlier lines
+        self.pending: dict[Any, tuple[int, int]] = {}  # future -> its items [start, end)
+        self.lines_timed = 0
+        self.seconds_timed = 0.0
+
+    def run(self) -> None:
+        """Send chunks, collect results until every line is emitted or ``stop``."""
+        from distributed import wait
+
+        workers = self._workers()
+        self.client.run(_warm, self.job)
+        try:
+            while self.next_emit < len(self.items) and not self.stop.is_set():
+                while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
+                    self._submit(workers)
+                try:  # a short wait, so that Ctrl-C is seen soon
+                    finished, _ = wait(  # type: ignore[no-untyped-call]
+                        list(self.pending), timeout=0.2, return_when="FIRST_COMPLETED"
+                    )
+                except TimeoutError:
+                    continue
+                for future in finished:
+                    self._collect(future)
+                workers = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+        finally:
+            if self.pending:
+                self.client.cancel(list(self.pending))
+
+    def _workers(self) -> int:
+        """The cluster's workers now (waiting for the first one)."""
+        try:
+            self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            raise PliesError(
+                f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
+            ) from None
+        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+
+    def _chunk_size(self, workers: int) -> int:
+        """Lines in the next chunk: one until a chunk was timed, then about
+        :data:`CHUNK_SECONDS` of lines, at most a quarter of what is left per worker."""
+        if not self.lines_timed:
+            return 1
+        per_line = max(self.seconds_timed / self.lines_timed, 1e-6)
+        left = len(self.items) - self.next_item
+        size = min(int(CHUNK_SECONDS / per_line), left // (4 * workers), MAX_CHUNK)
+        return max(1, size)
+
+    def _submit(self, workers: int) -> None:
+        start = self.next_item
+        end = min(len(self.items), start + self._chunk_size(workers))
+        chunk = list(self.items[start:end])
+        future = self.client.submit(_run_chunk, self.job, chunk, pure=False)
+        self.pending[future] = (start, end)
+        self.next_item = end
+
+    def _collect(self, future: Any) -> None:
+        start, end = self.pending.pop(future)
+        try:
+            results, seconds = future.result()
+        except Exception as exc:  # a bug in the job, or a chunk that killed its workers
+            first, last = self.items[start][0], self.items[end - 1][0]
+            raise PliesError(
+                f"lines {first}-{last} failed on the cluster: {type(exc).__name__}: {exc}"
+            ) from None
+        self.lines_timed += end - start
+        self.seconds_timed += seconds
+        for offset, result in enumerate(results):
+            self.done[start + offset] = result
+        while self.next_emit in self.done and not self.stop.is_set():
+            self.emit(self.done.pop(self.next_emit))
+            self.next_emit += 1
