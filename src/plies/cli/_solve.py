@@ -11,7 +11,6 @@ win, draw or loss.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 import threading
@@ -326,11 +325,18 @@ class SolveLines:
         return output.rsplit(" ", 1)[0]
 
 
-@functools.lru_cache(maxsize=4)
+_SOLVERS = threading.local()
+
+
 def _solver(lines: SolveLines) -> tuple[BaseGame[Any, Any], TranspositionTable | NativeTable]:
-    """The game and the table of a batch, made once per process."""
-    game = parse_game_spec(lines.game_spec)
-    return game, make_table(game, lines.backend, lines.table_size)
+    """The game and the table of a batch, made once per process and thread (a table
+    serves one solve at a time: a Dask worker may still run a cancelled line beside)."""
+    made: dict[SolveLines, Any] = _SOLVERS.__dict__.setdefault("made", {})
+    if lines not in made:
+        game = parse_game_spec(lines.game_spec)
+        made.clear()  # one batch at a time: the tables of earlier ones are let go
+        made[lines] = game, make_table(game, lines.backend, lines.table_size)
+    return made[lines]  # type: ignore[no-any-return]
 
 
 def _json_line_number(output: str) -> str:

@@ -63,7 +63,7 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
             silence_logs=logging.ERROR,
         )
         try:
@@ -131,7 +131,8 @@ class _Run:
         """Send chunks, collect results until every line is emitted or ``stop``."""
         from distributed import wait
 
-        workers = self._workers()
+        workers = self._workers(wait_for_one=True)
+        counted = time.monotonic()
         self.client.run(_warm, self.job)
         try:
             while self.next_emit < len(self.items) and not self.stop.is_set():
@@ -142,22 +143,24 @@ class _Run:
                         list(self.pending), timeout=0.2, return_when="FIRST_COMPLETED"
                     )
                 except TimeoutError:
-                    continue
+                    finished = set()
                 for future in finished:
                     self._collect(future)
-                workers = max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+                if time.monotonic() - counted > 1:  # workers come and go: count again
+                    workers, counted = self._workers(), time.monotonic()
         finally:
             if self.pending:
                 self.client.cancel(list(self.pending))
 
-    def _workers(self) -> int:
-        """The cluster's workers now (waiting for the first one)."""
-        try:
-            self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-        except TimeoutError:
-            raise PliesError(
-                f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
-            ) from None
+    def _workers(self, *, wait_for_one: bool = False) -> int:
+        """The cluster's workers now (first waiting for one, if asked)."""
+        if wait_for_one:
+            try:
+                self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except TimeoutError:
+                raise PliesError(
+                    f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
+                ) from None
         return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
     def _chunk_size(self, workers: int) -> int:
