@@ -11,6 +11,7 @@ win, draw or loss.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import threading
@@ -47,6 +48,10 @@ __all__ = ["SolveLines", "register", "solve_record"]
 #: Default transposition-table size, in entries (about 130 bytes each on CPython);
 #: the native backend's is Pons' (a prime near 2**23, 5 bytes each: 40 MB).
 DEFAULT_TABLE_ENTRIES = 1 << 20
+#: A batch's workers warm up on a position this many plies before the end of a game,
+#: searching this many nodes at most.
+WARM_PLIES = 12
+WARM_NODES = 20_000
 #: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
 MIN_TABLE_ENTRIES = 16
 
@@ -262,16 +267,23 @@ class SolveLines:
     json: bool = False
 
     def warm(self) -> None:
-        """Build the game and the table and load the solver (a native kernel) by
-        solving a position one move from the end, once per process."""
+        """Build the game and the table and load the solver (a native kernel loads
+        each compiled function on its first call) by solving a position a few moves
+        from the end, once per process."""
         game, table = _solver(self)
-        state, last = game.initial_state(), None
-        while game.terminal_value(state) is None and game.legal_moves(state):
-            last = state
-            state = game.play(state, game.legal_moves(state)[0])
-        if last is not None:
-            table.clear()
-            solve(game, last, table=table, weak=self.weak, moves="none")
+        states = [game.initial_state()]
+        while game.terminal_value(states[-1]) is None and game.legal_moves(states[-1]):
+            states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+        table.clear()
+        with contextlib.suppress(PliesError):  # the node limit: it is warm all the same
+            solve(
+                game,
+                states[max(0, len(states) - WARM_PLIES)],
+                table=table,
+                weak=self.weak,
+                moves="none",
+                limits=Limits(nodes=WARM_NODES),
+            )
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve one line (Ctrl-C, ``stop``, abandons it)."""

@@ -3,8 +3,8 @@
 The lines go out in *chunks* (a few consecutive lines in one task), so that a thousand
 easy lines do not pay Dask's few milliseconds per task each: the first chunks hold one
 line, then each chunk is sized to take about :data:`CHUNK_SECONDS` at the mean time per
-line measured so far, and never more than a fraction of what is left (so the last
-lines spread over every worker). At most two chunks per worker are out at a time, one
+line measured so far, and near the end no more than a share of what is left (so the
+last lines spread over every worker). At most two chunks per worker are out at a time, one
 running and one waiting, so sizes follow the measurements and results come back in
 about input order. A worker that dies mid-chunk loses nothing: the scheduler runs the
 chunk again on another worker (``distributed.scheduler.allowed-failures`` times), and
@@ -23,11 +23,13 @@ from typing import Any
 from plies.cluster._lines import Item, LineJob, LineResult
 from plies.errors import PliesError
 
-__all__ = ["CHUNK_SECONDS", "run_on_cluster"]
+__all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
 
 #: The time one chunk should take on a worker, in seconds: long beside Dask's cost
 #: per task (a few ms), short enough to keep results flowing and the tail short.
 CHUNK_SECONDS = 0.25
+#: The time of the shortest chunk worth sending on its own, in seconds.
+MIN_CHUNK_SECONDS = 0.03
 #: Lines in one chunk at most.
 MAX_CHUNK = 2000
 #: Seconds to wait for a scheduler to answer, and for its first worker.
@@ -124,8 +126,7 @@ class _Run:
         self.next_emit = 0  # the first item not yet emitted
         self.done: dict[int, LineResult] = {}  # finished, waiting for earlier lines
         self.pending: dict[Any, tuple[int, int]] = {}  # future -> its items [start, end)
-        self.lines_timed = 0
-        self.seconds_timed = 0.0
+        self.per_line: float | None = None  # seconds a line takes, lately
 
     def run(self) -> None:
         """Send chunks, collect results until every line is emitted or ``stop``."""
@@ -133,7 +134,7 @@ class _Run:
 
         workers = self._workers(wait_for_one=True)
         counted = time.monotonic()
-        self.client.run(_warm, self.job)
+        self._warm_up()
         try:
             while self.next_emit < len(self.items) and not self.stop.is_set():
                 while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
@@ -152,6 +153,19 @@ class _Run:
             if self.pending:
                 self.client.cancel(list(self.pending))
 
+    def _warm_up(self) -> None:
+        """Warm every worker up (:meth:`LineJob.warm`) in the thread that runs its
+        tasks, before the first chunk is timed; workers that join later warm up on
+        their first line."""
+        from distributed import wait
+
+        addresses = list(self.client.scheduler_info(n_workers=-1)["workers"])
+        warming = [
+            self.client.submit(_warm, self.job, workers=[address], pure=False)
+            for address in addresses
+        ]
+        wait(warming)  # type: ignore[no-untyped-call]
+
     def _workers(self, *, wait_for_one: bool = False) -> int:
         """The cluster's workers now (first waiting for one, if asked)."""
         if wait_for_one:
@@ -165,13 +179,15 @@ class _Run:
 
     def _chunk_size(self, workers: int) -> int:
         """Lines in the next chunk: one until a chunk was timed, then about
-        :data:`CHUNK_SECONDS` of lines, at most a quarter of what is left per worker."""
-        if not self.lines_timed:
+        :data:`CHUNK_SECONDS` of lines, and near the end no more than a share of what
+        is left per worker (unless that share is quicker than :data:`MIN_CHUNK_SECONDS`,
+        where Dask's cost per task would outweigh the better balance)."""
+        if self.per_line is None:
             return 1
-        per_line = max(self.seconds_timed / self.lines_timed, 1e-6)
+        per_line = max(self.per_line, 1e-6)
         left = len(self.items) - self.next_item
-        size = min(int(CHUNK_SECONDS / per_line), left // (4 * workers), MAX_CHUNK)
-        return max(1, size)
+        share = max(left // (2 * workers), int(MIN_CHUNK_SECONDS / per_line))
+        return max(1, min(int(CHUNK_SECONDS / per_line), share, MAX_CHUNK))
 
     def _submit(self, workers: int) -> None:
         start = self.next_item
@@ -190,8 +206,9 @@ class _Run:
             raise PliesError(
                 f"lines {first}-{last} failed on the cluster: {type(exc).__name__}: {exc}"
             ) from None
-        self.lines_timed += end - start
-        self.seconds_timed += seconds
+        # The mean of the latest chunks, mostly: a worker's first lines are slower.
+        latest = seconds / (end - start)
+        self.per_line = latest if self.per_line is None else (self.per_line + latest) / 2
         for offset, result in enumerate(results):
             self.done[start + offset] = result
         while self.next_emit in self.done and not self.stop.is_set():
