@@ -33,7 +33,7 @@ MIN_CHUNK_SECONDS = 0.03
 #: Lines in one chunk at most.
 MAX_CHUNK = 2000
 #: Seconds to wait for a scheduler to answer, and for its first worker.
-CONNECT_SECONDS = 20
+CONNECT_SECONDS = 10
 
 
 def run_on_cluster(
