@@ -14,6 +14,7 @@ every line is emitted once, from the one result the future holds.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -61,13 +62,14 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
             "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
         ) from None
     if scheduler is None:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
-            silence_logs=logging.ERROR,
-        )
+        with _sigint_ignored():
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
+                silence_logs=logging.ERROR,
+            )
         try:
             with Client(cluster) as client:  # type: ignore[no-untyped-call]
                 yield client
@@ -82,6 +84,22 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
         yield client
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the block runs (in the main thread): the worker processes
+    started then inherit it, so that Ctrl-C at a terminal, sent to all of them, stops
+    the batch in this process only (a worker's KeyboardInterrupt was a traceback on the
+    terminal). Python installs no handler of its own for a signal it starts ignoring."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _security(address: str) -> Any:
