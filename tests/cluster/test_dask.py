@@ -212,3 +212,20 @@ def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None
     assert 1 <= len(done) < len(lines) and done == lines[: len(done)]
     assert "Traceback" not in err
     assert err.splitlines()[-1] == f"error: interrupted after {len(done)} positions"
+
+
+def test_tls_addresses_take_dasks_tls_configuration() -> None:
+    import dask
+
+    from plies.cluster._dask import _security
+
+    settings = {
+        "distributed.comm.tls.ca-file": "ca.pem",
+        "distributed.comm.tls.client.cert": "client.pem",
+        "distributed.comm.tls.client.key": "client.key",
+    }
+    with dask.config.set(settings):
+        security = _security("tls://scheduler.example.org:8786")
+        assert _security("tcp://127.0.0.1:8786") is None
+    assert security.tls_ca_file == "ca.pem"
+    assert (security.tls_client_cert, security.tls_client_key) == ("client.pem", "client.key")

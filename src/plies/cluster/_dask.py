@@ -152,7 +152,7 @@ class _Run:
 
         workers = self._workers(wait_for_one=True)
         counted = time.monotonic()
-        self._warm_up()
+        warming = self._warm_up()
         try:
             while self.next_emit < len(self.items) and not self.stop.is_set():
                 while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
@@ -168,21 +168,25 @@ class _Run:
                 if time.monotonic() - counted > 1:  # workers come and go: count again
                     workers, counted = self._workers(), time.monotonic()
         finally:
-            if self.pending:
-                self.client.cancel(list(self.pending))
+            self.client.cancel([*warming, *self.pending])
 
-    def _warm_up(self) -> None:
+    def _warm_up(self) -> list[Any]:
         """Warm every worker up (:meth:`LineJob.warm`) in the thread that runs its
-        tasks, before the first chunk is timed; workers that join later warm up on
-        their first line."""
-        from distributed import wait
-
+        tasks, first of all its tasks (so that no chunk's timing pays for it); workers
+        that join later warm up on their first line. The futures, to keep until the
+        end (a future let go is forgotten by the scheduler)."""
         addresses = list(self.client.scheduler_info(n_workers=-1)["workers"])
-        warming = [
-            self.client.submit(_warm, self.job, workers=[address], pure=False)
+        return [
+            self.client.submit(
+                _warm,
+                self.job,
+                workers=[address],
+                allow_other_workers=True,  # a worker that left: another warms up twice
+                priority=1,
+                pure=False,
+            )
             for address in addresses
         ]
-        wait(warming)  # type: ignore[no-untyped-call]
 
     def _workers(self, *, wait_for_one: bool = False) -> int:
         """The cluster's workers now (first waiting for one, if asked)."""
