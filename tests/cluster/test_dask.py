@@ -145,7 +145,7 @@ def test_a_killed_worker_loses_no_line(address: str) -> None:
 def test_a_killed_driver_resumes_to_the_same_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
 ) -> None:
-    lines = pons_lines("Test_L1_R2", 14)
+    lines = pons_lines("Test_L1_R2", 18)
     source = write_lines(tmp_path / "set.txt", lines)
     out = tmp_path / "scores.txt"
     command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
@@ -158,7 +158,7 @@ def test_a_killed_driver_resumes_to_the_same_file(
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and driver.poll() is None:
-            if out.exists() and len(out.read_text().splitlines()) >= 3:
+            if out.exists() and out.read_text().count("\n") >= 1:
                 break
             time.sleep(0.05)
         driver.send_signal(signal.SIGKILL)
@@ -166,7 +166,7 @@ def test_a_killed_driver_resumes_to_the_same_file(
         driver.wait(30)
     written = out.read_text().splitlines()
     assert driver.returncode == -signal.SIGKILL
-    assert 3 <= len(written) < len(lines)  # killed mid-run
+    assert 1 <= len(written) < len(lines)  # killed mid-run
     with out.open("a") as stream:
         stream.write(lines[len(written)][:5])  # as if killed in the middle of a line
     status, stdout, err = cli(

@@ -179,11 +179,18 @@ def _solve_notes(args: argparse.Namespace) -> None:
 
 
 def make_table(
+    game: BaseGame[Any, Any], args: argparse.Namespace
+) -> TranspositionTable | NativeTable:
+    """The table of the backend ``--backend`` picks for ``game`` (an explicit
+    ``native`` for a game without a native port is a :class:`SearchError`)."""
+    return table_for(game, args.backend, args.table_size)
+
+
+def table_for(
     game: BaseGame[Any, Any], backend: str | None, table_size: int | None
 ) -> TranspositionTable | NativeTable:
-    """The table of the backend ``--backend`` picks for ``game``, of ``--table-size``
-    entries (an explicit ``native`` for a game without a native port is a
-    :class:`SearchError`)."""
+    """The table of the ``backend`` chosen for ``game``, of ``table_size`` entries
+    (None: the backend's default)."""
     if choose_backend(game, backend) == "native":
         return NativeTable(table_size or NATIVE_TABLE_ENTRIES)
     return TranspositionTable(table_size or DEFAULT_TABLE_ENTRIES)
@@ -200,7 +207,7 @@ def run_solve(args: argparse.Namespace) -> int:
         if getattr(args, option) is not None:
             raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
-    table = make_table(game, args.backend, args.table_size)
+    table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
         try:
@@ -347,7 +354,7 @@ def _solver(lines: SolveLines) -> tuple[BaseGame[Any, Any], TranspositionTable |
     if lines not in made:
         game = parse_game_spec(lines.game_spec)
         made.clear()  # one batch at a time: the tables of earlier ones are let go
-        made[lines] = game, make_table(game, lines.backend, lines.table_size)
+        made[lines] = game, table_for(game, lines.backend, lines.table_size)
     return made[lines]  # type: ignore[no-any-return]
 
 
@@ -399,7 +406,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     game = parse_game_spec(args.game)
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
-    make_table(game, args.backend, args.table_size)  # an impossible --backend fails here
+    choose_backend(game, args.backend)  # an impossible --backend fails here, once
     job = SolveLines(
         game_spec=args.game,
         weak=args.weak,
