@@ -195,19 +195,20 @@ def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None
         env=plies_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
+        bufsize=0,  # unbuffered: readline takes the first line only, communicate the rest
         start_new_session=True,
     )
     try:
         assert driver.stdout is not None
         first = driver.stdout.readline()  # the first answer: the cluster is at work
         os.killpg(driver.pid, signal.SIGINT)
-        rest, err = driver.communicate(timeout=60)
+        rest, errors = driver.communicate(timeout=60)
     finally:
         if driver.poll() is None:
             os.killpg(driver.pid, signal.SIGKILL)
             driver.wait()
-    done = (first + rest).splitlines()
+    err = errors.decode()
+    done = (first + rest).decode().splitlines()
     assert driver.returncode == 130
     assert 1 <= len(done) < len(lines) and done == lines[: len(done)]
     assert "Traceback" not in err
