@@ -183,11 +183,24 @@ def test_a_killed_driver_resumes_to_the_same_file(
     assert status == 1 and "cannot resume: output line 1" in err
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
 def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None:
     # --workers 2: the command starts (and stops) a LocalCluster of its own.
     # Ctrl-C at a terminal reaches every process of the group, the workers too: they
     # printed KeyboardInterrupt tracebacks.
-    lines = pons_lines("Test_L1_R2", 16)
+    lines = pons_lines("Test_L1_R2", 24)
     source = write_lines(tmp_path / "set.txt", lines)
     command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
     driver = subprocess.Popen(
@@ -200,7 +213,15 @@ def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None
     )
     try:
         assert driver.stdout is not None
-        first = driver.stdout.readline()  # the first answer: the cluster is at work
+        first = driver.stdout.readline()  # the first answer, found here (a head start)
+        deadline = time.monotonic() + 60
+        while len(children(driver.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the cluster's workers are starting
+        assert len(children(driver.pid)) >= 2
+        os.set_blocking(driver.stdout.fileno(), False)
+        first += driver.stdout.read() or b""  # the answers found here
+        os.set_blocking(driver.stdout.fileno(), True)
+        first += driver.stdout.readline()  # one from the cluster, which is up
         os.killpg(driver.pid, signal.SIGINT)
         rest, errors = driver.communicate(timeout=60)
     finally:

@@ -82,11 +82,12 @@ def test_resume_skips_what_the_output_answers() -> None:
     assert resume_items(items, ['{"line":4,"value":3}'], tree_job) == items[3:]
 
 
-def test_serial_batches_never_import_dask() -> None:
+def test_small_batches_never_import_dask() -> None:
+    # Without --workers never; with it, not for a batch done within the head start.
     code = (
         "import sys, io; from plies.cli import main;"
         "sys.stdin = io.StringIO('2252576253462244111563\\n');"
-        "status = main(['solve', 'connect4', '--batch', '-']);"
+        "status = main(['solve', 'connect4', '--batch', '-', '--workers', '2']);"
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules, 'dask loaded';"
         "sys.exit(status)"
     )

@@ -89,9 +89,11 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while the block runs (in the main thread): the worker processes
-    started then inherit it, so that Ctrl-C at a terminal, sent to all of them, stops
-    the batch in this process only (a worker's KeyboardInterrupt was a traceback on the
-    terminal). Python installs no handler of its own for a signal it starts ignoring."""
+    started then inherit it, so that Ctrl-C at a terminal, sent to every process of
+    the group, stops the batch in this process only (a worker's KeyboardInterrupt was
+    a traceback on the terminal). Python installs no handler of its own for a signal it
+    starts ignoring. (Blocking it instead, to keep a Ctrl-C pending, does not reach
+    the workers: their start unblocks it.) A Ctrl-C while the cluster starts is lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
