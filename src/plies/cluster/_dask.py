@@ -30,7 +30,7 @@ __all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
 #: per task (a few ms), short enough to keep results flowing and the tail short.
 CHUNK_SECONDS = 0.25
 #: The time of the shortest chunk worth sending on its own, in seconds.
-MIN_CHUNK_SECONDS = 0.03
+MIN_CHUNK_SECONDS = 0.1
 #: Lines in one chunk at most.
 MAX_CHUNK = 2000
 #: Seconds to wait for a scheduler to answer, and for its first worker.
