@@ -6,7 +6,9 @@ run on the same machine, and checks every answer against the set:
 
 * ``serial``: ``plies solve connect4 --batch SET`` (no Dask at all);
 * ``--workers N`` for N = 1 and 2: the same command starting its own LocalCluster, timed
-  from the command's start to its exit (cluster start-up and shut-down included);
+  from the command's start to its exit (cluster start-up and shut-down included; a
+  batch done within the one-second head start in the command's own process, as
+  Test_L3_R1 here, starts no cluster);
 * ``on a running cluster of N``: :func:`plies.cluster.run_lines` on a LocalCluster of N
   workers started beforehand (what ``--scheduler`` against a running cluster costs: the
   batch itself, warm-up of the workers included).
