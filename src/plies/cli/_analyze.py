@@ -12,6 +12,7 @@ stdout is a terminal; scripts that read stdout never see it.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import signal
 import sys
@@ -19,9 +20,12 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
+from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cluster import LineResult
 from plies.engine import (
     ALGORITHMS,
     CHANCE_MODES,
@@ -30,10 +34,11 @@ from plies.engine import (
     SearchResult,
     iterate,
 )
+from plies.errors import PliesError
 from plies.game import BaseGame
-from plies.games import GAMES
+from plies.games import GAMES, parse_game_spec
 
-__all__ = ["register"]
+__all__ = ["AnalyzeLines", "register"]
 
 #: Seconds ``analyze`` searches when no limit is given.
 DEFAULT_TIME = 10.0
@@ -80,6 +85,14 @@ def register(subparsers: Any) -> None:
     analyze.add_argument(
         "--json", action="store_true", help="print one JSON object per completed depth"
     )
+    analyze.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="score every position of FILE ('-': standard input), one a line, at the "
+        "--depth, --nodes or --time given: one line '<position> <score> <best move> "
+        "<depth>' (or a JSON object with --json) per position",
+    )
+    add_cluster_arguments(analyze)
     analyze.set_defaults(handler=run_analyze)
 
 
@@ -194,6 +207,11 @@ def _analyze_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
 def run_analyze(args: argparse.Namespace) -> int:
     """Handle ``plies analyze``: exit 0, or 130 after Ctrl-C (the best move of the
     last completed depth printed all the same)."""
+    if args.batch is not None:
+        return _run_batch(args)
+    for option in ("workers", "scheduler", "out", "resume"):
+        if getattr(args, option) is not None:
+            raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
     _analyze_notes(game, args)
     if args.depth is None and args.time is None and args.nodes is None:
@@ -226,3 +244,124 @@ def run_analyze(args: argparse.Namespace) -> int:
             print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
         return 130
     return 0
+
+
+# -- batches --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnalyzeLines:
+    """The work on one line of ``analyze --batch``: search the position to the limits
+    and keep the last completed depth; a pure function of the line (given a depth or
+    node limit: a time limit depends on the machine), run the same way here and on a
+    Dask worker (:mod:`plies.cluster`).
+
+    Its output is ``<position> <score> <best move> <depth>`` (score ``win:N``,
+    ``loss:N`` or the evaluation; best move ``(none)`` at the end of a game) or, with
+    ``json``, the last depth's JSON object with ``line`` and ``position``; a bad
+    position, or a limit reached before depth 1, is a bad line.
+    """
+
+    game_spec: str
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    algorithm: str = DEFAULT_ALGORITHM
+    chance: str = "star1"
+    seed: int | None = None
+    json: bool = False
+
+    def warm(self) -> None:
+        """Build the game, once per process."""
+        _game_of(self.game_spec)
+
+    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
+        """Search one line's position (Ctrl-C, ``stop``, abandons it)."""
+        game = _game_of(self.game_spec)
+        try:
+            state = game.parse_position(text)
+            last = None
+            for last in iterate(  # noqa: B007  # the last completed depth is the answer
+                game,
+                state,
+                limits=Limits(depth=self.depth, nodes=self.nodes, time=self.time),
+                algorithm=self.algorithm,
+                chance=self.chance,
+                seed=self.seed,
+                stop=stop,
+            ):
+                pass
+            if last is None:
+                raise PliesError(f"no depth completed within {self._limits_text()}")
+        except PliesError as exc:
+            if stop is not None and stop.is_set():
+                return LineResult(number, abandoned=True)
+            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
+            return LineResult(number, output=error, error=str(exc))
+        stats = last.stats
+        record = result_record(game, state, last)
+        if self.json:
+            output = json.dumps({"line": number, "position": text, **record})
+        else:
+            outcome = last.outcome
+            score = f"{outcome}:{last.distance}" if outcome else last.score_text
+            best = record["best_move"] or "(none)"
+            output = f"{text} {score.replace(' ', '')} {best} {last.depth}"
+        return LineResult(number, output=output, nodes=stats.nodes, seconds=stats.time)
+
+    def _limits_text(self) -> str:
+        given = {"depth": self.depth, "nodes": self.nodes, "time": self.time}
+        return " ".join(f"--{name} {value:g}" for name, value in given.items() if value)
+
+    def item_key(self, number: int, text: str) -> str:
+        """The line number (JSON output) or the position (text output)."""
+        return str(number) if self.json else text
+
+    def output_key(self, output: str) -> str:
+        """The ``line`` of a JSON output line, or the position of a text one."""
+        if not self.json:
+            return output.rsplit(" ", 3)[0]
+        try:
+            return str(json.loads(output).get("line", ""))
+        except (ValueError, AttributeError):
+            return ""
+
+
+@functools.lru_cache(maxsize=4)
+def _game_of(spec: str) -> BaseGame[Any, Any]:
+    """A game by its spec, made once per process."""
+    return parse_game_spec(spec)
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    if args.position:
+        raise PliesError("give positions in the --batch file, not on the command line")
+    game = parse_game_spec(args.game)
+    _analyze_notes(game, args)
+    if args.depth is None and args.time is None and args.nodes is None:
+        raise PliesError("--batch needs a limit per position: --depth, --nodes or --time")
+    job = AnalyzeLines(
+        game_spec=args.game,
+        depth=args.depth,
+        nodes=args.nodes,
+        time=args.time,
+        algorithm=args.algorithm,
+        chance=args.chance or "star1",
+        seed=args.seed,
+        json=args.json,
+    )
+    items = batch_items(read_batch(args.batch))
+    searched = bad = 0
+
+    def count(result: LineResult) -> None:
+        nonlocal searched, bad
+        if result.error is None:
+            searched += 1
+        else:
+            bad += 1
+            print(f"error: line {result.number}: {result.error}", file=sys.stderr)
+
+    if run_batch(args, items, job, label="analysing", on_result=count):
+        print(f"error: interrupted after {searched} positions", file=sys.stderr)
+        return 130
+    return 1 if bad else 0

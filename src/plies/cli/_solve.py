@@ -11,13 +11,11 @@ win, draw or loss.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from plies.cli._analyze import _Progress, format_line, stop_on_interrupt
@@ -29,6 +27,8 @@ from plies.cli._args import (
     seconds,
     whole_number,
 )
+from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cluster import LineResult
 from plies.engine import (
     BACKENDS,
     Limits,
@@ -43,11 +43,15 @@ from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
 
-__all__ = ["register", "solve_record"]
+__all__ = ["SolveLines", "register", "solve_record"]
 
 #: Default transposition-table size, in entries (about 130 bytes each on CPython);
 #: the native backend's is Pons' (a prime near 2**23, 5 bytes each: 40 MB).
 DEFAULT_TABLE_ENTRIES = 1 << 20
+#: A batch's workers warm up on a position this many plies before the end of a game,
+#: searching this many nodes at most.
+WARM_PLIES = 12
+WARM_NODES = 20_000
 #: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
 MIN_TABLE_ENTRIES = 16
 
@@ -115,6 +119,7 @@ def register(subparsers: Any) -> None:
         "--nodes", type=whole_number(1), help="give up on a position after this many nodes"
     )
     solver.add_argument("--json", action="store_true", help="print JSON (one object per line)")
+    add_cluster_arguments(solver)
     solver.set_defaults(handler=run_solve)
 
 
@@ -178,9 +183,17 @@ def make_table(
 ) -> TranspositionTable | NativeTable:
     """The table of the backend ``--backend`` picks for ``game`` (an explicit
     ``native`` for a game without a native port is a :class:`SearchError`)."""
-    if choose_backend(game, args.backend) == "native":
-        return NativeTable(args.table_size or NATIVE_TABLE_ENTRIES)
-    return TranspositionTable(args.table_size or DEFAULT_TABLE_ENTRIES)
+    return table_for(game, args.backend, args.table_size)
+
+
+def table_for(
+    game: BaseGame[Any, Any], backend: str | None, table_size: int | None
+) -> TranspositionTable | NativeTable:
+    """The table of the ``backend`` chosen for ``game``, of ``table_size`` entries
+    (None: the backend's default)."""
+    if choose_backend(game, backend) == "native":
+        return NativeTable(table_size or NATIVE_TABLE_ENTRIES)
+    return TranspositionTable(table_size or DEFAULT_TABLE_ENTRIES)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -190,6 +203,9 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.position:
             raise PliesError("give positions in the --batch file, not on the command line")
         return _run_batch(args)
+    for option in ("workers", "scheduler", "out", "resume"):
+        if getattr(args, option) is not None:
+            raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
     table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
@@ -239,6 +255,117 @@ def _solve_text(record: dict[str, Any]) -> str:
 # -- batches --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class SolveLines:
+    """The work on one line of ``solve --batch``: a pure function of the line (with
+    these options), run the same way here and on a Dask worker (:mod:`plies.cluster`).
+
+    A line is ``<position> [<score>]``; its output is ``<position> <score>`` or a JSON
+    object (``--json``), a bad line's a JSON ``{"line": N, "error": ...}`` or nothing.
+    """
+
+    game_spec: str
+    weak: bool = False
+    moves: str = "none"
+    backend: str | None = None
+    table_size: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    json: bool = False
+
+    def warm(self) -> None:
+        """Build the game and the table and load the solver (a native kernel loads
+        each compiled function on its first call) by solving a position a few moves
+        from the end, once per process."""
+        game, table = _solver(self)
+        states = [game.initial_state()]
+        while game.terminal_value(states[-1]) is None and game.legal_moves(states[-1]):
+            states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+        table.clear()
+        with contextlib.suppress(PliesError):  # the node limit: it is warm all the same
+            solve(
+                game,
+                states[max(0, len(states) - WARM_PLIES)],
+                table=table,
+                weak=self.weak,
+                moves="none",
+                limits=Limits(nodes=WARM_NODES),
+            )
+
+    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
+        """Solve one line (Ctrl-C, ``stop``, abandons it)."""
+        game, table = _solver(self)
+        position, expected = _split_line(text)
+        # A stop that never comes where none is given (a Dask worker): the native
+        # solver counts nodes a little differently unwatched, and JSON shows them.
+        stop = stop if stop is not None else threading.Event()
+        try:
+            state = game.parse_position(position)
+            table.clear()  # every position from scratch, as Pons' benchmark does
+            solved = solve(
+                game,
+                state,
+                table=table,
+                limits=Limits(nodes=self.nodes, time=self.time),
+                stop=stop,
+                weak=self.weak,
+                moves=self.moves,
+            )
+        except PliesError as exc:
+            if stop.is_set():
+                return LineResult(number, abandoned=True)
+            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
+            return LineResult(number, output=error, error=str(exc))
+        token = score_token(game, state, solved)
+        differs = None
+        if expected is not None and not _agrees(expected, token, weak=self.weak):
+            differs = f"line {number}: expected {expected}, got {token}"
+        if self.json:
+            record = solve_record(game, state, solved, position=position)
+            record["line"] = number
+            record["input"] = position
+            record["expected"] = expected
+            output = json.dumps(record)
+        else:
+            output = f"{position} {token}"
+        stats = solved.stats
+        return LineResult(
+            number, output=output, differs=differs, nodes=stats.nodes, seconds=stats.time
+        )
+
+    def item_key(self, number: int, text: str) -> str:
+        """The line number (JSON output) or the position (text output)."""
+        return str(number) if self.json else _split_line(text)[0]
+
+    def output_key(self, output: str) -> str:
+        """The ``line`` of a JSON output line, or the position of a text one."""
+        if self.json:
+            return _json_line_number(output)
+        return output.rsplit(" ", 1)[0]
+
+
+_SOLVERS = threading.local()
+
+
+def _solver(lines: SolveLines) -> tuple[BaseGame[Any, Any], TranspositionTable | NativeTable]:
+    """The game and the table of a batch, made once per process and thread (a table
+    serves one solve at a time: a Dask worker may still run a cancelled line beside)."""
+    made: dict[SolveLines, Any] = _SOLVERS.__dict__.setdefault("made", {})
+    if lines not in made:
+        game = parse_game_spec(lines.game_spec)
+        made.clear()  # one batch at a time: the tables of earlier ones are let go
+        made[lines] = game, table_for(game, lines.backend, lines.table_size)
+    return made[lines]  # type: ignore[no-any-return]
+
+
+def _json_line_number(output: str) -> str:
+    """The ``line`` field of a JSON output line, as text ('' if there is none)."""
+    try:
+        return str(json.loads(output).get("line", ""))
+    except (ValueError, AttributeError):
+        return ""
+
+
 @dataclass
 class _Tally:
     """What a batch did: positions solved, bad lines, disagreements, work done."""
@@ -250,17 +377,18 @@ class _Tally:
     nodes: int = 0
     seconds: float = 0.0
 
-
-def _read_batch(source: str) -> list[str]:
-    if source == "-":
-        return sys.stdin.read().splitlines()
-    path = Path(source.removeprefix("@"))
-    try:
-        return path.read_text(encoding="utf-8-sig").splitlines()
-    except FileNotFoundError:
-        raise PliesError(f"batch file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PliesError(f"cannot read batch file {path}: {exc}") from None
+    def add(self, result: LineResult) -> None:
+        """Count one line's result, and report a bad line on stderr."""
+        if result.error is not None:
+            self.bad += 1
+            print(f"error: line {result.number}: {result.error}", file=sys.stderr)
+            return
+        self.solved += 1
+        self.nodes += result.nodes
+        self.seconds += result.seconds
+        if result.differs is not None:
+            self.differ += 1
+            self.first_difference = self.first_difference or result.differs
 
 
 def _split_line(text: str) -> tuple[str, int | None]:
@@ -278,22 +406,20 @@ def _run_batch(args: argparse.Namespace) -> int:
     game = parse_game_spec(args.game)
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
-    table = make_table(game, args)
-    lines = _read_batch(args.batch)
-    limits = Limits(nodes=args.nodes, time=args.time)
+    choose_backend(game, args.backend)  # an impossible --backend fails here, once
+    job = SolveLines(
+        game_spec=args.game,
+        weak=args.weak,
+        moves=args.moves or "none",
+        backend=args.backend,
+        table_size=args.table_size,
+        nodes=args.nodes,
+        time=args.time,
+        json=args.json,
+    )
+    items = batch_items(read_batch(args.batch))
     tally = _Tally()
-    with stop_on_interrupt() as stop, _batch_progress(len(lines)) as advance:
-        for number, raw in enumerate(lines, start=1):
-            if stop.is_set():
-                break
-            text = raw.strip()
-            if text and not text.startswith("#"):
-                _solve_line(
-                    game, number, text, args, table=table, limits=limits, tally=tally, stop=stop
-                )
-                if stop.is_set():
-                    break
-            advance()
+    interrupted = run_batch(args, items, job, label="solving", on_result=tally.add)
     if tally.solved:
         print(
             f"solved {tally.solved} positions in {tally.seconds:.2f} s, "
@@ -301,7 +427,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             f"{tally.seconds / tally.solved * 1000:.2f} ms per position",
             file=sys.stderr,
         )
-    if stop.is_set():
+    if interrupted:
         print(f"error: interrupted after {tally.solved} positions", file=sys.stderr)
         return 130
     if tally.differ:
@@ -313,60 +439,6 @@ def _run_batch(args: argparse.Namespace) -> int:
     return 1 if tally.bad or tally.differ else 0
 
 
-def _solve_line(
-    game: BaseGame[Any, Any],
-    number: int,
-    text: str,
-    args: argparse.Namespace,
-    *,
-    table: TranspositionTable | NativeTable,
-    limits: Limits,
-    tally: _Tally,
-    stop: threading.Event,
-) -> None:
-    """Solve one batch line, print its result, count it; a bad line is one stderr line.
-
-    Ctrl-C (``stop``) abandons the line silently: the caller reports the interruption.
-    """
-    position, expected = _split_line(text)
-    try:
-        state = game.parse_position(position)
-        table.clear()  # every position from scratch, as Pons' benchmark does
-        solved = solve(
-            game,
-            state,
-            table=table,
-            limits=limits,
-            stop=stop,
-            weak=args.weak,
-            moves=args.moves or "none",
-        )
-    except PliesError as exc:
-        if stop.is_set():
-            return
-        tally.bad += 1
-        print(f"error: line {number}: {exc}", file=sys.stderr)
-        if args.json:  # a JSON reader sees every line of the batch, bad ones too
-            print(json.dumps({"line": number, "error": str(exc)}), flush=True)
-        return
-    tally.solved += 1
-    tally.nodes += solved.stats.nodes
-    tally.seconds += solved.stats.time
-    token = score_token(game, state, solved)
-    if expected is not None and not _agrees(expected, token, weak=args.weak):
-        tally.differ += 1
-        if not tally.first_difference:
-            tally.first_difference = f"line {number}: expected {expected}, got {token}"
-    if args.json:
-        record = solve_record(game, state, solved, position=position)
-        record["line"] = number
-        record["input"] = position
-        record["expected"] = expected
-        print(json.dumps(record), flush=True)
-    else:
-        print(f"{position} {token}", flush=True)
-
-
 def _agrees(expected: int, token: str, *, weak: bool) -> bool:
     """Whether a computed score token matches an expected integer score."""
     try:
@@ -376,35 +448,3 @@ def _agrees(expected: int, token: str, *, weak: bool) -> bool:
     if weak:
         return (expected > 0) - (expected < 0) == score
     return expected == score
-
-
-@contextmanager
-def _batch_progress(total: int) -> Iterator[Any]:
-    """A rich progress bar on stderr (when it is a terminal); yields the advance function."""
-    if not sys.stderr.isatty():
-        yield lambda: None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        "solving",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        # Results printed while the bar runs: into the file stdout goes to, untouched;
-        # on a terminal, above the bar (rich redraws it below them).
-        redirect_stdout=sys.stdout.isatty(),
-        redirect_stderr=False,
-    ) as progress:
-        task = progress.add_task("positions", total=total)
-        yield lambda: progress.advance(task)

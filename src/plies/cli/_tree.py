@@ -11,7 +11,8 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterable
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AnyStr, BinaryIO
 
@@ -19,6 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from plies.cli._args import note, whole_number
+from plies.cli._batch import add_cluster_arguments, batch_items, run_batch
+from plies.cluster import LineResult
 from plies.errors import LimitError, PliesError
 from plies.lab import (
     LabOptions,
@@ -44,7 +47,7 @@ from plies.trees._guided import guided_tree
 from plies.trees._random import random_tree
 from plies.trees._render import plain_tree_lines, render_tree
 
-__all__ = ["register", "run_tree"]
+__all__ = ["TreeLines", "register", "run_tree"]
 
 #: Above these sizes the tree drawing and the narration are left out unless asked for.
 SHOW_TREE_MAX_NODES = 400
@@ -114,6 +117,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_tree_arguments(p)
+    add_cluster_arguments(p)
     p.set_defaults(handler=run_tree)
 
 
@@ -447,6 +451,9 @@ def run_tree(args: argparse.Namespace) -> int:
         raise PliesError("drawing options cannot be combined with --batch or --compare")
     if args.batch:
         return _run_batch(args)
+    for option in ("workers", "scheduler", "out", "resume"):
+        if getattr(args, option, None) is not None:
+            raise PliesError(f"--{option} works with --batch only")
     tree = build_tree(args)
     if args.compare:
         return _run_compare(tree, args)
@@ -472,7 +479,7 @@ def run_tree(args: argparse.Namespace) -> int:
 
 
 def _print_json(doc: Any) -> None:
-    sys.stdout.write(json.dumps(doc, allow_nan=False, separators=(",", ":")) + "\n")
+    sys.stdout.write(_json_text(doc) + "\n")
 
 
 def _console() -> Console:
@@ -621,14 +628,48 @@ def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch_lines(args: argparse.Namespace) -> Iterable[tuple[int, str]]:
-    if args.tree is None or not (args.tree == "-" or args.tree.startswith("@")):
-        raise PliesError("--batch reads trees from - (standard input) or @FILE, one per line")
-    text = read_source(args.tree)
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            yield number, stripped
+@dataclass(frozen=True)
+class TreeLines:
+    """The work on one line of ``tree --batch``: read the tree, search it, and write
+    one JSON line (a bad tree's ``{"line": N, "error": ...}``); a pure function of the
+    line, run the same way here and on a Dask worker (:mod:`plies.cluster`)."""
+
+    options: LabOptions
+    notation: str = "auto"
+    root: str = "max"
+    branching: int | None = None
+    bounds: tuple[float | int, float | int] | None = None
+
+    def warm(self) -> None:
+        """Nothing to load: trees are read line by line."""
+
+    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
+        """Search the tree of one line."""
+        try:
+            tree = read_tree(
+                text,
+                notation=self.notation,
+                root=self.root,
+                branching=self.branching,
+                bounds=self.bounds,
+            )
+            result = run(tree, self.options, trace=False)
+            doc: dict[str, Any] = {"line": number, **search_document(result, self.options)}
+        except PliesError as exc:
+            doc = {"line": number, "error": str(exc)}
+            return LineResult(number, output=_json_text(doc), error=str(exc))
+        return LineResult(number, output=_json_text(doc), nodes=result.nodes_visited)
+
+    def item_key(self, number: int, text: str) -> str:
+        """The line number."""
+        return str(number)
+
+    def output_key(self, output: str) -> str:
+        """The ``line`` of an output line."""
+        try:
+            return str(json.loads(output).get("line", ""))
+        except (ValueError, AttributeError):
+            return ""
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -636,23 +677,25 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise PliesError(
             "--batch cannot be combined with --random, --guided, --leaves or --compare"
         )
+    if args.tree is None or not (args.tree == "-" or args.tree.startswith("@")):
+        raise PliesError("--batch reads trees from - (standard input) or @FILE, one per line")
+    job = TreeLines(
+        lab_options(args),
+        notation=args.notation,
+        root=args.root,
+        branching=args.branching,
+        bounds=args.bounds,
+    )
+    items = batch_items(read_source(args.tree).splitlines())
     failures = 0
-    chosen = lab_options(args)
-    for number, line in _batch_lines(args):
-        try:
-            tree = read_tree(
-                line,
-                notation=args.notation,
-                root=args.root,
-                branching=args.branching,
-                bounds=args.bounds,
-            )
-            result = run(tree, chosen, trace=False)
-            doc: dict[str, Any] = {"line": number, **search_document(result, chosen)}
-        except PliesError as exc:
-            failures += 1
-            doc = {"line": number, "error": str(exc)}
-        _print_json(doc)
+
+    def count(result: LineResult) -> None:
+        nonlocal failures
+        failures += result.error is not None
+
+    if run_batch(args, items, job, label="searching", on_result=count):
+        print("error: interrupted", file=sys.stderr)
+        return 130
     if failures:
         print(
             f"error: {failures} tree{'s' if failures != 1 else ''} in the batch could not "
@@ -661,3 +704,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _json_text(doc: Any) -> str:
+    return json.dumps(doc, allow_nan=False, separators=(",", ":"))

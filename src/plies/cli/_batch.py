@@ -1,0 +1,191 @@
+"""What every ``--batch`` shares: reading the lines, the output file and ``--resume``,
+the progress bar, and running the lines here or on a Dask cluster (``--workers``,
+``--scheduler``) through :func:`plies.cluster.run_lines`.
+
+A command supplies a *line job* (:class:`plies.cluster.LineJob`): the one function
+from a line to its output line, run the same way serially and on a cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from plies.cli._args import whole_number
+from plies.cluster import LineJob, LineResult, check_scheduler_address, resume_items, run_lines
+from plies.errors import PliesError
+
+__all__ = [
+    "add_cluster_arguments",
+    "batch_items",
+    "batch_progress",
+    "read_batch",
+    "run_batch",
+]
+
+Item = tuple[int, str]
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--workers``, ``--scheduler``, ``--out`` and ``--resume`` of a batch command."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=whole_number(1, 1024),
+        metavar="N",
+        help="run the batch on a local Dask cluster of N worker processes (needs "
+        "plies[cluster]); the output is the serial one",
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the batch on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT, or tls://HOST:PORT with Dask's TLS configuration); the "
+        "cluster must be trusted: it unpickles what it is sent",
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--out", metavar="FILE", help="write the batch's output to FILE")
+    out.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="like --out FILE, but keep the lines an interrupted run of the same batch "
+        "wrote there, skip their input lines and append the rest",
+    )
+
+
+def read_batch(source: str) -> list[str]:
+    """The lines of a batch file (``-``: standard input; a leading ``@`` is dropped)."""
+    if source == "-":
+        return sys.stdin.read().splitlines()
+    path = Path(source.removeprefix("@"))
+    try:
+        return path.read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise PliesError(f"batch file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PliesError(f"cannot read batch file {path}: {exc}") from None
+
+
+def batch_items(lines: list[str]) -> list[Item]:
+    """The work items of a batch: ``(line number, stripped text)`` of every line that
+    is neither blank nor a ``#`` comment."""
+    items = []
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            items.append((number, text))
+    return items
+
+
+def run_batch(
+    args: argparse.Namespace,
+    items: list[Item],
+    job: LineJob,
+    *,
+    label: str,
+    on_result: Callable[[LineResult], None],
+) -> bool:
+    """Run ``job`` on ``items`` as ``args`` say (here, ``--workers``, ``--scheduler``),
+    write each output line (stdout, ``--out`` or ``--resume``) with a progress bar, and
+    call ``on_result`` for each result in input order. True when Ctrl-C stopped it."""
+    from plies.cli._analyze import stop_on_interrupt  # _analyze imports this module
+
+    scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
+    with (
+        _output(args, items, job) as (write, todo),
+        stop_on_interrupt() as stop,
+        batch_progress(len(todo), label) as advance,
+    ):
+
+        def emit(result: LineResult) -> None:
+            if result.output is not None:
+                write(result.output)
+            on_result(result)
+            advance()
+
+        run_lines(todo, job, emit=emit, stop=stop, workers=args.workers, scheduler=scheduler)
+    return stop.is_set()
+
+
+@contextmanager
+def _output(
+    args: argparse.Namespace, items: list[Item], job: LineJob
+) -> Iterator[tuple[Callable[[str], None], list[Item]]]:
+    """Where output lines go, and the items still to run (all, unless ``--resume``)."""
+    if args.resume is None and args.out is None:
+
+        def to_stdout(line: str) -> None:
+            print(line, flush=True)
+
+        yield to_stdout, items
+        return
+    path = Path(args.resume or args.out)
+    todo = items
+    if args.resume is not None:
+        todo = resume_items(items, _complete_lines(path), job)
+    try:
+        stream: TextIO = path.open("a" if args.resume is not None else "w", encoding="utf-8")
+    except OSError as exc:
+        raise PliesError(f"cannot write {path}: {exc}") from None
+    with stream:
+
+        def to_file(line: str) -> None:
+            stream.write(line + "\n")
+            stream.flush()
+
+        yield to_file, todo
+
+
+def _complete_lines(path: Path) -> list[str]:
+    """The complete lines of an output file (none if it does not exist yet); a last
+    line cut short by a kill is removed from the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise PliesError(f"cannot read {path}: {exc}") from None
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) < len(data):
+        with path.open("r+b") as stream:
+            stream.truncate(len(complete))
+    try:
+        return complete.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise PliesError(f"cannot resume: {path} is not a batch's output (not UTF-8)") from None
+
+
+@contextmanager
+def batch_progress(total: int, label: str = "solving") -> Iterator[Any]:
+    """A rich progress bar on stderr (when it is a terminal); yields the advance function."""
+    if not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        label,
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        # Results printed while the bar runs: into the file stdout goes to, untouched;
+        # on a terminal, above the bar (rich redraws it below them).
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
+    ) as progress:
+        task = progress.add_task("lines", total=total)
+        yield lambda: progress.advance(task)

@@ -1,0 +1,240 @@
+"""Run a batch's lines on a Dask cluster: the one module of plies that imports Dask.
+
+The lines go out in *chunks* (a few consecutive lines in one task), so that a thousand
+easy lines do not pay Dask's few milliseconds per task each: the first chunks hold one
+line, then each chunk is sized to take about :data:`CHUNK_SECONDS` at the mean time per
+line measured so far, and near the end no more than a share of what is left (so the
+last lines spread over every worker). At most two chunks per worker are out at a time, one
+running and one waiting, so sizes follow the measurements and results come back in
+about input order. A worker that dies mid-chunk loses nothing: the scheduler runs the
+chunk again on another worker (``distributed.scheduler.allowed-failures`` times), and
+every line is emitted once, from the one result the future holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from plies.cluster._lines import Item, LineJob, LineResult
+from plies.errors import PliesError
+
+__all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
+
+#: The time one chunk should take on a worker, in seconds: long beside Dask's cost
+#: per task (a few ms), short enough to keep results flowing and the tail short.
+CHUNK_SECONDS = 0.25
+#: The time of the shortest chunk worth sending on its own, in seconds.
+MIN_CHUNK_SECONDS = 0.1
+#: Lines in one chunk at most.
+MAX_CHUNK = 2000
+#: Seconds to wait for a scheduler to answer, and for its first worker.
+CONNECT_SECONDS = 10
+
+
+def run_on_cluster(
+    items: Sequence[Item],
+    job: LineJob,
+    *,
+    emit: Callable[[LineResult], None],
+    stop: threading.Event,
+    workers: int | None,
+    scheduler: str | None,
+) -> None:
+    """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
+    processes, or on the scheduler at ``scheduler``."""
+    with _client(workers, scheduler) as client:
+        _Run(client, items, job, emit, stop).run()
+
+
+@contextmanager
+def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """A Dask client of a new LocalCluster, or of the scheduler at ``scheduler``."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise PliesError(
+            "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
+        ) from None
+    if scheduler is None:
+        with _sigint_ignored():
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
+                silence_logs=logging.ERROR,
+            )
+        try:
+            with Client(cluster) as client:  # type: ignore[no-untyped-call]
+                yield client
+        finally:
+            cluster.close()
+        return
+    try:
+        client = Client(  # type: ignore[no-untyped-call]
+            scheduler, security=_security(scheduler), timeout=CONNECT_SECONDS
+        )
+    except (OSError, TimeoutError) as exc:
+        raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        yield client
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the block runs (in the main thread): the worker processes
+    started then inherit it, so that Ctrl-C at a terminal, sent to every process of
+    the group, stops the batch in this process only (a worker's KeyboardInterrupt was
+    a traceback on the terminal). Python installs no handler of its own for a signal it
+    starts ignoring. (Blocking it instead, to keep a Ctrl-C pending, does not reach
+    the workers: their start unblocks it.) A Ctrl-C while the cluster starts is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _security(address: str) -> Any:
+    """Dask's TLS settings (``distributed.comm.tls.*`` in its configuration: files or
+    ``DASK_DISTRIBUTED__COMM__TLS__...`` variables) for a ``tls://`` address."""
+    if not address.startswith("tls://"):
+        return None
+    from distributed.security import Security
+
+    return Security()  # type: ignore[no-untyped-call]
+
+
+def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], float]:
+    """On a worker: the results of consecutive lines and the seconds they took."""
+    started = time.perf_counter()
+    results = [job(number, text) for number, text in chunk]
+    return results, time.perf_counter() - started
+
+
+def _warm(job: LineJob) -> None:
+    """On a worker: load what every line needs before the clock starts."""
+    job.warm()
+
+
+class _Run:
+    """One batch on one client: hands out chunks, collects and emits in order."""
+
+    def __init__(
+        self,
+        client: Any,
+        items: Sequence[Item],
+        job: LineJob,
+        emit: Callable[[LineResult], None],
+        stop: threading.Event,
+    ) -> None:
+        self.client = client
+        self.items = items
+        self.job = job
+        self.emit = emit
+        self.stop = stop
+        self.next_item = 0  # the first item not yet sent
+        self.next_emit = 0  # the first item not yet emitted
+        self.done: dict[int, LineResult] = {}  # finished, waiting for earlier lines
+        self.pending: dict[Any, tuple[int, int]] = {}  # future -> its items [start, end)
+        self.per_line: float | None = None  # seconds a line takes, lately
+
+    def run(self) -> None:
+        """Send chunks, collect results until every line is emitted or ``stop``."""
+        from distributed import wait
+
+        workers = self._workers(wait_for_one=True)
+        counted = time.monotonic()
+        warming = self._warm_up()
+        try:
+            while self.next_emit < len(self.items) and not self.stop.is_set():
+                while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
+                    self._submit(workers)
+                try:  # a short wait, so that Ctrl-C is seen soon
+                    finished, _ = wait(  # type: ignore[no-untyped-call]
+                        list(self.pending), timeout=0.2, return_when="FIRST_COMPLETED"
+                    )
+                except TimeoutError:
+                    finished = set()
+                for future in finished:
+                    self._collect(future)
+                if time.monotonic() - counted > 1:  # workers come and go: count again
+                    workers, counted = self._workers(), time.monotonic()
+        finally:
+            self.client.cancel([*warming, *self.pending])
+
+    def _warm_up(self) -> list[Any]:
+        """Warm every worker up (:meth:`LineJob.warm`) in the thread that runs its
+        tasks, first of all its tasks (so that no chunk's timing pays for it); workers
+        that join later warm up on their first line. The futures, to keep until the
+        end (a future let go is forgotten by the scheduler)."""
+        addresses = list(self.client.scheduler_info(n_workers=-1)["workers"])
+        return [
+            self.client.submit(
+                _warm,
+                self.job,
+                workers=[address],
+                allow_other_workers=True,  # a worker that left: another warms up twice
+                priority=1,
+                pure=False,
+            )
+            for address in addresses
+        ]
+
+    def _workers(self, *, wait_for_one: bool = False) -> int:
+        """The cluster's workers now (first waiting for one, if asked)."""
+        if wait_for_one:
+            try:
+                self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except TimeoutError:
+                raise PliesError(
+                    f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
+                ) from None
+        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
+
+    def _chunk_size(self, workers: int) -> int:
+        """Lines in the next chunk: one until a chunk was timed, then about
+        :data:`CHUNK_SECONDS` of lines, and near the end no more than a share of what
+        is left per worker (unless that share is quicker than :data:`MIN_CHUNK_SECONDS`,
+        where Dask's cost per task would outweigh the better balance)."""
+        if self.per_line is None:
+            return 1
+        per_line = max(self.per_line, 1e-6)
+        left = len(self.items) - self.next_item
+        share = max(left // (2 * workers), int(MIN_CHUNK_SECONDS / per_line))
+        return max(1, min(int(CHUNK_SECONDS / per_line), share, MAX_CHUNK))
+
+    def _submit(self, workers: int) -> None:
+        start = self.next_item
+        end = min(len(self.items), start + self._chunk_size(workers))
+        chunk = list(self.items[start:end])
+        future = self.client.submit(_run_chunk, self.job, chunk, pure=False)
+        self.pending[future] = (start, end)
+        self.next_item = end
+
+    def _collect(self, future: Any) -> None:
+        start, end = self.pending.pop(future)
+        try:
+            results, seconds = future.result()
+        except Exception as exc:  # a bug in the job, or a chunk that killed its workers
+            first, last = self.items[start][0], self.items[end - 1][0]
+            raise PliesError(
+                f"lines {first}-{last} failed on the cluster: {type(exc).__name__}: {exc}"
+            ) from None
+        # The mean of the latest chunks, mostly: a worker's first lines are slower.
+        latest = seconds / (end - start)
+        self.per_line = latest if self.per_line is None else (self.per_line + latest) / 2
+        for offset, result in enumerate(results):
+            self.done[start + offset] = result
+        while self.next_emit in self.done and not self.stop.is_set():
+            self.emit(self.done.pop(self.next_emit))
+            self.next_emit += 1

@@ -1,0 +1,253 @@
+"""Batches on a real Dask LocalCluster of two worker processes: the output equals the
+serial run's byte for byte, bad lines stay in place, nothing is lost when a worker or
+the driver is killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cluster_helpers import plies_env, pons_lines
+from plies.cli import main
+from plies.cli._solve import SolveLines
+from plies.cluster import LineResult, run_lines
+
+distributed = pytest.importorskip("distributed")
+
+#: JSON fields that measure time, different in every run (serial ones too).
+CLOCK_FIELDS = ("time", "nps")
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def without_clocks(out: str) -> list[Any]:
+    """JSON lines with their time-measuring fields removed."""
+    records = []
+    for line in out.splitlines():
+        record = json.loads(line)
+        for field in CLOCK_FIELDS:
+            record.pop(field, None)
+            record.get("stats", {}).pop(field, None)
+        records.append(record)
+    return records
+
+
+def write_lines(path: Path, lines: list[str]) -> str:
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_solve_batch_equals_the_serial_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
+) -> None:
+    lines = pons_lines("Test_L3_R1", 300)
+    lines[7:7] = ["# a comment", "", "12345678", "4444444"]  # column 8; a full column
+    source = write_lines(tmp_path / "set.txt", lines)
+    serial = cli(capsys, "solve", "connect4", "--batch", source)
+    parallel = cli(capsys, "solve", "connect4", "--batch", source, "--scheduler", address)
+    assert parallel[1] == serial[1]  # byte for byte
+    assert serial[1].splitlines() == lines[:7] + lines[11:]  # Pons' answers
+    assert parallel[0] == serial[0] == 1  # two bad lines
+    bad = [line for line in parallel[2].splitlines() if line.startswith("error: line")]
+    assert [line.split(":")[1] for line in bad] == [" line 10", " line 11"]
+    assert bad == [line for line in serial[2].splitlines() if line.startswith("error: line")]
+    serial_json = cli(capsys, "solve", "connect4", "--batch", source, "--json")
+    parallel_json = cli(
+        capsys, "solve", "connect4", "--batch", source, "--json", "--scheduler", address
+    )
+    assert without_clocks(parallel_json[1]) == without_clocks(serial_json[1])
+    assert len(parallel_json[1].splitlines()) == 302  # the bad lines as JSON objects too
+
+
+def random_tree(rng: random.Random, depth: int) -> Any:
+    if depth == 0:
+        return rng.randint(-9, 9)
+    return [random_tree(rng, depth - 1) for _ in range(rng.randint(1, 3))]
+
+
+def test_tree_batch_equals_the_serial_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
+) -> None:
+    rng = random.Random(13)
+    trees = [json.dumps(random_tree(rng, rng.randint(0, 4))) for _ in range(120)]
+    trees[5] = "[[3,12,8],[2,4"  # unbalanced
+    source = "@" + write_lines(tmp_path / "trees.txt", trees)
+    for options in ([], ["--algorithm", "negamax", "--order", "best"]):
+        serial = cli(capsys, "tree", "--batch", source, *options)
+        parallel = cli(capsys, "tree", "--batch", source, *options, "--scheduler", address)
+        assert parallel == serial
+        assert serial[0] == 1 and '"line":6,"error"' in serial[1].splitlines()[5]
+
+
+def test_analyze_batch_equals_the_serial_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
+) -> None:
+    positions = [line.split()[0] for line in pons_lines("Test_L2_R1", 24)]
+    positions[3] = "9"
+    source = write_lines(tmp_path / "positions.txt", positions)
+    for options in (["--depth", "5"], ["--nodes", "1500", "--json"], ["--nodes", "10", "--json"]):
+        serial = cli(capsys, "analyze", "connect4", "--batch", source, *options)
+        parallel = cli(
+            capsys, "analyze", "connect4", "--batch", source, *options, "--scheduler", address
+        )
+        assert parallel[0] == serial[0] == 1
+        assert parallel[2] == serial[2]
+        if "--json" in options:
+            assert without_clocks(parallel[1]) == without_clocks(serial[1])
+            assert len(serial[1].splitlines()) == 24  # every line answered, bad ones too
+        else:
+            assert parallel[1] == serial[1]
+            assert len(serial[1].splitlines()) == 23  # the bad line on stderr only
+
+
+def test_a_killed_worker_loses_no_line(address: str) -> None:
+    # Hard positions (about 0.3 s each), so that chunks are running when a worker dies.
+    lines = pons_lines("Test_L1_R2", 10)
+    items = list(enumerate(lines, start=1))
+    with distributed.Client(address) as client:
+        pids = client.run(os.getpid)
+        killed: list[int] = []
+        emitted: list[LineResult] = []
+
+        def emit(result: LineResult) -> None:
+            emitted.append(result)
+            if not killed:  # the first line is back: chunks are out on both workers
+                busy = {w: tasks for w, tasks in client.processing().items() if tasks}
+                victim = next(iter(busy))
+                os.kill(pids[victim], signal.SIGKILL)
+                killed.append(pids[victim])
+
+        job = SolveLines("connect4")
+        run_lines(items, job, emit=emit, stop=threading.Event(), scheduler=address)
+    assert killed
+    with pytest.raises(ProcessLookupError):
+        for _ in range(50):  # the nanny reaps it
+            os.kill(killed[0], 0)
+            time.sleep(0.1)
+    assert [r.number for r in emitted] == list(range(1, 11))  # each line once, in order
+    assert [r.output for r in emitted] == lines
+
+
+def test_a_killed_driver_resumes_to_the_same_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
+) -> None:
+    lines = pons_lines("Test_L1_R2", 18)
+    source = write_lines(tmp_path / "set.txt", lines)
+    out = tmp_path / "scores.txt"
+    command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
+    driver = subprocess.Popen(
+        [*command, "--out", str(out), "--scheduler", address],
+        env=plies_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and driver.poll() is None:
+            if out.exists() and out.read_text().count("\n") >= 1:
+                break
+            time.sleep(0.05)
+        driver.send_signal(signal.SIGKILL)
+    finally:
+        driver.wait(30)
+    written = out.read_text().splitlines()
+    assert driver.returncode == -signal.SIGKILL
+    assert 1 <= len(written) < len(lines)  # killed mid-run
+    with out.open("a") as stream:
+        stream.write(lines[len(written)][:5])  # as if killed in the middle of a line
+    status, stdout, err = cli(
+        capsys, "solve", "connect4", "--batch", source, "--resume", str(out), "--scheduler", address
+    )
+    assert status == 0, err
+    assert stdout == ""
+    assert out.read_text() == "\n".join(lines) + "\n"  # the uninterrupted run's file
+    assert f"solved {len(lines) - len(written)} positions" in err
+    # Resuming a finished file runs nothing; resuming another batch's file is refused.
+    assert cli(capsys, "solve", "connect4", "--batch", source, "--resume", str(out))[0] == 0
+    other = write_lines(tmp_path / "other.txt", pons_lines("Test_L3_R1", 3))
+    status, _, err = cli(capsys, "solve", "connect4", "--batch", other, "--resume", str(out))
+    assert status == 1 and "cannot resume: output line 1" in err
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None:
+    # --workers 2: the command starts (and stops) a LocalCluster of its own.
+    # Ctrl-C at a terminal reaches every process of the group, the workers too: they
+    # printed KeyboardInterrupt tracebacks.
+    lines = pons_lines("Test_L1_R2", 24)
+    source = write_lines(tmp_path / "set.txt", lines)
+    command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
+    driver = subprocess.Popen(
+        [*command, "--workers", "2"],
+        env=plies_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered: readline takes the first line only, communicate the rest
+        start_new_session=True,
+    )
+    try:
+        assert driver.stdout is not None
+        first = driver.stdout.readline()  # the first answer, found here (a head start)
+        deadline = time.monotonic() + 60
+        while len(children(driver.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the cluster's workers are starting
+        assert len(children(driver.pid)) >= 2
+        os.set_blocking(driver.stdout.fileno(), False)
+        first += driver.stdout.read() or b""  # the answers found here
+        os.set_blocking(driver.stdout.fileno(), True)
+        first += driver.stdout.readline()  # one from the cluster, which is up
+        os.killpg(driver.pid, signal.SIGINT)
+        rest, errors = driver.communicate(timeout=60)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    err = errors.decode()
+    done = (first + rest).decode().splitlines()
+    assert driver.returncode == 130
+    assert 1 <= len(done) < len(lines) and done == lines[: len(done)]
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == f"error: interrupted after {len(done)} positions"
+
+
+def test_tls_addresses_take_dasks_tls_configuration() -> None:
+    import dask
+
+    from plies.cluster._dask import _security
+
+    settings = {
+        "distributed.comm.tls.ca-file": "ca.pem",
+        "distributed.comm.tls.client.cert": "client.pem",
+        "distributed.comm.tls.client.key": "client.key",
+    }
+    with dask.config.set(settings):
+        security = _security("tls://scheduler.example.org:8786")
+        assert _security("tcp://127.0.0.1:8786") is None
+    assert security.tls_ca_file == "ca.pem"
+    assert (security.tls_client_cert, security.tls_client_key) == ("client.pem", "client.key")
