@@ -106,6 +106,8 @@ class SearchContext:
         #: Nodes at the horizon (depth exhausted, state not terminal) in this iteration:
         #: zero means the iteration saw every line to its end, so its value is exact.
         self.horizon_hits = 0
+        #: The deepest ply a quiescence search reached (0 if none ran).
+        self.seldepth = 0
         #: Nodes between two checks (adaptive, see CHECK_GAP) and when the last ran.
         self.check_interval = 1
         self.last_check = time.monotonic()
@@ -174,4 +176,5 @@ class SearchContext:
             tt_hits=self.tt_hits,
             time=self.elapsed(),
             ebf=ebf,
+            seldepth=self.seldepth,
         )

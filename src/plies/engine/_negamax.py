@@ -363,6 +363,8 @@ def make_negamax(
         if ctx.nodes >= ctx.next_check:
             ctx.check()
         ctx.leaves += 1
+        if ply > ctx.seldepth:
+            ctx.seldepth = ply
         outcome = terminal_value(state)
         if outcome is not None:
             return terminal_score(outcome, ply, ply_weight)
