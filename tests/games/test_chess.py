@@ -353,4 +353,4 @@ def test_missing_python_chess_is_one_clear_line() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 1
-    assert done.stderr == "error: chess needs python-chess: pip install 'plies[chess]'\n"
+    assert done.stderr == "error: chess: python-chess is not installed: pip install 'plies[chess]'\n"

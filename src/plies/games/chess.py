@@ -48,7 +48,7 @@ from plies.games._text import clip, shown
 try:
     import chess
 except ImportError:  # the extra is not installed: the game says so when asked for
-    MISSING: str | None = "chess needs python-chess: pip install 'plies[chess]'"
+    MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
 
