@@ -179,9 +179,7 @@ class UciEngine:
     def _uci(self, _: list[str]) -> None:
         self.send(f"id name plies {__version__}")
         self.send("id author the plies authors")
-        self.send(
-            f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
-        )
+        self.send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self.send("uciok")
 
     def _new_game(self, _: list[str]) -> None:

@@ -55,7 +55,9 @@ def suite() -> list[tuple[str, dict[int, int]]]:
 
 
 # Lines of the suite, and depths, where no draw rule can end a game early.
-@pytest.mark.parametrize(("line", "depth"), [(0, 3), (1, 3), (2, 3), (5, 3), (14, 3), (40, 3), (90, 3), (125, 3)])
+@pytest.mark.parametrize(
+    ("line", "depth"), [(0, 3), (1, 3), (2, 3), (5, 3), (14, 3), (40, 3), (90, 3), (125, 3)]
+)
 def test_perft_matches_the_suite(line: int, depth: int) -> None:
     fen, counts = suite()[line]
     assert perft(GAME.parse_position(fen), depth) == counts[depth]
@@ -138,7 +140,11 @@ def test_stalemate_is_a_draw() -> None:
 
 @pytest.mark.parametrize(
     "fen",
-    ["8/8/8/4k3/8/8/8/4K3 w - - 0 1", "8/8/8/4k3/8/8/8/4K1N1 w - - 0 1", "8/3b4/8/4k3/8/8/2B5/4K3 w - - 0 1"],
+    [
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+        "8/8/8/4k3/8/8/8/4K1N1 w - - 0 1",
+        "8/3b4/8/4k3/8/8/2B5/4K3 w - - 0 1",
+    ],
 )
 def test_insufficient_material_is_a_draw(fen: str) -> None:
     state = GAME.parse_position(fen)
@@ -284,7 +290,10 @@ def test_position_forms() -> None:
     by_san = GAME.parse_position("e4 e5")
     by_fen = GAME.parse_position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
     assert by_uci == by_san == by_fen
-    assert GAME.parse_position("8/8/8/4k3/8/8/8/4K2R w").board.fen() == "8/8/8/4k3/8/8/8/4K2R w - - 0 1"
+    assert (
+        GAME.parse_position("8/8/8/4k3/8/8/8/4K2R w").board.fen()
+        == "8/8/8/4k3/8/8/8/4K2R w - - 0 1"
+    )
     assert "white to move" in GAME.render(start)
     assert GAME.render(start).splitlines()[0] == "8 r n b q k b n r"
 
@@ -331,7 +340,7 @@ def test_bad_move_in_a_position_names_its_place() -> None:
 
 def test_play_refuses_what_is_no_legal_move() -> None:
     state = GAME.initial_state()
-    with pytest.raises(ArgumentTypeError, match="chess.Move"):
+    with pytest.raises(ArgumentTypeError, match=r"chess\.Move"):
         GAME.play(state, "e2e4")  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match="e2e5"):
         GAME.play(state, chess.Move.from_uci("e2e5"))
@@ -353,4 +362,6 @@ def test_missing_python_chess_is_one_clear_line() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 1
-    assert done.stderr == "error: chess: python-chess is not installed: pip install 'plies[chess]'\n"
+    assert (
+        done.stderr == "error: chess: python-chess is not installed: pip install 'plies[chess]'\n"
+    )

@@ -363,7 +363,7 @@ def make_negamax(
         if ctx.nodes >= ctx.next_check:
             ctx.check()
         ctx.leaves += 1
-        if ply > ctx.seldepth:
+        if ply > ctx.seldepth:  # noqa: PLR1730  (cheaper than a max() call per node)
             ctx.seldepth = ply
         outcome = terminal_value(state)
         if outcome is not None:

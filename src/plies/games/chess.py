@@ -52,7 +52,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
 else:
     MISSING = None
 
-__all__ = ["Chess", "ChessState", "MISSING"]
+__all__ = ["MISSING", "Chess", "ChessState"]
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -165,7 +165,7 @@ class ChessState:
         self.eg = eg
         self.phase = phase
         self._moves: list[chess.Move] | None = None
-        self._value: float | None | bool = False  # False: not computed yet
+        self._value: float | bool | None = False  # False: not computed yet
         self._position: tuple[Any, ...] | None = None
         self._reps = -1
         self._dups: frozenset[tuple[Any, ...]] | None = None
@@ -411,12 +411,12 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         """
         value = state._value
         if value is not False:
-            return value  # type: ignore[return-value]  # None or a float once computed
+            return value  # None or a float once computed (False: not yet)
         board = state.board
         result: float | None = None
-        if board.halfmove_clock >= 4 and state.repetitions() >= 3:
-            result = 0.0
-        elif not (board.pawns | board.rooks | board.queens) and board.is_insufficient_material():
+        repeated = board.halfmove_clock >= 4 and state.repetitions() >= 3
+        dead = not (board.pawns | board.rooks | board.queens) and board.is_insufficient_material()
+        if repeated or dead:
             result = 0.0
         elif not (state._moves if state._moves is not None else any(board.generate_legal_moves())):
             result = -1.0 if board.is_check() else 0.0
@@ -547,8 +547,9 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         elif moves_at == len(words):
             state, tail = self.initial_state(), words  # moves from the start
         else:
+            given = shown(" ".join(head))
             raise ParseError(
-                f"chess: a POSITION is a FEN or 'startpos' before 'moves', got {shown(' '.join(head))}"
+                f"chess: a POSITION is a FEN or 'startpos' before 'moves', got {given}"
             )
         for count, token in enumerate(tail, 1):
             try:
