@@ -117,6 +117,8 @@ class SearchContext:
         #: iteration, so entries of an earlier iteration guide move ordering but never
         #: cut (values at a fixed depth stay exactly those of a fixed-depth search).
         self.depth_tag = 0
+        #: The depth of the iteration running (extensions stay within twice it).
+        self.root_depth = 0
         #: Killer moves per ply: the last two moves that caused a cut-off there
         #: (the node function fills and reads them; lists grow with the ply).
         self.killers: list[list[Any]] = []

@@ -438,6 +438,37 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             score -= _BISHOP_PAIR
         return float(score if player == 0 else -score)
 
+    def extension(self, state: ChessState) -> int:
+        """One ply more where the side to move is in check (check extension)."""
+        return 1 if state.board.is_check() else 0
+
+    def null_move(self, state: ChessState) -> ChessState | None:
+        """The position with the turn passed (no en passant), or None: in check,
+        right after a pass, or when the side to move has nothing but pawns and king
+        (where passing might be better than any move: zugzwang)."""
+        board = state.board
+        if state.move is None or board.is_check():
+            return None
+        own = board.occupied_co[board.turn]
+        if not own & ~(board.pawns | board.kings):
+            return None
+        passed = board.copy(stack=False)
+        passed.push(chess.Move.null())
+        # No parent: a pass is no move of the game, positions before it cannot repeat.
+        return ChessState(
+            passed, parent=None, move=None, mg=state.mg, eg=state.eg, phase=state.phase
+        )
+
+    def is_quiet(self, state: ChessState, move: chess.Move) -> bool:
+        """Neither a capture nor a promotion nor a check, and not out of check."""
+        board = state.board
+        return not (
+            move.promotion
+            or board.piece_type_at(move.to_square) is not None
+            or board.is_check()
+            or board.gives_check(move)
+        )
+
     def order_moves(self, state: ChessState, moves: Sequence[chess.Move]) -> list[chess.Move]:
         """Captures first, most valuable victim by least valuable attacker (MVV-LVA),
         then promotions, then the quiet moves in python-chess's order."""
