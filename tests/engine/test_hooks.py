@@ -38,12 +38,13 @@ chess = pytest.importorskip("chess")
 
 from plies.games.chess import Chess  # noqa: E402
 
-GAME = Chess()
+GAME = Chess(null_move=1, reductions=1)
 
 
 def without(*hooks: str) -> Chess:
-    """Chess with the named hooks back at their BaseGame defaults."""
-    return type("Plain", (Chess,), {hook: getattr(BaseGame, hook) for hook in hooks})()
+    """Chess (pruning on) with the named hooks back at their BaseGame defaults."""
+    plain = type("Plain", (Chess,), {hook: getattr(BaseGame, hook) for hook in hooks})
+    return plain(null_move=1, reductions=1)
 
 
 # WAC.012 and WAC.084: mates that start with a check, found by a 2-ply search only
@@ -111,3 +112,12 @@ def test_quiet_moves() -> None:
     assert "Kf1" in quiet
     checked = GAME.parse_position("e4 f5 Qh5+")
     assert not any(GAME.is_quiet(checked, m) for m in GAME.legal_moves(checked))
+
+
+def test_pruning_is_off_by_default() -> None:
+    game = Chess()
+    state = game.parse_position("e4 e5 Nf3")
+    assert game.null_move(state) is None
+    assert not any(game.is_quiet(state, m) for m in game.legal_moves(state))
+    with pytest.raises(ValueError, match="null_move is 0"):
+        Chess(null_move=2)

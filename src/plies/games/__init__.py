@@ -137,7 +137,7 @@ GAMES: list[GameEntry] = [
     GameEntry(
         "chess",
         "plies.games.chess:Chess",
-        "chess on python-chess (needs plies[chess]): every draw rule, mate scores",
+        "chess on python-chess (the chess extra): every draw rule, mate scores",
         "moves in SAN (Nf3) or UCI (g1f3); POSITION = FEN [moves ...] or moves 'e4 e5 Nf3'",
     ),
 ]
