@@ -252,8 +252,8 @@ class UciEngine:
                     break  # on a clock: save the time the next iteration would waste
                 if result.distance is not None and result.depth >= result.distance:
                     break  # a mate proven within this depth: deeper changes nothing
-        except PliesError as exc:  # pragma: no cover - the position was checked
-            self.send(f"info string error: {exc}")
+        except Exception as exc:  # a GUI must never wait for bestmove in vain
+            self.send(f"info string error: {type(exc).__name__}: {exc}")
         if options.infinite:
             stop.wait()  # UCI: an infinite search reports only once stopped
         self.send(self._bestmove(state, last))
@@ -262,7 +262,8 @@ class UciEngine:
         stats = result.stats
         if result.outcome is not None and result.distance is not None:
             plies = result.distance
-            score = f"mate {(plies + 1) // 2}" if result.outcome == "win" else f"mate -{plies // 2}"
+            moves = (plies + 1) // 2 if result.outcome == "win" else -(plies // 2)
+            score = f"mate {moves}"  # mated already: "mate 0", as UCI engines say
         else:
             score = f"cp {round(result.value)}"
         pv = " ".join(move.uci() for move in result.pv)

@@ -114,10 +114,11 @@ def test_quiet_moves() -> None:
     assert not any(GAME.is_quiet(checked, m) for m in GAME.legal_moves(checked))
 
 
-def test_pruning_is_off_by_default() -> None:
+def test_null_moves_on_and_reductions_off_by_default() -> None:
     game = Chess()
     state = game.parse_position("e4 e5 Nf3")
-    assert game.null_move(state) is None
+    assert game.null_move(state) is not None
+    assert Chess(null_move=0).null_move(state) is None
     assert not any(game.is_quiet(state, m) for m in game.legal_moves(state))
     with pytest.raises(ValueError, match="null_move is 0"):
         Chess(null_move=2)
