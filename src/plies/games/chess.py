@@ -32,8 +32,9 @@ costs 45 us, copying a board without its move stack 1 us and a push 4 us, agains
 3.4 us for a push and a pop on one board. So :meth:`Chess.play` copies (the engine
 keeps parents), and a state remembers its legal moves, terminal value and keys once
 computed. The evaluation (material and piece-square tables, tapered from middlegame
-to endgame by the material left) is updated move by move: about 2 us per move, where
-summing 32 pieces from scratch took about 10 us per evaluated leaf.
+to endgame by the material left) is updated move by move: 2 us per move with the new
+state object, where summing the pieces from scratch (``_sums``) took 36 us (both on
+Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us).
 """
 
 from __future__ import annotations
