@@ -354,13 +354,16 @@ def test_registered_with_its_notation() -> None:
     assert game.name == "chess"
 
 
-def test_missing_python_chess_is_one_clear_line() -> None:
+@pytest.mark.parametrize("argv", [["analyze", "chess", "--depth", "1"], ["uci"]])
+def test_missing_python_chess_is_one_clear_line(argv: list[str]) -> None:
     code = (
         "import sys; sys.modules['chess'] = None\n"
         "from plies.cli import main\n"
-        "sys.exit(main(['analyze', 'chess', '--depth', '1']))\n"
+        f"sys.exit(main({argv!r}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code], input="uci\n", capture_output=True, text=True, check=False
+    )
     assert done.returncode == 1
     assert (
         done.stderr == "error: chess: python-chess is not installed: pip install 'plies[chess]'\n"
