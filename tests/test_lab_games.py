@@ -81,7 +81,7 @@ def test_plies_tree_game(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["tree", "--game", "chess"],
+        ["tree", "--game", "shogi"],
         ["tree", "--game", "tictactoe:5 5"],
         ["tree", "--game", "connect4", "--depth", "30"],
         ["tree", "--game", "tictactoe", "[1,2]"],

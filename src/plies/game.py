@@ -16,7 +16,8 @@ implement the seven required members::
 
 Everything else has a safe default and can be overridden to make the game nicer to
 use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
-``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``), faster
+``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``,
+``extension``, ``null_move``, ``is_quiet``), faster
 (``play_unchecked``, ``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
 ``remaining_plies``, :attr:`last_mover_wins`), or stochastic
 (``has_chance``, ``is_chance``, ``chance_outcomes``).
@@ -183,6 +184,42 @@ class BaseGame(ABC, Generic[S, M]):
         searches these moves, recursively, until none are left.
         """
         return ()
+
+    def extension(self, state: S) -> int:
+        """Plies to search ``state`` deeper than its depth says (default 0).
+
+        Chess extends a position where the side to move is in check by one ply, so a
+        check at the horizon is answered by every evasion rather than by a static
+        guess. The engine extends only within twice the iteration's depth from the
+        root, so extensions cannot chain without end.
+        """
+        return 0
+
+    def null_move(self, state: S) -> S | None:
+        """``state`` with the turn passed to the opponent, or None where passing is
+        not allowed or not sensible (default: None, no null-move pruning).
+
+        With it the engine prunes by null moves: at a node searched with a null window
+        at least three plies from the horizon, if the static evaluation reaches beta
+        and even passing keeps the score at beta or above in a search two or three
+        plies shallower, the node fails high without searching its moves. A game
+        returns None in check, after a null move, and where passing could be the
+        best move (zugzwang: in chess, when the side to move has only pawns left),
+        which would make the pruning wrong.
+        """
+        return None
+
+    def is_quiet(self, state: S, move: M) -> bool:
+        """Whether ``move`` is quiet: nothing taken, promoted or threatened at once
+        (default False: no move is reduced).
+
+        Late-move reductions: the engine searches quiet moves late in the order (after
+        the table move, the killers and the first few) one ply shallower with a null
+        window, and at full depth only if they beat the best score so far. A game
+        answers False where a move must not be reduced (chess: captures, promotions,
+        checks, and any move out of check).
+        """
+        return False
 
     def winning_move(self, state: S) -> M | None:
         """A move that ends the game at once with a win for the side to move, or None.

@@ -67,7 +67,7 @@ def test_analyze_pig_with_chance(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["analyze", "chess", "--depth", "2"],
+        ["analyze", "shogi", "--depth", "2"],
         ["analyze", "tictactoe", "5 5", "--depth", "2"],
         ["analyze", "tictactoe", "zz", "--depth", "2"],
         ["analyze", "nim", "3,x", "--depth", "2"],

@@ -132,7 +132,7 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
     "argv",
     [
         ["solve", "pig"],
-        ["solve", "chess"],
+        ["solve", "shogi"],
         ["solve", "nim", "1:1"],
         ["solve", "connect4", "--nodes", "50"],
         ["solve", "connect4", "44", "--batch", "-"],

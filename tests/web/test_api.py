@@ -227,7 +227,7 @@ def test_game_positions_become_tree_text(client: TestClient) -> None:
     searched = client.post("/api/search", json={"tree": doc["tree"]}).json()
     assert searched["leaf_count"] == 5
     for bad in (
-        {"game": "chess"},
+        {"game": "shogi"},
         {"game": "tictactoe", "depth": 99},
         {},
         {"game": "openspiel:tic_tac_toe"},  # OpenSpiel sizes its games before any check

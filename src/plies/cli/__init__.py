@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("plies.cli._solve", "find the exact value of a position (win, draw or loss)"),
     "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
     "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),
+    "uci": ("plies.cli._uci", "play chess through the UCI protocol (needs plies[chess])"),
 }
 
 #: The modules behind :data:`COMMANDS`, each once, in order.

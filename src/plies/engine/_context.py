@@ -106,6 +106,8 @@ class SearchContext:
         #: Nodes at the horizon (depth exhausted, state not terminal) in this iteration:
         #: zero means the iteration saw every line to its end, so its value is exact.
         self.horizon_hits = 0
+        #: The deepest ply a quiescence search reached (0 if none ran).
+        self.seldepth = 0
         #: Nodes between two checks (adaptive, see CHECK_GAP) and when the last ran.
         self.check_interval = 1
         self.last_check = time.monotonic()
@@ -115,6 +117,8 @@ class SearchContext:
         #: iteration, so entries of an earlier iteration guide move ordering but never
         #: cut (values at a fixed depth stay exactly those of a fixed-depth search).
         self.depth_tag = 0
+        #: The depth of the iteration running (extensions stay within twice it).
+        self.root_depth = 0
         #: Killer moves per ply: the last two moves that caused a cut-off there
         #: (the node function fills and reads them; lists grow with the ply).
         self.killers: list[list[Any]] = []
@@ -174,4 +178,5 @@ class SearchContext:
             tt_hits=self.tt_hits,
             time=self.elapsed(),
             ebf=ebf,
+            seldepth=self.seldepth,
         )

@@ -39,6 +39,15 @@ INF = math.inf
 #: prompt (see CHECK_GAP); no built-in game but a large Nim or m,n,k board has as many.
 LONG_MOVE_LIST = 1024
 
+#: Null-move pruning: the least remaining depth where it is tried, and the reduction
+#: (plies left out besides the pass itself) below and from :data:`NULL_DEEP`.
+NULL_MIN_DEPTH = 3
+NULL_DEEP = 6
+#: Late-move reductions: moves from this index on (after the table move and the
+#: killers) at nodes with at least :data:`LMR_MIN_DEPTH` plies left.
+LMR_FIRST = 3
+LMR_MIN_DEPTH = 3
+
 
 def front_first(moves: Sequence[Any], front: Sequence[Any]) -> Iterator[Any]:
     """The moves of ``front`` that are in ``moves`` (in that order, once each), then
@@ -71,6 +80,11 @@ def unchecked_play(game: BaseGame[Any, Any]) -> Callable[[Any, Any], Any]:
     if overrides(game, "play_unchecked"):
         return game.play_unchecked
     return game.play
+
+
+def alternating_game(game: BaseGame[Any, Any]) -> bool:
+    """Whether every move of ``game`` hands the turn over (no chance nodes either)."""
+    return game.alternating and not game.has_chance
 
 
 def make_negamax(
@@ -107,6 +121,10 @@ def make_negamax(
         game.forced_moves if winning_move is not None and overrides(game, "forced_moves") else None
     )
     noisy_moves = game.quiescence_moves if overrides(game, "quiescence_moves") else None
+    extension = game.extension if overrides(game, "extension") else None
+    # A pass hands the turn over: only for games where every move does too.
+    null_move = game.null_move if overrides(game, "null_move") and alternating_game(game) else None
+    is_quiet = game.is_quiet if overrides(game, "is_quiet") and pvs else None
     # In chance games an expected score mixes wins and losses: no distance term.
     ply_weight = 0 if has_chance else 1
     low_utility, high_utility = game.utility_bounds()
@@ -146,6 +164,9 @@ def make_negamax(
             if outcome < 0:
                 return outcome * WIN + ply * ply_weight
             return 0.0
+        # Step 2b. The game's extension (a check), within twice the iteration's depth.
+        if extension is not None and ply < 2 * ctx.root_depth:
+            depth += extension(state)
         # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
         if depth <= 0:
             ctx.leaves += 1
@@ -182,6 +203,23 @@ def make_negamax(
                         if ply == 0 and bound != UPPER:
                             ctx.root_move = tt_move
                         return value
+        # Step 5b. Null move: off the principal variation (a null window), if even
+        # passing keeps the score at beta in a shallower search, the node fails high.
+        if (
+            null_move is not None
+            and depth >= NULL_MIN_DEPTH
+            and ply > 0
+            and nextafter(alpha, INF) >= beta
+            and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+            and evaluate(state, to_move(state)) >= beta
+        ):
+            passed = null_move(state)
+            if passed is not None:
+                reduced = depth - (4 if depth >= NULL_DEEP else 3)
+                score = -negamax(passed, reduced, -beta, -alpha, ply + 1)
+                if score >= beta:
+                    ctx.cutoffs += 1
+                    return score if score < WIN_THRESHOLD else beta
         # Step 6. A game-supplied immediate win ends the node at once.
         if winning_move is not None:
             move = winning_move(state)
@@ -280,7 +318,19 @@ def make_negamax(
                 child = play(state, move)
                 if pvs and index:
                     null_beta = nextafter(alpha, INF)
-                    if alternating:
+                    if (
+                        is_quiet is not None
+                        and index >= LMR_FIRST
+                        and depth >= LMR_MIN_DEPTH
+                        and alternating
+                        and is_quiet(state, move)
+                    ):
+                        # Late-move reduction: a quiet late move is searched a ply
+                        # shallower first, at full depth only if it beats alpha.
+                        score = -negamax(child, next_depth - 1, -null_beta, -alpha, next_ply)
+                        if score > alpha:
+                            score = -negamax(child, next_depth, -null_beta, -alpha, next_ply)
+                    elif alternating:
                         score = -negamax(child, next_depth, -null_beta, -alpha, next_ply)
                     else:
                         score = child_score(child, next_depth, alpha, null_beta, next_ply, me)
@@ -363,6 +413,8 @@ def make_negamax(
         if ctx.nodes >= ctx.next_check:
             ctx.check()
         ctx.leaves += 1
+        if ply > ctx.seldepth:  # noqa: PLR1730  (cheaper than a max() call per node)
+            ctx.seldepth = ply
         outcome = terminal_value(state)
         if outcome is not None:
             return terminal_score(outcome, ply, ply_weight)

@@ -21,6 +21,8 @@ class SearchStats:
     ``tt_hits`` count transposition-table look-ups and those that found the state.
     ``ebf`` is the effective branching factor of the last iteration: its node count
     divided by the previous iteration's (``nodes ** (1 / depth)`` for the first).
+    ``seldepth`` is the deepest ply from the root a quiescence search reached (0 for
+    games without one): the selective depth chess engines report.
     """
 
     nodes: int = 0
@@ -31,6 +33,7 @@ class SearchStats:
     tt_hits: int = 0
     time: float = 0.0
     ebf: float = 0.0
+    seldepth: int = 0
 
     @property
     def first_move_cutoff_rate(self) -> float:

@@ -289,6 +289,7 @@ class _Run:
                 # Unique per search and iteration: a shared table guides the move order
                 # of later searches but never cuts with their heuristic values.
                 ctx.depth_tag = (self.search_id << 48) + (depth << 32)
+                ctx.root_depth = depth
                 ctx.horizon_hits = 0
                 nodes_before = ctx.nodes
                 try:

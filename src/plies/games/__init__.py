@@ -148,6 +148,12 @@ GAMES: list[GameEntry] = [
         "moves roll, hold; POSITION = events 'roll 4 roll 1' or 'scores 12,7 total 5 player 2'",
         (("target", 20),),
     ),
+    GameEntry(
+        "chess",
+        "plies.games.chess:Chess",
+        "chess on python-chess (the chess extra): every draw rule, mate scores",
+        "moves in SAN (Nf3) or UCI (g1f3); POSITION = FEN [moves ...] or moves 'e4 e5 Nf3'",
+    ),
 ]
 
 

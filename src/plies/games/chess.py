@@ -1,0 +1,668 @@
+"""Chess, on python-chess boards (the ``plies[chess]`` extra).
+
+python-chess (``chess`` on PyPI) knows the rules: move generation, check, castling,
+en passant, promotion, SAN and FEN. This module makes it a plies game: states the
+engine cannot change, every way a game ends, a tapered evaluation and the search hooks
+(quiescence on captures, MVV-LVA ordering). python-chess is imported here and nowhere
+else in the library (the UCI shell reaches it through this game).
+
+The game ends
+
+* in checkmate: a loss for the side mated (utility -1);
+* in a draw (utility 0) by stalemate, insufficient material (python-chess's rule: no
+  sequence of legal moves can mate), the fifty-move rule (100 plies without a capture
+  or pawn move; a mate on the hundredth ply still counts) and threefold repetition
+  (the same position, side to move, castling rights and en-passant capture a third
+  time). The draws that FIDE lets a player claim are taken as claimed at once: a
+  program searching for the best result would claim them whenever they help.
+
+Player 0 is white, 1 black. A move is a :class:`chess.Move`. :meth:`Chess.format_move`
+writes SAN (``Nf3``, ``exd5``, ``O-O``, ``e8=Q+``), :meth:`Chess.format_uci` UCI
+(``g1f3``, ``e7e8q``); :meth:`Chess.parse_move` reads either.
+
+A POSITION is a FEN (``rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1``;
+the move counters may be left out), ``startpos``, or empty (the start), followed
+optionally by ``moves`` and moves in SAN or UCI; or just the moves from the start
+(``e4 e5 Nf3``). :meth:`Chess.format_position` writes the FEN, followed by the moves
+since the last capture or pawn move when those repeat a position (a FEN alone
+forgets what the repetition rule needs).
+
+States and costs (measured on Kiwipete with python-chess 1.11): a legal move list
+costs 45 us, copying a board without its move stack 1 us and a push 4 us, against
+3.4 us for a push and a pop on one board. So :meth:`Chess.play` copies (the engine
+keeps parents), and a state remembers its legal moves, terminal value and keys once
+computed. The evaluation (material and piece-square tables, tapered from middlegame
+to endgame by the material left) is updated move by move: 2 us per move with the new
+state object, where summing the pieces from scratch (``_sums``) took 36 us (both on
+Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
+from plies.game import BaseGame
+from plies.games._text import clip, shown
+
+try:
+    import chess
+except ImportError:  # the extra is not installed: the game says so when asked for
+    MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
+else:
+    MISSING = None
+
+__all__ = ["MISSING", "Chess", "ChessState"]
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# -- evaluation tables -------------------------------------------------------------
+
+#: Piece values (middlegame, endgame) in centipawns, indexed by python-chess piece
+#: type (1 pawn .. 6 king).
+_VALUE_MG = (0, 100, 320, 330, 480, 950, 0)
+_VALUE_EG = (0, 120, 300, 320, 530, 980, 0)
+#: Game phase per piece type: 24 with all minor pieces, rooks and queens on the board
+#: (pure middlegame), 0 with none (pure endgame).
+_PHASE = (0, 0, 1, 1, 2, 4, 0)
+_FULL_PHASE = 24
+#: Bonus for a pair of bishops (middlegame and endgame alike).
+_BISHOP_PAIR = 30
+#: MVV-LVA: victims by value, then attackers from the least valuable.
+_ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
+
+
+def _square_bonus(piece: int, square: int) -> tuple[int, int]:
+    """(middlegame, endgame) bonus of ``piece`` on ``square`` seen from white's side.
+
+    Written as rules rather than copied tables: pieces like the centre (knights most),
+    pawns gain as they advance (much more in the endgame), rooks like the seventh rank,
+    the king hides in a castled corner in the middlegame and comes to the centre in the
+    endgame.
+    """
+    file, rank = square & 7, square >> 3
+    centre = 3 - int(max(abs(file - 3.5), abs(rank - 3.5)))  # 0 on the rim .. 3 in the centre
+    if piece == chess.PAWN:
+        mg = 5 * rank + (12 if file in (3, 4) and rank in (3, 4) else 0)
+        eg = (0, 0, 4, 10, 20, 35, 60, 0)[rank]
+        return mg, eg
+    if piece == chess.KNIGHT:
+        return 10 * centre - 20, 8 * centre - 15
+    if piece == chess.BISHOP:
+        return 5 * centre - 8 - (10 if rank == 0 and file in (2, 5) else 0), 5 * centre - 8
+    if piece == chess.ROOK:
+        return (20 if rank == 6 else 0) + (5 if file in (3, 4) else 0), 10 if rank == 6 else 0
+    if piece == chess.QUEEN:
+        return 3 * centre - 5, 6 * centre - 10
+    # king
+    if rank == 0:
+        mg = 20 if file in (0, 1, 2, 6, 7) else 0
+    elif rank == 1:
+        mg = -10
+    else:
+        mg = -20 - 10 * rank
+    return mg, 10 * centre - 20
+
+
+def _tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per piece type (index 1-6) and square: value plus square bonus, for white.
+
+    Black's entry for a square is white's for the square mirrored across the board
+    (``square ^ 56``).
+    """
+    mg: list[tuple[int, ...]] = [(0,) * 64]
+    eg: list[tuple[int, ...]] = [(0,) * 64]
+    for piece in range(1, 7):
+        bonuses = [_square_bonus(piece, square) for square in range(64)]
+        mg.append(tuple(_VALUE_MG[piece] + b[0] for b in bonuses))
+        eg.append(tuple(_VALUE_EG[piece] + b[1] for b in bonuses))
+    return tuple(mg), tuple(eg)
+
+
+if MISSING is None:
+    _MG, _EG = _tables()
+
+
+class ChessState:
+    """A chess position with what the rules need of its past; never changed.
+
+    ``board`` is a :class:`chess.Board` without move stack that nobody pushes to
+    once the state exists; ``parent`` the state before ``move`` (None for a position
+    read from a FEN). ``mg``, ``eg`` and ``phase`` are the evaluation's running sums
+    (material plus square bonuses from white's view, and the game phase). The other
+    slots are answers computed once, on first use.
+    """
+
+    __slots__ = (
+        "_check",
+        "_dups",
+        "_key",
+        "_moves",
+        "_position",
+        "_reps",
+        "_value",
+        "board",
+        "eg",
+        "mg",
+        "move",
+        "parent",
+        "phase",
+    )
+
+    def __init__(
+        self,
+        board: chess.Board,
+        *,
+        parent: ChessState | None,
+        move: chess.Move | None,
+        mg: int,
+        eg: int,
+        phase: int,
+    ) -> None:
+        self.board = board
+        self.parent = parent
+        self.move = move
+        self.mg = mg
+        self.eg = eg
+        self.phase = phase
+        self._moves: list[chess.Move] | None = None
+        self._value: float | bool | None = False  # False: not computed yet
+        self._position: tuple[Any, ...] | None = None
+        self._reps = -1
+        self._dups: frozenset[tuple[Any, ...]] | None = None
+        self._key: tuple[Any, ...] | None = None
+        self._check: bool | None = None
+
+    def in_check(self) -> bool:
+        """Whether the side to move is in check (asked by several hooks: kept)."""
+        found = self._check
+        if found is None:
+            found = self._check = self.board.is_check()
+        return found
+
+    def position(self) -> tuple[Any, ...]:
+        """What makes two positions "the same" for the repetition rule: the pieces,
+        the side to move, the castling rights and an en-passant capture if legal."""
+        found = self._position
+        if found is None:
+            board = self.board
+            ep = (
+                board.ep_square
+                if board.ep_square is not None and board.has_legal_en_passant()
+                else None
+            )
+            found = self._position = (
+                board.pawns,
+                board.knights,
+                board.bishops,
+                board.rooks,
+                board.queens,
+                board.kings,
+                board.occupied_co[chess.WHITE],
+                board.occupied_co[chess.BLACK],
+                board.turn,
+                board.clean_castling_rights(),
+                ep,
+            )
+        return found
+
+    def repetitions(self) -> int:
+        """How often this position has occurred, this time included (1 = first time).
+
+        Only states since the last capture or pawn move can repeat it, and only every
+        second one (the same side to move).
+        """
+        if self._reps < 0:
+            count = 1
+            wanted = self.position()
+            window = self.board.halfmove_clock
+            earlier = self.parent.parent if self.parent is not None else None
+            back = 2
+            while earlier is not None and back <= window:
+                if earlier.position() == wanted:
+                    count += 1
+                earlier = earlier.parent.parent if earlier.parent is not None else None
+                back += 2
+            self._reps = count
+        return self._reps
+
+    def repeated(self) -> frozenset[tuple[Any, ...]]:
+        """The positions met at least twice since the last capture or pawn move: the
+        part of the past that can still decide a threefold repetition soon."""
+        found = self._dups
+        if found is None:
+            parent = self.parent
+            inherited = (
+                parent.repeated()
+                if parent is not None and self.board.halfmove_clock > 0
+                else frozenset()
+            )
+            found = inherited | {self.position()} if self.repetitions() >= 2 else inherited
+            self._dups = found
+        return found
+
+    def key(self) -> tuple[Any, ...]:
+        """The position, the fifty-move counter and the repeated positions."""
+        found = self._key
+        if found is None:
+            found = self._key = (self.position(), self.board.halfmove_clock, self.repeated())
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChessState):
+            return NotImplemented
+        return (
+            self.key() == other.key() and self.board.fullmove_number == other.board.fullmove_number
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChessState:
+        # The past is shared (states are never changed); only the board is copied.
+        return ChessState(
+            self.board.copy(stack=False),
+            parent=self.parent,
+            move=self.move,
+            mg=self.mg,
+            eg=self.eg,
+            phase=self.phase,
+        )
+
+    def __repr__(self) -> str:
+        return f"ChessState({self.board.fen()!r})"
+
+
+def _sums(board: chess.Board) -> tuple[int, int, int]:
+    """The evaluation's sums (middlegame, endgame from white's view; phase) from scratch."""
+    mg = eg = phase = 0
+    for square, piece in board.piece_map().items():
+        kind = piece.piece_type
+        if piece.color == chess.WHITE:
+            mg += _MG[kind][square]
+            eg += _EG[kind][square]
+        else:
+            mg -= _MG[kind][square ^ 56]
+            eg -= _EG[kind][square ^ 56]
+        phase += _PHASE[kind]
+    return mg, eg, phase
+
+
+class Chess(BaseGame[ChessState, "chess.Move"]):
+    """Chess from the standard start (or any FEN), white first.
+
+    The search always extends checks and, with ``null_move=1`` (the default), prunes
+    by null moves; ``reductions=1`` turns late-move reductions on
+    (``chess:reductions=1``). Measured on Win At Chess at 20,000 nodes a move
+    (positions 1-100, then 101-200): checks extended 78 and 59 solved, with null moves
+    too 79 and 62, with reductions 77 (first hundred), with both 73; nothing extended
+    65. Reductions save most nodes in quiet positions but miss the quiet tactical
+    moves the suite is made of at the depths Python reaches, so they are off.
+    """
+
+    name = "chess"
+
+    def __init__(self, *, null_move: int = 1, reductions: int = 0) -> None:
+        if MISSING is not None:
+            raise UnknownGameError(MISSING)
+        for label, value in (("null_move", null_move), ("reductions", reductions)):
+            if value not in (0, 1):
+                raise UnknownGameError(f"{label} is 0 (off) or 1 (on), got {value!r}")
+        self.use_null_move = bool(null_move)
+        self.use_reductions = bool(reductions)
+
+    # -- positions ----------------------------------------------------------------------
+
+    def state_of(self, board: chess.Board) -> ChessState:
+        """A state of ``board`` (copied, its move stack left behind) with no past."""
+        copied = board.copy(stack=False)
+        mg, eg, phase = _sums(copied)
+        return ChessState(copied, parent=None, move=None, mg=mg, eg=eg, phase=phase)
+
+    def initial_state(self) -> ChessState:
+        """The standard start, white to move."""
+        return self.state_of(chess.Board())
+
+    def to_move(self, state: ChessState) -> int:
+        """0 when white is to move, 1 for black."""
+        return 0 if state.board.turn else 1
+
+    def legal_moves(self, state: ChessState) -> list[chess.Move]:
+        """python-chess's legal moves (empty once the game is over)."""
+        moves = state._moves
+        if moves is None:
+            moves = [] if self.terminal_value(state) is not None else list(state.board.legal_moves)
+            state._moves = moves
+        return moves
+
+    def play(self, state: ChessState, move: chess.Move) -> ChessState:
+        """The position after ``move``; raises IllegalMoveError if it is not legal."""
+        if not isinstance(move, chess.Move):
+            raise ArgumentTypeError(
+                f"chess: a move is a chess.Move, got {clip(repr(move))} of type "
+                f"{type(move).__name__} (parse_move reads SAN and UCI text)"
+            )
+        if move not in self.legal_moves(state):
+            if self.terminal_value(state) is not None:
+                raise IllegalMoveError(f"chess: move {move.uci()} after the game is over")
+            raise IllegalMoveError(f"chess: illegal move {move.uci()} in {state.board.fen()}")
+        return self.play_unchecked(state, move)
+
+    def play_unchecked(self, state: ChessState, move: chess.Move) -> ChessState:
+        """:meth:`play` for a legal move: copy the board, push, update the sums."""
+        board = state.board
+        mg, eg, phase = state.mg, state.eg, state.phase
+        white = board.turn
+        origin, target = move.from_square, move.to_square
+        piece = board.piece_type_at(origin) or chess.PAWN
+        # Square indices from the mover's own side: black's squares are mirrored.
+        flip = 0 if white else 56
+        sign = 1 if white else -1
+        table_mg, table_eg = _MG[piece], _EG[piece]
+        placed = move.promotion or piece
+        d_mg = _MG[placed][target ^ flip] - table_mg[origin ^ flip]
+        d_eg = _EG[placed][target ^ flip] - table_eg[origin ^ flip]
+        if move.promotion:
+            phase += _PHASE[placed]
+        victim = board.piece_type_at(target)
+        if victim is not None:
+            d_mg += _MG[victim][target ^ flip ^ 56]
+            d_eg += _EG[victim][target ^ flip ^ 56]
+            phase -= _PHASE[victim]
+        elif piece == chess.PAWN and target == board.ep_square and (origin - target) & 7:
+            taken = target - 8 if white else target + 8
+            d_mg += _MG[chess.PAWN][taken ^ flip ^ 56]
+            d_eg += _EG[chess.PAWN][taken ^ flip ^ 56]
+        elif piece == chess.KING and abs(origin - target) == 2:
+            # Castling: the rook jumps too (h-file to f-file, or a-file to d-file).
+            rook_from, rook_to = (
+                (origin + 3, origin + 1) if target > origin else (origin - 4, origin - 1)
+            )
+            rook_mg, rook_eg = _MG[chess.ROOK], _EG[chess.ROOK]
+            d_mg += rook_mg[rook_to ^ flip] - rook_mg[rook_from ^ flip]
+            d_eg += rook_eg[rook_to ^ flip] - rook_eg[rook_from ^ flip]
+        child = board.copy(stack=False)
+        child.push(move)
+        return ChessState(
+            child,
+            parent=state,
+            move=move,
+            mg=mg + sign * d_mg,
+            eg=eg + sign * d_eg,
+            phase=phase,
+        )
+
+    def is_terminal(self, state: ChessState) -> bool:
+        """Whether the game is over (mate, stalemate or a draw rule)."""
+        return self.terminal_value(state) is not None
+
+    def utility(self, state: ChessState, player: int) -> float:
+        """-1 for the side mated, +1 for the other, 0 for a draw."""
+        value = self.terminal_value(state)
+        if value is None:
+            raise IllegalMoveError("chess: utility of a game that is not over")
+        return value if player == self.to_move(state) else -value
+
+    def outcome(self, state: ChessState) -> str | None:
+        """Why the game is over (``checkmate``, ``stalemate``, ``insufficient material``,
+        ``fifty moves``, ``threefold repetition``), or None while it goes on."""
+        if self.terminal_value(state) is None:
+            return None
+        board = state.board
+        if not any(board.generate_legal_moves()):
+            return "checkmate" if board.is_check() else "stalemate"
+        if board.is_insufficient_material():
+            return "insufficient material"
+        if state.repetitions() >= 3:
+            return "threefold repetition"
+        return "fifty moves"
+
+    # -- search hooks -------------------------------------------------------------------
+
+    def key(self, state: ChessState) -> Hashable:
+        """The pieces, side to move, castling and en-passant rights, the fifty-move
+        counter and the positions already repeated (see :meth:`ChessState.key`)."""
+        return state.key()
+
+    def terminal_value(self, state: ChessState) -> float | None:
+        """-1.0 if the side to move is mated, 0.0 for a draw, None while the game goes on.
+
+        The cheap rules first (a position that repeats cannot be a mate: play went on
+        from it; insufficient material is only looked at without pawns, rooks and
+        queens). Whether any legal move exists is asked lazily: the first one found
+        suffices (4 us where the full list costs 45 us). The answer is kept.
+        """
+        value = state._value
+        if value is not False:
+            return value  # None or a float once computed (False: not yet)
+        board = state.board
+        result: float | None = None
+        repeated = board.halfmove_clock >= 4 and state.repetitions() >= 3
+        dead = not (board.pawns | board.rooks | board.queens) and board.is_insufficient_material()
+        if repeated or dead:
+            result = 0.0
+        elif not (state._moves if state._moves is not None else any(board.generate_legal_moves())):
+            result = -1.0 if state.in_check() else 0.0
+        elif board.halfmove_clock >= 100:
+            result = 0.0
+        state._value = result
+        return result
+
+    def evaluate(self, state: ChessState, player: int) -> float:
+        """Material and piece-square bonuses, tapered by the game phase, plus a bishop
+        pair bonus; centipawns for ``player``."""
+        phase = min(state.phase, _FULL_PHASE)
+        score = (state.mg * phase + state.eg * (_FULL_PHASE - phase)) / _FULL_PHASE
+        board = state.board
+        bishops = board.bishops
+        if (bishops & board.occupied_co[chess.WHITE]).bit_count() >= 2:
+            score += _BISHOP_PAIR
+        if (bishops & board.occupied_co[chess.BLACK]).bit_count() >= 2:
+            score -= _BISHOP_PAIR
+        return float(score if player == 0 else -score)
+
+    def extension(self, state: ChessState) -> int:
+        """One ply more where the side to move is in check (check extension)."""
+        return 1 if state.in_check() else 0
+
+    def null_move(self, state: ChessState) -> ChessState | None:
+        """The position with the turn passed (no en passant), or None: in check,
+        right after a pass, or when the side to move has nothing but pawns and king
+        (where passing might be better than any move: zugzwang)."""
+        board = state.board
+        if not self.use_null_move or state.move is None or state.in_check():
+            return None
+        own = board.occupied_co[board.turn]
+        if not own & ~(board.pawns | board.kings):
+            return None
+        passed = board.copy(stack=False)
+        passed.push(chess.Move.null())
+        # No parent: a pass is no move of the game, positions before it cannot repeat.
+        return ChessState(
+            passed, parent=None, move=None, mg=state.mg, eg=state.eg, phase=state.phase
+        )
+
+    def is_quiet(self, state: ChessState, move: chess.Move) -> bool:
+        """Neither a capture nor a promotion nor a check, and not out of check
+        (always False when reductions are off: no move is reduced)."""
+        board = state.board
+        return self.use_reductions and not (
+            move.promotion
+            or board.piece_type_at(move.to_square) is not None
+            or state.in_check()
+            or board.gives_check(move)
+        )
+
+    def order_moves(self, state: ChessState, moves: Sequence[chess.Move]) -> list[chess.Move]:
+        """Captures first, most valuable victim by least valuable attacker (MVV-LVA),
+        then promotions, then the quiet moves in python-chess's order."""
+        board = state.board
+        piece_at = board.piece_type_at
+        noisy = []
+        quiet = []
+        for move in moves:
+            victim = piece_at(move.to_square)
+            if victim is not None:
+                attacker = piece_at(move.from_square) or chess.PAWN
+                noisy.append((_ORDER_VALUE[victim] * 32 - _ORDER_VALUE[attacker], move))
+            elif move.promotion:
+                noisy.append(((_ORDER_VALUE[move.promotion] - 1) * 32, move))  # by the gain
+            else:
+                quiet.append(move)
+        if not noisy:
+            return quiet
+        noisy.sort(key=_first, reverse=True)
+        return [move for _, move in noisy] + quiet
+
+    def quiescence_moves(self, state: ChessState) -> list[chess.Move]:
+        """Every move when in check (the evasions); else captures (MVV-LVA order) and
+        queen promotions, leaving out a capture of a lesser piece on a defended square
+        (it loses material at once, the usual cheap stand-in for exchange evaluation).
+        """
+        board = state.board
+        if state.in_check():
+            return self.order_moves(state, self.legal_moves(state))
+        piece_at = board.piece_type_at
+        defended = board.is_attacked_by
+        enemy = not board.turn
+        found = []
+        for move in board.generate_legal_captures():
+            victim = piece_at(move.to_square) or chess.PAWN  # en passant: a pawn
+            attacker = piece_at(move.from_square) or chess.PAWN
+            if (
+                _ORDER_VALUE[victim] < _ORDER_VALUE[attacker]
+                and not move.promotion
+                and defended(enemy, move.to_square)
+            ):
+                continue
+            found.append((_ORDER_VALUE[victim] * 32 - _ORDER_VALUE[attacker], move))
+        pawns = (
+            board.pawns
+            & board.occupied_co[board.turn]
+            & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
+        )
+        if pawns:
+            for move in board.generate_legal_moves(from_mask=pawns):
+                if move.promotion == chess.QUEEN and piece_at(move.to_square) is None:
+                    found.append(((_ORDER_VALUE[chess.QUEEN] - 1) * 32, move))
+        found.sort(key=_first, reverse=True)
+        return [move for _, move in found]
+
+    # -- notation -----------------------------------------------------------------------
+
+    def format_move(self, state: ChessState, move: chess.Move) -> str:
+        """``move`` in SAN (``Nf3``, ``O-O``, ``exd8=Q#``)."""
+        return state.board.san(move)
+
+    def format_uci(self, state: ChessState, move: chess.Move) -> str:
+        """``move`` in UCI notation (``g1f3``, ``e7e8q``)."""
+        return move.uci()
+
+    def parse_move(self, state: ChessState, text: str) -> chess.Move:
+        """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``e4``, ``Nxf7+``, ``O-O``);
+        raises IllegalMoveError (or ParseError for text that is no move at all)."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"chess: a move is text, got {type(text).__name__}")
+        token = text.strip()
+        board = state.board
+        if self.terminal_value(state) is not None:
+            raise IllegalMoveError(f"chess: move {shown(token)} after the game is over")
+        try:
+            move = chess.Move.from_uci(token)
+        except (chess.InvalidMoveError, ValueError):
+            move = None
+        if move is not None:
+            if move in self.legal_moves(state):
+                return move
+            raise IllegalMoveError(f"chess: illegal move {shown(token)} in {board.fen()}")
+        try:
+            return board.parse_san(token)
+        except chess.IllegalMoveError:
+            raise IllegalMoveError(f"chess: illegal move {shown(token)} in {board.fen()}") from None
+        except chess.AmbiguousMoveError:
+            raise IllegalMoveError(
+                f"chess: ambiguous move {shown(token)} in {board.fen()} (name the file or rank)"
+            ) from None
+        except ValueError:
+            raise ParseError(
+                f"chess: {shown(token)} is no move in SAN (Nf3, exd5, O-O) or UCI (g1f3)"
+            ) from None
+
+    def parse_position(self, text: str) -> ChessState:
+        """A FEN, ``startpos`` or nothing (the start), then ``moves ...``; or moves only."""
+        words = text.split()
+        moves_at = words.index("moves") if "moves" in words else len(words)
+        head, tail = words[:moves_at], words[moves_at + 1 :]
+        if head[:1] == ["startpos"] and len(head) > 1:
+            raise ParseError(f"chess: expected 'moves' after 'startpos', got {shown(head[1])}")
+        if not head or head == ["startpos"]:
+            state = self.initial_state()
+        elif "/" in head[0]:
+            state = self.state_of(self._board_of(" ".join(head)))
+        elif moves_at == len(words):
+            state, tail = self.initial_state(), words  # moves from the start
+        else:
+            given = shown(" ".join(head))
+            raise ParseError(
+                f"chess: a POSITION is a FEN or 'startpos' before 'moves', got {given}"
+            )
+        for count, token in enumerate(tail, 1):
+            try:
+                state = self.play(state, self.parse_move(state, token))
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"{exc} (move {count} of the POSITION)") from None
+        return state
+
+    def _board_of(self, fen: str) -> chess.Board:
+        """The board of ``fen`` (counters optional); ParseError if it is no valid position."""
+        fields = fen.split()
+        if len(fields) < 6:
+            defaults = ["w", "-", "-", "0", "1"]
+            fields += defaults[len(fields) - 1 :]
+        try:
+            board = chess.Board(" ".join(fields))
+        except ValueError as exc:
+            raise ParseError(f"chess: bad FEN {shown(fen)}: {exc}") from None
+        # A check no legal game could reach (two sliders at once, ...) is still a
+        # position the rules can be applied to: perft suites use some.
+        status = board.status() & ~chess.STATUS_IMPOSSIBLE_CHECK
+        if status != chess.STATUS_VALID:
+            problems = [
+                name.lower().replace("_", " ")
+                for name, flag in chess.Status.__members__.items()
+                if flag and status & flag
+            ]
+            raise ParseError(
+                f"chess: FEN {shown(fen)} is no legal position ({', '.join(problems)})"
+            )
+        return board
+
+    def format_position(self, state: ChessState) -> str:
+        """The FEN; with ``moves ...`` after an earlier FEN when a position repeated
+        since the last capture or pawn move (so that the repetition rule reads back)."""
+        if not state.repeated():
+            return state.board.fen()
+        line: list[str] = []
+        base = state
+        for _ in range(state.board.halfmove_clock):
+            if base.parent is None or base.move is None:
+                break
+            line.append(base.move.uci())
+            base = base.parent
+        return f"{base.board.fen()} moves {' '.join(reversed(line))}"
+
+    def render(self, state: ChessState) -> str:
+        """The board, white at the bottom, with files, ranks and the side to move."""
+        rows = str(state.board).splitlines()
+        lines = [f"{8 - i} {row}" for i, row in enumerate(rows)]
+        lines.append("  a b c d e f g h")
+        lines.append(f"{'white' if state.board.turn else 'black'} to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Chess(null_move={int(self.use_null_move)}, reductions={int(self.use_reductions)})"
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
