@@ -125,3 +125,18 @@ def test_boards_go_into_graphviz_drawings_too() -> None:
     dot = draw.to_dot(alphabeta(tree))
     assert 'xlabel=<<FONT FACE="DejaVu Sans Mono" POINT-SIZE="8">oo.<BR/>.x.<BR/>..x</FONT>>' in dot
     assert "n0.center) {oo.\\\\.x.\\\\..x};" in draw.to_tikz(alphabeta(tree))
+
+
+def test_tree_sizes_are_estimated_before_building() -> None:
+    from plies.games import get_game
+    from plies.lab._games import estimated_nodes, game_tree
+
+    game = get_game("tictactoe")
+    start = game.initial_state()
+    # Uniform down to depth 4 (nobody has three in a row yet): the estimate is exact.
+    assert estimated_nodes(game, start, depth=4) == len(game_tree(game, start, depth=4))
+    # Ragged (games end): near the truth.
+    exact = len(game_tree(game, game.parse_position("5 1"), depth=7))
+    assert 0.5 < estimated_nodes(game, game.parse_position("5 1"), depth=7) / exact < 2
+    connect4 = get_game("connect4")
+    assert estimated_nodes(connect4, connect4.initial_state(), depth=30) > 1e20

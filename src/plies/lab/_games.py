@@ -5,6 +5,7 @@ ran out), from the view of the player to move at the root (MAX)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from plies.errors import LimitError, PliesError
@@ -44,6 +45,11 @@ def game_tree(
         raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
     need(game, BaseGame, "game")
     need(max_nodes, int, "max_nodes")
+    if estimated_nodes(game, state, depth=depth) > PLAINLY_TOO_BIG * max_nodes:
+        raise LimitError(
+            f"the tree of this {game.name} position to depth {depth} has far more than "
+            f"{max_nodes:,} nodes; give a smaller --depth"
+        )
     root_player = game.to_move(state)
     builder = TreeBuilder(root="max")
     pictures: list[list[str] | None] = []
@@ -83,6 +89,38 @@ def game_tree(
     tree = builder.build()
     tree.pictures = {i: rows for i, rows in enumerate(pictures) if rows is not None}
     return tree
+
+
+#: A tree whose estimated size is this many times the limit is refused before it is
+#: built (the estimate is unbiased but spread: a tree near the limit is built and
+#: counted exactly instead).
+PLAINLY_TOO_BIG = 20
+#: Random root-to-leaf walks of the estimate.
+PROBES = 32
+
+
+def estimated_nodes(game: BaseGame[Any, Any], state: Any, *, depth: int) -> float:
+    """An estimate of how many nodes the tree of ``state`` to ``depth`` plies has, from
+    :data:`PROBES` random walks down it (Knuth's estimator, 1975: the sum over a walk
+    of the products of the branching factors met, averaged over the walks). It takes
+    ``PROBES * depth`` moves, so that a tree of 10^25 nodes (Connect Four, depth 30) is
+    refused at once instead of after building 200,000 of them (13 s)."""
+    rng = random.Random(0)
+    total = 0.0
+    for _ in range(PROBES):
+        position, weight, walk = state, 1.0, 1.0
+        for _ in range(depth):
+            if game.is_terminal(position):
+                break
+            if game.has_chance and game.is_chance(position):
+                moves = [outcome for outcome, _ in game.chance_outcomes(position)]
+            else:
+                moves = list(game.legal_moves(position))
+            weight *= len(moves)
+            walk += weight
+            position = game.play(position, rng.choice(moves))
+        total += walk
+    return total / PROBES
 
 
 #: The largest board drawn at a node, in rows and columns of characters.
