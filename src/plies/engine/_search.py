@@ -36,11 +36,11 @@ from plies.engine._negamax import (
     overrides,
     unchecked_play,
 )
-from plies.engine._result import SearchResult, SolveResult
+from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
-from plies.engine.native import BACKENDS, native_port_problem, numba_missing, solve_native
+from plies.engine.native import BACKENDS, native_port, native_port_problem, numba_missing
 from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -51,6 +51,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "MAX_PLY",
     "choose_backend",
+    "fallback_reason",
     "iterate",
     "search",
     "solve",
@@ -72,38 +73,68 @@ SOLVE_MOVES = ("line", "best", "all", "none")
 _search_ids = itertools.count(1)
 
 
-def choose_backend(game: BaseGame[Any, Any], backend: str | None = None) -> str:
-    """The backend :func:`solve` runs for ``game``: ``"native"`` or ``"python"``.
+def choose_backend(
+    game: BaseGame[Any, Any], backend: str | None = None, task: str = "solve"
+) -> str:
+    """The backend :func:`solve` (``task="search"``: :func:`search`) runs for
+    ``game`` with default options: ``"native"`` or ``"python"``.
 
     None picks native where the game has a port and Numba imports; ``"native"`` for a
     game without one raises :class:`SearchError` saying why.
     """
-    return _pick_backend(game, backend, None, True)
+    return _pick_backend(game, backend, task=task)
+
+
+def fallback_reason(
+    game: BaseGame[Any, Any], state: Any = None, task: str = "solve", **options: Any
+) -> str | None:
+    """Why ``task`` on ``game`` runs in Python although the game has a native port
+    (one line for the user), or None (native, or no port at all: nothing to say).
+    ``options`` are those of :func:`search` or :func:`solve`."""
+    if getattr(game, "native", None) is None or options.get("backend") == "python":
+        return None
+    problem = numba_missing() or native_port_problem(game, state, task)
+    return problem or _option_problem(task, options)
+
+
+def _option_problem(task: str, options: dict[str, Any]) -> str | None:
+    """Which option asks for the Python engine, as a sentence, or None."""
+    if isinstance(options.get("table"), TranspositionTable):
+        return "a TranspositionTable is the python backend's (the native one is a NativeTable)"
+    if options.get("ordering") is False and task == "solve":
+        return "ordering=False is for the python backend"
+    if task == "search":
+        if options.get("algorithm", DEFAULT_ALGORITHM) not in NATIVE_ALGORITHMS:
+            return f"the native search runs {' and '.join(NATIVE_ALGORITHMS)} only"
+        if options.get("seed") is not None:
+            return "seeded tie-breaking is the python backend's"
+    return None
+
+
+#: The algorithms of the native search (the rest run in Python).
+NATIVE_ALGORITHMS = ("pvs", "negamax")
 
 
 def _pick_backend(
     game: BaseGame[Any, Any],
     backend: str | None,
-    table: TranspositionTable | NativeTable | None,
-    ordering: bool,
+    state: Any = None,
+    task: str = "solve",
+    **options: Any,
 ) -> str:
-    """``"native"`` or ``"python"`` for :func:`solve` (see its ``backend``)."""
+    """``"native"`` or ``"python"`` for ``task`` (see :func:`solve`'s ``backend``)."""
     if backend not in (None, *BACKENDS):
         raise SearchError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if backend == "python":
         return "python"
-    problem = native_port_problem(game) or numba_missing()
+    problem = numba_missing() or native_port_problem(game, state, task)
     if backend is None:
-        wants_python = isinstance(table, TranspositionTable) or not ordering
-        return "python" if problem or wants_python else "native"
+        return "python" if problem or _option_problem(task, options) else "native"
     if problem:
         raise SearchError(problem)
-    if isinstance(table, TranspositionTable):
-        raise SearchError(
-            "the native backend keeps its table in a NativeTable: give one, or no table"
-        )
-    if not ordering:
-        raise SearchError("ordering=False is for the python backend")
+    wrong_option = _option_problem(task, options)
+    if wrong_option:
+        raise SearchError(f"backend 'native': {wrong_option}")
     return "native"
 
 
@@ -403,6 +434,34 @@ class _Run:
         )
 
 
+def _native_search(
+    game: BaseGame[Any, Any],
+    state: Any,
+    backend: str | None,
+    *,
+    limits: Limits | None,
+    algorithm: str,
+    seed: int | None,
+    **options: Any,
+) -> Any:
+    """The native search run (``iterations()``, ``result()``) of :func:`search`, or
+    None when the Python engine runs it (see ``backend``)."""
+    _check_options(game, algorithm, "star1")
+    if backend == "python":
+        return None
+    picked = _pick_backend(
+        game, backend, state, "search", algorithm=algorithm, seed=seed, table=options["table"]
+    )
+    if picked != "native":
+        return None
+    if limits is None:
+        limits = Limits()
+    if not isinstance(limits, Limits):
+        raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
+    port = native_port(game)
+    return port.search(game, state, limits=limits, algorithm=algorithm, **options)
+
+
 def iterate(
     game: BaseGame[Any, Any],
     state: Any,
@@ -410,13 +469,14 @@ def iterate(
     limits: Limits | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     chance: str = "star1",
-    table: TranspositionTable | None = None,
+    table: TranspositionTable | NativeTable | None = None,
     use_table: bool = True,
     ordering: bool = True,
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> Iterator[SearchResult]:
     """Search ``state`` by iterative deepening, yielding a result per completed depth.
 
@@ -425,6 +485,15 @@ def iterate(
     interrupts an iteration (that iteration is thrown away). Options are those of
     :func:`search`.
     """
+    native = _native_search(
+        game, state, backend, limits=limits, algorithm=algorithm, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
+        stop=stop, progress=progress,
+    )  # fmt: skip
+    if native is not None:
+        return native.iterations()  # type: ignore[no-any-return]
+    if isinstance(table, NativeTable):
+        raise SearchError("a NativeTable serves the native backend: give the python one none")
     run = _Run(
         game,
         state,
@@ -449,13 +518,14 @@ def search(
     limits: Limits | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     chance: str = "star1",
-    table: TranspositionTable | None = None,
+    table: TranspositionTable | NativeTable | None = None,
     use_table: bool = True,
     ordering: bool = True,
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> SearchResult:
     """Search ``state`` and return the result of the last completed iteration.
 
@@ -479,7 +549,23 @@ def search(
     Hitting a limit is not an error: the result then has ``completed=False`` and is
     the last completed iteration's (or, if none completed, the static evaluation and
     the first move, at depth 0). Statistics cover all the work done.
+
+    ``backend`` picks the engine: ``"python"`` (any game), ``"native"`` (the compiled
+    search of a game with a native port, see :mod:`plies.engine.native`: m,n,k and
+    Nim; ``pvs`` or ``negamax``, no seed, no :class:`TranspositionTable`: it keeps
+    its table in a :class:`NativeTable`) or None, native where it can run. Both
+    visit the same nodes on the same table contents; :func:`fallback_reason` says
+    why a game with a port runs in Python.
     """
+    native = _native_search(
+        game, state, backend, limits=limits, algorithm=algorithm, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
+        stop=stop, progress=progress,
+    )  # fmt: skip
+    if native is not None:
+        return native.result()  # type: ignore[no-any-return]
+    if isinstance(table, NativeTable):
+        raise SearchError("a NativeTable serves the native backend: give the python one none")
     run = _Run(
         game,
         state,
@@ -548,9 +634,10 @@ def solve(
     limits = limits if limits is not None else Limits()
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
-    if _pick_backend(game, backend, table, ordering) == "native":
+    picked = _pick_backend(game, backend, state, "solve", table=table, ordering=ordering)
+    if picked == "native":
         assert not isinstance(table, TranspositionTable)
-        return solve_native(
+        return native_port(game).solve(  # type: ignore[no-any-return]
             game,
             state,
             table=table,
@@ -589,6 +676,21 @@ def solve(
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
         raise solve_stopped(str(exc), proven=proven, moves=moves) from None
+    return solve_result(value, best_moves, pv, ctx.stats(), weak=weak, moves=moves)
+
+
+def solve_result(
+    value: float,
+    best_moves: tuple[Any, ...],
+    pv: tuple[Any, ...],
+    stats: SearchStats,
+    *,
+    weak: bool,
+    moves: str,
+    backend: str = "python",
+) -> SolveResult:
+    """The :class:`SolveResult` of a solve's value (engine units; 1, 0 or -1 for
+    ``weak``), best moves and line, as either backend reports it."""
     distance: int | None = None
     if weak:  # value is 1, 0 or -1
         result = "win" if value > 0 else "loss" if value < 0 else "draw"
@@ -610,7 +712,8 @@ def solve(
         value=engine_value,
         best_move=best_moves[0] if best_moves else None,
         pv=pv,
-        stats=ctx.stats(),
+        stats=stats,
         best_moves=best_moves,
         weak=weak,
+        backend=backend,
     )
