@@ -24,6 +24,7 @@ from typing import Any
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.engine import (
     ALGORITHMS,
+    BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
     Limits,
@@ -76,6 +77,12 @@ def register(subparsers: Any) -> None:
         "--seed",
         type=whole_number(0),
         help="break ties between equal moves at random with this seed",
+    )
+    analyze.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="the search: compiled (native: m,n,k and Nim, pvs and negamax; needs "
+        "numba) or python (everything); default native where it runs",
     )
     analyze.add_argument(
         "--json", action="store_true", help="print one JSON object per completed depth"
@@ -210,6 +217,7 @@ def run_analyze(args: argparse.Namespace) -> int:
             seed=args.seed,
             stop=stop,
             progress=progress.nodes,
+            backend=args.backend,
         )
         for result in results:
             last = result

@@ -74,15 +74,20 @@ _search_ids = itertools.count(1)
 
 
 def choose_backend(
-    game: BaseGame[Any, Any], backend: str | None = None, task: str = "solve"
+    game: BaseGame[Any, Any],
+    backend: str | None = None,
+    task: str = "solve",
+    state: Any = None,
+    **options: Any,
 ) -> str:
     """The backend :func:`solve` (``task="search"``: :func:`search`) runs for
-    ``game`` with default options: ``"native"`` or ``"python"``.
+    ``game`` (at ``state``, with the other ``options`` of that function):
+    ``"native"`` or ``"python"``.
 
-    None picks native where the game has a port and Numba imports; ``"native"`` for a
-    game without one raises :class:`SearchError` saying why.
+    None picks native where the game has a port, Numba imports and the options allow
+    it; ``"native"`` where it cannot run raises :class:`SearchError` saying why.
     """
-    return _pick_backend(game, backend, task=task)
+    return _pick_backend(game, backend, state, task, **options)
 
 
 def fallback_reason(

@@ -342,7 +342,9 @@ def _solution(
         return (), pv
     if moves != "all" and pv:
         return pv[:1], pv
-    target = value if not weak or value >= 0 else -INF
+    # The least score a best move reaches: the value, or for a weak solve any win, any
+    # draw, or anything at all (below every score: a window at -inf would prune nothing).
+    target = value if not weak or value >= 0 else -2 * WIN_THRESHOLD * 1000
     found = np.zeros(max(prepared.max_moves, 1), np.int64)
     count = work.runner.run(
         kernel.best_moves, work.rules, work.consts, 0, target, moves != "all", found,

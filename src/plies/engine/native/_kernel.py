@@ -14,7 +14,7 @@ The arrays every function shares (made by :mod:`plies.engine.native._games`):
   list of the node at each ply, so no node allocates;
 * ``history`` (by move id) and ``killers`` (two per ply, -1 for none);
 * ``table``: ``(keys, tags, values, moves, bounds)``, buckets of :data:`WAYS` slots
-  (the key modulo the buckets picks one); ``bounds`` 0 marks an empty slot; a store
+  (the mixed key modulo the buckets picks one); ``bounds`` 0 marks an empty slot; a store
   takes the key's slot, an empty one, or the oldest iteration's;
 * ``control`` (int64): the counters and switches at the indices below; the kernel
   stops when ``nodes`` reaches the node limit (stop = 2) or another thread sets stop,
@@ -44,8 +44,10 @@ SOLVE_TAG = np.int64(-1)
 
 WIN = 1e9
 WIN_THRESHOLD = WIN / 1000.0
-#: Slots per bucket of the table: an entry is lost only when its bucket is full.
-WAYS = 4
+#: Slots per bucket of the table (64 bytes of keys, one cache line): an entry is lost
+#: only when its bucket is full, so a search that fills a small part of the table
+#: keeps everything, as the Python engine's dict does.
+WAYS = 8
 #: Longest move list sorted by history (as :data:`plies.engine._negamax.LONG_MOVE_LIST`).
 LONG_MOVE_LIST = 1024
 
@@ -100,10 +102,23 @@ def order(moves: Any, count: int, tt_move: int, ply: int, history: Any, killers:
 
 
 @njit(cache=True, nogil=True)
+def bucket(key: Any, slots: int) -> int:
+    """The first slot of ``key``'s bucket. Keys are mixed first (splitmix64's
+    finaliser): game keys are structured (bitboards), and ``x | o << 16`` modulo
+    an even bucket count piled thousands of tic-tac-toe keys into a few buckets."""
+    h = key ^ (key >> np.uint64(30))
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return np.int64(h % np.uint64(slots // WAYS)) * WAYS
+
+
+@njit(cache=True, nogil=True)
 def probe(key: Any, table: Any) -> int:
     """The slot holding ``key`` in its bucket of :data:`WAYS` slots, or -1."""
     keys, _, _, _, bounds = table
-    start = np.int64(key % np.uint64(keys.size // WAYS)) * WAYS
+    start = bucket(key, keys.size)
     for slot in range(start, start + WAYS):
         if bounds[slot] != 0 and keys[slot] == key:
             return slot
@@ -115,7 +130,7 @@ def store(key: Any, tag: int, bound: int, value: float, move: int, table: Any) -
     """Write an entry in its bucket: over the key's old entry, else in an empty slot,
     else over the entry of the oldest iteration (the least tag) there."""
     keys, tags, values, moves, bounds = table
-    start = np.int64(key % np.uint64(keys.size // WAYS)) * WAYS
+    start = bucket(key, keys.size)
     slot = start
     for i in range(start, start + WAYS):
         if bounds[i] == 0 or keys[i] == key:
@@ -543,3 +558,25 @@ def line(
         length += 1
         value = -value
     return length
+
+
+@njit(cache=True, nogil=True)
+def describe(rules: Any, consts: Any, state: Any, moves: Any, forced: Any, numbers: Any) -> Any:
+    """What the rules say of ``state``, for the conformance suite: its moves into
+    ``moves``, the non-losing ones into ``forced``, and in ``numbers`` the move count,
+    terminal value, evaluation, winning move and forced-move count; returns the key."""
+    legal_moves, _, terminal_value, evaluate, key_of, _, winning, forced_moves = rules
+    count = legal_moves(consts, state, moves)
+    numbers[0] = count
+    numbers[1] = terminal_value(consts, state)
+    numbers[2] = evaluate(consts, state)
+    numbers[3] = winning(consts, state)
+    forced[:count] = moves[:count]
+    numbers[4] = forced_moves(consts, state, forced, count)
+    return key_of(consts, state)
+
+
+@njit(cache=True, nogil=True)
+def play_move(rules: Any, consts: Any, state: Any, move: int, child: Any) -> None:
+    """The rules' ``play``, callable from Python (for the conformance suite)."""
+    rules[1](consts, state, move, child)

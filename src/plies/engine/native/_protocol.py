@@ -85,7 +85,7 @@ def rule(kind: str) -> Callable[[Callable[..., Any]], Any]:
     cached on disk: ``@rule("play")`` over ``def play(consts, state, move, child)``."""
     if kind not in SIGNATURES:
         raise ValueError(f"unknown native rule {kind!r} (known: {', '.join(SIGNATURES)})")
-    return cfunc(SIGNATURES[kind], cache=True)  # type: ignore[no-any-return]
+    return cfunc(SIGNATURES[kind], cache=True)
 
 
 @rule("evaluate")

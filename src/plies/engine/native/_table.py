@@ -84,11 +84,11 @@ class NativeTable:
     def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
         """``(keys, tags, values, moves, bounds)`` of the search over native games
         (see :mod:`plies.engine.native._kernel`): 33 bytes an entry, in buckets of
-        four slots, made on first use."""
+        eight slots, made on first use."""
         import numpy as np
 
         if self.search is None:
-            slots = -(-self.size // 4) * 4  # whole buckets of four slots
+            slots = -(-self.size // 8) * 8  # whole buckets of eight slots
             self.search = (
                 np.zeros(slots, np.uint64),
                 np.zeros(slots, np.int64),
