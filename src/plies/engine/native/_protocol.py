@@ -45,6 +45,7 @@ cache afterwards. (Connect Four keeps its hand-inlined solver, ``_connect4``.)
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
@@ -81,11 +82,19 @@ RULE_NAMES = tuple(SIGNATURES)
 
 
 def rule(kind: str) -> Callable[[Callable[..., Any]], Any]:
-    """Compile a function as the native rule ``kind`` (one of :data:`SIGNATURES`),
-    cached on disk: ``@rule("play")`` over ``def play(consts, state, move, child)``."""
+    """Compile a function as the native rule ``kind`` (one of :data:`SIGNATURES`):
+    ``@rule("play")`` over ``def play(consts, state, move, child)``. Cached on disk
+    when the function lives in an importable module's file (code run by ``exec`` is
+    compiled each time: Numba cannot load it back)."""
     if kind not in SIGNATURES:
         raise ValueError(f"unknown native rule {kind!r} (known: {', '.join(SIGNATURES)})")
-    return cfunc(SIGNATURES[kind], cache=True)
+
+    def compile_rule(function: Callable[..., Any]) -> Any:
+        module = sys.modules.get(function.__module__)
+        cacheable = getattr(module, "__file__", None) == function.__code__.co_filename
+        return cfunc(SIGNATURES[kind], cache=cacheable)(function)
+
+    return compile_rule
 
 
 @rule("evaluate")

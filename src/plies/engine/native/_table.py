@@ -93,7 +93,7 @@ class NativeTable:
                 np.zeros(slots, np.uint64),
                 np.zeros(slots, np.int64),
                 np.zeros(slots, np.float64),
-                np.full(slots, -1, np.int64),
+                np.zeros(slots, np.int64),  # zeros: np.full would touch every page
                 np.zeros(slots, np.int8),
             )
         return self.search
