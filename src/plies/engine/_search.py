@@ -439,6 +439,19 @@ class _Run:
         )
 
 
+def _python_table(
+    table: TranspositionTable | NativeTable | None, backend: str | None
+) -> TranspositionTable | None:
+    """The table the Python engine gets: a NativeTable is refused when the python
+    backend was asked for, and dropped (the engine makes its own) when the default
+    backend fell back to Python (a position the native port cannot take)."""
+    if not isinstance(table, NativeTable):
+        return table
+    if backend == "python":
+        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    return None
+
+
 def _native_search(
     game: BaseGame[Any, Any],
     state: Any,
@@ -497,8 +510,7 @@ def iterate(
     )  # fmt: skip
     if native is not None:
         return native.iterations()  # type: ignore[no-any-return]
-    if isinstance(table, NativeTable):
-        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    table = _python_table(table, backend)
     run = _Run(
         game,
         state,
@@ -569,8 +581,7 @@ def search(
     )  # fmt: skip
     if native is not None:
         return native.result()  # type: ignore[no-any-return]
-    if isinstance(table, NativeTable):
-        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    table = _python_table(table, backend)
     run = _Run(
         game,
         state,
@@ -652,8 +663,7 @@ def solve(
             weak=weak,
             moves=moves,
         )
-    if isinstance(table, NativeTable):
-        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    table = _python_table(table, backend)
     if table is None:
         table = TranspositionTable()
     table.claim("solve")

@@ -1,9 +1,13 @@
 """Compiled search kernels (Numba), behind ``plies.engine.solve(..., backend=)``.
 
-Ported so far: Connect Four on boards whose ``(height + 1) * width`` bits fit a 64-bit
-word, solved by Pascal Pons' method (:mod:`plies.engine.native._connect4`). Callers
-use the engine; this package only answers which games it ports
-(:func:`native_port_problem`) and solves them (:func:`solve_native`). Numba and NumPy
+A game advertises its port with a ``native()`` method. Connect Four's (boards whose
+``(height + 1) * width`` bits fit a 64-bit word) solves by Pascal Pons' method
+(:mod:`plies.engine.native._connect4`); m,n,k's and Nim's are written in the native
+game protocol (:mod:`plies.engine.native._protocol`: :class:`NativeGame`,
+:func:`rule`) and get the compiled search and exact solver
+(:mod:`plies.engine.native._kernel`). Callers use the engine; this package only
+answers which games it ports (:func:`native_port_problem`) and solves them
+(:func:`solve_native`). Numba and NumPy
 are imported on the first native solve, never by ``import plies``; the compiled code
 is cached on disk (``__pycache__``), so only the first run on a machine compiles.
 """

@@ -121,6 +121,7 @@ class SearchRun:
         self.table = table if use_table else NativeTable(3)
         self.aborted = False
         self.last: SearchResult | None = None
+        self.work: _Work | None = None
 
     def iterations(self) -> Iterator[SearchResult]:
         """Yield a result per completed depth (the engine's ``_Run.iterations``)."""
@@ -187,7 +188,7 @@ class SearchRun:
         """Run every iteration; the last completed one (``completed=False`` if cut)."""
         for _ in self.iterations():
             pass
-        stats = self.work.stats(self.started) if hasattr(self, "work") else SearchStats()
+        stats = self.work.stats(self.started) if self.work is not None else SearchStats()
         last = self.last
         if last is None:
             last = _fallback(self.game, self.state, self.algorithm, stats)
