@@ -459,12 +459,13 @@ def _native_search(
     *,
     limits: Limits | None,
     algorithm: str,
+    chance: str,
     seed: int | None,
     **options: Any,
 ) -> Any:
     """The native search run (``iterations()``, ``result()``) of :func:`search`, or
     None when the Python engine runs it (see ``backend``)."""
-    _check_options(game, algorithm, "star1")
+    _check_options(game, algorithm, chance)
     if backend == "python":
         return None
     picked = _pick_backend(
@@ -504,7 +505,7 @@ def iterate(
     :func:`search`.
     """
     native = _native_search(
-        game, state, backend, limits=limits, algorithm=algorithm, table=table,
+        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
         use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
         stop=stop, progress=progress,
     )  # fmt: skip
@@ -575,7 +576,7 @@ def search(
     why a game with a port runs in Python.
     """
     native = _native_search(
-        game, state, backend, limits=limits, algorithm=algorithm, table=table,
+        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
         use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
         stop=stop, progress=progress,
     )  # fmt: skip
