@@ -33,7 +33,8 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
 @rule("play")
 def play(consts: Any, state: Any, move: int, child: Any) -> None:
     """Take from the heap; the turn passes."""
-    child[:] = state
+    for i in range(1, consts[0] + 1):
+        child[i] = state[i]
     child[0] = 1 - state[0]
     child[1 + move // consts[1]] -= move % consts[1]
 
