@@ -43,10 +43,12 @@ CASES = (
     Case("tic-tac-toe, to the end", "tictactoe", "", None),
     Case("m,n,k 4,4,3 depth 9", "mnk:m=4,n=4,k=3", "", 9),
     Case("m,n,k 5,5,4 depth 6", "mnk:m=5,n=5,k=4", "", 6),
+    Case("m,n,k 5,5,4 depth 8", "mnk:m=5,n=5,k=4", "", 8),
     Case("m,n,k 7,6,4 depth 5", "mnk:m=7,n=6,k=4", "", 5),
     Case("nim 3,4,5, to the end", "nim", "3,4,5", None),
     Case("nim 2,3,4,5 depth 8", "nim", "2,3,4,5", 8),
     Case("nim 1,2,3,4,5,6 depth 6", "nim", "1,2,3,4,5,6", 6),
+    Case("nim 2,3,4,5,6 depth 10", "nim", "2,3,4,5,6", 10),
 )
 
 
