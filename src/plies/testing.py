@@ -35,7 +35,11 @@ probabilities) and, at every state it meets, checks that:
   :class:`~plies.errors.ArgumentTypeError` for a value of the wrong type): moves
   legal elsewhere in the playouts but not here, any move once the game is over,
   decisions at a chance node, and values that are no move at all (None, an object);
-* every playout ends within ``max_plies`` plies.
+* every playout ends within ``max_plies`` plies;
+* a game with a native port (``native()``, see :mod:`plies.engine.native`) agrees
+  with it on random playouts: the same legal moves in the same order, terminal values,
+  evaluations, winning and forced moves, children, and keys equal exactly when the
+  Python keys are equal.
 
 A failure raises :class:`ConformanceError` (an :class:`AssertionError`) naming the
 check, the game and the moves that led to the offending state.
@@ -89,6 +93,9 @@ class ConformanceReport:
     longest: int
     #: Pairs of move orders tried for transpositions.
     transpositions: int
+    #: States at which the game's native port was compared with its Python rules (0:
+    #: no native port, or Numba missing).
+    native_states: int = 0
 
 
 class _Checker:
@@ -486,4 +493,114 @@ def check_game(
         terminals=checker.terminals,
         longest=longest,
         transpositions=checker.transpositions,
+        native_states=_check_native(game, playouts, random.Random(seed), max_plies),
     )
+
+
+def _check_native(
+    game: BaseGame[Any, Any], playouts: int, rng: random.Random, max_plies: int
+) -> int:
+    """Compare the game's native port with its rules on random playouts; return how
+    many states were compared (0 when there is no port to search with)."""
+    from plies.engine.native import native_port, native_port_problem, numba_missing
+
+    if getattr(game, "native", None) is None or numba_missing():
+        return 0
+    if native_port_problem(game, game.initial_state(), "search"):
+        return 0
+    checker = _NativeChecker(game, native_port(game))
+    for _ in range(playouts):
+        checker.playout(rng, max_plies)
+    return checker.states
+
+
+class _NativeChecker:
+    """The native rules of one game side by side with its Python rules."""
+
+    def __init__(self, game: BaseGame[Any, Any], port: Any) -> None:
+        import numpy as np
+
+        from plies.engine.native import _kernel
+
+        self.game, self.port, self.kernel, self.np = game, port, _kernel, np
+        self.prepared = port.prepare(game.initial_state())
+        self.rules = port.rules()
+        self.has_order, self.has_win, self.has_forced = port.hooks()
+        size = max(self.prepared.max_moves, 1)
+        self.moves = np.zeros(size, np.int64)
+        self.forced = np.zeros(size, np.int64)
+        self.numbers = np.zeros(5, np.float64)
+        self.keys: dict[Any, Any] = {}  # native key -> Python key
+        self.python_keys: dict[Any, Any] = {}  # Python key -> native key
+        self.states = 0
+
+    def fail(self, check: str, path: list[str], detail: str) -> ConformanceError:
+        where = " ".join(path[-10:]) or "the start"
+        return ConformanceError(f"{self.game.name}: native {check}: after {where}: {detail}")
+
+    def playout(self, rng: random.Random, max_plies: int) -> None:
+        """One random game, every state compared (moves, values, keys, children)."""
+        game, port, prepared = self.game, self.port, self.prepared
+        state = game.initial_state()
+        path: list[str] = []
+        while len(path) <= max_plies:
+            encoded = port.encode(prepared, state)
+            moves = self.check_state(state, encoded, path)
+            if not moves:
+                return
+            move = rng.choice(moves)
+            child = game.play(state, move)
+            played = self.np.zeros_like(encoded)
+            self.kernel.play_move(
+                self.rules, prepared.consts, encoded, port.encode_move(prepared, move), played
+            )
+            if not self.np.array_equal(played, port.encode(prepared, child)):
+                raise self.fail("play", path, f"{game.format_move(state, move)} gives {played}")
+            path.append(game.format_move(state, move))
+            state = child
+
+    def check_state(self, state: Any, encoded: Any, path: list[str]) -> list[Any]:
+        """Compare one state; return its legal moves."""
+        game, port, prepared, numbers = self.game, self.port, self.prepared, self.numbers
+        self.states += 1
+        key = self.kernel.describe(
+            self.rules, prepared.consts, encoded, self.moves, self.forced, numbers
+        )
+        count = int(numbers[0])
+        native = [port.decode_move(prepared, int(m)) for m in self.moves[:count]]
+        legal = list(game.legal_moves(state))
+        if native != legal:
+            raise self.fail("legal_moves", path, f"{native[:8]} instead of {legal[:8]}")
+        outcome = game.terminal_value(state)
+        terminal = None if math.isnan(numbers[1]) else float(numbers[1])
+        if terminal != outcome:
+            raise self.fail("terminal_value", path, f"{terminal} instead of {outcome}")
+        if outcome is None and numbers[2] != game.evaluate(state, game.to_move(state)):
+            raise self.fail("evaluate", path, f"{numbers[2]} differs from the Python evaluate")
+        self.check_hooks(state, path)
+        python_key = game.key(state)
+        if self.keys.setdefault(key, python_key) != python_key:
+            raise self.fail("key", path, "two states of different Python keys share a key")
+        if self.python_keys.setdefault(python_key, key) != key:
+            raise self.fail("key", path, "two states of one Python key differ in key")
+        return legal
+
+    def check_hooks(self, state: Any, path: list[str]) -> None:
+        """The winning and forced moves the port has, as the Python game names them."""
+        game, port, prepared, numbers = self.game, self.port, self.prepared, self.numbers
+        if not self.has_win:
+            return
+        winning = int(numbers[3])
+        native_win = port.decode_move(prepared, winning) if winning >= 0 else None
+        if native_win != game.winning_move(state):
+            raise self.fail("winning_move", path, f"{native_win} instead of the Python one")
+        if self.has_forced and native_win is None and not game.is_terminal(state):
+            kept = int(numbers[4])
+            python = game.forced_moves(state)
+            native = (
+                None
+                if kept < 0
+                else {port.decode_move(prepared, int(m)) for m in self.forced[:kept]}
+            )
+            if native != (None if python is None else set(python)):
+                raise self.fail("forced_moves", path, f"{native} instead of {python}")

@@ -141,7 +141,7 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
         ["solve", "connect4", "--table-size", "8"],
         ["solve", "connect4", "--table-size", "many"],
         ["solve", "connect4", "--moves", "some"],
-        ["solve", "nim", "3,4,5", "--backend", "native"],
+        ["solve", "othello", "--backend", "native"],
         ["solve", "connect4:width=8,height=8", "4", "--backend", "native"],
         ["solve", "tictactoe", "--batch", "/no/such/file", "--backend", "native"],
         ["solve", "connect4", "4", "--backend", "fortran"],
@@ -344,5 +344,8 @@ def test_default_backend_is_native_where_ported(capsys: pytest.CaptureFixture[st
     status, out, err = run(capsys, "solve", "connect4", L2_POSITION, "--json", "--moves", "none")
     assert status == 0 and json.loads(out)["backend"] == "native"
     status, out, err = run(capsys, "solve", "nim", "3,4,5", "--json")
+    assert status == 0 and json.loads(out)["backend"] == "native"
+    # 64 cells: no native port (a finished game, solved at once).
+    status, out, err = run(capsys, "solve", "mnk:m=8,n=8,k=5", "1 9 2 10 3 11 4 12 5", "--json")
     assert status == 0 and json.loads(out)["backend"] == "python"
     assert err == ""  # no note when the default falls back to python

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pons import pons_set
-from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, solve
+from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, search, solve
 from plies.errors import SearchError
 from plies.games import get_game
 from plies.games.connect4 import Connect4, Connect4State
@@ -137,12 +137,13 @@ def test_limits_stop_the_kernel() -> None:
 
 
 def test_choice_of_backend() -> None:
-    nim = get_game("nim")
-    assert choose_backend(C4) == "native" and choose_backend(nim) == "python"
+    othello = get_game("othello")
+    assert choose_backend(C4) == "native" and choose_backend(othello) == "python"
     assert choose_backend(Connect4(8, 8)) == "python"  # 72 bits: no native port
-    assert solve(nim, nim.parse_position("3,4,5")).backend == "python"
-    with pytest.raises(SearchError, match="nim has no native port yet"):
-        solve(nim, nim.parse_position("3,4,5"), backend="native")
+    with pytest.raises(SearchError, match="othello has no native port"):
+        solve(othello, othello.initial_state(), backend="native")
+    with pytest.raises(SearchError, match="connect4's native port does not search"):
+        search(C4, C4.initial_state(), backend="native")
     with pytest.raises(SearchError, match="at most 64"):
         solve(Connect4(8, 8), Connect4(8, 8).initial_state(), backend="native")
     with pytest.raises(SearchError, match="unknown backend"):

@@ -28,6 +28,7 @@ from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run
 from plies.cluster import LineResult
 from plies.engine import (
     ALGORITHMS,
+    BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
     Limits,
@@ -81,6 +82,12 @@ def register(subparsers: Any) -> None:
         "--seed",
         type=whole_number(0),
         help="break ties between equal moves at random with this seed",
+    )
+    analyze.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="the search: compiled (native: m,n,k and Nim, pvs and negamax; needs "
+        "numba) or python (everything); default native where it runs",
     )
     analyze.add_argument(
         "--json", action="store_true", help="print one JSON object per completed depth"
@@ -228,6 +235,7 @@ def run_analyze(args: argparse.Namespace) -> int:
             seed=args.seed,
             stop=stop,
             progress=progress.nodes,
+            backend=args.backend,
         )
         for result in results:
             last = result

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from plies.engine import Limits, search, solve
+from plies.engine import BACKENDS, Limits, choose_backend, search, solve
 from plies.games import parse_game_spec
 
 __all__ = ["BENCH", "BenchCase", "register", "run_bench"]
@@ -59,24 +59,41 @@ def register(subparsers: Any) -> None:
             "count changes only when the engine or a game's behaviour changes."
         ),
     )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="run every search and solve on this backend where it can (native: m,n,k, "
+        "Nim and Connect Four solves; the rest in python); default: solves in python, "
+        "searches native where they run (the same nodes), so the fingerprint is the "
+        "python engine's",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run_bench)
 
 
-def run_case(case: BenchCase) -> dict[str, Any]:
-    """Run one bench search and return its label, nodes and time."""
+def run_case(case: BenchCase, backend: str | None = None) -> dict[str, Any]:
+    """Run one bench search on ``backend`` (see ``--backend``) and return its label,
+    nodes, time and the backend that ran it."""
     game = parse_game_spec(case.game)
     state = game.parse_position(case.position)
     started = time.perf_counter()
     if case.depth is None:
-        # The Python engine: the fingerprint is its behaviour (the native kernel has its
-        # own tests and benchmark).
-        nodes = solve(game, state, backend="python").stats.nodes
+        # By default the Python engine: the fingerprint is its behaviour (the native
+        # solvers search otherwise and have their own tests and benchmarks).
+        used = "python" if backend is None else choose_backend(game, None, "solve", state)
+        if backend == "python":
+            used = "python"
+        nodes = solve(game, state, backend=used).stats.nodes
     else:
-        result = search(game, state, limits=Limits(depth=case.depth), algorithm=case.algorithm)
-        nodes = result.stats.nodes
+        options = {"limits": Limits(depth=case.depth), "algorithm": case.algorithm}
+        used = (
+            "python"
+            if backend == "python"
+            else choose_backend(game, None, "search", state, algorithm=case.algorithm)
+        )
+        nodes = search(game, state, backend=used, **options).stats.nodes  # type: ignore[arg-type]
     seconds = time.perf_counter() - started
-    return {"label": case.label, "nodes": nodes, "time": round(seconds, 4)}
+    return {"label": case.label, "nodes": nodes, "time": round(seconds, 4), "backend": used}
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -86,7 +103,7 @@ def run_bench(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     try:
         for case in BENCH:
-            rows.append(run_case(case))
+            rows.append(run_case(case, args.backend))
             if not args.json:
                 print(_row_text(rows[-1], width), flush=True)
     except KeyboardInterrupt:

@@ -22,7 +22,16 @@ from rich.panel import Panel
 from rich.text import Text
 
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
-from plies.engine import ALGORITHMS, DEFAULT_ALGORITHM, WIN, WIN_THRESHOLD, Limits, search
+from plies.engine import (
+    ALGORITHMS,
+    BACKENDS,
+    DEFAULT_ALGORITHM,
+    WIN,
+    WIN_THRESHOLD,
+    Limits,
+    choose_backend,
+    search,
+)
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.games import GAMES
@@ -96,6 +105,12 @@ def register(subparsers: Any) -> None:
         choices=ALGORITHMS,
         default=DEFAULT_ALGORITHM,
         help=f"engine search algorithm (default {DEFAULT_ALGORITHM})",
+    )
+    play.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="engine search: compiled (native: m,n,k and Nim; needs numba) or python; "
+        "default native where it runs",
     )
     play.add_argument(
         "--seed",
@@ -172,6 +187,8 @@ def run_play(args: argparse.Namespace) -> int:
     'quit', 1 at the end of input, 130 on Ctrl-C (the position reached printed)."""
     game, state = load_position(args)
     _play_notes(game, args)
+    # An impossible --backend native is an error now, not at the engine's first move.
+    choose_backend(game, args.backend, "search", state, algorithm=args.algorithm)
     reached = [state]
     try:
         return _play_game(game, reached, args)
@@ -217,7 +234,9 @@ def _play_game(game: BaseGame[Any, Any], reached: list[Any], args: argparse.Name
             if move is None:
                 return 1
         else:
-            result = search(game, state, limits=limits, algorithm=args.algorithm)
+            result = search(
+                game, state, limits=limits, algorithm=args.algorithm, backend=args.backend
+            )
             move = result.best_move
             console.print(
                 f"{players.name(player)} plays {game.format_move(state, move)}  "

@@ -36,11 +36,11 @@ from plies.engine._negamax import (
     overrides,
     unchecked_play,
 )
-from plies.engine._result import SearchResult, SolveResult
+from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
-from plies.engine.native import BACKENDS, native_port_problem, numba_missing, solve_native
+from plies.engine.native import BACKENDS, native_port, native_port_problem, numba_missing
 from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -51,6 +51,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "MAX_PLY",
     "choose_backend",
+    "fallback_reason",
     "iterate",
     "search",
     "solve",
@@ -72,38 +73,73 @@ SOLVE_MOVES = ("line", "best", "all", "none")
 _search_ids = itertools.count(1)
 
 
-def choose_backend(game: BaseGame[Any, Any], backend: str | None = None) -> str:
-    """The backend :func:`solve` runs for ``game``: ``"native"`` or ``"python"``.
+def choose_backend(
+    game: BaseGame[Any, Any],
+    backend: str | None = None,
+    task: str = "solve",
+    state: Any = None,
+    **options: Any,
+) -> str:
+    """The backend :func:`solve` (``task="search"``: :func:`search`) runs for
+    ``game`` (at ``state``, with the other ``options`` of that function):
+    ``"native"`` or ``"python"``.
 
-    None picks native where the game has a port and Numba imports; ``"native"`` for a
-    game without one raises :class:`SearchError` saying why.
+    None picks native where the game has a port, Numba imports and the options allow
+    it; ``"native"`` where it cannot run raises :class:`SearchError` saying why.
     """
-    return _pick_backend(game, backend, None, True)
+    return _pick_backend(game, backend, state, task, **options)
+
+
+def fallback_reason(
+    game: BaseGame[Any, Any], state: Any = None, task: str = "solve", **options: Any
+) -> str | None:
+    """Why ``task`` on ``game`` runs in Python although the game has a native port
+    (one line for the user), or None (native, or no port at all: nothing to say).
+    ``options`` are those of :func:`search` or :func:`solve`."""
+    if getattr(game, "native", None) is None or options.get("backend") == "python":
+        return None
+    problem = numba_missing() or native_port_problem(game, state, task)
+    return problem or _option_problem(task, options)
+
+
+def _option_problem(task: str, options: dict[str, Any]) -> str | None:
+    """Which option asks for the Python engine, as a sentence, or None."""
+    if isinstance(options.get("table"), TranspositionTable):
+        return "a TranspositionTable is the python backend's (the native one is a NativeTable)"
+    if options.get("ordering") is False and task == "solve":
+        return "ordering=False is for the python backend"
+    if task == "search":
+        if options.get("algorithm", DEFAULT_ALGORITHM) not in NATIVE_ALGORITHMS:
+            return f"the native search runs {' and '.join(NATIVE_ALGORITHMS)} only"
+        if options.get("seed") is not None:
+            return "seeded tie-breaking is the python backend's"
+    return None
+
+
+#: The algorithms of the native search (the rest run in Python).
+NATIVE_ALGORITHMS = ("pvs", "negamax")
 
 
 def _pick_backend(
     game: BaseGame[Any, Any],
     backend: str | None,
-    table: TranspositionTable | NativeTable | None,
-    ordering: bool,
+    state: Any = None,
+    task: str = "solve",
+    **options: Any,
 ) -> str:
-    """``"native"`` or ``"python"`` for :func:`solve` (see its ``backend``)."""
+    """``"native"`` or ``"python"`` for ``task`` (see :func:`solve`'s ``backend``)."""
     if backend not in (None, *BACKENDS):
         raise SearchError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if backend == "python":
         return "python"
-    problem = native_port_problem(game) or numba_missing()
+    problem = numba_missing() or native_port_problem(game, state, task)
     if backend is None:
-        wants_python = isinstance(table, TranspositionTable) or not ordering
-        return "python" if problem or wants_python else "native"
+        return "python" if problem or _option_problem(task, options) else "native"
     if problem:
         raise SearchError(problem)
-    if isinstance(table, TranspositionTable):
-        raise SearchError(
-            "the native backend keeps its table in a NativeTable: give one, or no table"
-        )
-    if not ordering:
-        raise SearchError("ordering=False is for the python backend")
+    wrong_option = _option_problem(task, options)
+    if wrong_option:
+        raise SearchError(f"backend 'native': {wrong_option}")
     return "native"
 
 
@@ -404,6 +440,48 @@ class _Run:
         )
 
 
+def _python_table(
+    table: TranspositionTable | NativeTable | None, backend: str | None
+) -> TranspositionTable | None:
+    """The table the Python engine gets: a NativeTable is refused when the python
+    backend was asked for, and dropped (the engine makes its own) when the default
+    backend fell back to Python (a position the native port cannot take)."""
+    if not isinstance(table, NativeTable):
+        return table
+    if backend == "python":
+        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    return None
+
+
+def _native_search(
+    game: BaseGame[Any, Any],
+    state: Any,
+    backend: str | None,
+    *,
+    limits: Limits | None,
+    algorithm: str,
+    chance: str,
+    seed: int | None,
+    **options: Any,
+) -> Any:
+    """The native search run (``iterations()``, ``result()``) of :func:`search`, or
+    None when the Python engine runs it (see ``backend``)."""
+    _check_options(game, algorithm, chance)
+    if backend == "python":
+        return None
+    picked = _pick_backend(
+        game, backend, state, "search", algorithm=algorithm, seed=seed, table=options["table"]
+    )
+    if picked != "native":
+        return None
+    if limits is None:
+        limits = Limits()
+    if not isinstance(limits, Limits):
+        raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
+    port = native_port(game)
+    return port.search(game, state, limits=limits, algorithm=algorithm, **options)
+
+
 def iterate(
     game: BaseGame[Any, Any],
     state: Any,
@@ -411,13 +489,14 @@ def iterate(
     limits: Limits | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     chance: str = "star1",
-    table: TranspositionTable | None = None,
+    table: TranspositionTable | NativeTable | None = None,
     use_table: bool = True,
     ordering: bool = True,
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> Iterator[SearchResult]:
     """Search ``state`` by iterative deepening, yielding a result per completed depth.
 
@@ -426,6 +505,14 @@ def iterate(
     interrupts an iteration (that iteration is thrown away). Options are those of
     :func:`search`.
     """
+    native = _native_search(
+        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
+        stop=stop, progress=progress,
+    )  # fmt: skip
+    if native is not None:
+        return native.iterations()  # type: ignore[no-any-return]
+    table = _python_table(table, backend)
     run = _Run(
         game,
         state,
@@ -450,13 +537,14 @@ def search(
     limits: Limits | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     chance: str = "star1",
-    table: TranspositionTable | None = None,
+    table: TranspositionTable | NativeTable | None = None,
     use_table: bool = True,
     ordering: bool = True,
     seed: int | None = None,
     aspiration: float | None = 25.0,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> SearchResult:
     """Search ``state`` and return the result of the last completed iteration.
 
@@ -480,7 +568,22 @@ def search(
     Hitting a limit is not an error: the result then has ``completed=False`` and is
     the last completed iteration's (or, if none completed, the static evaluation and
     the first move, at depth 0). Statistics cover all the work done.
+
+    ``backend`` picks the engine: ``"python"`` (any game), ``"native"`` (the compiled
+    search of a game with a native port, see :mod:`plies.engine.native`: m,n,k and
+    Nim; ``pvs`` or ``negamax``, no seed, no :class:`TranspositionTable`: it keeps
+    its table in a :class:`NativeTable`) or None, native where it can run. Both
+    visit the same nodes on the same table contents; :func:`fallback_reason` says
+    why a game with a port runs in Python.
     """
+    native = _native_search(
+        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
+        stop=stop, progress=progress,
+    )  # fmt: skip
+    if native is not None:
+        return native.result()  # type: ignore[no-any-return]
+    table = _python_table(table, backend)
     run = _Run(
         game,
         state,
@@ -549,9 +652,10 @@ def solve(
     limits = limits if limits is not None else Limits()
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
-    if _pick_backend(game, backend, table, ordering) == "native":
+    picked = _pick_backend(game, backend, state, "solve", table=table, ordering=ordering)
+    if picked == "native":
         assert not isinstance(table, TranspositionTable)
-        return solve_native(
+        return native_port(game).solve(  # type: ignore[no-any-return]
             game,
             state,
             table=table,
@@ -561,8 +665,7 @@ def solve(
             weak=weak,
             moves=moves,
         )
-    if isinstance(table, NativeTable):
-        raise SearchError("a NativeTable serves the native backend: give the python one none")
+    table = _python_table(table, backend)
     if table is None:
         table = TranspositionTable()
     table.claim("solve")
@@ -590,6 +693,21 @@ def solve(
                 pv = pv or best_moves[:1]
     except SearchAborted as exc:
         raise solve_stopped(str(exc), proven=proven, moves=moves) from None
+    return solve_result(value, best_moves, pv, ctx.stats(), weak=weak, moves=moves)
+
+
+def solve_result(
+    value: float,
+    best_moves: tuple[Any, ...],
+    pv: tuple[Any, ...],
+    stats: SearchStats,
+    *,
+    weak: bool,
+    moves: str,
+    backend: str = "python",
+) -> SolveResult:
+    """The :class:`SolveResult` of a solve's value (engine units; 1, 0 or -1 for
+    ``weak``), best moves and line, as either backend reports it."""
     distance: int | None = None
     if weak:  # value is 1, 0 or -1
         result = "win" if value > 0 else "loss" if value < 0 else "draw"
@@ -611,7 +729,8 @@ def solve(
         value=engine_value,
         best_move=best_moves[0] if best_moves else None,
         pv=pv,
-        stats=ctx.stats(),
+        stats=stats,
         best_moves=best_moves,
         weak=weak,
+        backend=backend,
     )

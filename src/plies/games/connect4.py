@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
@@ -171,6 +171,12 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def __repr__(self) -> str:
         return f"Connect4(width={self.width}, height={self.height})"
+
+    def native(self) -> Any:
+        """The native port (:mod:`plies.engine.native`): Pons' solver compiled."""
+        from plies.engine.native._solve import Connect4Port
+
+        return Connect4Port(self)
 
     # -- rules ------------------------------------------------------------------------
 

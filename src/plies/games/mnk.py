@@ -20,7 +20,7 @@ Internally a move is the 0-based cell index and a state holds two bitboards.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
@@ -90,6 +90,12 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def __repr__(self) -> str:
         return f"MNKGame(m={self.m}, n={self.n}, k={self.k})"
+
+    def native(self) -> Any:
+        """The native port (:mod:`plies.engine.native._mnk`): the rules compiled."""
+        from plies.engine.native._mnk import MNKNative
+
+        return MNKNative(self)
 
     # -- rules ----------------------------------------------------------------------
 

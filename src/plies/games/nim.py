@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
@@ -130,6 +130,12 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def __repr__(self) -> str:
         return f"Nim(heaps={self._initial.heaps})"
+
+    def native(self) -> Any:
+        """The native port (:mod:`plies.engine.native._nim`): the rules compiled."""
+        from plies.engine.native._nim import NimNative
+
+        return NimNative(self)
 
     # -- rules ----------------------------------------------------------------------
 

@@ -1,9 +1,13 @@
 """Compiled search kernels (Numba), behind ``plies.engine.solve(..., backend=)``.
 
-Ported so far: Connect Four on boards whose ``(height + 1) * width`` bits fit a 64-bit
-word, solved by Pascal Pons' method (:mod:`plies.engine.native._connect4`). Callers
-use the engine; this package only answers which games it ports
-(:func:`native_port_problem`) and solves them (:func:`solve_native`). Numba and NumPy
+A game advertises its port with a ``native()`` method. Connect Four's (boards whose
+``(height + 1) * width`` bits fit a 64-bit word) solves by Pascal Pons' method
+(:mod:`plies.engine.native._connect4`); m,n,k's and Nim's are written in the native
+game protocol (:mod:`plies.engine.native._protocol`: :class:`NativeGame`,
+:func:`rule`) and get the compiled search and exact solver
+(:mod:`plies.engine.native._kernel`). Callers use the engine; this package only
+answers which games it ports (:func:`native_port_problem`) and solves them
+(:func:`solve_native`). Numba and NumPy
 are imported on the first native solve, never by ``import plies``; the compiled code
 is cached on disk (``__pycache__``), so only the first run on a machine compiles.
 """
@@ -17,7 +21,18 @@ from plies.engine._result import SolveResult
 from plies.engine.native._table import DEFAULT_ENTRIES, NativeTable
 from plies.game import BaseGame
 
-__all__ = ["DEFAULT_ENTRIES", "NativeTable", "native_port_problem", "numba_missing", "solve_native"]
+__all__ = [
+    "DEFAULT_ENTRIES",
+    "NativeGame",
+    "NativeTable",
+    "Prepared",
+    "int64_array",
+    "native_port",
+    "native_port_problem",
+    "numba_missing",
+    "rule",
+    "solve_native",
+]
 
 BACKENDS = ("python", "native")
 
@@ -32,18 +47,23 @@ def numba_missing() -> str | None:
     return None
 
 
-def native_port_problem(game: BaseGame[Any, Any]) -> str | None:
-    """Why ``game`` has no native port (a sentence naming it), or None if it has one."""
-    from plies.games.connect4 import Connect4
+def native_port(game: BaseGame[Any, Any]) -> Any:
+    """The native port ``game`` advertises (its ``native()``), or None."""
+    native = getattr(game, "native", None)
+    return native() if callable(native) else None
 
-    if type(game) is not Connect4:
-        return f"{game.name} has no native port yet (only connect4 has)"
-    if (game.height + 1) * game.width > 64:
-        return (
-            f"connect4 {game.width} x {game.height} has no native port: "
-            "(height + 1) * width must be at most 64"
-        )
-    return None
+
+def native_port_problem(
+    game: BaseGame[Any, Any], state: Any = None, task: str = "solve"
+) -> str | None:
+    """Why ``game`` (at ``state``, if given) has no native port for ``task``
+    (``"solve"`` or ``"search"``): a sentence naming it, or None if it has one."""
+    port = native_port(game)
+    if port is None:
+        return f"{game.name} has no native port"
+    if task not in port.tasks:
+        return f"{game.name}'s native port does not {task}"
+    return port.problem(state)  # type: ignore[no-any-return]
 
 
 def solve_native(game: BaseGame[Any, Any], state: Any, **options: Any) -> SolveResult:
@@ -53,6 +73,13 @@ def solve_native(game: BaseGame[Any, Any], state: Any, **options: Any) -> SolveR
     :func:`~plies.engine.native._solve.solve_connect4`; this function only defers
     importing Numba and NumPy until a native solve runs.
     """
-    from plies.engine.native._solve import solve_connect4
+    return native_port(game).solve(game, state, **options)  # type: ignore[no-any-return]
 
-    return solve_connect4(game, state, **options)  # type: ignore[arg-type]  # it is Connect4
+
+def __getattr__(name: str) -> Any:
+    """The protocol's names (:mod:`._protocol`), imported (with Numba) when asked for."""
+    if name in ("NativeGame", "Prepared", "rule", "int64_array"):
+        from plies.engine.native import _protocol
+
+        return getattr(_protocol, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,11 +5,7 @@ best moves and the line from null-window probes of the children on the same tabl
 Results are the engine's :class:`~plies.engine.SolveResult`, as the Python solver
 gives them (the same value, distance, best moves and, in the same move order, line).
 
-Limits and stop requests: the kernel counts nodes and stops itself at a node limit.
-Time and stop requests need Python, which does not run while compiled code does, so
-a call first runs in this thread for at most :data:`INLINE_NODES` nodes; one that
-needs more starts again (on the table it has filled) in a worker thread, without the
-GIL, while this thread watches the clock, the stop request and the progress hook.
+Limits and stop requests: see :mod:`plies.engine.native._runner`.
 """
 
 from __future__ import annotations
@@ -22,22 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, solve_stopped, stop_callable
+from plies.engine._context import StopRequest, solve_stopped
 from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._table import NODE_LIMIT, NODES, STOP, NativeTable
+from plies.engine.native._runner import KernelStopped, Runner
+from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
-__all__ = ["solve_connect4"]
-
-#: Nodes a kernel call runs in the caller's thread before it moves to a worker that
-#: can be stopped (~5 ms at the kernel's speed; a thread costs ~0.1 ms to start).
-INLINE_NODES = 1 << 16
-
-_NO_LIMIT = np.iinfo(np.int64).max
+__all__ = ["Connect4Port", "solve_connect4"]
 
 
 class _Kernel:
@@ -52,68 +43,21 @@ class _Kernel:
         progress: Callable[[int], None] | None,
     ) -> None:
         keys, values, control = table.arrays(game.width * (game.height + 1))
-        self.keys, self.values, self.control = keys, values, control
-        control[NODES] = 0
+        self.runner = Runner(control, limits, stop, progress)
         # The board's constants and the kernel's scratch rows are the same for every
         # solve of one board size: made once (an easy position's solve took 30 us, 10
         # of them making these).
-        self.board = _board(game.width, game.height, int(keys.itemsize))
-        self.scratch = _scratch(game.width, game.height)
-        self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
-        self.deadline = deadline_of(limits)
-        self.stop = stop_callable(stop)
-        self.progress = progress
-        self.watched = self.stop is not None or limits.time is not None or progress is not None
+        board = _board(game.width, game.height, int(keys.itemsize))
+        self.arrays = (keys, values, board, _scratch(game.width, game.height), control)
 
     @property
     def nodes(self) -> int:
-        return int(self.control[NODES])
+        return self.runner.nodes
 
     def run(self, function: Any, *args: Any) -> Any:
-        """``function(*args, keys, values, board, scratch, control, ...)`` under the
-        limits; raises :class:`SearchError` when one stops it."""
-        arrays = (self.keys, self.values, self.board, self.scratch, self.control)
-        control = self.control
-        control[STOP] = 0
-        # Unwatched, the one call runs to the node limit in this thread.
-        inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
-        control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
-        result = function(*args, *arrays)
-        if control[STOP] == 0:
-            return result
-        self._check_stopped(inline=True)
-        # Longer than the inline budget: again, in a worker this thread can stop.
-        control[STOP] = 0
-        control[NODE_LIMIT] = self.max_nodes
-        box: list[Any] = []
-        worker = threading.Thread(target=lambda: box.append(function(*args, *arrays)))
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(CHECK_GAP)
-                if self.progress is not None:
-                    self.progress(self.nodes)
-                if time.monotonic() >= self.deadline:
-                    control[STOP] = 3
-                elif self.stop is not None and self.stop():
-                    control[STOP] = 4
-        finally:
-            if worker.is_alive():  # an exception here (KeyboardInterrupt): stop it
-                control[STOP] = 1
-                worker.join()
-        self._check_stopped()
-        return box[0]
-
-    def _check_stopped(self, *, inline: bool = False) -> None:
-        reason = int(self.control[STOP])
-        if reason == 0 or (inline and reason == 2 and self.nodes < self.max_nodes):
-            return
-        raise _Stopped({2: "node limit", 3: "time limit"}.get(reason, "stop requested"))
-
-
-class _Stopped(Exception):
-    #: Whether the value was proven before the stop (while finding the moves).
-    proven = False
+        """``function(*args, keys, values, board, scratch, control)`` under the
+        limits; raises :class:`KernelStopped` when one stops it."""
+        return self.runner.run(function, *args, *self.arrays)
 
 
 @functools.lru_cache(maxsize=32)
@@ -169,7 +113,7 @@ def solve_connect4(
     try:
         run = _Kernel(game, table, limits, stop, progress)
         score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
-    except _Stopped as exc:
+    except KernelStopped as exc:
         raise solve_stopped(str(exc), proven=exc.proven, moves=moves) from None
     finally:
         table.busy = False
@@ -189,7 +133,7 @@ def _search(
     score = int(run.run(kernel.solve_root, position, mask, ply, weak))
     try:
         return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
-    except _Stopped as exc:
+    except KernelStopped as exc:
         exc.proven = True
         raise
 
@@ -273,3 +217,27 @@ def _result(  # noqa: PLR0917
         best_moves=best_moves,
         backend="native",
     )
+
+
+class Connect4Port:
+    """Connect Four's native port: Pons' solver (no native search yet), for boards
+    whose ``(height + 1) * width`` bits fit one 64-bit word."""
+
+    tasks = ("solve",)
+
+    def __init__(self, game: Connect4) -> None:
+        self.game = game
+
+    def problem(self, state: Connect4State | None) -> str | None:
+        """Boards of more than 64 bits have no port."""
+        game = self.game
+        if (game.height + 1) * game.width > 64:
+            return (
+                f"connect4 {game.width} x {game.height} has no native port: "
+                "(height + 1) * width must be at most 64"
+            )
+        return None
+
+    def solve(self, game: Connect4, state: Connect4State, **options: Any) -> SolveResult:
+        """:func:`plies.engine.solve` by Pons' kernel."""
+        return solve_connect4(game, state, **options)

@@ -51,6 +51,8 @@ class NativeTable:
         self.keys: Any = None
         self.values: Any = None
         self.control: Any = None
+        #: The arrays of the search over native games, made on first use.
+        self.search: tuple[Any, Any, Any, Any, Any] | None = None
         self.busy = False
 
     @property
@@ -61,9 +63,10 @@ class NativeTable:
     @property
     def nbytes(self) -> int:
         """Bytes the arrays take (for 32-bit keys until first used: 5 per entry)."""
+        extra = sum(int(array.nbytes) for array in self.search or ())
         if self.keys is None:
-            return 5 * self.size
-        return int(self.keys.nbytes + self.values.nbytes)
+            return extra or 5 * self.size
+        return int(self.keys.nbytes + self.values.nbytes) + extra
 
     def arrays(self, key_bits: int) -> tuple[Any, Any, Any]:
         """``(keys, values, control)`` for keys of ``key_bits`` bits, made (or
@@ -78,11 +81,30 @@ class NativeTable:
             self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
         return self.keys, self.values, self.control
 
+    def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
+        """``(keys, tags, values, moves, bounds)`` of the search over native games
+        (see :mod:`plies.engine.native._kernel`): 33 bytes an entry, in buckets of
+        eight slots, made on first use."""
+        import numpy as np
+
+        if self.search is None:
+            slots = -(-self.size // 8) * 8  # whole buckets of eight slots
+            self.search = (
+                np.zeros(slots, np.uint64),
+                np.zeros(slots, np.int64),
+                np.zeros(slots, np.float64),
+                np.zeros(slots, np.int64),  # zeros: np.full would touch every page
+                np.zeros(slots, np.int8),
+            )
+        return self.search
+
     def clear(self) -> None:
         """Forget everything: empty the slots the journal lists, or every slot when
         more were written than it holds. (An empty value marks an empty slot.) Fresh
         arrays each time cost ~0.3 ms per easy position in page faults, a full fill
         of the 8 MB of values ~0.5 ms; this, a few microseconds."""
+        if self.search is not None:
+            self.search[4].fill(0)
         if self.keys is None:
             return
         control = self.control

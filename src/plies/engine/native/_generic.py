@@ -1,0 +1,378 @@
+"""Searching and solving a native game (a :class:`NativeGame` port) with the kernel.
+
+:class:`SearchRun` is the engine's iterative deepening (``plies.engine._search``:
+aspiration windows around the previous value, a new table tag per iteration, the
+principal variation from the table) driving :func:`_kernel.negamax` one iteration
+at a time; :func:`solve_port` finds the exact value with :func:`_kernel.exact`, then
+best moves and the line as the Python solver does (the first move in the game's order
+that keeps the value). Both return what the Python engine returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from plies.engine._context import StopRequest, solve_stopped
+from plies.engine._limits import MAX_PLY, Limits
+from plies.engine._result import SearchResult, SearchStats
+from plies.engine._scores import WIN_THRESHOLD, terminal_score
+from plies.engine.native import _kernel as kernel
+from plies.engine.native._protocol import NativeGame, Prepared
+from plies.engine.native._runner import KernelStopped, Runner
+from plies.engine.native._table import NativeTable
+from plies.errors import SearchError
+from plies.game import BaseGame
+
+__all__ = ["SearchRun", "solve_port"]
+
+#: Entries of the table a native search makes when given none (a prime near 2**20,
+#: 33 bytes each: 35 MB at most, allocated as the search touches it).
+SEARCH_ENTRIES = 1 << 20
+
+_search_ids = itertools.count(1)
+
+INF = float("inf")
+
+
+def compiled(function: Any) -> Any:
+    """The compiled entry of a kernel function once Numba has compiled it (one
+    signature: every game passes the same types), else the function. Numba types
+    every argument of every call, and the tuple of rules took 0.3-0.5 ms a call: on
+    tic-tac-toe, more than the search itself."""
+    signatures = function.signatures
+    if len(signatures) == 1:
+        return function.overloads[signatures[0]].entry_point
+    return function
+
+
+class _Work:
+    """The buffers of one native search or solve and the runner of its kernel calls."""
+
+    def __init__(
+        self,
+        port: NativeGame[Any, Any],
+        prepared: Prepared,
+        *,
+        plies: int,
+        table: NativeTable,
+        limits: Limits,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.rules = port.rules()
+        self.consts = prepared.consts
+        rows = min(plies, prepared.max_plies) + 2
+        self.states = np.zeros((rows, prepared.state.size), np.int64)
+        self.states[0] = prepared.state
+        self.moves = np.zeros((rows, max(prepared.max_moves, 1)), np.int64)
+        self.history = np.zeros(max(prepared.move_space, 1), np.int64)
+        self.killers = np.full((rows, 2), -1, np.int64)
+        self.table = table.search_arrays()
+        self.control = np.zeros(kernel.CONTROL_SIZE, np.int64)
+        has_order, has_win, has_forced = port.hooks()
+        self.control[kernel.HAS_ORDER] = has_order
+        self.control[kernel.HAS_WIN] = has_win
+        self.control[kernel.HAS_FORCED] = has_forced
+        self.runner = Runner(self.control, limits, stop, progress)
+
+    def stats(self, started: float, ebf: float = 0.0) -> SearchStats:
+        """The counters as the engine reports them."""
+        c = self.control
+        return SearchStats(
+            nodes=int(c[kernel.NODES]),
+            leaves=int(c[kernel.LEAVES]),
+            cutoffs=int(c[kernel.CUTOFFS]),
+            first_move_cutoffs=int(c[kernel.FIRST_CUTOFFS]),
+            tt_probes=int(c[kernel.PROBES]),
+            tt_hits=int(c[kernel.HITS]),
+            time=time.perf_counter() - started,
+            ebf=ebf,
+        )
+
+
+_DEFAULT = threading.local()  # this thread's default table, reused and cleared
+
+
+def _claim(table: NativeTable | None, entries: int) -> NativeTable:
+    """``table``, or this thread's default one, cleared (a fresh 35 MB table cost a
+    page fault per entry first touched: 3 of the 4 ms of a tic-tac-toe search;
+    emptying the reused one, one byte an entry: 0.05 ms), marked busy."""
+    if table is None:
+        table = getattr(_DEFAULT, "table", None)
+        if table is None or table.busy:  # none yet, or a paused search holds it
+            table = NativeTable(entries)
+        _DEFAULT.table = table
+        table.clear()
+    if table.busy:
+        raise SearchError("this native table is in use by another search")
+    table.busy = True
+    return table
+
+
+class SearchRun:
+    """One native iterative-deepening search (``_search._Run``): :meth:`iterations`
+    yields a result per completed depth and sets :attr:`aborted` if a limit hit."""
+
+    def __init__(
+        self,
+        game: BaseGame[Any, Any],
+        state: Any,
+        port: NativeGame[Any, Any],
+        *,
+        limits: Limits,
+        algorithm: str,
+        table: NativeTable | None,
+        use_table: bool,
+        ordering: bool,
+        aspiration: float | None,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.game, self.state, self.port = game, state, port
+        self.started = time.perf_counter()
+        self.algorithm = algorithm
+        self.aspiration = aspiration
+        self.max_depth = limits.depth if limits.depth is not None else MAX_PLY
+        self.options = (limits, stop, progress, use_table, ordering)
+        self.table = table if use_table else NativeTable(3)
+        self.aborted = False
+        self.last: SearchResult | None = None
+        self.work: _Work | None = None
+
+    def iterations(self) -> Iterator[SearchResult]:
+        """Yield a result per completed depth (the engine's ``_Run.iterations``)."""
+        game, state, algorithm = self.game, self.state, self.algorithm
+        outcome = game.terminal_value(state)
+        if outcome is not None:
+            stats = SearchStats(time=time.perf_counter() - self.started)
+            self.last = SearchResult(
+                terminal_score(outcome, 0), None, (), 0, True, True, algorithm, stats
+            )
+            yield self.last
+            return
+        limits, stop, progress, use_table, ordering = self.options
+        prepared = self.port.prepare(state)
+        table = _claim(self.table, SEARCH_ENTRIES)
+        try:
+            work = _Work(
+                self.port, prepared, plies=self.max_depth, table=table, limits=limits,
+                stop=stop, progress=progress,
+            )  # fmt: skip
+            self.work = work
+            work.control[kernel.PVS] = algorithm == "pvs"
+            work.control[kernel.USE_TABLE] = use_table
+            work.control[kernel.ORDERING] = ordering
+            yield from self._deepen(prepared, work)
+        finally:
+            table.busy = False
+
+    def _deepen(self, prepared: Prepared, work: _Work) -> Iterator[SearchResult]:
+        control, port = work.control, self.port
+        search_id = next(_search_ids) & 0x3FFF
+        previous: float | None = None
+        previous_nodes = 0
+        for depth in range(1, self.max_depth + 1):
+            control[kernel.DEPTH_TAG] = (search_id << 48) + (depth << 32)
+            control[kernel.HORIZON] = 0
+            nodes_before = work.runner.nodes
+            try:
+                value = _aspirated(work, depth, previous, self.aspiration)
+            except KernelStopped:
+                self.aborted = True
+                return
+            iteration_nodes = work.runner.nodes - nodes_before
+            ebf = (
+                iteration_nodes / previous_nodes
+                if previous_nodes
+                else iteration_nodes ** (1 / depth)
+            )
+            exact = bool(control[kernel.HORIZON] == 0)
+            root_move = int(control[kernel.ROOT_MOVE])
+            best_move = port.decode_move(prepared, root_move) if root_move >= 0 else None
+            pv = _pv(port, prepared, work, root_move, depth) if best_move is not None else ()
+            self.last = SearchResult(
+                value, best_move, pv, depth, True, exact, self.algorithm,
+                work.stats(self.started, ebf),
+            )  # fmt: skip
+            yield self.last
+            if exact:
+                return
+            previous = value
+            previous_nodes = iteration_nodes
+
+    def result(self) -> SearchResult:
+        """Run every iteration; the last completed one (``completed=False`` if cut)."""
+        for _ in self.iterations():
+            pass
+        stats = self.work.stats(self.started) if self.work is not None else SearchStats()
+        last = self.last
+        if last is None:
+            last = _fallback(self.game, self.state, self.algorithm, stats)
+        if self.aborted:
+            return SearchResult(
+                last.value, last.best_move, last.pv, last.depth, False, last.exact,
+                self.algorithm, replace(stats, ebf=last.stats.ebf),
+            )  # fmt: skip
+        return last
+
+
+def _node(work: _Work, depth: int, alpha: float, beta: float) -> float:
+    """One kernel search of the root."""
+    return 0.0 + float(  # 0.0 + : a draw is 0.0, not -0.0
+        work.runner.run(
+            compiled(kernel.negamax),
+            work.rules,
+            work.consts,
+            0,
+            depth,
+            alpha,
+            beta,
+            work.states,
+            work.moves,
+            work.history,
+            work.killers,
+            work.table,
+            work.control,
+        )
+    )
+
+
+def _aspirated(work: _Work, depth: int, previous: float | None, delta: float | None) -> float:
+    """A window around the previous value, widened on failure (``_Run._aspirated``)."""
+    if previous is None or not delta or abs(previous) >= WIN_THRESHOLD:
+        return _node(work, depth, -INF, INF)
+    alpha, beta = previous - delta, previous + delta
+    while True:
+        value = _node(work, depth, alpha, beta)
+        if alpha < value < beta:
+            return value
+        delta *= 4
+        if delta >= WIN_THRESHOLD:
+            return _node(work, depth, -INF, INF)
+        if value <= alpha:
+            alpha = value - delta
+        else:
+            beta = value + delta
+
+
+def _pv(
+    port: NativeGame[Any, Any], prepared: Prepared, work: _Work, move: int, depth: int
+) -> tuple[Any, ...]:
+    """The best move, then the table's moves while legal (``_Run._pv``)."""
+    if work.control[kernel.USE_TABLE] == 0:
+        return (port.decode_move(prepared, move),)
+    out = np.zeros(depth + 1, np.int64)
+    length = compiled(kernel.principal_variation)(
+        work.rules, work.consts, move, min(depth, work.states.shape[0] - 2),
+        work.states, work.moves, work.table, out,
+    )  # fmt: skip
+    return tuple(port.decode_move(prepared, int(m)) for m in out[:length])
+
+
+def _fallback(
+    game: BaseGame[Any, Any], state: Any, algorithm: str, stats: SearchStats
+) -> SearchResult:
+    """No iteration finished: the static evaluation and the first move."""
+    moves = game.order_moves(state, game.legal_moves(state))
+    best_move = moves[0] if moves else None
+    value = game.evaluate(state, game.to_move(state))
+    pv = (best_move,) if best_move is not None else ()
+    return SearchResult(value, best_move, pv, 0, False, False, algorithm, stats)
+
+
+def solve_port(
+    game: BaseGame[Any, Any],
+    state: Any,
+    port: NativeGame[Any, Any],
+    *,
+    table: NativeTable | None,
+    limits: Limits,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+    weak: bool,
+    moves: str,
+) -> tuple[float, tuple[Any, ...], tuple[Any, ...], SearchStats]:
+    """``(value, best moves, line, stats)`` of :func:`plies.engine.solve` by the
+    kernel: the value in engine units (1, 0 or -1 for ``weak``)."""
+    started = time.perf_counter()
+    outcome = game.terminal_value(state)
+    if outcome is not None:
+        value = terminal_score(outcome, 0)
+        return (float((value > 0) - (value < 0)) if weak else value), (), (), SearchStats()
+    prepared = port.prepare(state)
+    table = _claim(table, SEARCH_ENTRIES)
+    proven = False
+    try:
+        work = _Work(
+            port, prepared, plies=prepared.max_plies, table=table, limits=limits, stop=stop,
+            progress=progress,
+        )  # fmt: skip
+        value = _exact(work, -1.0, 1.0) if weak else _exact(work, -INF, INF)
+        if weak:
+            value = float((value > 0) - (value < 0))
+        proven = True
+        best, pv = _solution(port, prepared, work, value, weak=weak, moves=moves)
+    except KernelStopped as exc:
+        raise solve_stopped(str(exc), proven=proven, moves=moves) from None
+    finally:
+        table.busy = False
+    return value, best, pv, work.stats(started)
+
+
+def _exact(work: _Work, alpha: float, beta: float) -> float:
+    return 0.0 + float(
+        work.runner.run(
+            compiled(kernel.exact),
+            work.rules,
+            work.consts,
+            0,
+            alpha,
+            beta,
+            work.states,
+            work.moves,
+            work.table,
+            work.control,
+        )
+    )
+
+
+def _solution(
+    port: NativeGame[Any, Any],
+    prepared: Prepared,
+    work: _Work,
+    value: float,
+    *,
+    weak: bool,
+    moves: str,
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(best moves, line)`` as ``moves`` asks (the Python solver's choices)."""
+    decode = port.decode_move
+    pv: tuple[Any, ...] = ()
+    if moves in ("line", "all") and not weak:
+        out = np.zeros(work.states.shape[0] - 1, np.int64)
+        length = work.runner.run(
+            compiled(kernel.line), work.rules, work.consts, value, out,
+            work.states, work.moves, work.table, work.control,
+        )  # fmt: skip
+        pv = tuple(decode(prepared, int(m)) for m in out[:length])
+    if moves == "none":
+        return (), pv
+    if moves != "all" and pv:
+        return pv[:1], pv
+    # The least score a best move reaches: the value, or for a weak solve any win, any
+    # draw, or anything at all (below every score: a window at -inf would prune nothing).
+    target = value if not weak or value >= 0 else -2 * WIN_THRESHOLD * 1000
+    found = np.zeros(max(prepared.max_moves, 1), np.int64)
+    count = work.runner.run(
+        compiled(kernel.best_moves), work.rules, work.consts, 0, target, moves != "all", found,
+        work.states, work.moves, work.table, work.control,
+    )  # fmt: skip
+    best = tuple(decode(prepared, int(m)) for m in found[:count])
+    return best, pv or best[:1]

@@ -1,0 +1,125 @@
+"""The native port of Nim, for positions of at most a few thousand objects.
+
+The state is ``[player, heaps...]``; the constants ``[heaps, stride, bits]`` where a
+move's id is ``heap * stride + take`` (``stride``: one more than the largest heap at
+the root) and ``bits`` the width of a heap in the key (the heaps packed when they fit
+64 bits, else hashed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
+from plies.games.nim import Nim, NimMove, NimState
+
+__all__ = ["NimNative"]
+
+
+@rule("legal_moves")
+def legal_moves(consts: Any, state: Any, out: Any) -> int:
+    """Every (heap, take): heaps left to right, larger takes first."""
+    stride = consts[1]
+    count = 0
+    for heap in range(consts[0]):
+        for take in range(state[1 + heap], 0, -1):
+            out[count] = heap * stride + take
+            count += 1
+    return count
+
+
+@rule("play")
+def play(consts: Any, state: Any, move: int, child: Any) -> None:
+    """Take from the heap; the turn passes."""
+    for i in range(1, consts[0] + 1):
+        child[i] = state[i]
+    child[0] = 1 - state[0]
+    child[1 + move // consts[1]] -= move % consts[1]
+
+
+@rule("terminal_value")
+def terminal_value(consts: Any, state: Any) -> float:
+    """-1 for the side to move when every heap is empty."""
+    for heap in range(consts[0]):
+        if state[1 + heap] != 0:
+            return np.nan
+    return -1.0
+
+
+@rule("key")
+def key(consts: Any, state: Any) -> np.uint64:
+    """The heaps packed ``bits`` apiece when they fit, else hashed (not the player)."""
+    heaps, bits = consts[0], consts[2]
+    h = np.uint64(0)
+    if heaps * bits <= 64:
+        for heap in range(heaps):
+            h |= np.uint64(state[1 + heap]) << np.uint64(heap * bits)
+        return h
+    for heap in range(heaps):
+        h = (h ^ np.uint64(state[1 + heap])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@rule("winning_move")
+def winning_move(consts: Any, state: Any) -> int:
+    """Take the whole heap when only one heap is left."""
+    found = -1
+    for heap in range(consts[0]):
+        if state[1 + heap] != 0:
+            if found >= 0:
+                return -1
+            found = heap
+    if found < 0:
+        return -1
+    return found * consts[1] + state[1 + found]
+
+
+class NimNative(NativeGame[NimState, NimMove]):
+    """The adapter of :class:`~plies.games.nim.Nim`."""
+
+    legal_moves = legal_moves
+    play = play
+    terminal_value = terminal_value
+    key = key
+    winning_move = winning_move
+
+    def __init__(self, game: Nim) -> None:
+        self.game = game
+
+    def problem(self, state: NimState | None) -> str | None:
+        """Positions whose search buffers (moves x plies) would be too large."""
+        if state is None:
+            return None
+        total = sum(state.heaps)
+        if (total + 2) * max(total, len(state.heaps) + 1) > self.MAX_BUFFER:
+            return (
+                f"nim {','.join(map(str, state.heaps))} has no native port: "
+                f"{total:,} objects need buffers of more than {self.MAX_BUFFER:,} moves"
+            )
+        return None
+
+    def prepare(self, state: NimState) -> Prepared:
+        """Constants from the root's heaps; moves and plies: the objects left."""
+        largest = max(state.heaps)
+        consts = int64_array([len(state.heaps), largest + 1, max(largest.bit_length(), 1)])
+        total = sum(state.heaps)
+        prepared = Prepared(consts, None, max_moves=total, max_plies=total,
+                            move_space=len(state.heaps) * (largest + 1))  # fmt: skip
+        prepared.state = self.encode(prepared, state)
+        return prepared
+
+    def encode(self, prepared: Prepared, state: NimState) -> Any:
+        """``[player, heaps...]``."""
+        return int64_array([state.player, *state.heaps])
+
+    def encode_move(self, prepared: Prepared, move: NimMove) -> int:
+        """``heap * stride + take``."""
+        return int(move.heap * prepared.consts[1] + move.take)
+
+    def decode_move(self, prepared: Prepared, move: int) -> NimMove:
+        """The (heap, take) pair."""
+        stride = int(prepared.consts[1])
+        return NimMove(move // stride, move % stride)

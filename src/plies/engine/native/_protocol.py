@@ -1,0 +1,230 @@
+"""The native game protocol: a game's rules as compiled functions over int64 arrays.
+
+A native game is a set of Numba-compiled *rules* over a fixed-size state of int64s
+(an array on the Python side, a pointer to its data in the rules), plus a Python
+adapter (:class:`NativeGame`) that converts the Python game's states and moves to and
+from that form. Every rule also receives ``consts``, the game instance's constants
+(board size, line masks...) as int64s, made once per search. The rules, with the
+views the Python protocol has (``None`` becomes a
+sentinel because compiled code has no None)::
+
+    legal_moves(consts, state, out) -> int     moves into ``out``, in the Python order;
+                                               returns how many (0 iff terminal)
+    play(consts, state, move, child) -> None   writes the child state into ``child``
+    terminal_value(consts, state) -> float     utility for the side to move, NaN if
+                                               the game is not over
+    evaluate(consts, state) -> float           static estimate for the side to move
+    key(consts, state) -> uint64               equal iff the Python keys are equal
+    order_moves(consts, state, moves, n)       reorder ``moves[:n]`` in place
+    winning_move(consts, state) -> int         a winning move, or -1 (none known)
+    forced_moves(consts, state, moves, n) -> int
+                                               keep the non-losing moves first, in
+                                               order, and return their number; -1:
+                                               not known
+
+Moves are non-negative int64 ids below :meth:`NativeGame.move_space` (the history
+table is indexed by them). Write a rule as a plain function and decorate it with
+:func:`rule` (``@rule("legal_moves")``); the last four have defaults.
+
+Why compiled function *pointers* (``numba.cfunc`` and first-class function types)
+and not Numba's other ways to make one search serve many games, measured on this
+machine with Numba 0.68 on a toy kernel (a tree walk calling two rules):
+
+* the rules as dispatcher arguments of an ``@njit(cache=True)`` search: the search
+  is compiled again on every run, never read from the cache (a dispatcher's type
+  names the function object): 0.5 s on the toy, seconds on the real search;
+* a factory closing over the rules (``make_search(rules)``): the same, closures are
+  not cached;
+* the rules as ``cfunc`` pointers in a tuple: the search is compiled once for every
+  game and cached (warm start 0.04 s); each rule call is an indirect call that
+  cannot be inlined: 1.3-2x the time per node of the inlined toy, still far beyond
+  the 30x over Python that the issue asks for (see ``benchmarks/native_games.py``).
+
+So a game pays only for compiling its own small rules, once, and loads them from the
+cache afterwards. (Connect Four keeps its hand-inlined solver, ``_connect4``.)
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+from numba import cfunc, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+__all__ = ["SIGNATURES", "NativeGame", "Prepared", "rule"]
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+# First-class function types are "experimental" in Numba; the feature is what makes
+# the search cacheable (see above), so its warning says nothing to our users.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+#: What a rule receives for ``consts``, ``state``, ``out``, ``child`` and ``moves``: a
+#: pointer to int64s, indexed like an array (no ``.size``, no slices). Arrays cost a
+#: struct and two reference counts per call: pointers halved a toy walk's time per node.
+_ARRAY = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
+
+#: The signature of each rule (see the module docstring).
+SIGNATURES: dict[str, Any] = {
+    "legal_moves": types.int64(_ARRAY, _ARRAY, _ARRAY),
+    "play": types.none(_ARRAY, _ARRAY, types.int64, _ARRAY),
+    "terminal_value": types.float64(_ARRAY, _ARRAY),
+    "evaluate": types.float64(_ARRAY, _ARRAY),
+    "key": types.uint64(_ARRAY, _ARRAY),
+    "order_moves": types.none(_ARRAY, _ARRAY, _ARRAY, types.int64),
+    "winning_move": types.int64(_ARRAY, _ARRAY),
+    "forced_moves": types.int64(_ARRAY, _ARRAY, _ARRAY, types.int64),
+}
+
+#: The order of the rules in the tuple the kernel receives.
+RULE_NAMES = tuple(SIGNATURES)
+
+
+def rule(kind: str) -> Callable[[Callable[..., Any]], Any]:
+    """Compile a function as the native rule ``kind`` (one of :data:`SIGNATURES`):
+    ``@rule("play")`` over ``def play(consts, state, move, child)``. Cached on disk
+    when the function lives in an importable module's file (code run by ``exec`` is
+    compiled each time: Numba cannot load it back)."""
+    if kind not in SIGNATURES:
+        raise ValueError(f"unknown native rule {kind!r} (known: {', '.join(SIGNATURES)})")
+
+    def compile_rule(function: Callable[..., Any]) -> Any:
+        module = sys.modules.get(function.__module__)
+        cacheable = getattr(module, "__file__", None) == function.__code__.co_filename
+        return cfunc(SIGNATURES[kind], cache=cacheable)(function)
+
+    return compile_rule
+
+
+@rule("evaluate")
+def _no_evaluation(consts: Any, state: Any) -> float:
+    return 0.0
+
+
+@rule("order_moves")
+def _game_order(consts: Any, state: Any, moves: Any, count: int) -> None:
+    return None
+
+
+@rule("winning_move")
+def _no_winning_move(consts: Any, state: Any) -> int:
+    return -1
+
+
+@rule("forced_moves")
+def _forced_unknown(consts: Any, state: Any, moves: Any, count: int) -> int:
+    return -1
+
+
+class Prepared:
+    """One position ready for the kernel: the game's constants, the encoded state,
+    and the sizes of the buffers a search from it needs."""
+
+    __slots__ = ("consts", "max_moves", "max_plies", "move_space", "state")
+
+    def __init__(
+        self, consts: Any, state: Any, *, max_moves: int, max_plies: int, move_space: int
+    ) -> None:
+        self.consts = consts
+        self.state = state
+        self.max_moves = max_moves
+        self.max_plies = max_plies
+        self.move_space = move_space
+
+
+class NativeGame(Generic[S, M]):
+    """The adapter between a Python game and its native rules.
+
+    Subclasses set the class attributes ``legal_moves``, ``play``,
+    ``terminal_value`` and ``key`` (and optionally ``evaluate``, ``order_moves``,
+    ``winning_move``, ``forced_moves``) to rules made with :func:`rule`, and
+    implement :meth:`prepare`, :meth:`encode_move` and :meth:`decode_move` (and
+    :meth:`problem` where some positions cannot be ported). A Python game
+    advertises its port with a ``native()`` method returning one of these.
+    """
+
+    legal_moves: ClassVar[Any]
+    play: ClassVar[Any]
+    terminal_value: ClassVar[Any]
+    key: ClassVar[Any]
+    evaluate: ClassVar[Any] = _no_evaluation
+    order_moves: ClassVar[Any] = _game_order
+    winning_move: ClassVar[Any] = _no_winning_move
+    forced_moves: ClassVar[Any] = _forced_unknown
+
+    #: Largest buffers a search may allocate (moves x plies, int64s): 128 MB.
+    MAX_BUFFER: ClassVar[int] = 1 << 24
+
+    def rules(self) -> tuple[Any, ...]:
+        """The rules in the kernel's order (:data:`RULE_NAMES`)."""
+        return tuple(getattr(type(self), name) for name in RULE_NAMES)
+
+    def hooks(self) -> tuple[bool, bool, bool]:
+        """Which optional hooks the game has: ``(order_moves, winning_move,
+        forced_moves)`` (the kernel skips the defaults' calls)."""
+        cls = type(self)
+        return (
+            cls.order_moves is not _game_order,
+            cls.winning_move is not _no_winning_move,
+            cls.forced_moves is not _forced_unknown and cls.winning_move is not _no_winning_move,
+        )
+
+    #: What the port does: the kernel's search and exact solver.
+    tasks: ClassVar[tuple[str, ...]] = ("search", "solve")
+
+    def problem(self, state: S | None) -> str | None:
+        """Why ``state`` (None: any state) cannot be searched natively, or None."""
+        return None
+
+    def search(self, game: Any, state: S, **options: Any) -> Any:
+        """A native :func:`plies.engine.search` (a ``_generic.SearchRun``): its
+        ``iterations()`` and ``result()``."""
+        from plies.engine.native._generic import SearchRun
+
+        return SearchRun(game, state, self, **options)
+
+    def solve(self, game: Any, state: S, **options: Any) -> Any:
+        """:func:`plies.engine.solve` by the kernel (see ``_generic.solve_port``)."""
+        from plies.engine._search import solve_result
+        from plies.engine.native._generic import solve_port
+
+        weak, moves = options["weak"], options["moves"]
+        value, best, pv, stats = solve_port(game, state, self, **options)
+        return solve_result(value, best, pv, stats, weak=weak, moves=moves, backend="native")
+
+    def prepare(self, state: S) -> Prepared:
+        """The constants and encoded ``state`` with the sizes of its search."""
+        raise NotImplementedError
+
+    def encode_move(self, prepared: Prepared, move: M) -> int:
+        """A Python move as the rules' move id."""
+        raise NotImplementedError
+
+    def decode_move(self, prepared: Prepared, move: int) -> M:
+        """A move id of the rules as the Python game's move."""
+        raise NotImplementedError
+
+    def encode(self, prepared: Prepared, state: S) -> Any:
+        """``state``, a position of the same game as ``prepared`` (a line from it), as
+        the rules' int64 array, with the constants of ``prepared``."""
+        raise NotImplementedError
+
+    def buffer_problem(self, prepared: Prepared) -> str | None:
+        """Why the search buffers of ``prepared`` would be too large, or None."""
+        cells = (prepared.max_plies + 2) * max(prepared.max_moves, prepared.state.size)
+        if cells > self.MAX_BUFFER or prepared.move_space > self.MAX_BUFFER:
+            return (
+                f"the native search of this position needs buffers of {cells:,} "
+                f"moves (at most {self.MAX_BUFFER:,})"
+            )
+        return None
+
+
+def int64_array(values: Any) -> Any:
+    """``values`` as a C-contiguous int64 array."""
+    return np.ascontiguousarray(np.asarray(values, dtype=np.int64))

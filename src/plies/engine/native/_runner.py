@@ -1,0 +1,102 @@
+"""Kernel calls under limits: node limits in the kernel, time and stop requests here.
+
+The kernel counts nodes in ``control`` and stops itself at a node limit. Time and
+stop requests need Python, which does not run while compiled code does, so a call
+first runs in this thread for at most :data:`INLINE_NODES` nodes; one that needs more
+starts again (on the table it has filled) in a worker thread, without the GIL, while
+this thread watches the clock, the stop request and the progress hook. A kernel that
+stops returns at once with ``control[STOP]`` set: 2 the node limit, 3 the time
+limit, 4 a stop request, 1 an exception here (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, stop_callable
+from plies.engine._limits import Limits
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP
+
+__all__ = ["INLINE_NODES", "KernelStopped", "Runner"]
+
+#: Nodes a kernel call runs in the caller's thread before it moves to a worker that
+#: can be stopped (~5 ms at the kernel's speed; a thread costs ~0.1 ms to start).
+INLINE_NODES = 1 << 16
+
+_NO_LIMIT = np.iinfo(np.int64).max
+
+
+class KernelStopped(Exception):
+    """A limit or a stop request ended a kernel call; the message names which."""
+
+    #: Whether the value was proven before the stop (while finding the moves).
+    proven = False
+
+
+class Runner:
+    """Runs kernel functions whose last argument is ``control`` under the limits."""
+
+    def __init__(
+        self,
+        control: Any,
+        limits: Limits,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.control = control
+        control[NODES] = 0
+        self.max_nodes = limits.nodes if limits.nodes is not None else _NO_LIMIT
+        self.deadline = deadline_of(limits)
+        self.stop = stop_callable(stop)
+        self.progress = progress
+        self.watched = self.stop is not None or limits.time is not None or progress is not None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes counted so far."""
+        return int(self.control[NODES])
+
+    def run(self, function: Any, *args: Any) -> Any:
+        """``function(*args)`` under the limits; raises :class:`KernelStopped` when
+        one stops it (the kernel then stored nothing false and returned at once)."""
+        control = self.control
+        control[STOP] = 0
+        # Unwatched, the one call runs to the node limit in this thread.
+        inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
+        control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
+        result = function(*args)
+        if control[STOP] == 0:
+            return result
+        self._check_stopped(inline=True)
+        # Longer than the inline budget: again, in a worker this thread can stop.
+        control[STOP] = 0
+        control[NODE_LIMIT] = self.max_nodes
+        box: list[Any] = []
+        worker = threading.Thread(target=lambda: box.append(function(*args)))
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(CHECK_GAP)
+                if self.progress is not None:
+                    self.progress(self.nodes)
+                if time.monotonic() >= self.deadline:
+                    control[STOP] = 3
+                elif self.stop is not None and self.stop():
+                    control[STOP] = 4
+        finally:
+            if worker.is_alive():  # an exception here (KeyboardInterrupt): stop it
+                control[STOP] = 1
+                worker.join()
+        self._check_stopped()
+        return box[0]
+
+    def _check_stopped(self, *, inline: bool = False) -> None:
+        reason = int(self.control[STOP])
+        if reason == 0 or (inline and reason == 2 and self.nodes < self.max_nodes):
+            return
+        raise KernelStopped({2: "node limit", 3: "time limit"}.get(reason, "stop requested"))
