@@ -278,6 +278,7 @@ class AnalyzeLines:
     chance: str = "star1"
     seed: int | None = None
     json: bool = False
+    backend: str | None = None
 
     def warm(self) -> None:
         """Build the game, once per process."""
@@ -297,6 +298,7 @@ class AnalyzeLines:
                 chance=self.chance,
                 seed=self.seed,
                 stop=stop,
+                backend=self.backend,
             ):
                 pass
             if last is None:
@@ -357,6 +359,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         chance=args.chance or "star1",
         seed=args.seed,
         json=args.json,
+        backend=args.backend,
     )
     items = batch_items(read_batch(args.batch))
     searched = bad = 0
