@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -237,3 +238,16 @@ def test_huge_numbers_are_one_line_errors(
     status, out, err = run(capsys, *argv)
     assert status == 1 and out == ""
     assert len(err.splitlines()) == 1 and "5,000 digits" in err and len(err) < 300, err
+
+
+def test_a_batch_searches_each_line_with_the_backend_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    positions = tmp_path / "positions.txt"
+    positions.write_text("f5d6\nf5\n")
+    assert main(["analyze", "othello", "--batch", str(positions), "--depth", "2"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    argv = ["analyze", "othello", "--batch", str(positions), "--depth", "2", "--backend", "native"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: line {n}: othello has no native port" for n in (1, 2)]
