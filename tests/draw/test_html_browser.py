@@ -5,31 +5,19 @@ Screenshots go to the test's tmp_path (printed on failure)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_helpers import ARGS, CHROMIUM, guarded_page
 from draw.cases import textbook
 from plies import draw
 from plies.draw._html import to_html as html_page
 from plies.trees import alphabeta
 from plies.trees._format import narrate
 from plies.trees._random import random_tree
-
-CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(
@@ -47,23 +35,11 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, tmp_path: Path) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1300, "height": 800})
-    requests: list[str] = []
-
-    def block(route: Any) -> None:  # the page must need nothing but itself
-        requests.append(route.request.url)
-        route.abort()
-
-    context.route("http*://**/*", block)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.requests = requests
+    page = guarded_page(browser, origin=None, width=1300, height=800)
     yield page
-    context.close()
-    assert not errors, errors
-    assert not requests, f"the page tried the network: {requests}"
+    page.context.close()
+    assert not page.errors, page.errors
+    assert not page.outside, f"the page tried the network: {page.outside}"
 
 
 def _state(page: Any) -> dict[str, Any]:

@@ -3,8 +3,6 @@ Chromium driven by Playwright (both started once per test module)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -13,19 +11,8 @@ from typing import Any
 import pytest
 import uvicorn
 
+from browser_helpers import ARGS, CHROMIUM
 from plies.web import create_app
-
-#: The Chromium to drive: $PLIES_CHROMIUM, else Debian's on the PATH.
-CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module")

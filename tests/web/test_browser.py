@@ -3,8 +3,6 @@ Chromium driven by Playwright, with every request off this server blocked."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +10,9 @@ from urllib.parse import quote
 
 import pytest
 
+from browser_helpers import CHROMIUM, guarded_page
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
 )
@@ -22,29 +21,9 @@ pytestmark = pytest.mark.skipif(
 LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
 
 
-def _page(browser: Any, server: str, width: int, height: int) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    outside: list[str] = []
-
-    def route(r: Any) -> None:
-        if r.request.url.startswith(server):
-            r.continue_()
-        else:  # the lab needs nothing but its own server
-            outside.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    page.outside = outside
-    return page
-
-
 @pytest.fixture
 def page(browser: Any, server: str, tmp_path: Path) -> Iterator[Any]:
-    page = _page(browser, server, 1280, 800)
+    page = guarded_page(browser, origin=server, width=1280, height=800)
     yield page
     page.screenshot(path=str(tmp_path / "lab.png"), full_page=True)
     assert page.errors == []
@@ -95,7 +74,7 @@ def test_downloads_are_files(page: Any, server: str) -> None:
 
 
 def test_fits_a_phone(browser: Any, server: str, tmp_path: Path) -> None:
-    page = _page(browser, server, 390, 844)
+    page = guarded_page(browser, origin=server, width=390, height=844)
     page.goto(server + "/")
     sync_api.expect(page.get_by_test_id("value")).to_have_text("3")
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)

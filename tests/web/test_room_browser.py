@@ -3,17 +3,16 @@ Chromium driven by Playwright, with every request off this server blocked."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_helpers import CHROMIUM, guarded_page
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-CHROMIUM = os.environ.get("PLIES_CHROMIUM") or shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
 )
@@ -26,26 +25,13 @@ PERSON_TO_MOVE = re.compile(r"^(X to move\.|Game over: .*)$")
 
 @pytest.fixture
 def page(browser: Any, server: str, tmp_path: Path) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
-    outside: list[str] = []
-
-    def route(r: Any) -> None:
-        if r.request.url.startswith(server):
-            r.continue_()
-        else:  # the room needs nothing but its own server
-            outside.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = guarded_page(browser, origin=server, width=1280, height=800)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     yield page
     page.screenshot(path=str(tmp_path / "room.png"), full_page=True)
-    assert errors == []
-    assert outside == []
-    context.close()
+    assert page.errors == []
+    assert page.outside == []
+    page.context.close()
 
 
 def _moves(page: Any) -> list[str]:
