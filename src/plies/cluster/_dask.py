@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from plies.cluster._lines import Item, LineJob, LineResult
+from plies.cluster._lines import NEEDS_DASK, Item, LineJob, LineResult
 from plies.errors import PliesError
 
 __all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
@@ -58,9 +58,7 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise PliesError(
-            "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
-        ) from None
+        raise PliesError(NEEDS_DASK) from None
     if scheduler is None:
         with _sigint_ignored():
             cluster = LocalCluster(  # type: ignore[no-untyped-call]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 import threading
@@ -17,6 +18,9 @@ __all__ = ["HEAD_START", "LineJob", "LineResult", "check_scheduler_address", "ru
 #: Seconds of a batch run in this process before a local cluster is started for the
 #: rest (a cluster of two workers took 1.5 to 3 s to start here, and 1 s to stop).
 HEAD_START = 1.0
+
+#: The error of --workers or --scheduler without Dask installed.
+NEEDS_DASK = "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
 
 #: A work item: the 1-based line number in the input and the line's text.
 Item = tuple[int, str]
@@ -90,6 +94,8 @@ def run_lines(
     if workers is None and scheduler is None:
         _run_here(items, job, emit=emit, stop=stop)
         return
+    if importlib.util.find_spec("distributed") is None:  # say so before any line runs
+        raise PliesError(NEEDS_DASK)
     if scheduler is None:
         done = _run_here(items, job, emit=emit, stop=stop, seconds=HEAD_START)
         if done == len(items) or stop.is_set():
