@@ -89,11 +89,29 @@ def search(size, nkids, value, alpha0, beta0, prune, strict, soft, height, capac
             else:  # an inner child: open its frame, in its player's view
                 cc = np.int64(value[child])
                 if cc == c:
-                    _open(sw, sr, top + 1, child, sw[top, _ASRC], sw[top, _BSRC], cc,
-                          sr[top, _ALPHA], sr[top, _BETA])
+                    _open(
+                        sw,
+                        sr,
+                        top + 1,
+                        child,
+                        sw[top, _ASRC],
+                        sw[top, _BSRC],
+                        cc,
+                        sr[top, _ALPHA],
+                        sr[top, _BETA],
+                    )
                 else:
-                    _open(sw, sr, top + 1, child, sw[top, _BSRC], sw[top, _ASRC], cc,
-                          -sr[top, _BETA], -sr[top, _ALPHA])
+                    _open(
+                        sw,
+                        sr,
+                        top + 1,
+                        child,
+                        sw[top, _BSRC],
+                        sw[top, _ASRC],
+                        cc,
+                        -sr[top, _BETA],
+                        -sr[top, _ALPHA],
+                    )
                 top += 1
                 continue
         else:  # all children done (or cut): log the frame, hand its value up

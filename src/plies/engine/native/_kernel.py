@@ -8,7 +8,7 @@ fail-soft PVS to the end of every line, with the game's win-in-one and forced-mo
 hooks and a table of bounds. Scores are the engine's (float64; see
 :mod:`plies.engine._scores`), from the side to move's view.
 
-The arrays every function shares (made by :mod:`plies.engine.native._games`):
+The arrays every function shares (made by :mod:`plies.engine.native._generic`):
 
 * ``states`` (plies + 2 rows) and ``moves`` (plies + 1 rows): the state and the move
   list of the node at each ply, so no node allocates;
@@ -19,15 +19,23 @@ The arrays every function shares (made by :mod:`plies.engine.native._games`):
 * ``control`` (int64): the counters and switches at the indices below; the kernel
   stops when ``nodes`` reaches the node limit (stop = 2) or another thread sets stop,
   then every node returns at once and stores nothing.
+
+The entries take these arrays; inside, the nodes pass raw pointers to their data
+(:class:`Buffers`, made once per call by :func:`buffers`). Numba passes an array as
+a struct of seven or nine words with a reference count to raise and drop, and a node
+passing a dozen arrays to its children spent more time in that than in the game:
+pointers made the search of m,n,k and Nim 2-4x faster per node.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from plies.engine.native._pointers import call, offset, ptr
 
 __all__ = ["best_moves", "exact", "line", "negamax", "principal_variation", "reaches"]
 
@@ -53,16 +61,37 @@ WAYS = 8
 LONG_MOVE_LIST = 1024
 
 
-@intrinsic
-def ptr(typingctx: Any, array: Any) -> Any:
-    """The data pointer of a C-contiguous array: what the rules receive. (Arrays cost
-    a struct and two reference counts per rule call; pointers halved a toy walk's time
-    per node, 0.10 to 0.05 us.)"""
+#: Pointers to the arrays' data and the sizes that index them (see the module
+#: docstring): ``states`` and ``moves`` are rows of ``state_size`` and ``move_size``
+#: int64s, ``killers`` two int64s per ply, the table's five arrays have ``slots`` items.
+Buffers = namedtuple(
+    "Buffers",
+    "states state_size moves move_size history killers control "
+    "keys tags values table_moves bounds slots",
+)
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return context.make_array(array)(context, builder, args[0]).data
 
-    return types.CPointer(array.dtype)(array), codegen
+@njit(cache=True, nogil=True)
+def buffers(states: Any, moves: Any, history: Any, killers: Any, table: Any, control: Any) -> Any:
+    """The :class:`Buffers` of the arrays (C-contiguous, kept alive by the caller)."""
+    keys, tags, values, table_moves, bounds = table
+    return Buffers(
+        ptr(states), states.shape[1], ptr(moves), moves.shape[1], ptr(history),
+        ptr(killers), ptr(control), ptr(keys), ptr(tags), ptr(values), ptr(table_moves),
+        ptr(bounds), keys.size,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def state_at(b: Any, ply: int) -> Any:
+    """The state row of ``ply``."""
+    return offset(b.states, ply * b.state_size)
+
+
+@njit(cache=True, nogil=True)
+def moves_at(b: Any, ply: int) -> Any:
+    """The move row of ``ply``."""
+    return offset(b.moves, ply * b.move_size)
 
 
 @njit(cache=True, nogil=True)
@@ -94,7 +123,7 @@ def order(moves: Any, count: int, tt_move: int, ply: int, history: Any, killers:
     """The engine's order: table move, first killer, second killer, then by history
     (stable, so the game's order breaks ties); past LONG_MOVE_LIST moves no sort, the
     table move and killers first (as ``front_first``)."""
-    first, second = killers[ply, 0], killers[ply, 1]
+    first, second = killers[2 * ply], killers[2 * ply + 1]
     if count > LONG_MOVE_LIST:
         front = 0
         for move in (tt_move, first, second):
@@ -128,10 +157,10 @@ def bucket(key: Any, slots: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def probe(key: Any, table: Any) -> int:
+def probe(key: Any, b: Any) -> int:
     """The slot holding ``key`` in its bucket of :data:`WAYS` slots, or -1."""
-    keys, _, _, _, bounds = table
-    start = bucket(key, keys.size)
+    keys, bounds = b.keys, b.bounds
+    start = bucket(key, b.slots)
     for slot in range(start, start + WAYS):
         if bounds[slot] != 0 and keys[slot] == key:
             return slot
@@ -139,11 +168,11 @@ def probe(key: Any, table: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def store(key: Any, tag: int, bound: int, value: float, move: int, table: Any) -> None:
+def store(key: Any, tag: int, bound: int, value: float, move: int, b: Any) -> None:
     """Write an entry in its bucket: over the key's old entry, else in an empty slot,
     else over the entry of the oldest iteration (the least tag) there."""
-    keys, tags, values, moves, bounds = table
-    start = bucket(key, keys.size)
+    keys, tags, bounds = b.keys, b.tags, b.bounds
+    start = bucket(key, b.slots)
     slot = start
     for i in range(start, start + WAYS):
         if bounds[i] == 0 or keys[i] == key:
@@ -153,37 +182,72 @@ def store(key: Any, tag: int, bound: int, value: float, move: int, table: Any) -
             slot = i
     keys[slot] = key
     tags[slot] = tag
-    values[slot] = value
-    moves[slot] = move
+    b.values[slot] = value
+    b.table_moves[slot] = move
     bounds[slot] = bound
 
 
 @njit(cache=True, nogil=True)
-def negamax(
-    rules: Any,
-    consts: Any,
-    ply: int,
-    depth: int,
-    alpha: float,
-    beta: float,
-    states: Any,
-    moves: Any,
-    history: Any,
-    killers: Any,
-    table: Any,
-    control: Any,
-) -> float:
-    """The search node: the score of ``states[ply]`` searched ``depth`` plies deep,
-    fail-soft in ``(alpha, beta)`` (see the Python engine's ``negamax``)."""
-    legal_moves, play, terminal_value, evaluate, key_of, order_hint, winning, forced = rules
-    state = states[ply]
+def legal_moves(rules: Any, consts: Any, state: Any, out: Any) -> int:
+    """The game's ``legal_moves`` rule (see :mod:`plies.engine.native._protocol`)."""
+    return call("legal_moves", rules[0], (consts, state, out))
+
+
+@njit(cache=True, nogil=True)
+def play(rules: Any, consts: Any, state: Any, move: int, child: Any) -> None:
+    """The game's ``play`` rule."""
+    call("play", rules[1], (consts, state, move, child))
+
+
+@njit(cache=True, nogil=True)
+def terminal_value(rules: Any, consts: Any, state: Any) -> float:
+    """The game's ``terminal_value`` rule."""
+    return call("terminal_value", rules[2], (consts, state))
+
+
+@njit(cache=True, nogil=True)
+def evaluate(rules: Any, consts: Any, state: Any) -> float:
+    """The game's ``evaluate`` rule."""
+    return call("evaluate", rules[3], (consts, state))
+
+
+@njit(cache=True, nogil=True)
+def key_of(rules: Any, consts: Any, state: Any) -> Any:
+    """The game's ``key`` rule."""
+    return call("key", rules[4], (consts, state))
+
+
+@njit(cache=True, nogil=True)
+def order_hint(rules: Any, consts: Any, state: Any, moves: Any, count: int) -> None:
+    """The game's ``order_moves`` rule."""
+    call("order_moves", rules[5], (consts, state, moves, count))
+
+
+@njit(cache=True, nogil=True)
+def winning(rules: Any, consts: Any, state: Any) -> int:
+    """The game's ``winning_move`` rule."""
+    return call("winning_move", rules[6], (consts, state))
+
+
+@njit(cache=True, nogil=True)
+def forced(rules: Any, consts: Any, state: Any, moves: Any, count: int) -> int:
+    """The game's ``forced_moves`` rule."""
+    return call("forced_moves", rules[7], (consts, state, moves, count))
+
+
+@njit(cache=True, nogil=True)
+def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: float, b: Any) -> float:
+    """The search node: the score of the state at ``ply`` searched ``depth`` plies
+    deep, fail-soft in ``(alpha, beta)`` (see the Python engine's ``negamax``)."""
+    control = b.control
+    state = state_at(b, ply)
     # Step 1. Count the node; stop at the node limit or when told to.
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0.0
     # Step 2. Terminal.
-    outcome = terminal_value(ptr(consts), ptr(state))
+    outcome = terminal_value(rules, consts, state)
     if not np.isnan(outcome):
         control[LEAVES] += 1
         return terminal_score(outcome, ply)
@@ -191,7 +255,7 @@ def negamax(
     if depth <= 0:
         control[LEAVES] += 1
         control[HORIZON] += 1
-        return evaluate(ptr(consts), ptr(state))
+        return evaluate(rules, consts, state)
     # Step 5. Transposition table.
     alpha_orig = alpha
     tt_move = -1
@@ -199,20 +263,19 @@ def negamax(
     tag = depth + control[DEPTH_TAG]
     use_table = control[USE_TABLE] != 0
     if use_table:
-        key = key_of(ptr(consts), ptr(state))
+        key = key_of(rules, consts, state)
         control[PROBES] += 1
-        slot = probe(key, table)
+        slot = probe(key, b)
         if slot >= 0:
             control[HITS] += 1
-            _, tags, values, table_moves, bounds = table
-            tt_move = table_moves[slot]
-            if tags[slot] == tag:
-                value = values[slot]
+            tt_move = b.table_moves[slot]
+            if b.tags[slot] == tag:
+                value = b.values[slot]
                 if value >= WIN_THRESHOLD:
                     value -= ply
                 elif value <= -WIN_THRESHOLD:
                     value += ply
-                bound = bounds[slot]
+                bound = b.bounds[slot]
                 if (
                     bound == EXACT
                     or (bound == LOWER and value >= beta)
@@ -221,50 +284,47 @@ def negamax(
                     if ply == 0 and bound != UPPER:
                         control[ROOT_MOVE] = tt_move
                     return value
+    child = state_at(b, ply + 1)
     # Step 6. A win in one ends the node.
     if control[HAS_WIN] != 0:
-        move = winning(ptr(consts), ptr(state))
+        move = winning(rules, consts, state)
         if move >= 0:
-            play(ptr(consts), ptr(state), move, ptr(states[ply + 1]))
-            score = -negamax(
-                rules, consts, ply + 1, depth - 1, -beta, -alpha,
-                states, moves, history, killers, table, control,
-            )  # fmt: skip
+            play(rules, consts, state, move, child)
+            score = -node(rules, consts, ply + 1, depth - 1, -beta, -alpha, b)
             if ply == 0:
                 control[ROOT_MOVE] = move
             return score
     # Step 7. Generate and order the moves.
-    row = moves[ply]
-    count = legal_moves(ptr(consts), ptr(state), ptr(row))
+    row = moves_at(b, ply)
+    count = legal_moves(rules, consts, state, row)
     if control[HAS_FORCED] != 0 and depth >= 2:
         first = row[0]
-        kept = forced(ptr(consts), ptr(state), ptr(row), count)
+        kept = forced(rules, consts, state, row, count)
         if kept == 0:  # every move loses at once: any one gives the value
             row[0] = first
             count = 1
         elif kept > 0:
             count = kept
     if control[HAS_ORDER] != 0:
-        order_hint(ptr(consts), ptr(state), ptr(row), count)
+        order_hint(rules, consts, state, row, count)
     ordering = control[ORDERING] != 0
     if ordering and count > 1:
-        order(row, count, tt_move, ply, history, killers)
+        order(row, count, tt_move, ply, b.history, b.killers)
     # Step 8. The children; PVS null windows after the first.
     best = -np.inf
     best_move = -1
     cut_index = -1
-    child = states[ply + 1]
     if depth - 1 <= 0:
         # Step 8a. The children are leaves: scored here, as the engine does.
         for index in range(count):
             move = row[index]
-            play(ptr(consts), ptr(state), move, ptr(child))
+            play(rules, consts, state, move, child)
             control[NODES] += 1
             control[LEAVES] += 1
-            outcome = terminal_value(ptr(consts), ptr(child))
+            outcome = terminal_value(rules, consts, child)
             if np.isnan(outcome):
                 control[HORIZON] += 1
-                score = -evaluate(ptr(consts), ptr(child))
+                score = -evaluate(rules, consts, child)
             else:
                 score = -terminal_score(outcome, ply + 1)
             if score > best:
@@ -282,23 +342,14 @@ def negamax(
         pvs = control[PVS] != 0
         for index in range(count):
             move = row[index]
-            play(ptr(consts), ptr(state), move, ptr(child))
+            play(rules, consts, state, move, child)
             if pvs and index > 0:
                 null_beta = np.nextafter(alpha, np.inf)
-                score = -negamax(
-                    rules, consts, ply + 1, depth - 1, -null_beta, -alpha,
-                    states, moves, history, killers, table, control,
-                )  # fmt: skip
+                score = -node(rules, consts, ply + 1, depth - 1, -null_beta, -alpha, b)
                 if alpha < score < beta and control[STOP] == 0:
-                    score = -negamax(
-                        rules, consts, ply + 1, depth - 1, -beta, -alpha,
-                        states, moves, history, killers, table, control,
-                    )  # fmt: skip
+                    score = -node(rules, consts, ply + 1, depth - 1, -beta, -alpha, b)
             else:
-                score = -negamax(
-                    rules, consts, ply + 1, depth - 1, -beta, -alpha,
-                    states, moves, history, killers, table, control,
-                )  # fmt: skip
+                score = -node(rules, consts, ply + 1, depth - 1, -beta, -alpha, b)
             if control[STOP] != 0:
                 return 0.0
             if score > best:
@@ -314,10 +365,11 @@ def negamax(
         if cut_index == 0:
             control[FIRST_CUTOFFS] += 1
         if ordering:  # the move becomes this ply's first killer and gains history
-            if killers[ply, 0] != best_move:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = best_move
-            history[best_move] += depth * depth
+            killers = b.killers
+            if killers[2 * ply] != best_move:
+                killers[2 * ply + 1] = killers[2 * ply]
+                killers[2 * ply] = best_move
+            b.history[best_move] += depth * depth
     # Step 9. Store the result with its bound, win distances relative to the node.
     if use_table:
         if best <= alpha_orig:
@@ -333,10 +385,31 @@ def negamax(
             stored += ply
         elif stored <= -WIN_THRESHOLD:
             stored -= ply
-        store(key, tag, bound, stored, best_move, table)
+        store(key, tag, bound, stored, best_move, b)
     if ply == 0:
         control[ROOT_MOVE] = best_move
     return best
+
+
+@njit(cache=True, nogil=True)
+def negamax(
+    rules: Any,
+    consts: Any,
+    ply: int,
+    depth: int,
+    alpha: float,
+    beta: float,
+    states: Any,
+    moves: Any,
+    history: Any,
+    killers: Any,
+    table: Any,
+    control: Any,
+) -> float:
+    """The score of ``states[ply]`` searched ``depth`` plies deep, fail-soft in
+    ``(alpha, beta)``: the entry of :func:`node`."""
+    b = buffers(states, moves, history, killers, table, control)
+    return node(rules, ptr(consts), ply, depth, alpha, beta, b)
 
 
 @njit(cache=True, nogil=True)
@@ -352,19 +425,20 @@ def principal_variation(
 ) -> int:
     """``best_move``, then the table's moves while they are legal and new (the
     engine's ``_pv``), from ``states[0]`` into ``line``; returns the length."""
-    legal_moves, play, terminal_value, _, key_of, _, _, _ = rules
+    b = buffers(states, moves, line, line, table, line)  # only states, moves, table
+    c = ptr(consts)
     line[0] = best_move
     length = 1
     seen = np.zeros(depth + 1, np.uint64)
-    seen[0] = key_of(ptr(consts), ptr(states[0]))
-    play(ptr(consts), ptr(states[0]), best_move, ptr(states[1]))
+    seen[0] = key_of(rules, c, state_at(b, 0))
+    play(rules, c, state_at(b, 0), best_move, state_at(b, 1))
     while length < depth:
-        state = states[length]
-        if not np.isnan(terminal_value(ptr(consts), ptr(state))):
+        state = state_at(b, length)
+        if not np.isnan(terminal_value(rules, c, state)):
             break
-        key = key_of(ptr(consts), ptr(state))
-        slot = probe(key, table)
-        if slot < 0 or table[3][slot] < 0:
+        key = key_of(rules, c, state)
+        slot = probe(key, b)
+        if slot < 0 or b.table_moves[slot] < 0:
             break
         repeated = False
         for i in range(length):
@@ -373,65 +447,55 @@ def principal_variation(
         if repeated:
             break
         seen[length] = key
-        move = table[3][slot]
-        count = legal_moves(ptr(consts), ptr(state), ptr(moves[length]))
+        move = b.table_moves[slot]
+        row = moves_at(b, length)
+        count = legal_moves(rules, c, state, row)
         legal = False
         for i in range(count):
-            if moves[length, i] == move:
+            if row[i] == move:
                 legal = True
         if not legal:
             break
         line[length] = move
-        play(ptr(consts), ptr(state), move, ptr(states[length + 1]))
+        play(rules, c, state, move, state_at(b, length + 1))
         length += 1
     return length
 
 
 @njit(cache=True, nogil=True)
-def exact(
-    rules: Any,
-    consts: Any,
-    ply: int,
-    alpha: float,
-    beta: float,
-    states: Any,
-    moves: Any,
-    table: Any,
-    control: Any,
-) -> float:
-    """The exact score of ``states[ply]``, fail-soft in ``(alpha, beta)``: PVS to the
-    end of every line, the table's move first, then the game's order."""
-    legal_moves, play, terminal_value, _, key_of, order_hint, winning, forced = rules
-    state = states[ply]
+def exact_node(rules: Any, consts: Any, ply: int, alpha: float, beta: float, b: Any) -> float:
+    """The exact score of the state at ``ply``, fail-soft in ``(alpha, beta)``: PVS to
+    the end of every line, the table's move first, then the game's order."""
+    control = b.control
+    state = state_at(b, ply)
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0.0
-    outcome = terminal_value(ptr(consts), ptr(state))
+    outcome = terminal_value(rules, consts, state)
     if not np.isnan(outcome):
         control[LEAVES] += 1
         return terminal_score(outcome, ply)
-    child = states[ply + 1]
+    child = state_at(b, ply + 1)
     if control[HAS_WIN] != 0:
-        move = winning(ptr(consts), ptr(state))
+        move = winning(rules, consts, state)
         if move >= 0:
-            play(ptr(consts), ptr(state), move, ptr(child))
-            return -exact(rules, consts, ply + 1, -beta, -alpha, states, moves, table, control)
-    key = key_of(ptr(consts), ptr(state))
+            play(rules, consts, state, move, child)
+            return -exact_node(rules, consts, ply + 1, -beta, -alpha, b)
+    key = key_of(rules, consts, state)
     control[PROBES] += 1
-    slot = probe(key, table)
+    slot = probe(key, b)
     tt_move = -1
     if slot >= 0:
         control[HITS] += 1
-        _, tags, values, table_moves, bounds = table
-        tt_move = table_moves[slot]
-        if tags[slot] == SOLVE_TAG:
-            value = values[slot]
+        tt_move = b.table_moves[slot]
+        if b.tags[slot] == SOLVE_TAG:
+            value = b.values[slot]
             if value >= WIN_THRESHOLD:
                 value -= ply
             elif value <= -WIN_THRESHOLD:
                 value += ply
-            bound = bounds[slot]
+            bound = b.bounds[slot]
             if bound == EXACT:
                 return value
             if bound == LOWER:
@@ -441,33 +505,31 @@ def exact(
             if alpha >= beta:
                 return value
     alpha_orig = alpha  # the window the table left: the bound stored is relative to it
-    row = moves[ply]
-    count = legal_moves(ptr(consts), ptr(state), ptr(row))
+    row = moves_at(b, ply)
+    count = legal_moves(rules, consts, state, row)
     if control[HAS_FORCED] != 0:
         first = row[0]
-        kept = forced(ptr(consts), ptr(state), ptr(row), count)
+        kept = forced(rules, consts, state, row, count)
         if kept == 0:
             row[0] = first
             count = 1
         elif kept > 0:
             count = kept
     if control[HAS_ORDER] != 0:
-        order_hint(ptr(consts), ptr(state), ptr(row), count)
+        order_hint(rules, consts, state, row, count)
     if tt_move >= 0:
         to_front(row, 0, count, tt_move)
     best = -np.inf
     best_move = -1
     for index in range(count):
         move = row[index]
-        play(ptr(consts), ptr(state), move, ptr(child))
+        play(rules, consts, state, move, child)
         if index > 0:  # a null window: does it beat the best so far?
-            score = -exact(
-                rules, consts, ply + 1, -(alpha + 1.0), -alpha, states, moves, table, control
-            )
+            score = -exact_node(rules, consts, ply + 1, -(alpha + 1.0), -alpha, b)
             if alpha < score < beta and control[STOP] == 0:
-                score = -exact(rules, consts, ply + 1, -beta, -alpha, states, moves, table, control)
+                score = -exact_node(rules, consts, ply + 1, -beta, -alpha, b)
         else:
-            score = -exact(rules, consts, ply + 1, -beta, -alpha, states, moves, table, control)
+            score = -exact_node(rules, consts, ply + 1, -beta, -alpha, b)
         if control[STOP] != 0:
             return 0.0
         if score > best:
@@ -488,28 +550,58 @@ def exact(
         stored += ply
     elif stored <= -WIN_THRESHOLD:
         stored -= ply
-    store(key, SOLVE_TAG, bound, stored, best_move, table)
+    store(key, SOLVE_TAG, bound, stored, best_move, b)
     return best
 
 
 @njit(cache=True, nogil=True)
-def reaches(
+def exact(
     rules: Any,
     consts: Any,
     ply: int,
-    move: int,
-    target: float,
+    alpha: float,
+    beta: float,
     states: Any,
     moves: Any,
     table: Any,
     control: Any,
-) -> bool:
-    """Whether ``move`` from ``states[ply]`` scores at least ``target`` (relative to
-    the root, ``ply`` plies above): one null-window search of the child."""
-    play = rules[1]
-    play(ptr(consts), ptr(states[ply]), move, ptr(states[ply + 1]))
-    score = -exact(rules, consts, ply + 1, -target, -target + 1.0, states, moves, table, control)
+) -> float:
+    """The exact score of ``states[ply]``, fail-soft in ``(alpha, beta)``: the entry
+    of :func:`exact_node`."""
+    b = buffers(states, moves, control, control, table, control)  # no history, killers
+    return exact_node(rules, ptr(consts), ply, alpha, beta, b)
+
+
+@njit(cache=True, nogil=True)
+def reaches(rules: Any, consts: Any, ply: int, move: int, target: float, b: Any) -> bool:
+    """Whether ``move`` from the state at ``ply`` scores at least ``target`` (relative
+    to the root, ``ply`` plies above): one null-window search of the child."""
+    play(rules, consts, state_at(b, ply), move, state_at(b, ply + 1))
+    score = -exact_node(rules, consts, ply + 1, -target, -target + 1.0, b)
     return score >= target
+
+
+@njit(cache=True, nogil=True)
+def moves_reaching(
+    rules: Any, consts: Any, ply: int, target: float, first_only: bool, found: Any, b: Any
+) -> int:
+    """The moves of the state at ``ply`` scoring at least ``target``, in the game's
+    order (its ordering hook applied), into ``found``; returns how many."""
+    state, row = state_at(b, ply), moves_at(b, ply)
+    count = legal_moves(rules, consts, state, row)
+    if b.control[HAS_ORDER] != 0:
+        order_hint(rules, consts, state, row, count)
+    total = 0
+    for i in range(count):
+        move = row[i]
+        if reaches(rules, consts, ply, move, target, b):
+            found[total] = move
+            total += 1
+            if first_only:
+                break
+        if b.control[STOP] != 0:
+            return 0
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -527,21 +619,8 @@ def best_moves(
 ) -> int:
     """The moves of ``states[ply]`` scoring at least ``target``, in the game's order
     (its ordering hook applied), into ``found``; returns how many."""
-    row = moves[ply]
-    count = rules[0](ptr(consts), ptr(states[ply]), ptr(row))
-    if control[HAS_ORDER] != 0:
-        rules[5](ptr(consts), ptr(states[ply]), ptr(row), count)
-    total = 0
-    for i in range(count):
-        move = row[i]
-        if reaches(rules, consts, ply, move, target, states, moves, table, control):
-            found[total] = move
-            total += 1
-            if first_only:
-                break
-        if control[STOP] != 0:
-            return 0
-    return total
+    b = buffers(states, moves, control, control, table, control)  # no history, killers
+    return moves_reaching(rules, ptr(consts), ply, target, first_only, found, b)
 
 
 @njit(cache=True, nogil=True)
@@ -558,38 +637,37 @@ def line(
     """An optimal line from ``states[0]`` (of exact ``value``) to the end of the game:
     at each step the first move in the game's order keeping the value (the Python
     solver's ``line``); returns its length (0 also when stopped)."""
+    b = buffers(states, moves, control, control, table, control)  # no history, killers
+    c = ptr(consts)
     found = np.zeros(1, np.int64)
     length = 0
-    while np.isnan(rules[2](ptr(consts), ptr(states[length]))) and length < out.size:
-        if (
-            best_moves(rules, consts, length, value, True, found, states, moves, table, control)
-            == 0
-        ):
+    while np.isnan(terminal_value(rules, c, state_at(b, length))) and length < out.size:
+        if moves_reaching(rules, c, length, value, True, found, b) == 0:
             return 0
         out[length] = found[0]
-        rules[1](ptr(consts), ptr(states[length]), found[0], ptr(states[length + 1]))
+        play(rules, c, state_at(b, length), found[0], state_at(b, length + 1))
         length += 1
         value = -value
     return length
 
 
 @njit(cache=True, nogil=True)
-def describe(rules: Any, consts: Any, state: Any, moves: Any, forced: Any, numbers: Any) -> Any:
+def describe(rules: Any, consts: Any, state: Any, moves: Any, kept: Any, numbers: Any) -> Any:
     """What the rules say of ``state``, for the conformance suite: its moves into
-    ``moves``, the non-losing ones into ``forced``, and in ``numbers`` the move count,
+    ``moves``, the non-losing ones into ``kept``, and in ``numbers`` the move count,
     terminal value, evaluation, winning move and forced-move count; returns the key."""
-    legal_moves, _, terminal_value, evaluate, key_of, _, winning, forced_moves = rules
-    count = legal_moves(ptr(consts), ptr(state), ptr(moves))
+    c, s = ptr(consts), ptr(state)
+    count = legal_moves(rules, c, s, ptr(moves))
     numbers[0] = count
-    numbers[1] = terminal_value(ptr(consts), ptr(state))
-    numbers[2] = evaluate(ptr(consts), ptr(state))
-    numbers[3] = winning(ptr(consts), ptr(state))
-    forced[:count] = moves[:count]
-    numbers[4] = forced_moves(ptr(consts), ptr(state), ptr(forced), count)
-    return key_of(ptr(consts), ptr(state))
+    numbers[1] = terminal_value(rules, c, s)
+    numbers[2] = evaluate(rules, c, s)
+    numbers[3] = winning(rules, c, s)
+    kept[:count] = moves[:count]
+    numbers[4] = forced(rules, c, s, ptr(kept), count)
+    return key_of(rules, c, s)
 
 
 @njit(cache=True, nogil=True)
 def play_move(rules: Any, consts: Any, state: Any, move: int, child: Any) -> None:
     """The rules' ``play``, callable from Python (for the conformance suite)."""
-    rules[1](ptr(consts), ptr(state), move, ptr(child))
+    play(rules, ptr(consts), ptr(state), move, ptr(child))

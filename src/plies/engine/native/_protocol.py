@@ -26,20 +26,23 @@ Moves are non-negative int64 ids below :meth:`NativeGame.move_space` (the histor
 table is indexed by them). Write a rule as a plain function and decorate it with
 :func:`rule` (``@rule("legal_moves")``); the last four have defaults.
 
-Why compiled function *pointers* (``numba.cfunc`` and first-class function types)
-and not Numba's other ways to make one search serve many games, measured on this
-machine with Numba 0.68 on a toy kernel (a tree walk calling two rules):
+Why compiled function *pointers* (``numba.cfunc``) and not Numba's other ways to make
+one search serve many games, measured on this machine with Numba 0.68 on a toy kernel
+(a tree walk calling two rules):
 
 * the rules as dispatcher arguments of an ``@njit(cache=True)`` search: the search
   is compiled again on every run, never read from the cache (a dispatcher's type
   names the function object): 0.5 s on the toy, seconds on the real search;
 * a factory closing over the rules (``make_search(rules)``): the same, closures are
   not cached;
-* the rules as ``cfunc`` pointers in a tuple: the search is compiled once for every
-  game and cached (warm start 0.04 s); each rule call is an indirect call that
-  cannot be inlined: 1.3-2x the time per node of the inlined toy, still far beyond
-  the 30x over Python that the issue asks for (see ``benchmarks/native_games.py``).
+* the rules' addresses: the search is compiled once for every game and cached (warm
+  start 0.04 s); each rule call is an indirect call that cannot be inlined: 1.3-2x
+  the time per node of the inlined toy.
 
+The kernel receives the addresses as an int64 array (:meth:`NativeGame.rules`) and
+calls them through :mod:`plies.engine.native._pointers`. (A tuple of Numba's
+first-class function values, the first way this was written, cost 16 us per rule and
+call to unbox: 0.13 ms per kernel call, more than a whole tic-tac-toe iteration.)
 So a game pays only for compiling its own small rules, once, and loads them from the
 cache afterwards. (Connect Four keeps its hand-inlined solver, ``_connect4``.)
 """
@@ -47,22 +50,16 @@ cache afterwards. (Connect Four keeps its hand-inlined solver, ``_connect4``.)
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from numba import cfunc, types
-from numba.core.errors import NumbaExperimentalFeatureWarning
 
 __all__ = ["SIGNATURES", "NativeGame", "Prepared", "rule"]
 
 S = TypeVar("S")
 M = TypeVar("M")
-
-# First-class function types are "experimental" in Numba; the feature is what makes
-# the search cacheable (see above), so its warning says nothing to our users.
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 #: What a rule receives for ``consts``, ``state``, ``out``, ``child`` and ``moves``: a
 #: pointer to int64s, indexed like an array (no ``.size``, no slices). Arrays cost a
@@ -81,7 +78,7 @@ SIGNATURES: dict[str, Any] = {
     "forced_moves": types.int64(_ARRAY, _ARRAY, _ARRAY, types.int64),
 }
 
-#: The order of the rules in the tuple the kernel receives.
+#: The order of the rules in the array of addresses the kernel receives.
 RULE_NAMES = tuple(SIGNATURES)
 
 
@@ -156,13 +153,20 @@ class NativeGame(Generic[S, M]):
     order_moves: ClassVar[Any] = _game_order
     winning_move: ClassVar[Any] = _no_winning_move
     forced_moves: ClassVar[Any] = _forced_unknown
+    _addresses: ClassVar[Any] = None
 
     #: Largest buffers a search may allocate (moves x plies, int64s): 128 MB.
     MAX_BUFFER: ClassVar[int] = 1 << 24
 
-    def rules(self) -> tuple[Any, ...]:
-        """The rules in the kernel's order (:data:`RULE_NAMES`)."""
-        return tuple(getattr(type(self), name) for name in RULE_NAMES)
+    def rules(self) -> Any:
+        """The addresses of the rules' compiled code in the kernel's order
+        (:data:`RULE_NAMES`), as an int64 array (made once per class)."""
+        cls = type(self)
+        made = cls.__dict__.get("_addresses")
+        if made is None:
+            made = np.array([getattr(cls, name).address for name in RULE_NAMES], np.int64)
+            cls._addresses = made
+        return made
 
     def hooks(self) -> tuple[bool, bool, bool]:
         """Which optional hooks the game has: ``(order_moves, winning_move,
