@@ -291,6 +291,8 @@ class SolveLines:
                 moves="none",
                 limits=Limits(nodes=WARM_NODES),
             )
+        if isinstance(table, NativeTable):
+            table.touch()
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve one line (Ctrl-C, ``stop``, abandons it)."""

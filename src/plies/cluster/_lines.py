@@ -115,7 +115,9 @@ def _run_here(
     seconds: float = math.inf,
 ) -> int:
     """Run the first items in this process, for ``seconds`` at most (a line begun is
-    finished); the number of items emitted."""
+    finished); the number of items emitted. The job is warmed first, as on a worker."""
+    if items:
+        job.warm()
     started = time.monotonic()
     for done, (number, text) in enumerate(items):
         if stop.is_set() or time.monotonic() - started >= seconds:

@@ -25,7 +25,7 @@ from plies.engine._result import SearchResult, SearchStats
 from plies.engine._scores import WIN_THRESHOLD, terminal_score
 from plies.engine.native import _kernel as kernel
 from plies.engine.native._protocol import NativeGame, Prepared
-from plies.engine.native._runner import KernelStopped, Runner
+from plies.engine.native._runner import KernelStopped, Runner, compiled
 from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -39,24 +39,6 @@ SEARCH_ENTRIES = 1 << 20
 _search_ids = itertools.count(1)
 
 INF = float("inf")
-
-
-_ENTRIES: dict[Any, Any] = {}
-
-
-def compiled(function: Any) -> Any:
-    """The compiled entry of a kernel function once Numba has compiled it (one
-    signature: every game passes the same types), else the function. Numba types
-    every argument of every call (0.1-0.5 ms a call: on tic-tac-toe, more than the
-    search itself); the entry is remembered, as reading ``signatures`` costs 0.1 ms."""
-    entry = _ENTRIES.get(function)
-    if entry is not None:
-        return entry
-    signatures = function.signatures
-    if len(signatures) == 1:
-        entry = _ENTRIES[function] = function.overloads[signatures[0]].entry_point
-        return entry
-    return function
 
 
 class _Work:
