@@ -19,7 +19,7 @@ Without a reference no ratio is printed: figures measured elsewhere are not comp
 
 Run: ``python benchmarks/connect4.py`` (``--sets Test_L3_R1,Test_L2_R1``, ``--count N``
 positions per set, ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``,
-``--reference PATH``, ``--backend python|native`` passed on to ``solve`` only when given,
+``--reference PATH``, ``--backend python|native`` (default native when Numba imports),
 ``--testsets DIR`` where the sets are not beside the checkout, as from a git worktree).
 Positions that run out of time are counted and reported, not guessed. The machine's
 speed varies from run to run (a shared VM): ``--repeat 3`` keeps each set's fastest run
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from plies.engine import Limits, TranspositionTable, solve
+from plies.engine.native import numba_missing
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4
 
@@ -45,6 +46,8 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "connect4-tests
 
 #: The sets, quickest first.
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+#: The untimed first solve (Test_L3_R1's first line: easy for either backend).
+WARM_UP = "2252576253462244111563365343671351441"
 #: Positions per set by default (all 1,000 of the quick sets, the first N of the others).
 DEFAULT_COUNT = {"Test_L2_R2": 100, "Test_L1_R2": 10, "Test_L1_R3": 2}
 
@@ -195,7 +198,9 @@ def main() -> int:
         help="a solver binary reading <moves> lines, printing <moves> <score> <nodes> <us>",
     )
     ap.add_argument(
-        "--backend", choices=("python", "native"), help="passed to solve() only when given"
+        "--backend",
+        choices=("python", "native"),
+        help="the solver (default: native when Numba imports, as solve() picks)",
     )
     ap.add_argument(
         "--testsets", type=Path, default=SHARED, help=f"the sets' directory (default {SHARED})"
@@ -204,7 +209,9 @@ def main() -> int:
     if not args.testsets.is_dir():
         print(f"test sets not found at {args.testsets}")
         return 1
-    backend: dict[str, Any] = {"backend": args.backend} if args.backend else {}
+    if args.backend is None:  # solve()'s own choice, named (it decides the table's kind)
+        args.backend = "python" if numba_missing() else "native"
+    backend: dict[str, Any] = {"backend": args.backend}
     reference = None
     if args.reference:
         try:
@@ -241,7 +248,7 @@ def _benchmark(
         table = TranspositionTable(size)
     # Untimed warm-up: the kernel's compiled code is loaded from the disk cache (or
     # compiled) on its first call, once per process.
-    solve(game, game.parse_position("4453"), table=table, moves="none", **backend)
+    solve(game, game.parse_position(WARM_UP), table=table, moves="none", **backend)
     if args.backend == "native":  # mapped whole now, as the reference's reset does
         table.touch()
     table.clear()

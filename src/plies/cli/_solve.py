@@ -39,6 +39,7 @@ from plies.engine import (
     solve,
 )
 from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
+from plies.engine.native import SEARCH_ENTRIES, native_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
@@ -109,8 +110,9 @@ def register(subparsers: Any) -> None:
         type=whole_number(MIN_TABLE_ENTRIES),
         metavar="ENTRIES",
         help=f"transposition-table entries at most (python: default {DEFAULT_TABLE_ENTRIES:,}, "
-        f"about 130 bytes each; native: default {NATIVE_TABLE_ENTRIES:,} rounded up to a "
-        "prime, 5 to 9 bytes each)",
+        f"about 130 bytes each; native Connect Four: default {NATIVE_TABLE_ENTRIES:,} "
+        f"rounded up to a prime, 5 to 9 bytes each; other native games: default "
+        f"{SEARCH_ENTRIES:,}, 33 bytes each)",
     )
     solver.add_argument(
         "--time", type=seconds, help="give up on a position after this many seconds"
@@ -192,7 +194,7 @@ def table_for(
     """The table of the ``backend`` chosen for ``game``, of ``table_size`` entries
     (None: the backend's default)."""
     if choose_backend(game, backend) == "native":
-        return NativeTable(table_size or NATIVE_TABLE_ENTRIES)
+        return NativeTable(table_size or native_port(game).table_entries)
     return TranspositionTable(table_size or DEFAULT_TABLE_ENTRIES)
 
 

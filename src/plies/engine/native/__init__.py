@@ -18,11 +18,12 @@ import functools
 from typing import Any
 
 from plies.engine._result import SolveResult
-from plies.engine.native._table import DEFAULT_ENTRIES, NativeTable
+from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
 from plies.game import BaseGame
 
 __all__ = [
     "DEFAULT_ENTRIES",
+    "SEARCH_ENTRIES",
     "NativeGame",
     "NativeTable",
     "Prepared",

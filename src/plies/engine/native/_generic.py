@@ -26,15 +26,12 @@ from plies.engine._scores import WIN_THRESHOLD, terminal_score
 from plies.engine.native import _kernel as kernel
 from plies.engine.native._protocol import NativeGame, Prepared
 from plies.engine.native._runner import KernelStopped, Runner, compiled
-from plies.engine.native._table import NativeTable
+from plies.engine.native._table import SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
 
 __all__ = ["SearchRun", "solve_port"]
 
-#: Entries of the table a native search makes when given none (a prime near 2**20,
-#: 33 bytes each: 35 MB at most, allocated as the search touches it).
-SEARCH_ENTRIES = 1 << 20
 
 _search_ids = itertools.count(1)
 

@@ -56,6 +56,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 from numba import cfunc, types
 
+from plies.engine.native._table import SEARCH_ENTRIES
+
 __all__ = ["SIGNATURES", "NativeGame", "Prepared", "rule"]
 
 S = TypeVar("S")
@@ -180,6 +182,8 @@ class NativeGame(Generic[S, M]):
 
     #: What the port does: the kernel's search and exact solver.
     tasks: ClassVar[tuple[str, ...]] = ("search", "solve")
+    #: The entries of the table made when none is given (33 bytes each).
+    table_entries: ClassVar[int] = SEARCH_ENTRIES
 
     def problem(self, state: S | None) -> str | None:
         """Why ``state`` (None: any state) cannot be searched natively, or None."""

@@ -24,7 +24,7 @@ from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
 from plies.engine.native._runner import KernelStopped, Runner
-from plies.engine.native._table import NativeTable
+from plies.engine.native._table import DEFAULT_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
@@ -224,6 +224,8 @@ class Connect4Port:
     whose ``(height + 1) * width`` bits fit one 64-bit word."""
 
     tasks = ("solve",)
+    #: The entries of the table made when none is given: Pons' size, 5 bytes each.
+    table_entries = DEFAULT_ENTRIES
 
     def __init__(self, game: Connect4) -> None:
         self.game = game

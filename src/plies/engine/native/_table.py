@@ -15,7 +15,7 @@ from typing import Any
 
 from plies.errors import ArgumentTypeError, LimitError
 
-__all__ = ["DEFAULT_ENTRIES", "NativeTable", "next_prime"]
+__all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
 
 #: Indices into ``control`` (see _connect4): the kernel's counters, then the journal
 #: of written slots, whose capacity is the slots clear() can empty one by one.
@@ -25,6 +25,9 @@ _JOURNAL_CAPACITY = 1 << 16
 #: Pons' table size: the first prime from 2**23 (8,388,617 entries, 40 MB as uint32
 #: keys and int8 values).
 DEFAULT_ENTRIES = 1 << 23
+#: Entries of the table of the search and solver over other native games (the
+#: protocol's kernel) when given none: a prime near 2**20, 33 bytes each, 35 MB.
+SEARCH_ENTRIES = 1 << 20
 
 
 @functools.cache
