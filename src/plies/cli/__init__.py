@@ -163,7 +163,12 @@ def normalize(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line and return its exit status."""
+    """Run the command line and return its exit status (``argv`` None: this process
+    is plies' own, run with ``sys.argv``)."""
+    if argv is None:
+        from plies.cli._startup import skip_blas_probe
+
+        skip_blas_probe()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = _command_of(argv)
     try:
