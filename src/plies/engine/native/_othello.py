@@ -34,9 +34,9 @@ from plies.games.othello import (
     _ORDER_CLASSES,
     _X_SQUARES,
     PASS,
-    _move_mask,
     Othello,
     OthelloState,
+    _move_mask,
 )
 
 __all__ = ["OthelloNative"]
@@ -148,7 +148,7 @@ def flips(mover: Any, opponent: Any, start: Any) -> Any:
 def _squares(bits: Any, out: Any, count: int) -> int:
     """Append the squares of ``bits``, lowest first, to ``out`` from ``count``."""
     while bits:
-        out[count] = np.int64(trailing_zeros(bits))
+        out[count] = np.int64(trailing_zeros(bits))  # type: ignore[call-arg]  # intrinsic
         count += 1
         bits &= bits - ONE
     return count
@@ -190,9 +190,9 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _bits(x: Any) -> int:
+def _bits(x: Any) -> Any:
     """The number of set bits of a uint64, as an int64."""
-    return np.int64(popcount(x))
+    return np.int64(popcount(x))  # type: ignore[call-arg]  # an intrinsic
 
 
 @rule("terminal_value")
@@ -243,7 +243,7 @@ def _mix(h: Any) -> Any:
 
 
 @rule("key")
-def key(consts: Any, state: Any) -> np.uint64:
+def key(consts: Any, state: Any) -> Any:
     """A 64-bit hash of mover, opponent and player (see the module docstring)."""
     h = _mix(_U(state[MOVER]) ^ _U(0x9E3779B97F4A7C15))
     h = _mix(h ^ _U(state[OPPONENT]))
@@ -297,4 +297,3 @@ class OthelloNative(NativeGame[OthelloState, int]):
     def decode_move(self, prepared: Prepared, move: int) -> int:
         """The square (64: a pass)."""
         return int(move)
-
