@@ -109,38 +109,45 @@ def move_mask(mover: Any, opponent: Any) -> Any:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _flips_left(mover: Any, opponent: Any, start: Any, shift: Any, landing: Any) -> Any:
-    """The opponent discs flipped towards h8 from ``start`` along ``shift``."""
-    run = ZERO
-    t = (start << shift) & landing
-    while t & opponent:
-        run |= t
-        t = (t << shift) & landing
-    return run if t & mover else ZERO
+def _flips_left(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> Any:
+    """The discs of ``o`` (the opponent's that may be landed on) flipped towards h8
+    from the square ``start``: the run from it, grown as in :func:`_run_left`, if a
+    disc of ``mover`` closes it. No loop, no branch on the board: 3-4x faster than
+    stepping square by square (the Python ``_flips``) on random positions' moves,
+    whose runs of unpredictable length cost a mispredicted branch each."""
+    double = shift + shift
+    pair = o & (o << shift)
+    t = o & (start << shift)
+    t |= o & (t << shift)
+    t |= pair & (t << double)
+    t |= pair & (t << double)
+    return t if (t << shift) & landing & mover else ZERO
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _flips_right(mover: Any, opponent: Any, start: Any, shift: Any, landing: Any) -> Any:
-    """The opponent discs flipped towards a1 from ``start`` along ``shift``."""
-    run = ZERO
-    t = (start >> shift) & landing
-    while t & opponent:
-        run |= t
-        t = (t >> shift) & landing
-    return run if t & mover else ZERO
+def _flips_right(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> Any:
+    """:func:`_flips_left` towards a1."""
+    double = shift + shift
+    pair = o & (o >> shift)
+    t = o & (start >> shift)
+    t |= o & (t >> shift)
+    t |= pair & (t >> double)
+    t |= pair & (t >> double)
+    return t if (t >> shift) & landing & mover else ZERO
 
 
 @njit(cache=True, nogil=True)
 def flips(mover: Any, opponent: Any, start: Any) -> Any:
     """The opponent discs flipped by ``mover`` playing the square ``start`` (a bit)."""
-    flipped = _flips_left(mover, opponent, start, _U(1), NOT_A)
+    o_a, o_h = opponent & NOT_A, opponent & NOT_H
+    flipped = _flips_left(mover, o_a, start, _U(1), NOT_A)
     flipped |= _flips_left(mover, opponent, start, _U(8), FULL)
-    flipped |= _flips_left(mover, opponent, start, _U(9), NOT_A)
-    flipped |= _flips_left(mover, opponent, start, _U(7), NOT_H)
-    flipped |= _flips_right(mover, opponent, start, _U(1), NOT_H)
+    flipped |= _flips_left(mover, o_a, start, _U(9), NOT_A)
+    flipped |= _flips_left(mover, o_h, start, _U(7), NOT_H)
+    flipped |= _flips_right(mover, o_h, start, _U(1), NOT_H)
     flipped |= _flips_right(mover, opponent, start, _U(8), FULL)
-    flipped |= _flips_right(mover, opponent, start, _U(9), NOT_H)
-    flipped |= _flips_right(mover, opponent, start, _U(7), NOT_A)
+    flipped |= _flips_right(mover, o_h, start, _U(9), NOT_H)
+    flipped |= _flips_right(mover, o_a, start, _U(7), NOT_A)
     return flipped
 
 
