@@ -1,11 +1,13 @@
 """The native port of Othello: the Python game's bitboards, compiled.
 
-The state is ``[mover, opponent, player, mover's moves, opponent's moves]``: the
-Python state's two bitboards (square ``a1`` is bit 0, ``h8`` bit 63, stored as int64
-bit patterns), the side to move, then the move masks of both sides. ``play`` works
-the two masks out once for the child, so ``terminal_value``, ``legal_moves`` and
-``evaluate`` of the same state (the kernel asks all three of a leaf) only read them:
-two move generations per child instead of three at a leaf. There are no constants.
+The state is ``[mover, opponent, player, mover's moves]``: the Python state's two
+bitboards (square ``a1`` is bit 0, ``h8`` bit 63, stored as int64 bit patterns), the
+side to move, then the move mask of the side to move. ``play`` works that mask out
+once for the child, so ``terminal_value`` and ``legal_moves`` of the same state only
+read it (and ask for the opponent's moves only when it is empty), and ``evaluate``
+generates just the opponent's: one move generation a node, two a leaf at the horizon,
+where asking each rule to generate its own costs two and three (the Python game
+keeps its last mask for the same reason). There are no constants.
 A move is the square 0-63 or :data:`~plies.games.othello.PASS` (64), as in Python.
 
 The Python key is ``mover | opponent << 64 | player << 128`` (129 bits); the native
@@ -42,8 +44,7 @@ from plies.games.othello import (
 __all__ = ["OthelloNative"]
 
 # Indices into the state.
-MOVER, OPPONENT, PLAYER, MOVER_MOVES, OPPONENT_MOVES = 0, 1, 2, 3, 4
-STATE_SIZE = 5
+MOVER, OPPONENT, PLAYER, MOVER_MOVES = 0, 1, 2, 3
 
 _U = np.uint64
 ZERO, ONE = _U(0), _U(1)
@@ -167,7 +168,7 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
     when only the opponent can move; none at the end."""
     moves = _U(state[MOVER_MOVES])
     if moves == ZERO:
-        if state[OPPONENT_MOVES] == 0:
+        if move_mask(_U(state[OPPONENT]), _U(state[MOVER])) == ZERO:
             return 0
         out[0] = PASS
         return 1
@@ -183,7 +184,7 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     child[PLAYER] = 1 - state[PLAYER]
     if move == PASS:
         child[MOVER], child[OPPONENT] = state[OPPONENT], state[MOVER]
-        child[MOVER_MOVES], child[OPPONENT_MOVES] = state[OPPONENT_MOVES], state[MOVER_MOVES]
+        child[MOVER_MOVES] = np.int64(move_mask(_U(state[OPPONENT]), _U(state[MOVER])))
         return
     mover, opponent = _U(state[MOVER]), _U(state[OPPONENT])
     square = ONE << _U(move)
@@ -193,7 +194,6 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     child[MOVER] = np.int64(new_mover)
     child[OPPONENT] = np.int64(new_opponent)
     child[MOVER_MOVES] = np.int64(move_mask(new_mover, new_opponent))
-    child[OPPONENT_MOVES] = np.int64(move_mask(new_opponent, new_mover))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -205,9 +205,10 @@ def _bits(x: Any) -> Any:
 @rule("terminal_value")
 def terminal_value(consts: Any, state: Any) -> float:
     """The sign of the disc difference once neither side can move, else NaN."""
-    if state[MOVER_MOVES] != 0 or state[OPPONENT_MOVES] != 0:
+    mover, opponent = _U(state[MOVER]), _U(state[OPPONENT])
+    if state[MOVER_MOVES] != 0 or move_mask(opponent, mover) != ZERO:
         return np.nan
-    diff = _bits(_U(state[MOVER])) - _bits(_U(state[OPPONENT]))
+    diff = _bits(mover) - _bits(opponent)
     return 1.0 if diff > 0 else -1.0 if diff < 0 else 0.0
 
 
@@ -227,7 +228,7 @@ def _x_square(mover: Any, opponent: Any, occupied: Any, x_square: Any, corner: A
 def evaluate(consts: Any, state: Any) -> float:
     """Mobility, corners, X-squares and discs: the Python ``evaluate`` to the unit."""
     mover, opponent = _U(state[MOVER]), _U(state[OPPONENT])
-    score = 10 * (_bits(_U(state[MOVER_MOVES])) - _bits(_U(state[OPPONENT_MOVES])))
+    score = 10 * (_bits(_U(state[MOVER_MOVES])) - _bits(move_mask(opponent, mover)))
     score += 100 * (_bits(mover & CORNERS) - _bits(opponent & CORNERS))
     occupied = mover | opponent
     score += _x_square(mover, opponent, occupied, X1, C1)
@@ -290,12 +291,10 @@ class OthelloNative(NativeGame[OthelloState, int]):
         return prepared
 
     def encode(self, prepared: Prepared, state: OthelloState) -> Any:
-        """``[mover, opponent, player, mover's moves, opponent's moves]``."""
+        """``[mover, opponent, player, mover's moves]``."""
         mover, opponent, player = state
-        return int64_array([
-            _signed(mover), _signed(opponent), player,
-            _signed(_move_mask(mover, opponent)), _signed(_move_mask(opponent, mover)),
-        ])  # fmt: skip
+        moves = _move_mask(mover, opponent)
+        return int64_array([_signed(mover), _signed(opponent), player, _signed(moves)])
 
     def encode_move(self, prepared: Prepared, move: int) -> int:
         """The square (64: a pass)."""
