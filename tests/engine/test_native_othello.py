@@ -167,6 +167,18 @@ def test_the_key_tells_the_side_to_move() -> None:
     assert len(keys) == 4
 
 
+def test_a_stop_requested_before_the_search_stops_it_at_once() -> None:
+    """As in Python: no iteration completes (the native search would otherwise run
+    its first few thousand nodes before it looks)."""
+    state = GAME.initial_state()
+    results = [
+        search(GAME, state, limits=Limits(depth=5), stop=lambda: True, backend=backend)
+        for backend in ("native", "python")
+    ]
+    assert [(r.completed, r.depth) for r in results] == [(False, 0), (False, 0)]
+    assert results[0].best_move in GAME.legal_moves(state)
+
+
 def test_the_default_backend_is_native() -> None:
     assert choose_backend(GAME, task="search") == "native"
     assert choose_backend(GAME, task="solve") == "native"
