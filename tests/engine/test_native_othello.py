@@ -133,6 +133,9 @@ def test_endgames_solve_as_in_python(seed: int, left: int, entries: int, moves: 
     )
     assert set(native.best_moves) == set(python.best_moves)
     assert native.pv == python.pv and native.best_move == python.best_move
+    weak = solve(GAME, state, weak=True, moves="best", backend="native")
+    weak_python = solve(GAME, state, weak=True, moves="best", backend="python")
+    assert (weak.result, weak.value) == (weak_python.result, weak_python.value)
 
 
 @pytest.mark.parametrize("seed", [3, 4])
