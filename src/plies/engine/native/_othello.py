@@ -283,7 +283,7 @@ class OthelloNative(NativeGame[OthelloState, int]):
 
     def prepare(self, state: OthelloState) -> Prepared:
         """No constants; moves: at most one a square (or a pass); plies: two an empty
-        square (a pass is always followed by a disc)."""
+        square (a pass is always followed by a disc), and one spare."""
         empties = 64 - (state.mover | state.opponent).bit_count()
         prepared = Prepared(int64_array([0]), None, max_moves=64, max_plies=2 * empties + 1,
                             move_space=PASS + 1)  # fmt: skip
