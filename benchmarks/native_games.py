@@ -1,4 +1,4 @@
-"""Benchmark: the native search against the Python engine on m,n,k and Nim.
+"""Benchmark: the native search against the Python engine on m,n,k, Nim and Othello.
 
 Each case is one ``plies.engine.search`` (PVS, the default table, iterative
 deepening to the depth given or to the end) run on both backends in the same run.
@@ -39,6 +39,12 @@ class Case(NamedTuple):
     depth: int | None
 
 
+#: A random game's first 52 moves: 12 empty squares, black to move (and lose).
+OTHELLO_ENDGAME = (
+    "c4c5f6c3b6f5g6e3f4d3e6c6b2f3f2a7b7g1b5g5h5c2d2f7e7d7"
+    "f1c1d8a8b3g2h1a6b4h7g7e2c7f8b8g4b1a3h4h8a1a4"
+)
+
 CASES = (
     Case("tic-tac-toe, to the end", "tictactoe", "", None),
     Case("m,n,k 4,4,3 depth 9", "mnk:m=4,n=4,k=3", "", 9),
@@ -49,6 +55,9 @@ CASES = (
     Case("nim 2,3,4,5 depth 8", "nim", "2,3,4,5", 8),
     Case("nim 1,2,3,4,5,6 depth 6", "nim", "1,2,3,4,5,6", 6),
     Case("nim 2,3,4,5,6 depth 10", "nim", "2,3,4,5,6", 10),
+    Case("othello start depth 10", "othello", "", 10),
+    Case("othello midgame depth 7", "othello", "f5f6e6f4g6d7c3c4e3d3c5b3g4g7c8c6b5h4b2c2", 7),
+    Case("othello 12 empties, to end", "othello", OTHELLO_ENDGAME, None),
 )
 
 

@@ -244,10 +244,10 @@ def test_a_batch_searches_each_line_with_the_backend_asked_for(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     positions = tmp_path / "positions.txt"
-    positions.write_text("f5d6\nf5\n")
-    assert main(["analyze", "othello", "--batch", str(positions), "--depth", "2"]) == 0
+    positions.write_text("roll 4\nroll 4 hold\n")
+    assert main(["analyze", "pig", "--batch", str(positions), "--depth", "2"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
-    argv = ["analyze", "othello", "--batch", str(positions), "--depth", "2", "--backend", "native"]
+    argv = ["analyze", "pig", "--batch", str(positions), "--depth", "2", "--backend", "native"]
     assert main(argv) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err == [f"error: line {n}: othello has no native port" for n in (1, 2)]
+    assert err == [f"error: line {n}: pig has no native port" for n in (1, 2)]

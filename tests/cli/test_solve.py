@@ -141,7 +141,7 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
         ["solve", "connect4", "--table-size", "8"],
         ["solve", "connect4", "--table-size", "many"],
         ["solve", "connect4", "--moves", "some"],
-        ["solve", "othello", "--backend", "native"],
+        ["solve", "pig", "--backend", "native"],
         ["solve", "connect4:width=8,height=8", "4", "--backend", "native"],
         ["solve", "tictactoe", "--batch", "/no/such/file", "--backend", "native"],
         ["solve", "connect4", "4", "--backend", "fortran"],

@@ -137,11 +137,11 @@ def test_limits_stop_the_kernel() -> None:
 
 
 def test_choice_of_backend() -> None:
-    othello = get_game("othello")
-    assert choose_backend(C4) == "native" and choose_backend(othello) == "python"
+    pig = get_game("pig")
+    assert choose_backend(C4) == "native" and choose_backend(pig) == "python"
     assert choose_backend(Connect4(8, 8)) == "python"  # 72 bits: no native port
-    with pytest.raises(SearchError, match="othello has no native port"):
-        solve(othello, othello.initial_state(), backend="native")
+    with pytest.raises(SearchError, match="pig has no native port"):
+        search(pig, pig.initial_state(), backend="native")  # solve wants no chance
     with pytest.raises(SearchError, match="connect4's native port does not search"):
         search(C4, C4.initial_state(), backend="native")
     with pytest.raises(SearchError, match="at most 64"):

@@ -219,7 +219,7 @@ def test_backend_choice_and_fallback_reasons() -> None:
     assert "TranspositionTable" in (
         fallback_reason(tictactoe, state, "search", table=TranspositionTable()) or ""
     )
-    assert fallback_reason(get_game("othello"), None, "search") is None  # no port at all
+    assert fallback_reason(get_game("pig"), None, "search") is None  # no port at all
     with pytest.raises(SearchError, match="pvs and negamax"):
         search(tictactoe, state, algorithm="mtdf", backend="native")
     huge = Nim((3000, 3000, 3000))  # 9,000 moves x 9,000 plies: too large

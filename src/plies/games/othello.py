@@ -22,7 +22,7 @@ A POSITION is either
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies.errors import IllegalMoveError, ParseError
 from plies.game import BaseGame
@@ -175,6 +175,12 @@ class Othello(BaseGame[OthelloState, int]):
 
     def __repr__(self) -> str:
         return "Othello()"
+
+    def native(self) -> Any:
+        """The native port (:mod:`plies.engine.native._othello`): the rules compiled."""
+        from plies.engine.native._othello import OthelloNative
+
+        return OthelloNative(self)
 
     # -- rules ------------------------------------------------------------------------
 

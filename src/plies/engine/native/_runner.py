@@ -84,6 +84,11 @@ class Runner:
         one stops it (the kernel then stored nothing false and returned at once)."""
         control = self.control
         control[STOP] = 0
+        # A stop requested already ends the call before its first node, as in Python
+        # (the inline part below would not look for INLINE_NODES nodes).
+        if self.stop is not None and self.stop():
+            control[STOP] = 4
+            self._check_stopped()
         # Unwatched, the one call runs to the node limit in this thread.
         inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
         control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
