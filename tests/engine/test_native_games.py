@@ -254,3 +254,19 @@ def test_readme_native_game_runs_and_prints_what_it_says() -> None:
     assert output.getvalue() == expected.group(1)
     game = namespace["game"]  # and the port keeps the promises of the Python rules
     assert check_game(game, playouts=5, seed=1).native_states > 20
+
+
+def test_one_table_serves_nim_roots_of_other_sizes() -> None:
+    # The key once packed heaps at the root's width: after 3,4,5, the position 2,3,1
+    # (a loss) met entries of other positions and was reported a win.
+    game = Nim()
+    table = NativeTable(1 << 16)
+    for text in ("3,4,5", "2,3,5", "2,3,1", "7,1", "4,1", "1,2,3,4,5,6,7", "3"):
+        state = game.parse_position(text)
+        native = solve(game, state, table=table, backend="native", moves="all")
+        python = solve(game, state, backend="python", moves="all")
+        assert (native.result, native.distance, native.best_moves) == (
+            python.result,
+            python.distance,
+            python.best_moves,
+        ), text

@@ -1,9 +1,11 @@
 """The native port of Nim, for positions of at most a few thousand objects.
 
-The state is ``[player, heaps...]``; the constants ``[heaps, stride, bits]`` where a
-move's id is ``heap * stride + take`` (``stride``: one more than the largest heap at
-the root) and ``bits`` the width of a heap in the key (the heaps packed when they fit
-64 bits, else hashed).
+The state is ``[player, heaps...]``; the constants ``[heaps, stride, bits]``, where
+``bits`` is the width of the largest heap at the root, ``stride`` is ``2**bits`` and a
+move's id is ``heap * stride + take``. The key packs the heaps ``bits`` apiece under a
+tag of ``(heaps, bits)`` when they fit (else it hashes them with the tag): so a table
+reused between roots of other sizes never takes one position for another, and equal
+keys always mean the same move ids.
 """
 
 from __future__ import annotations
@@ -50,13 +52,16 @@ def terminal_value(consts: Any, state: Any) -> float:
 
 @rule("key")
 def key(consts: Any, state: Any) -> np.uint64:
-    """The heaps packed ``bits`` apiece when they fit, else hashed (not the player)."""
+    """The heaps packed ``bits`` apiece under the tag ``heaps << 6 | bits`` (top 12
+    bits) when they fit 52 bits, else hashed with the tag (not the player)."""
     heaps, bits = consts[0], consts[2]
-    h = np.uint64(0)
-    if heaps * bits <= 64:
+    tag = np.uint64(heaps << 6 | bits)
+    if heaps * bits <= 52:
+        h = tag << np.uint64(52)
         for heap in range(heaps):
             h |= np.uint64(state[1 + heap]) << np.uint64(heap * bits)
         return h
+    h = tag
     for heap in range(heaps):
         h = (h ^ np.uint64(state[1 + heap])) * np.uint64(0x100000001B3)
         h ^= h >> np.uint64(29)
@@ -103,11 +108,11 @@ class NimNative(NativeGame[NimState, NimMove]):
 
     def prepare(self, state: NimState) -> Prepared:
         """Constants from the root's heaps; moves and plies: the objects left."""
-        largest = max(state.heaps)
-        consts = int64_array([len(state.heaps), largest + 1, max(largest.bit_length(), 1)])
+        bits = max(max(state.heaps).bit_length(), 1)
+        consts = int64_array([len(state.heaps), 1 << bits, bits])
         total = sum(state.heaps)
         prepared = Prepared(consts, None, max_moves=total, max_plies=total,
-                            move_space=len(state.heaps) * (largest + 1))  # fmt: skip
+                            move_space=len(state.heaps) << bits)  # fmt: skip
         prepared.state = self.encode(prepared, state)
         return prepared
 
