@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ C4 = "connect4:width=5,height=4"
 
 def rows(path: Path) -> dict[str, tuple[int, str, int]]:
     """key -> (level, position, value) of every position in a book."""
-    with sqlite3.connect(path) as connection:
+    with closing(sqlite3.connect(path)) as connection:
         return {
             key: (level, position, value)
             for key, level, position, value in connection.execute(

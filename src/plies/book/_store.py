@@ -31,6 +31,9 @@ from plies.games import parse_game_spec
 
 __all__ = ["FORMAT", "BookError", "BookStats", "LevelStats", "connect", "key_text", "read_meta"]
 
+#: Seconds a connection waits for another one's lock on the file before giving up.
+BUSY_SECONDS = 10.0
+
 #: The ``format`` of the books this version writes and reads.
 FORMAT = "plies-book-1"
 
@@ -77,7 +80,7 @@ def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
         raise BookError(f"cannot write book {path}: no such directory {path.parent}")
     try:
         if create:
-            connection = sqlite3.connect(path, isolation_level=None)
+            connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS)
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
             connection.executescript(SCHEMA)
@@ -85,8 +88,14 @@ def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
             if not path.is_file():
                 raise BookError(f"book not found: {path}")
             uri = f"{path.resolve().as_uri()}?mode=ro"
-            connection = sqlite3.connect(uri, uri=True, isolation_level=None)
+            connection = sqlite3.connect(
+                uri, uri=True, isolation_level=None, timeout=BUSY_SECONDS
+            )
             connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise BookError(f"book {path} is in use by another process: {exc}") from None
+        raise BookError(f"{path} is not an opening book: {exc}") from None
     except sqlite3.DatabaseError as exc:
         raise BookError(f"{path} is not an opening book: {exc}") from None
     except OSError as exc:
