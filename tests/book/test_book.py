@@ -115,6 +115,18 @@ def test_a_book_of_nim_derives_positions_that_recur_at_their_own_level(tmp_path:
     assert [value for *_, value in stored.values()] == direct_values("nim", positions)
 
 
+def test_a_book_from_a_position_holds_what_follows_it(tmp_path: Path) -> None:
+    path = tmp_path / "c4.sqlite"
+    stats = build_book(C4, path, plies=3, position="3 3")
+    assert stats.root == "33" and [lv.positions for lv in stats.levels][0] == 1
+    stored = rows(path)
+    positions = [position for _, position, _ in stored.values()]
+    assert all(position.startswith("33") for position in positions)
+    assert [value for *_, value in stored.values()] == direct_values(C4, positions)
+    with pytest.raises(BookError, match="from position '33', not ''"):
+        build_book(C4, path, plies=3)
+
+
 def test_mirror_images_are_stored_once_and_both_answered(tmp_path: Path) -> None:
     path = tmp_path / "c4.sqlite"
     stats = build_book(C4, path, plies=3)

@@ -61,6 +61,7 @@ def build_book(
     path: str | Path,
     *,
     plies: int,
+    position: str = "",
     workers: int | None = None,
     scheduler: str | None = None,
     backend: str | None = None,
@@ -71,15 +72,18 @@ def build_book(
     """Build (or go on building) the book of ``game_spec`` to ``plies`` plies at ``path``.
 
     ``game_spec`` is GAME as the command line takes it (``connect4:width=5,height=4``):
-    Dask workers rebuild the game from it. A file that already holds a book of the same
-    game and depth is resumed: only what it lacks is computed. ``workers`` or
+    Dask workers rebuild the game from it. ``position`` (POSITION text, default the
+    start) roots the book elsewhere: it then holds the positions up to ``plies`` plies
+    after it. A file that already holds a book of the same game, root and depth is
+    resumed: only what it lacks is computed. ``workers`` or
     ``scheduler`` solve the leaves on a Dask cluster (see :func:`plies.cluster.run_lines`);
     ``backend`` and ``table_size`` choose the solver as for :func:`plies.engine.solve`.
     ``stop`` (an Event, set by Ctrl-C) ends the build early with what is committed
     kept; ``report`` receives one line per step. Returns the book's statistics.
 
     Raises :class:`~plies.book.BookError` for a file that is not a book, or a book of
-    another game or depth, :class:`~plies.errors.SearchError` for a game with chance.
+    another game, root or depth, :class:`~plies.errors.SearchError` for a game with
+    chance, the game's errors for a bad ``position``.
     """
     if not 0 <= plies <= MAX_PLIES:
         raise PliesError(f"--plies must be between 0 and {MAX_PLIES}, not {plies}")
@@ -87,14 +91,16 @@ def build_book(
     if game.has_chance:
         raise SearchError(f"{game.name}: a book needs a game without chance")
     choose_backend(game, backend)  # an impossible --backend fails before any work
+    root = game.parse_position(position)
+    position = game.format_position(root)
     path = Path(path)
     stop = stop if stop is not None else threading.Event()
     say = report if report is not None else (lambda _line: None)
     connection = connect(path, create=True)
     try:
-        meta = _start(connection, game, path, plies)
+        meta = _start(connection, game, path, plies, position)
         if meta.get("enumerated") != "1":
-            _enumerate(connection, game, plies, say)
+            _enumerate(connection, game, root, plies, say)
         job = BookLeaves(
             game_spec=game_spec,
             backend=backend,
@@ -113,7 +119,11 @@ def build_book(
 
 
 def _start(
-    connection: sqlite3.Connection, game: BaseGame[Any, Any], path: Path, plies: int
+    connection: sqlite3.Connection,
+    game: BaseGame[Any, Any],
+    path: Path,
+    plies: int,
+    position: str,
 ) -> dict[str, str]:
     """Check a book being resumed, or write the ``meta`` of a new one."""
     meta = read_meta(connection, path)
@@ -123,6 +133,10 @@ def _start(
             raise BookError(
                 f"{path} is a book to {meta.get('plies')} plies, not {plies}: "
                 "resume it with the same --plies, or build into a new file"
+            )
+        if meta.get("root", "") != position:
+            raise BookError(
+                f"{path} is a book from position {meta.get('root')!r}, not {position!r}"
             )
         return meta
     with connection:
@@ -134,6 +148,7 @@ def _start(
                 ("game", game.name),
                 ("game_repr", repr(game)),
                 ("plies", str(plies)),
+                ("root", position),
                 ("enumerated", "0"),
                 ("solve_wall", "0"),
             ],
@@ -142,11 +157,14 @@ def _start(
 
 
 def _enumerate(
-    connection: sqlite3.Connection, game: BaseGame[Any, Any], plies: int, say: Report
+    connection: sqlite3.Connection,
+    game: BaseGame[Any, Any],
+    start: Any,
+    plies: int,
+    say: Report,
 ) -> None:
-    """Step 1: every position to ``plies`` plies, once per canonical key, in one
-    transaction."""
-    start = game.initial_state()
+    """Step 1: every position to ``plies`` plies from ``start``, once per canonical
+    key, in one transaction."""
     seen = {key_text(game, start)}
     level_states = [start]
     rows: list[tuple[str, int, str, int]] = []

@@ -52,7 +52,8 @@ class Book:
         self.meta = meta
         #: The game of the book (the one given to :meth:`open`, or built from the book).
         self.game: BaseGame[Any, Any] = game
-        #: The depth the book was built to, in plies from the start.
+        #: The depth the book was built to, in plies from its root (the start, or the
+        #: POSITION it was built from).
         self.plies = int(meta.get("plies", "0"))
         self.asked = 0
         self.answered = 0

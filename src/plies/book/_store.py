@@ -2,19 +2,22 @@
 
 Three tables::
 
-    meta(name, value)            format, game, game_repr, plies, enumerated,
-                                 solve_wall (seconds the leaf solves took, wall clock)
+    meta(name, value)            format, game, game_repr, plies, root (POSITION text
+                                 of the book's first position, '' for the start),
+                                 enumerated, solve_wall (seconds the leaf solves took,
+                                 wall clock)
     positions(id, key, level, position, leaf, value, seconds)
     levels(level, positions, enumerate_seconds, derive_seconds)
 
 One row of ``positions`` per *canonical key* (:meth:`~plies.game.BaseGame.canonical_key`
 as ``repr`` text): mirror images and transpositions are stored once, at the shallowest
-``level`` (plies from the start) where they occur. ``position`` is the POSITION text of
-the first state met with that key (``parse_position`` reads it back), ``leaf`` says
-whether its value comes from a solve (the deepest level, or a finished game) or from
-its children, ``value`` is the exact engine score for the side to move (see
-:mod:`plies.engine`: ``u * WIN - d`` for a win in ``d`` plies, ``u * WIN + d`` for a
-loss, 0 for a draw), NULL until known, and ``seconds`` the time its solve took.
+``level`` where they occur (plies from the book's root: the start, unless it was built
+from a POSITION). ``position`` is the POSITION text of the first state met with that
+key (``parse_position`` reads it back), ``leaf`` says whether its value comes from a
+solve (the deepest level, or a finished game) or from its children, ``value`` is the
+exact engine score for the side to move (see :mod:`plies.engine`: ``u * WIN - d`` for
+a win in ``d`` plies, ``u * WIN + d`` for a loss, 0 for a draw), NULL until known, and
+``seconds`` the time its solve took.
 """
 
 from __future__ import annotations
@@ -157,6 +160,8 @@ class BookStats:
     game: str
     plies: int
     file_bytes: int
+    #: The POSITION the book starts from ('' for the start of the game).
+    root: str
     complete: bool
     solve_wall_seconds: float
     levels: tuple[LevelStats, ...]
@@ -202,6 +207,7 @@ def read_stats(connection: sqlite3.Connection, meta: dict[str, str], path: Path)
         game=meta.get("game", "?"),
         plies=int(meta.get("plies", "0")),
         file_bytes=_file_bytes(path),
+        root=meta.get("root", ""),
         complete=meta.get("enumerated") == "1"
         and total > 0
         and sum(level.solved for level in levels) == total,

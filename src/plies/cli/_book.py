@@ -32,9 +32,10 @@ def register(subparsers: Any) -> None:
         "book",
         help="build an opening book of exact scores (SQLite), or show one's statistics",
         description=(
-            "'plies book build GAME --plies D --out BOOK' solves every distinct position "
-            "up to D plies from the start (mirror images and transpositions once) and "
-            "stores its exact score in the SQLite file BOOK: the deepest level is solved, "
+            "'plies book build GAME [POSITION] --plies D --out BOOK' solves every distinct "
+            "position up to D plies from the start (or from POSITION), mirror images "
+            "and transpositions once, and stores its exact score in the SQLite file "
+            "BOOK: the deepest level is solved, "
             "on a Dask cluster with --workers or --scheduler, and every shallower "
             "position follows from its children. Results are committed as they arrive: "
             "the same command run again resumes an interrupted build. 'plies book stats "
@@ -47,6 +48,12 @@ def register(subparsers: Any) -> None:
     book.add_argument("action", choices=ACTIONS, help="build a book, or show its stats")
     book.add_argument(
         "target", metavar="GAME|BOOK", help="the game to build a book of; the book for stats"
+    )
+    book.add_argument(
+        "position",
+        metavar="POSITION",
+        nargs="*",
+        help="build: the position the book starts from (default: the start of the game)",
     )
     book.add_argument(
         "--plies", type=whole_number(0, 64), metavar="D", help="depth of the book (build)"
@@ -72,6 +79,8 @@ def run_book(args: argparse.Namespace) -> int:
         for option in ("plies", "workers", "scheduler", "resume", "out", "backend", "table_size"):
             if getattr(args, option) is not None:
                 raise PliesError(f"--{option.replace('_', '-')} works with 'book build' only")
+        if args.position:
+            raise PliesError("book stats takes one BOOK, no POSITION")
         return _stats(args.target)
     return _build(args)
 
@@ -90,6 +99,7 @@ def _build(args: argparse.Namespace) -> int:
             args.target,
             path,
             plies=args.plies,
+            position=" ".join(args.position),
             workers=args.workers,
             scheduler=scheduler,
             backend=args.backend,
@@ -120,7 +130,7 @@ def _stats_text(stats: BookStats) -> str:
     lines = [
         f"book {stats.path}",
         f"game {stats.game}",
-        f"plies {stats.plies}",
+        f"plies {stats.plies}" + (f" from position {stats.root}" if stats.root else ""),
         f"positions {stats.positions:,}, solved {stats.solved:,}, {state}",
         f"file {stats.file_bytes:,} bytes",
         f"leaf solves {stats.solve_wall_seconds:.2f} s wall clock",
