@@ -118,7 +118,7 @@ def test_a_book_of_nim_derives_positions_that_recur_at_their_own_level(tmp_path:
 def test_a_book_from_a_position_holds_what_follows_it(tmp_path: Path) -> None:
     path = tmp_path / "c4.sqlite"
     stats = build_book(C4, path, plies=3, position="3 3")
-    assert stats.root == "33" and [lv.positions for lv in stats.levels][0] == 1
+    assert stats.root == "33" and stats.levels[0].positions == 1
     stored = rows(path)
     positions = [position for _, position, _ in stored.values()]
     game = parse_game_spec(C4)

@@ -92,7 +92,7 @@ def build_book(
         raise SearchError(f"{game.name}: a book needs a game without chance")
     choose_backend(game, backend)  # an impossible --backend fails before any work
     root = game.parse_position(position)
-    position = game.format_position(root)
+    position = "" if root == game.initial_state() else game.format_position(root)
     path = Path(path)
     stop = stop if stop is not None else threading.Event()
     say = report if report is not None else (lambda _line: None)
