@@ -6,15 +6,19 @@ run, times the empty board answered from the book and solved directly (native so
 value only), and solves a random ``--sample`` of the book's positions directly (each
 with an emptied table) to check every stored value. Prints the build's time per level.
 
-Part 2, the 7 x 6 board: builds the books to 0, 1, 2, ... plies, each in a new file,
-while the next one is predicted to end within ``--budget`` seconds (its leaves times
-the mean time of a leaf one level up: an upper bound, deeper leaves are cheaper). A
+Part 2a, what a 7 x 6 book costs per depth: for each depth D up to
+``--estimate-plies``, the distinct positions D plies from the start (counted) and the
+mean time of ``--leaves`` random ones solved alone (each capped at ``--leaf-cap``
+seconds), whose product estimates the leaf solves of a book to D on one core. A
 complete book of any depth proves the empty board's value (for 7 x 6 Pons' score +1:
-the first player wins, with their 21st stone, the 41st move); what differs is the cost,
-printed per depth: leaves, wall-clock seconds of the leaf solves, seconds per leaf, and
-the derivation of the levels above. From these figures the note projects what the
-proof costs on N machines: a book's leaves are independent, so N workers divide the
-leaf time (the derivation takes seconds).
+the first player wins, with their 21st stone); a book's leaves are independent, so N
+workers divide that time (the derivation of the levels above takes seconds).
+
+Part 2b, real 7 x 6 books: from ``--big-from`` (default the first position of Pons'
+Test_L1_R1, 8 plies in; ``''`` is the empty board), books to 0, 1, 2, ... plies, each
+in a new file, while the next one is predicted to end within ``--budget`` seconds (its
+leaves times the mean time of a leaf one level up: deeper leaves are cheaper), with the
+time per level and the root's value from the book.
 
 ``--workers N`` solves the leaves on a local Dask cluster of N processes (plies[cluster]).
 Run: ``python benchmarks/book.py --budget 60`` (the machine's speed varies: compare
@@ -32,7 +36,8 @@ from typing import Any
 
 from plies.book import Book, BookStats, build_book
 from plies.book._store import key_text
-from plies.engine import NativeTable, solve
+from plies.engine import Limits, NativeTable, solve
+from plies.errors import SearchError
 from plies.games import parse_game_spec
 
 
@@ -88,48 +93,12 @@ def small_book(spec: str, plies: int, sample: int, workers: int | None, folder: 
         assert agree == len(chosen), "the book disagrees with the solver"
 
 
-def big_books(budget: float, workers: int | None, folder: Path) -> None:
-    """Part 2: 7 x 6 books ever deeper while the next fits in ``budget`` seconds."""
-    spec = "connect4"
-    game = parse_game_spec(spec)
-    print(f"{game.name} 7 x 6: books of increasing depth, budget {budget:g} s")
-    print("  plies  positions     leaves  leaf solve s  s per leaf  derive s  root")
-    spent = 0.0
-    plies = 0
-    per_leaf: float | None = None
-    while True:
-        started = time.perf_counter()
-        stats = build_book(spec, folder / f"c4-{plies}.sqlite", plies=plies, workers=workers)
-        took = time.perf_counter() - started
-        spent += took
-        level = stats.levels[-1]
-        per_leaf = stats.solve_wall_seconds / max(level.leaves, 1)
-        derive = sum(lv.derive_seconds or 0.0 for lv in stats.levels)
-        with Book.open(folder / f"c4-{plies}.sqlite", game) as book:
-            root = book.answer(game.initial_state())
-            assert root is not None
-            score = game.exact_score(game.initial_state(), root.result, root.distance or 0)
-        print(f"  {plies:5d}  {stats.positions:9,d}  {level.leaves:9,d}  "
-              f"{stats.solve_wall_seconds:12.2f}  {per_leaf:10.4f}  {derive:8.3f}  "
-              f"{root.result} (score {score})")
-        # The next level's positions, counted without solving, predict its cost.
-        following = count_level(game, plies + 1)
-        predicted = following * per_leaf
-        if spent + predicted > budget:
-            print(f"  next: {plies + 1} plies, {following:,} leaves, predicted at most "
-                  f"{predicted:,.0f} s at {per_leaf:.4f} s a leaf: beyond the budget "
-                  f"({spent:.1f} s spent)")
-            return
-        plies += 1
-
-
-def count_level(game: Any, plies: int) -> int:
-    """Distinct positions (mirrors merged) ``plies`` plies from the start, not counting
-    those after the game ended."""
-    start = game.initial_state()
+def level_positions(game: Any, start: Any, plies: int) -> list[Any]:
+    """The distinct positions (mirrors merged) ``plies`` plies after ``start``, games
+    that ended on the way left out."""
     level = {key_text(game, start): start}
     for _ in range(plies):
-        following = {}
+        following: dict[str, Any] = {}
         for state in level.values():
             if game.terminal_value(state) is not None:
                 continue
@@ -137,7 +106,78 @@ def count_level(game: Any, plies: int) -> int:
                 child = game.play(state, move)
                 following.setdefault(key_text(game, child), child)
         level = following
-    return len(level)
+    return list(level.values())
+
+
+def timed_solve(game: Any, state: Any, table: NativeTable, cap: float) -> float | None:
+    """Seconds a direct solve of ``state`` takes (value only), None past ``cap``."""
+    table.clear()
+    started = time.perf_counter()
+    try:
+        solve(game, state, table=table, moves="none", limits=Limits(time=cap))
+    except SearchError:
+        return None
+    return time.perf_counter() - started
+
+
+def estimate_levels(plies: int, leaves: int, cap: float) -> None:
+    """Part 2a: the cost of a 7 x 6 book to each depth up to ``plies``, from the time of
+    ``leaves`` random leaves of that depth (each solved alone, at most ``cap`` s)."""
+    game = parse_game_spec("connect4")
+    table = NativeTable()
+    rng = random.Random(42)
+    print(f"connect4 7 x 6: cost of a book to D plies, sampled ({leaves} leaves a level, "
+          f"{cap:g} s at most each)")
+    print("      D  positions  sampled s per leaf        book s (1 core)")
+    for depth in range(plies + 1):
+        level = level_positions(game, game.initial_state(), depth)
+        chosen = rng.sample(level, min(leaves, len(level)))
+        times = [timed_solve(game, state, table, cap) for state in chosen]
+        if any(t is None for t in times):
+            print(f"  {depth:5d}  {len(level):9,d}  > {cap:g} (a leaf hit the cap)")
+            continue
+        mean = sum(t for t in times if t is not None) / len(times)
+        print(f"  {depth:5d}  {len(level):9,d}  {mean:18.4f}  {mean * len(level):21,.0f}")
+
+
+def big_books(start: str, budget: float, workers: int | None, folder: Path) -> None:
+    """Part 2b: 7 x 6 books from ``start`` ever deeper while the next one is predicted
+    to fit in ``budget`` seconds (all the time spent, samples included)."""
+    spec = "connect4"
+    game = parse_game_spec(spec)
+    root = game.parse_position(start)
+    table = NativeTable()
+    print(f"{game.name} 7 x 6 books from position {start!r}: budget {budget:g} s")
+    print("  plies  positions     leaves  leaf solve s  s per leaf  derive s  root")
+    began = time.perf_counter()
+    per_leaf: float | None = None
+    plies = 0
+    while True:
+        left = budget - (time.perf_counter() - began)
+        leaves = level_positions(game, root, plies)
+        if per_leaf is None:  # no level built yet: time a leaf first
+            took = timed_solve(game, leaves[0], table, left)
+            predicted = None if took is None else took * len(leaves)
+        else:  # a leaf one level down costs at most one a level up (it is smaller)
+            predicted = per_leaf * len(leaves)
+        if predicted is None or predicted > left:
+            shown = "over" if predicted is None else f"{predicted:,.0f} s"
+            print(f"  next: {plies} plies, {len(leaves):,} leaves, predicted {shown}: beyond "
+                  f"the {left:.0f} s left")
+            return
+        path = folder / f"c4-{plies}.sqlite"
+        stats = build_book(spec, path, plies=plies, position=start, workers=workers)
+        level = stats.levels[-1]
+        per_leaf = stats.solve_wall_seconds / max(level.leaves, 1)
+        derive = sum(lv.derive_seconds or 0.0 for lv in stats.levels)
+        with Book.open(path, game) as book:
+            answer = book.answer(root)
+            assert answer is not None
+            score = game.exact_score(root, answer.result, answer.distance or 0)
+        print(f"  {plies:5d}  {stats.positions:9,d}  {level.leaves:9,d}  "
+              f"{stats.solve_wall_seconds:12.2f}  {per_leaf:10.4f}  {derive:8.3f}  "
+              f"{answer.result} (score {score})")
+        plies += 1
 
 
 def main() -> None:
@@ -146,7 +186,15 @@ def main() -> None:
     parser.add_argument("--small", default="connect4:width=6,height=5", help="GAME of part 1")
     parser.add_argument("--small-plies", type=int, default=6, help="depth of part 1's book")
     parser.add_argument("--sample", type=int, default=40, help="positions checked directly")
-    parser.add_argument("--budget", type=float, default=60.0, help="seconds for part 2")
+    parser.add_argument("--budget", type=float, default=60.0, help="seconds for part 2b")
+    parser.add_argument("--big-from", default="32164625",
+                        help="POSITION of the 7 x 6 books of part 2b (default: the first "
+                        "line of Pons' Test_L1_R1, 8 plies in; '' for the empty board)")
+    parser.add_argument("--estimate-plies", type=int, default=6,
+                        help="part 2a: sample the 7 x 6 levels up to this depth")
+    parser.add_argument("--leaves", type=int, default=3, help="part 2a: leaves per level")
+    parser.add_argument("--leaf-cap", type=float, default=20.0,
+                        help="part 2a: seconds a sampled leaf may take")
     parser.add_argument("--workers", type=int, help="a local Dask cluster of N workers")
     parser.add_argument("--skip-small", action="store_true", help="run part 2 only")
     args = parser.parse_args()
@@ -154,7 +202,9 @@ def main() -> None:
         if not args.skip_small:
             small_book(args.small, args.small_plies, args.sample, args.workers, Path(folder))
             print()
-        big_books(args.budget, args.workers, Path(folder))
+        estimate_levels(args.estimate_plies, args.leaves, args.leaf_cap)
+        print()
+        big_books(args.big_from, args.budget, args.workers, Path(folder))
 
 
 if __name__ == "__main__":

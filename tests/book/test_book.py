@@ -118,14 +118,15 @@ def test_a_book_of_nim_derives_positions_that_recur_at_their_own_level(tmp_path:
 def test_a_book_from_a_position_holds_what_follows_it(tmp_path: Path) -> None:
     path = tmp_path / "c4.sqlite"
     stats = build_book(C4, path, plies=3, position="3 3")
-    assert stats.root == "33" and stats.levels[0].positions == 1
+    assert stats.root == "3 3" and stats.levels[0].positions == 1
     stored = rows(path)
     positions = [position for _, position, _ in stored.values()]
     game = parse_game_spec(C4)
     assert all(game.parse_position(p).ply == 2 + level for level, p, _ in stored.values())
     assert [value for *_, value in stored.values()] == direct_values(C4, positions)
-    with pytest.raises(BookError, match="from position '33', not ''"):
+    with pytest.raises(BookError, match="from position '3 3', not ''"):
         build_book(C4, path, plies=3)
+    assert build_book(C4, path, plies=3, position="33").complete  # the same root
 
 
 def test_mirror_images_are_stored_once_and_both_answered(tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ def build_book(
         raise SearchError(f"{game.name}: a book needs a game without chance")
     choose_backend(game, backend)  # an impossible --backend fails before any work
     root = game.parse_position(position)
-    position = "" if root == game.initial_state() else game.format_position(root)
+    position = "" if root == game.initial_state() else " ".join(position.split())
     path = Path(path)
     stop = stop if stop is not None else threading.Event()
     say = report if report is not None else (lambda _line: None)
@@ -125,6 +125,7 @@ def _start(
     plies: int,
     position: str,
 ) -> dict[str, str]:
+    root_key = key_text(game, game.parse_position(position))
     """Check a book being resumed, or write the ``meta`` of a new one."""
     meta = read_meta(connection, path)
     if meta:
@@ -134,7 +135,7 @@ def _start(
                 f"{path} is a book to {meta.get('plies')} plies, not {plies}: "
                 "resume it with the same --plies, or build into a new file"
             )
-        if meta.get("root", "") != position:
+        if meta.get("root_key", "") != root_key:
             raise BookError(
                 f"{path} is a book from position {meta.get('root')!r}, not {position!r}"
             )
@@ -149,6 +150,7 @@ def _start(
                 ("game_repr", repr(game)),
                 ("plies", str(plies)),
                 ("root", position),
+                ("root_key", root_key),
                 ("enumerated", "0"),
                 ("solve_wall", "0"),
             ],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from plies.book._store import (
     read_meta,
     read_stats,
 )
-from plies.engine import WIN, SearchStats, SolveResult, score_distance, solve
+from plies.engine import WIN, SearchStats, SolveResult, score_distance
 from plies.game import BaseGame
 
 __all__ = ["Book", "child_score"]
@@ -135,10 +134,10 @@ class Book:
 
         ``moves`` as for :func:`plies.engine.solve`: ``"none"`` needs the position's
         value only; ``"best"``, ``"all"`` and ``"line"`` need its best moves too (a
-        position above the deepest level). The line follows the book's best moves
-        and, where the book ends, the solver's line from there (counted in
-        ``stats``). ``weak`` keeps only win, draw or loss. Counted in
-        :attr:`asked` and :attr:`answered`.
+        position above the deepest level). The line is the book's (:meth:`line`): it
+        stops where the book does, and a draw's distance (the length of one drawn
+        line, for the solver) is None. ``weak`` keeps only win, draw or loss.
+        Counted in :attr:`asked` and :attr:`answered`.
         """
         started = time.perf_counter()
         self.asked += 1
@@ -147,26 +146,17 @@ class Book:
             return None
         best: tuple[Any, ...] = ()
         pv: tuple[Any, ...] = ()
-        stats = SearchStats()
         if moves != "none":
             known = self.best_moves(state)
             if known is None:
                 return None
             best = known if moves == "all" else known[:1]
             pv = best[:1]
-            if moves in ("line", "all") and not weak and best:
-                pv, stats = self._full_line(state)
+            if moves in ("line", "all") and not weak:
+                pv = self.line(state)[0]
         self.answered += 1
-        stats = dataclasses.replace(stats, time=time.perf_counter() - started)
-        return _result(value, best, pv, stats, weak=weak, moves=moves)
-
-    def _full_line(self, state: Any) -> tuple[tuple[Any, ...], SearchStats]:
-        """The book's line from ``state``, finished by the solver where the book ends."""
-        moves, end = self.line(state)
-        if self.game.terminal_value(end) is not None:
-            return moves, SearchStats()
-        rest = solve(self.game, end, moves="line")
-        return moves + rest.pv, rest.stats
+        stats = SearchStats(time=time.perf_counter() - started)
+        return _result(value, best, pv, stats, weak=weak)
 
     def stats(self) -> BookStats:
         """The book's :class:`~plies.book.BookStats`."""
@@ -183,7 +173,6 @@ def _result(
     stats: SearchStats,
     *,
     weak: bool,
-    moves: str,
 ) -> SolveResult:
     """A :class:`SolveResult` (backend ``"book"``) of a value read from a book."""
     sign = (value > 0) - (value < 0)
@@ -192,8 +181,6 @@ def _result(
     utility = float(sign)
     if not weak and distance is not None:
         utility = round((abs(value) + distance) / WIN * 1000) / 1000 * sign
-    if not weak and distance is None and moves in ("line", "all"):
-        distance = len(pv)
     return SolveResult(
         result=result,
         distance=distance,

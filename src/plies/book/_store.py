@@ -4,6 +4,7 @@ Three tables::
 
     meta(name, value)            format, game, game_repr, plies, root (POSITION text
                                  of the book's first position, '' for the start),
+                                 root_key (its canonical key),
                                  enumerated, solve_wall (seconds the leaf solves took,
                                  wall clock)
     positions(id, key, level, position, leaf, value, seconds)
