@@ -50,6 +50,10 @@ __all__ = ["MAX_PLIES", "BookLeaves", "build_book"]
 
 #: The deepest book :func:`build_book` accepts, in plies.
 MAX_PLIES = 64
+#: A worker warms up on a position this many plies before the end of a game,
+#: searching this many nodes at most (the native kernel loads on its first solve).
+WARM_PLIES = 12
+WARM_NODES = 20_000
 #: Transposition-table entries of the Python solver on each worker.
 PYTHON_TABLE_ENTRIES = 1 << 20
 
@@ -334,13 +338,16 @@ class BookLeaves:
     reuse_table: bool = False
 
     def warm(self) -> None:
-        """Build the game and the table once per process, and load the solver."""
+        """Build the game and the table once per process, and load the solver (a
+        native kernel loads each compiled function on its first call)."""
         game, table = _solver(self)
-        with contextlib.suppress(PliesError):
-            state = game.initial_state()
-            while game.terminal_value(state) is None:
-                state = game.play(state, game.legal_moves(state)[0])
-            solve(game, state, table=table, moves="none", limits=Limits(nodes=1000))
+        states = [game.initial_state()]
+        while game.terminal_value(states[-1]) is None:
+            states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+        with contextlib.suppress(PliesError):  # the node limit: it is warm all the same
+            warm = states[max(0, len(states) - WARM_PLIES)]
+            solve(game, warm, table=table, moves="none", limits=Limits(nodes=WARM_NODES))
+        table.clear()
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve the leaf ``text`` (row ``number``); ``stop`` abandons it."""
