@@ -14,7 +14,7 @@ same file resumes an interrupted build.
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "ttt.sqlite"
 >>> stats = build_book("tictactoe", path, plies=2)
 >>> stats.positions, stats.complete
-(57, True)
+(82, True)
 >>> game = get_game("tictactoe")
 >>> with Book.open(path, game) as book:
 ...     book.answer(game.initial_state(), moves="all").result
