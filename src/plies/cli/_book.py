@@ -70,6 +70,14 @@ def register(subparsers: Any) -> None:
         help="transposition-table entries of each worker's solver",
     )
     add_cluster_arguments(book)
+    helps = {
+        "workers": "solve the leaves on a local Dask cluster of N worker processes (needs "
+        "plies[cluster]); the book is the serial one",
+        "out": "build: the book's file (created, or resumed when it holds this build)",
+        "resume": "build: the same as --out (a build always resumes its file)",
+    }
+    for action in book._actions:
+        action.help = helps.get(action.dest, action.help)
     book.set_defaults(handler=run_book)
 
 
