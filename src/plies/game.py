@@ -19,7 +19,8 @@ use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
 ``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``,
 ``extension``, ``null_move``, ``is_quiet``), faster
 (``play_unchecked``, ``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
-``remaining_plies``, :attr:`last_mover_wins`), or stochastic
+``remaining_plies``, :attr:`last_mover_wins`; ``canonical_key`` for opening books), or
+stochastic
 (``has_chance``, ``is_chance``, ``chance_outcomes``).
 
 Conventions the engine relies on:
@@ -148,6 +149,17 @@ class BaseGame(ABC, Generic[S, M]):
         return a cheaper key (e.g. one integer for a bitboard).
         """
         return state
+
+    def canonical_key(self, state: S) -> Hashable:
+        """A key equal for ``state`` and its symmetric images (a mirrored board), for
+        opening books (:mod:`plies.book`), which store such states once.
+
+        States sharing a canonical key must have the same value for the side to move;
+        unlike :meth:`key`, their moves may differ (the mirror image of each other's).
+        The default is :meth:`key`: no symmetry merged. Connect Four merges a board
+        with its left-right mirror image.
+        """
+        return self.key(state)
 
     def terminal_value(self, state: S) -> float | None:
         """The utility of ``state`` for the side to move if it is terminal, else None.

@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "search a position by iterative deepening, one info line per depth",
     ),
     "solve": ("plies.cli._solve", "find the exact value of a position (win, draw or loss)"),
+    "book": ("plies.cli._book", "build an opening book of exact scores, or show its stats"),
     "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
     "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),
     "uci": ("plies.cli._uci", "play chess through the UCI protocol (needs plies[chess])"),

@@ -23,8 +23,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
 from plies.cluster import LineResult
 from plies.engine import (
     ALGORITHMS,
@@ -100,6 +102,7 @@ def register(subparsers: Any) -> None:
         "<depth>' (or a JSON object with --json) per position",
     )
     add_cluster_arguments(analyze)
+    add_book_argument(analyze)
     analyze.set_defaults(handler=run_analyze)
 
 
@@ -221,6 +224,9 @@ def run_analyze(args: argparse.Namespace) -> int:
             raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
     _analyze_notes(game, args)
+    book = open_book(args.book, game)
+    if book is not None and _from_book(book, game, state, args):
+        return 0
     if args.depth is None and args.time is None and args.nodes is None:
         args.time = DEFAULT_TIME
     limits = Limits(depth=args.depth, nodes=args.nodes, time=args.time)
@@ -247,11 +253,49 @@ def run_analyze(args: argparse.Namespace) -> int:
             print("bestmove (none)" if game.terminal_value(state) is not None else "bestmove ?")
         else:
             print(f"bestmove {game.format_move(state, last.pv[0])}")
+    book_summary(book)
     if stop.is_set():
         if not args.json:
             print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
         return 130
     return 0
+
+
+def book_record(game: BaseGame[Any, Any], state: Any, book: Book) -> dict[str, Any] | None:
+    """The JSON object of a position answered by ``--book`` (its exact score and the
+    book's line), or None where the book does not know its best move."""
+    solved = book.answer(state, moves="best")
+    if solved is None:
+        return None
+    moves, _ = book.line(state)
+    pv = format_line(game, state, moves)
+    result = None if solved.result == "draw" else solved.result
+    return {
+        "depth": None,
+        "score": solved.value + 0.0,
+        "score_text": f"{result} {solved.distance}" if result else "draw",
+        "result": solved.result,
+        "distance": solved.distance,
+        "best_move": pv[0] if pv else None,
+        "pv": pv,
+        "nodes": 0,
+        "book": str(book.path),
+    }
+
+
+def _from_book(book: Book, game: BaseGame[Any, Any], state: Any, args: argparse.Namespace) -> bool:
+    """Answer one position from ``--book``: an ``info book`` line and the best move;
+    False where the book does not know the position's best move (then search)."""
+    record = book_record(game, state, book)
+    if record is None:
+        return False
+    book_summary(book)
+    if args.json:
+        print(json.dumps(record))
+    else:
+        print(f"info book score {record['score_text']} pv {' '.join(record['pv'])}".rstrip())
+        print(f"bestmove {record['best_move'] or '(none)'}")
+    return True
 
 
 # -- batches --------------------------------------------------------------------------
@@ -279,15 +323,34 @@ class AnalyzeLines:
     seed: int | None = None
     json: bool = False
     backend: str | None = None
+    #: An opening book (``--book``) answering the positions whose best move it knows.
+    book: str | None = None
 
     def warm(self) -> None:
         """Build the game, once per process."""
         _game_of(self.game_spec)
 
+    def _book_line(self, number: int, text: str) -> LineResult | None:
+        """The line answered from the book, or None."""
+        if self.book is None:
+            return None
+        game = _game_of(self.game_spec)
+        record = book_record(game, game.parse_position(text), _book_of(self.book, game))
+        if record is None:
+            return None
+        if self.json:
+            record = {"line": number, "position": text, **record}
+            return LineResult(number, output=json.dumps(record))
+        score = record["score_text"].replace(" ", ":")
+        return LineResult(number, output=f"{text} {score} {record['best_move'] or '(none)'} book")
+
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Search one line's position (Ctrl-C, ``stop``, abandons it)."""
         game = _game_of(self.game_spec)
         try:
+            answered = self._book_line(number, text)
+            if answered is not None:
+                return answered
             state = game.parse_position(text)
             last = None
             for last in iterate(  # noqa: B007  # the last completed depth is the answer
@@ -338,6 +401,12 @@ class AnalyzeLines:
 
 
 @functools.lru_cache(maxsize=4)
+def _book_of(path: str, game: BaseGame[Any, Any]) -> Book:
+    """A batch's ``--book``, opened once per process."""
+    return Book.open(path, game)
+
+
+@functools.lru_cache(maxsize=4)
 def _game_of(spec: str) -> BaseGame[Any, Any]:
     """A game by its spec, made once per process."""
     return parse_game_spec(spec)
@@ -360,9 +429,11 @@ def _run_batch(args: argparse.Namespace) -> int:
         seed=args.seed,
         json=args.json,
         backend=args.backend,
+        book=args.book,
     )
     items = batch_items(read_batch(args.batch))
     searched = bad = 0
+    book = open_book(args.book, game)  # a bad book fails here, once
 
     def count(result: LineResult) -> None:
         nonlocal searched, bad
@@ -372,7 +443,10 @@ def _run_batch(args: argparse.Namespace) -> int:
             bad += 1
             print(f"error: line {result.number}: {result.error}", file=sys.stderr)
 
-    if run_batch(args, items, job, label="analysing", on_result=count):
+    on_result = count_book_answers(book, game, items, count, needs_moves=True)
+    interrupted = run_batch(args, items, job, label="analysing", on_result=on_result)
+    book_summary(book)
+    if interrupted:
         print(f"error: interrupted after {searched} positions", file=sys.stderr)
         return 130
     return 1 if bad else 0

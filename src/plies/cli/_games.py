@@ -21,7 +21,9 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
+from plies.cli._book import add_book_argument, book_summary, open_book
 from plies.engine import (
     ALGORITHMS,
     BACKENDS,
@@ -119,6 +121,7 @@ def register(subparsers: Any) -> None:
         help="seed of the dice for games with chance (default: a random seed, printed "
         "so the game can be replayed)",
     )
+    add_book_argument(play)
     play.set_defaults(handler=run_play)
 
 
@@ -189,9 +192,10 @@ def run_play(args: argparse.Namespace) -> int:
     _play_notes(game, args)
     # An impossible --backend native is an error now, not at the engine's first move.
     choose_backend(game, args.backend, "search", state, algorithm=args.algorithm)
+    book = open_book(args.book, game)
     reached = [state]
     try:
-        return _play_game(game, reached, args)
+        return _play_game(game, reached, args, book)
     except KeyboardInterrupt:
         print(
             f"error: interrupted; to go on from here: plies play {shlex.quote(args.game)} "
@@ -199,9 +203,13 @@ def run_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    finally:
+        book_summary(book, "engine moves")
 
 
-def _play_game(game: BaseGame[Any, Any], reached: list[Any], args: argparse.Namespace) -> int:
+def _play_game(
+    game: BaseGame[Any, Any], reached: list[Any], args: argparse.Namespace, book: Book | None = None
+) -> int:
     """The game loop of :func:`run_play`, from ``reached[0]``, which it keeps up to
     date with the position reached (for the message after Ctrl-C)."""
     state = reached[0]
@@ -233,6 +241,15 @@ def _play_game(game: BaseGame[Any, Any], reached: list[Any], args: argparse.Name
                 return 0
             if move is None:
                 return 1
+        elif book is not None and (known := book.answer(state, moves="best")) is not None:
+            move = known.best_move
+            console.print(
+                f"{players.name(player)} plays {game.format_move(state, move)}  "
+                f"[book: {known.result}"
+                + (f" in {known.distance}" if known.distance is not None else "")
+                + "]",
+                markup=False,
+            )
         else:
             result = search(
                 game, state, limits=limits, algorithm=args.algorithm, backend=args.backend

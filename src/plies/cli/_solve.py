@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from plies.book import Book
 from plies.cli._analyze import _Progress, format_line, stop_on_interrupt
 from plies.cli._args import (
     add_game_arguments,
@@ -28,6 +29,7 @@ from plies.cli._args import (
     whole_number,
 )
 from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
 from plies.cluster import LineResult
 from plies.engine import (
     BACKENDS,
@@ -122,6 +124,7 @@ def register(subparsers: Any) -> None:
     )
     solver.add_argument("--json", action="store_true", help="print JSON (one object per line)")
     add_cluster_arguments(solver)
+    add_book_argument(solver)
     solver.set_defaults(handler=run_solve)
 
 
@@ -209,6 +212,12 @@ def run_solve(args: argparse.Namespace) -> int:
         if getattr(args, option) is not None:
             raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
+    book = open_book(args.book, game)
+    solved = _from_book(book, state, args)
+    if solved is not None:
+        record = solve_record(game, state, solved, position=position_text(args))
+        print(json.dumps(record) if args.json else _solve_text(record))
+        return 0
     table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
@@ -228,9 +237,21 @@ def run_solve(args: argparse.Namespace) -> int:
                 print("error: interrupted before the position was solved", file=sys.stderr)
                 return 130
             raise
+    book_summary(book)
     record = solve_record(game, state, solved, position=position_text(args))
     print(json.dumps(record) if args.json else _solve_text(record))
     return 0
+
+
+def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> SolveResult | None:
+    """The answer of ``--book`` for one position, or None (no book, or not in it);
+    says on stderr whether the book answered."""
+    if book is None:
+        return None
+    solved = book.answer(state, moves=args.moves or "all", weak=args.weak)
+    if solved is not None:
+        book_summary(book)
+    return solved
 
 
 def _solve_text(record: dict[str, Any]) -> str:
@@ -274,6 +295,8 @@ class SolveLines:
     nodes: int | None = None
     time: float | None = None
     json: bool = False
+    #: An opening book (``--book``) answering the positions it holds.
+    book: str | None = None
 
     def warm(self) -> None:
         """Build the game and the table and load the solver (a native kernel loads
@@ -305,16 +328,20 @@ class SolveLines:
         stop = stop if stop is not None else threading.Event()
         try:
             state = game.parse_position(position)
-            table.clear()  # every position from scratch, as Pons' benchmark does
-            solved = solve(
-                game,
-                state,
-                table=table,
-                limits=Limits(nodes=self.nodes, time=self.time),
-                stop=stop,
-                weak=self.weak,
-                moves=self.moves,
-            )
+            solved = _batch_book(self, game).answer(  # type: ignore[union-attr]
+                state, moves=self.moves, weak=self.weak
+            ) if self.book is not None else None
+            if solved is None:
+                table.clear()  # every position from scratch, as Pons' benchmark does
+                solved = solve(
+                    game,
+                    state,
+                    table=table,
+                    limits=Limits(nodes=self.nodes, time=self.time),
+                    stop=stop,
+                    weak=self.weak,
+                    moves=self.moves,
+                )
         except PliesError as exc:
             if stop.is_set():
                 return LineResult(number, abandoned=True)
@@ -362,6 +389,19 @@ def _solver(lines: SolveLines) -> tuple[BaseGame[Any, Any], TranspositionTable |
     return made[lines]  # type: ignore[no-any-return]
 
 
+_BOOKS = threading.local()
+
+
+def _batch_book(lines: SolveLines, game: BaseGame[Any, Any]) -> Book | None:
+    """The ``--book`` of a batch, opened once per process and thread."""
+    opened: dict[str, Book] = _BOOKS.__dict__.setdefault("opened", {})
+    if lines.book is None:
+        return None
+    if lines.book not in opened:
+        opened[lines.book] = Book.open(lines.book, game)
+    return opened[lines.book]
+
+
 def _json_line_number(output: str) -> str:
     """The ``line`` field of a JSON output line, as text ('' if there is none)."""
     try:
@@ -395,6 +435,11 @@ class _Tally:
             self.first_difference = self.first_difference or result.differs
 
 
+def _position_of(text: str) -> str:
+    """The POSITION of a batch line (without its expected score)."""
+    return _split_line(text)[0]
+
+
 def _split_line(text: str) -> tuple[str, int | None]:
     """``(position, expected score or None)``: a last word that is an integer is a score."""
     words = text.split()
@@ -420,10 +465,14 @@ def _run_batch(args: argparse.Namespace) -> int:
         nodes=args.nodes,
         time=args.time,
         json=args.json,
+        book=args.book,
     )
     items = batch_items(read_batch(args.batch))
     tally = _Tally()
-    interrupted = run_batch(args, items, job, label="solving", on_result=tally.add)
+    book = open_book(args.book, game)  # a bad book fails here, once
+    on_result = count_book_answers(book, game, items, tally.add, position_of=_position_of)
+    interrupted = run_batch(args, items, job, label="solving", on_result=on_result)
+    book_summary(book)
     if tally.solved:
         print(
             f"solved {tally.solved} positions in {tally.seconds:.2f} s, "

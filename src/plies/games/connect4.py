@@ -275,6 +275,22 @@ class Connect4(BaseGame[Connect4State, int]):
         """``position + mask``: one integer, unique per position."""
         return state.position + state.mask
 
+    def canonical_key(self, state: Connect4State) -> int:
+        """The smaller of :meth:`key` and the key of the left-right mirror image: a
+        board and its mirror have the same value (opening books store them once).
+
+        ``position + mask`` keeps every column's bits inside the column (the carry
+        stops at the empty sentinel bit), so mirroring the key column by column is
+        the key of the mirrored board.
+        """
+        key = state.position + state.mask
+        h1 = self._h1
+        column = (1 << h1) - 1
+        mirrored = 0
+        for c in range(self.width):
+            mirrored = (mirrored << h1) | ((key >> (c * h1)) & column)
+        return min(key, mirrored)
+
     def terminal_value(self, state: Connect4State) -> float | None:
         """-1 if the side to move has lost, 0 on a full board, None while the game is on."""
         if state.won:
