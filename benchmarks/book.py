@@ -60,9 +60,11 @@ def small_book(spec: str, plies: int, sample: int, workers: int | None, folder: 
     started = time.perf_counter()
     stats = build_book(spec, path, plies=plies, workers=workers)
     built = time.perf_counter() - started
-    print(f"{game.name}: book to {plies} plies, {stats.positions:,} positions, "
-          f"{stats.file_bytes:,} bytes, built in {built:.2f} s "
-          f"(leaf solves {stats.solve_wall_seconds:.2f} s wall)")
+    print(
+        f"{game.name}: book to {plies} plies, {stats.positions:,} positions, "
+        f"{stats.file_bytes:,} bytes, built in {built:.2f} s "
+        f"(leaf solves {stats.solve_wall_seconds:.2f} s wall)"
+    )
     print_levels(stats)
     table = NativeTable()
     root = game.initial_state()
@@ -74,9 +76,11 @@ def small_book(spec: str, plies: int, sample: int, workers: int | None, folder: 
         direct = solve(game, root, table=table, moves="none")
         solved = time.perf_counter() - started
         assert answer is not None
-        print(f"empty board: book {answer.result} (value {answer.value:.0f}) in "
-              f"{from_book * 1000:.2f} ms; direct solve {direct.result} (value "
-              f"{direct.value:.0f}) in {solved:.2f} s; ratio {solved / from_book:,.0f}x")
+        print(
+            f"empty board: book {answer.result} (value {answer.value:.0f}) in "
+            f"{from_book * 1000:.2f} ms; direct solve {direct.result} (value "
+            f"{direct.value:.0f}) in {solved:.2f} s; ratio {solved / from_book:,.0f}x"
+        )
         assert answer.value == direct.value, "the book disagrees with the solver"
         positions = [
             str(text) for (text,) in book.connection.execute("SELECT position FROM positions")
@@ -88,8 +92,10 @@ def small_book(spec: str, plies: int, sample: int, workers: int | None, folder: 
             state = game.parse_position(text)
             table.clear()
             agree += solve(game, state, table=table, moves="none").value == book.value(state)
-        print(f"sample: {agree} of {len(chosen)} book values equal direct solves "
-              f"({time.perf_counter() - started:.2f} s of direct solves)")
+        print(
+            f"sample: {agree} of {len(chosen)} book values equal direct solves "
+            f"({time.perf_counter() - started:.2f} s of direct solves)"
+        )
         assert agree == len(chosen), "the book disagrees with the solver"
 
 
@@ -126,8 +132,10 @@ def estimate_levels(plies: int, leaves: int, cap: float) -> None:
     game = parse_game_spec("connect4")
     table = NativeTable()
     rng = random.Random(42)
-    print(f"connect4 7 x 6: cost of a book to D plies, sampled ({leaves} leaves a level, "
-          f"{cap:g} s at most each)")
+    print(
+        f"connect4 7 x 6: cost of a book to D plies, sampled ({leaves} leaves a level, "
+        f"{cap:g} s at most each)"
+    )
     print("      D  positions  sampled s per leaf        book s (1 core)")
     for depth in range(plies + 1):
         level = level_positions(game, game.initial_state(), depth)
@@ -162,8 +170,10 @@ def big_books(start: str, budget: float, workers: int | None, folder: Path) -> N
             predicted = per_leaf * len(leaves)
         if predicted is None or predicted > left:
             shown = "over" if predicted is None else f"{predicted:,.0f} s"
-            print(f"  next: {plies} plies, {len(leaves):,} leaves, predicted {shown}: beyond "
-                  f"the {left:.0f} s left")
+            print(
+                f"  next: {plies} plies, {len(leaves):,} leaves, predicted {shown}: beyond "
+                f"the {left:.0f} s left"
+            )
             return
         path = folder / f"c4-{plies}.sqlite"
         stats = build_book(spec, path, plies=plies, position=start, workers=workers)
@@ -174,9 +184,11 @@ def big_books(start: str, budget: float, workers: int | None, folder: Path) -> N
             answer = book.answer(root)
             assert answer is not None
             score = game.exact_score(root, answer.result, answer.distance or 0)
-        print(f"  {plies:5d}  {stats.positions:9,d}  {level.leaves:9,d}  "
-              f"{stats.solve_wall_seconds:12.2f}  {per_leaf:10.4f}  {derive:8.3f}  "
-              f"{answer.result} (score {score})")
+        print(
+            f"  {plies:5d}  {stats.positions:9,d}  {level.leaves:9,d}  "
+            f"{stats.solve_wall_seconds:12.2f}  {per_leaf:10.4f}  {derive:8.3f}  "
+            f"{answer.result} (score {score})"
+        )
         plies += 1
 
 
@@ -187,14 +199,22 @@ def main() -> None:
     parser.add_argument("--small-plies", type=int, default=6, help="depth of part 1's book")
     parser.add_argument("--sample", type=int, default=40, help="positions checked directly")
     parser.add_argument("--budget", type=float, default=60.0, help="seconds for part 2b")
-    parser.add_argument("--big-from", default="32164625",
-                        help="POSITION of the 7 x 6 books of part 2b (default: the first "
-                        "line of Pons' Test_L1_R1, 8 plies in; '' for the empty board)")
-    parser.add_argument("--estimate-plies", type=int, default=6,
-                        help="part 2a: sample the 7 x 6 levels up to this depth")
+    parser.add_argument(
+        "--big-from",
+        default="32164625",
+        help="POSITION of the 7 x 6 books of part 2b (default: the first "
+        "line of Pons' Test_L1_R1, 8 plies in; '' for the empty board)",
+    )
+    parser.add_argument(
+        "--estimate-plies",
+        type=int,
+        default=6,
+        help="part 2a: sample the 7 x 6 levels up to this depth",
+    )
     parser.add_argument("--leaves", type=int, default=3, help="part 2a: leaves per level")
-    parser.add_argument("--leaf-cap", type=float, default=20.0,
-                        help="part 2a: seconds a sampled leaf may take")
+    parser.add_argument(
+        "--leaf-cap", type=float, default=20.0, help="part 2a: seconds a sampled leaf may take"
+    )
     parser.add_argument("--workers", type=int, help="a local Dask cluster of N workers")
     parser.add_argument("--skip-small", action="store_true", help="run part 2 only")
     args = parser.parse_args()

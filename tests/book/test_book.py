@@ -82,7 +82,9 @@ def test_every_tictactoe_value_equals_a_direct_solve(tictactoe_book: Path) -> No
         direct = solve(game, game.initial_state(), moves="all")
         assert answer is not None and answer.backend == "book"
         assert (answer.result, answer.value, answer.best_moves) == (
-            direct.result, direct.value, direct.best_moves
+            direct.result,
+            direct.value,
+            direct.best_moves,
         )
         assert len(answer.pv) == 9 and book.answered == book.asked == 1
 
@@ -156,7 +158,7 @@ def test_connect4_canonical_key_merges_exactly_a_board_and_its_mirror(moves: lis
     assert game.canonical_key(state) in (game.key(state), game.key(mirror))
 
 
-@given(st.integers(-10**12, 10**12))
+@given(st.integers(-(10**12), 10**12))
 def test_child_score_negates_and_moves_a_result_one_ply_away(value: int) -> None:
     score = child_score(value)
     assert (score > 0) == (value < 0) and (score < 0) == (value > 0)

@@ -201,8 +201,6 @@ def solved(path: Path) -> int:
         return 0
     try:
         with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as connection:
-            return int(connection.execute(
-                "SELECT count(value) FROM positions"
-            ).fetchone()[0])
+            return int(connection.execute("SELECT count(value) FROM positions").fetchone()[0])
     except sqlite3.DatabaseError:
         return 0

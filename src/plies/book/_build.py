@@ -109,7 +109,6 @@ def build_book(
             game_spec=game_spec,
             backend=backend,
             table_size=table_size,
-            reuse_table=_table_outlives_a_solve(game, backend),
         )
         _solve_leaves(connection, job, workers=workers, scheduler=scheduler, stop=stop, say=say)
         if not stop.is_set():
@@ -242,9 +241,7 @@ def _solve_leaves(
                 "UPDATE positions SET value = ?, seconds = ? WHERE id = ?",
                 (int(value), result.seconds, result.number),
             )
-            connection.execute(
-                "UPDATE meta SET value = ? WHERE name = 'solve_wall'", (repr(wall),)
-            )
+            connection.execute("UPDATE meta SET value = ? WHERE name = 'solve_wall'", (repr(wall),))
 
     run_lines(items, job, emit=store, stop=stop, workers=workers, scheduler=scheduler)
     say(f"leaves solved in {time.perf_counter() - started:.2f} s")
@@ -307,20 +304,6 @@ def _negamax(
     return best
 
 
-def _table_outlives_a_solve(game: BaseGame[Any, Any], backend: str | None) -> bool:
-    """Whether a solver's table may be kept from one leaf to the next: the Python
-    solver's (its entries are bounds relative to their node, valid from any root),
-    and Connect Four's native one (its keys are the board's own: ``position + mask``).
-    Other native ports may key states relative to the root they were prepared for
-    (Nim packs heaps in as many bits as the root's largest heap needs): their
-    table is emptied before each leaf. Keeping it halves the nodes of a 5 x 4 book."""
-    if choose_backend(game, backend) == "python":
-        return True
-    from plies.games.connect4 import Connect4
-
-    return isinstance(game, Connect4)
-
-
 # -- the leaves' job --------------------------------------------------------------------
 
 
@@ -328,14 +311,14 @@ def _table_outlives_a_solve(game: BaseGame[Any, Any], backend: str | None) -> bo
 class BookLeaves:
     """The line job of a book's leaves (:class:`plies.cluster.LineJob`): a line is the
     POSITION text of a leaf, numbered by its row id, and its output ``<id> <value>``,
-    the exact engine score. Each worker keeps its solver's table between leaves (the
-    values are exact whatever the table holds; neighbours share subtrees) when
-    ``reuse_table`` says it may, else empties it before each leaf."""
+    the exact engine score. Each worker keeps its solver's table between leaves: its
+    entries hold for any root (keys name positions, win distances count from the
+    entry's node), and neighbours share subtrees (it halves the nodes of a 5 x 4
+    Connect Four book)."""
 
     game_spec: str
     backend: str | None = None
     table_size: int | None = None
-    reuse_table: bool = False
 
     def warm(self) -> None:
         """Build the game and the table once per process, and load the solver (a
@@ -354,8 +337,6 @@ class BookLeaves:
         game, table = _solver(self)
         try:
             state = game.parse_position(text)
-            if not self.reuse_table:
-                table.clear()
             solved = solve(game, state, table=table, moves="none", stop=stop)
         except PliesError as exc:
             if stop is not None and stop.is_set():

@@ -92,9 +92,7 @@ def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
             if not path.is_file():
                 raise BookError(f"book not found: {path}")
             uri = f"{path.resolve().as_uri()}?mode=ro"
-            connection = sqlite3.connect(
-                uri, uri=True, isolation_level=None, timeout=BUSY_SECONDS
-            )
+            connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_SECONDS)
             connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc):

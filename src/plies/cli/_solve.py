@@ -328,9 +328,13 @@ class SolveLines:
         stop = stop if stop is not None else threading.Event()
         try:
             state = game.parse_position(position)
-            solved = _batch_book(self, game).answer(  # type: ignore[union-attr]
-                state, moves=self.moves, weak=self.weak
-            ) if self.book is not None else None
+            solved = (
+                _batch_book(self, game).answer(  # type: ignore[union-attr]
+                    state, moves=self.moves, weak=self.weak
+                )
+                if self.book is not None
+                else None
+            )
             if solved is None:
                 table.clear()  # every position from scratch, as Pons' benchmark does
                 solved = solve(

@@ -14,7 +14,8 @@ sentinel because compiled code has no None)::
     terminal_value(consts, state) -> float     utility for the side to move, NaN if
                                                the game is not over
     evaluate(consts, state) -> float           static estimate for the side to move
-    key(consts, state) -> uint64               equal iff the Python keys are equal
+    key(consts, state) -> uint64               equal iff the Python keys are equal,
+                                               whatever root each was prepared from
     order_moves(consts, state, moves, n)       reorder ``moves[:n]`` in place
     winning_move(consts, state) -> int         a winning move, or -1 (none known)
     forced_moves(consts, state, moves, n) -> int
