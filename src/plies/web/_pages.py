@@ -202,7 +202,8 @@ def _game_choices() -> dict[str, dict[str, Any]]:
 def play_page() -> str:
     """The game room (``/play``): a built-in game on a board against the engine or
     another person, with hints, undo, the engine's thinking live and positions to
-    load and copy."""
+    load and copy; chess and checkers are played by clicking a piece and then where
+    it goes (a chooser asks what a pawn becomes)."""
     games = _game_choices()
     options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
     return _page(
@@ -253,6 +254,10 @@ def play_page() -> str:
   <p id="status" data-testid="status" aria-live="polite"></p>
   <p id="error" role="alert" data-testid="error"></p>
   <div id="board" data-testid="board"></div>
+  <div id="chooser" data-testid="chooser" role="group" aria-label="Promote the pawn to" hidden>
+    <span>Promote to</span> <span id="chooser-pieces"></span>
+    <button id="chooser-cancel" type="button">Cancel</button>
+  </div>
   <pre id="board-text" data-testid="board-text"></pre>
   <div id="moves" data-testid="moves" aria-label="Legal moves"></div>
   <form id="move-form">
