@@ -14,9 +14,10 @@ from plies import lab
 from plies.engine import Limits, search
 from plies.errors import IllegalMoveError, LimitError, PliesError, UnknownGameError
 from plies.games import available_games, get_game
+from plies.games.chess import MISSING as CHESS_MISSING
 from plies.games.mnk import MNKGame
 from plies.lab._games import game_tree
-from plies.lab._room import MAX_MOVES, MAX_POSITION_TEXT, lab_depth
+from plies.lab._room import MAX_MOVES, MAX_POSITION_TEXT, export_game, lab_depth
 
 GAMES = available_games()
 
@@ -238,10 +239,7 @@ def test_a_game_with_its_own_export_is_exported_by_it() -> None:
 
 # -- chess and checkers on a board ------------------------------------------------------
 
-chess = pytest.importorskip("chess")
-import chess.pgn  # noqa: E402  (python-chess's own reader checks the exports)
-
-from plies.lab._room import export_game  # noqa: E402
+needs_chess = pytest.mark.skipif(CHESS_MISSING is not None, reason=str(CHESS_MISSING))
 
 
 def _uci(entry: dict[str, Any]) -> str:
@@ -255,7 +253,10 @@ def _chess_state(fen: str, moves: list[str] | None = None) -> dict[str, Any]:
     return lab.room_state(lab.open_room("chess", fen, moves or []))
 
 
+@needs_chess
 def test_chess_moves_are_listed_with_their_squares() -> None:
+    import chess
+
     state = _chess_state("")
     assert state["board"]["rows"][6:] == ["PPPPPPPP", "RNBQKBNR"] and state["board"]["pieces"]
     assert state["board"]["columns"] == list("abcdefgh") and state["board"]["row_labels"][0] == "8"
@@ -269,6 +270,7 @@ def test_chess_moves_are_listed_with_their_squares() -> None:
     assert after["last"] == [[7, 6], [5, 5]] and after["board"]["rows"][5][5] == "N"
 
 
+@needs_chess
 def test_a_promotion_is_four_moves_on_one_path() -> None:
     state = _chess_state("8/P7/8/8/8/8/8/k6K w - - 0 1")
     promotions = [m for m in state["legal"] if m["path"] == [[1, 0], [0, 0]]]
@@ -278,6 +280,7 @@ def test_a_promotion_is_four_moves_on_one_path() -> None:
     assert knight["board"]["rows"][0] == "N......." and knight["moves"] == ["a8=N"]
 
 
+@needs_chess
 def test_castling_is_the_kings_two_square_move() -> None:
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     by_text = {m["text"]: m for m in _chess_state(fen)["legal"]}
@@ -289,6 +292,7 @@ def test_castling_is_the_kings_two_square_move() -> None:
     assert black["O-O-O"] == [[0, 4], [0, 2]]
 
 
+@needs_chess
 def test_en_passant_lands_behind_the_pawn_it_takes() -> None:
     fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
     by_text = {m["text"]: m for m in _chess_state(fen)["legal"]}
@@ -298,6 +302,7 @@ def test_en_passant_lands_behind_the_pawn_it_takes() -> None:
     assert taken[2][5] == "P" and taken[3][5] == "." and taken[3][3] == "p"
 
 
+@needs_chess
 def test_a_finished_chess_game_says_why() -> None:
     mated = _chess_state("", ["f3", "e5", "g4", "Qh4#"])
     assert mated["result"] == "Black wins (checkmate)" and mated["winner"] == 1
@@ -306,13 +311,17 @@ def test_a_finished_chess_game_says_why() -> None:
 
 
 def _read_pgn(text: str) -> Any:
+    """The game python-chess's own PGN reader reads from ``text``, checked to have no errors."""
     import io
+
+    import chess.pgn
 
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and not game.errors
     return game
 
 
+@needs_chess
 def test_a_chess_game_exports_as_pgn_that_reads_back() -> None:
     moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "b5", "Bb3", "d5"]
     room = lab.open_room("chess", "", moves)
@@ -336,6 +345,7 @@ def test_a_chess_game_exports_as_pgn_that_reads_back() -> None:
     assert mate.headers["Result"] == "0-1" and mate.end().board().is_checkmate()
 
 
+@needs_chess
 def test_a_chess_game_from_a_fen_exports_its_start() -> None:
     fen = "8/P7/8/8/8/8/8/k6K w - - 0 1"
     room = lab.open_room("chess", fen, ["a8=Q+", "Kb2"])
@@ -345,6 +355,7 @@ def test_a_chess_game_from_a_fen_exports_its_start() -> None:
     assert game.end().board().fen() == room.game.format_position(room.state)
 
 
+@needs_chess
 def test_bad_names_are_refused() -> None:
     room = lab.open_room("chess")
     for names in (["a"], ["a", 1], "ab", ["a", "x" * 61]):
@@ -355,7 +366,8 @@ def test_bad_names_are_refused() -> None:
 def test_checkers_moves_are_listed_with_every_square_landed_on() -> None:
     state = lab.room_state(lab.open_room("checkers"))
     board = state["board"]
-    assert board["style"] == "checkers" and board["pieces"] and state["players"] == ["Black", "White"]
+    assert board["style"] == "checkers" and board["pieces"]
+    assert state["players"] == ["Black", "White"]
     assert board["rows"][:3] == ["-b-b-b-b", "b-b-b-b-", "-b-b-b-b"]
     assert board["rows"][5:] == ["w-w-w-w-", "-w-w-w-w", "w-w-w-w-"]
     assert board["numbers"][0][1] == "1" and board["numbers"][7][6] == "32"

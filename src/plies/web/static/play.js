@@ -374,7 +374,9 @@
     const labelled = board.row_labels.length > 0;
     box.style.gridTemplateColumns = (labelled ? 'auto ' : '') + 'repeat(8, var(--cell))';
     // Squares as large as the screen allows, up to 64 px; a phone's width holds all eight.
-    box.style.setProperty('--cell', 'max(24px, min(64px, calc((100vw - 64px) / 8.4), calc((100vh - 280px) / 8.4)))');
+    // (The page's and the board's padding and the rank labels take 48 px of a phone's width.)
+    const margin = labelled ? 48 : 30;
+    box.style.setProperty('--cell', 'max(24px, min(64px, calc((100vw - ' + margin + 'px) / 8), calc((100vh - 280px) / 8)))');
     const label = (text) => {
       const span = document.createElement('span');
       span.className = 'label';
