@@ -16,7 +16,7 @@ from plies.errors import IllegalMoveError, LimitError, PliesError, UnknownGameEr
 from plies.games import available_games, get_game
 from plies.games.chess import MISSING as CHESS_MISSING
 from plies.games.mnk import MNKGame
-from plies.lab._games import game_tree
+from plies.lab._games import game_tree, read_game_tree
 from plies.lab._room import MAX_MOVES, MAX_POSITION_TEXT, export_game, lab_depth
 
 GAMES = available_games()
@@ -410,3 +410,12 @@ def test_a_checkers_game_exports_as_pdn_that_reads_back() -> None:
     assert f'[FEN "{fen}"]' in started and started.endswith("1... 14x5 *\n")
     won = export_game(lab.open_room("checkers", "B:W14,22:B9", ["9x25"]))
     assert '[Result "0-1"]' in won and won.endswith("1. 9x18x25 0-1\n")
+
+
+def test_the_tree_lab_draws_checkers_positions() -> None:
+    tree = read_game_tree("checkers:11-15", depth=1)
+    assert len(tree.pictures) == len(tree) == 8
+    room = lab.room_state(lab.open_room("checkers", "", ["11-15"]))
+    assert tree.pictures[0] == room["board"]["rows"]
+    assert tree.pictures[0][3] == ".-.-b-.-"  # 15 is the third dark square of row 4
+    assert all(len(rows) == 8 and {len(r) for r in rows} == {8} for rows in tree.pictures.values())

@@ -175,12 +175,18 @@
     const board = state.board;
     box.textContent = '';
     box.hidden = !board;
+    $('board-help').hidden = true;
     $('board-text').hidden = !!board;
     $('board-text').textContent = state.text;
     if (!board) return;
     box.dataset.game = state.game.split(':')[0];
     box.dataset.style = board.style;
+    $('board-help').hidden = !board.pieces;
     if (board.pieces) {
+      $('board-help').textContent = board.style === 'chess'
+        ? 'Click a piece, then a marked square; castle by moving the king two squares.'
+        : 'Click a piece, then where it lands; a multiple jump by its last square, or, ' +
+          'where several end there, square by square.';
       drawPieceBoard(box, board);
       return;
     }
