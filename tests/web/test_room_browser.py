@@ -296,6 +296,16 @@ def test_checkers_jumps_that_end_alike_are_told_apart_by_their_way(page: Any, se
     page.click("#position-box summary")
     export = page.get_by_test_id("export").input_value()
     assert '[GameType "21"]' in export and "\n1. 15x24x31 " in export
+    # A king's round trip and its single jump both end on 6: the square clicked next
+    # after the king tells them apart.
+    for second, played in (("6", "15x6"), ("22", "15x22x31x24x15x6")):
+        page.goto(server + "/play?game=checkers&side1=human&position=B:W26,19,27,18,10,12:BK15,1")
+        sync_api.expect(page.get_by_test_id("status")).to_have_text("Black to move.")
+        _square(page, "15").click()
+        assert _squares(page, "legal") == {"6"} and _squares(page, "step") == {"22"}
+        _square(page, second).click()
+        sync_api.expect(page.locator("#history li")).to_have_count(1)
+        assert _moves(page) == [played]
 
 
 @pytest.mark.parametrize("url", ["game=chess&moves=e4+e5", "game=checkers&moves=11-15"])

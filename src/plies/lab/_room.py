@@ -4,7 +4,9 @@ A :class:`Room` is a game, its start position and the moves played since, each a
 game's own text; :func:`open_room` builds one from text (what a web request carries),
 :func:`play_move`, :func:`undo` and :func:`roll` make the next one, and
 :func:`room_state` turns one into a JSON-able document: the board, the legal moves,
-whose turn it is, the result, the position in the game's own notation. :func:`think`
+whose turn it is, the result, the position in the game's own notation (chess and
+checkers: each legal move's squares, so that a page plays them by clicking a piece and
+where it goes without knowing the rules), the game exported. :func:`think`
 runs the engine on the current position and yields what it found at each depth as it
 comes, then its choice; a stop request ends it within a few milliseconds.
 
@@ -221,8 +223,9 @@ def _number(text: str, limit: int) -> int | None:
 
 def _board(game: BaseGame[Any, Any], state: Any) -> _Board | None:
     """The board of a grid game with the cells each move text stands for: an m,n,k
-    game's cell, a Connect Four column, an Othello square; other games with a small
-    board drawn by :func:`plies.lab._games.picture` get the board without moves."""
+    game's cell, a Connect Four column, an Othello square; chess and checkers with each
+    move's path (see :class:`_Board`); other games with a small board drawn by
+    :func:`plies.lab._games.picture` get the board without moves."""
     from plies.games.checkers import Checkers
     from plies.games.chess import Chess
     from plies.games.connect4 import Connect4

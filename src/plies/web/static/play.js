@@ -294,15 +294,23 @@
     const movable = pieceMoves().some((m) => same(m.path[0], here));
     if (selected) {
       const open = candidates();
+      const next = selected.concat([here]);
+      // The moves whose next square is this one: ending here, or going on from here.
+      const along = open.filter((m) => next.every((cell, i) => same(cell, m.path[i])));
+      const onward = along.filter((m) => m.path.length > next.length);
+      // The moves ending here by other ways.
       const ending = open.filter((m) => same(m.path[m.path.length - 1], here));
-      const through = open.filter((m) => same(m.path[selected.length], here));
       const endings = new Set(ending.map((m) => pathKey(m.path)));
-      if (endings.size === 1 && through.every((m) => ending.includes(m))) {
+      if (along.length && !onward.length) {
+        choose(along);
+        return;
+      }
+      if (!along.length && endings.size === 1) {
         choose(ending);
         return;
       }
-      if (through.length) {
-        selected = selected.concat([here]);
+      if (onward.length) {
+        selected = next;
         const left = candidates();
         if (new Set(left.map((m) => pathKey(m.path))).size === 1) choose(left);
         else drawBoard();
@@ -687,6 +695,9 @@
     closeChooser();
     selected = null;
     drawBoard();
+  });
+  $('chooser').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') $('chooser-cancel').click();
   });
   $('load').addEventListener('click', () => newGame($('position').value));
   $('copy').addEventListener('click', () => copy($('position')));
