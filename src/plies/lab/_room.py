@@ -394,6 +394,7 @@ def export_game(room: Room, names: Sequence[str] | None = None) -> str:
     A hook that takes ``headers`` gets the room's: ``Event`` and, given ``names``
     (the players', in the game's order), one header per side named as the room
     names the side (``White``, ``Black``)."""
+    checked = _names(names)
     exporter = getattr(room.game, "export_game", None)
     if not callable(exporter):
         return " ".join(room.texts)
@@ -401,7 +402,6 @@ def export_game(room: Room, names: Sequence[str] | None = None) -> str:
     if "headers" not in inspect.signature(exporter).parameters:
         return str(exporter(start, moves))
     headers = {"Event": EVENT}
-    checked = _names(names)
     if checked is not None:
         headers.update(zip(_players(room.game), checked, strict=True))
     return str(exporter(start, moves, headers=headers))
