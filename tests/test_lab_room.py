@@ -420,3 +420,11 @@ def test_the_tree_lab_draws_checkers_positions() -> None:
     assert tree.pictures[0] == room["board"]["rows"]
     assert tree.pictures[0][3] == ".-.-b-.-"  # 15 is the third dark square of row 4
     assert all(len(rows) == 8 and {len(r) for r in rows} == {8} for rows in tree.pictures.values())
+
+
+@needs_chess
+def test_a_king_in_check_is_marked() -> None:
+    assert _chess_state("")["board"]["check"] is None
+    checked = _chess_state("", ["e4", "f5", "Qh5+"])
+    assert checked["board"]["check"] == [0, 4]  # black's king on e8
+    assert lab.room_state(lab.open_room("checkers"))["board"]["check"] is None

@@ -248,6 +248,14 @@ def test_chess_by_clicks_with_castling_a_promotion_and_the_pgn(page: Any, server
     page.fill("#move-text", "Ke6")  # the text box still plays
     page.click("#play")
     sync_api.expect(page.locator("#history li")).to_have_count(4)
+    numbers = page.locator("#history li").evaluate_all("items => items.map(i => i.dataset.number)")
+    assert numbers == ["1.", "", "2.", ""]  # numbered in pairs, as chess players write
+    page.fill("#move-text", "Rde1+")  # check: the king's square says so
+    page.click("#play")
+    sync_api.expect(page.locator("#board .cell.check")).to_have_count(1)
+    assert page.locator("#board .cell.check").get_attribute("data-square") == "e6"
+    page.click("#undo")
+    sync_api.expect(page.locator("#history li")).to_have_count(4)
     page.click("#hint")  # shown on the board: the piece and where it goes
     sync_api.expect(page.locator("#board .cell.hint")).to_have_count(2)
     page.click("#flip")

@@ -130,11 +130,20 @@
     drawMoves();
     const history = $('history');
     history.textContent = '';
-    for (const text of doc.moves) {
+    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), the others by ply.
+    const paired = !!(doc.board && doc.board.pieces);
+    history.classList.toggle('paired', paired);
+    let number = 1;
+    doc.moves.forEach((text, i) => {
       const item = document.createElement('li');
       item.textContent = text;
+      if (paired) {
+        const first = doc.movers[i] === 0;
+        item.dataset.number = first ? number + '.' : (i === 0 ? number + '\u2026' : '');
+        if (!first) number++;
+      }
       history.appendChild(item);
-    }
+    });
     $('position').value = doc.position;
     $('export').value = doc.export;
     const link = $('show-search');
@@ -449,6 +458,10 @@
         }
         if (last.has(key)) cell.classList.add('last');
         if (hinted.has(key)) cell.classList.add('hint');
+        if (board.check && same(board.check, [r, c])) {
+          cell.classList.add('check');
+          name += ' (in check)';
+        }
         if (person) cell.addEventListener('click', () => clickCell(r, c));
         else cell.disabled = true;
         cell.setAttribute('aria-label', name);
