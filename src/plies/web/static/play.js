@@ -646,7 +646,7 @@
     stopSearch(true);
     $('analysis').tBodies[0].textContent = '';
     $('engine-note').textContent = '';
-    const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: []};
+    const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: [], names: names()};
     return change('/api/play/state', body);
   }
 
@@ -679,7 +679,7 @@
       }
     }
     const moves = (query.get('moves') || '').split(/\s+/).filter(Boolean);
-    return {game: spec(), position: query.get('position') || '', moves: moves};
+    return {game: spec(), position: query.get('position') || '', moves: moves, names: names()};
   }
 
   $('game').addEventListener('change', () => {
@@ -701,7 +701,7 @@
   for (const side of ['side0', 'side1']) {
     $(side).addEventListener('change', () => {
       if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
-      if (state) show(state);
+      if (state) change('/api/play/state', roomBody());  // the export names the players anew
     });
   }
   $('chooser-cancel').addEventListener('click', () => {
