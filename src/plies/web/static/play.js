@@ -273,10 +273,11 @@
 
   // -- boards played with pieces (chess, checkers) ----------------------------------
   // The server lists each legal move's path (the cells its piece stands on and lands
-  // on); a person clicks a piece, then where it goes. A multiple jump is played by
-  // clicking its last square when only one sequence of the piece ends there; where
-  // several do, clicking the squares along the way narrows them down. A pawn's
-  // promotion is chosen in a small chooser.
+  // on); a person clicks a piece, then where it goes. A click on the next square a
+  // move lands on follows those moves (and plays the one left, if one is); a click on
+  // the last square of a multiple jump plays it when only one sequence of the piece
+  // ends there; where several do, the squares along the way tell them apart. The
+  // rules stay on the server. A pawn's promotion is chosen in a small chooser.
 
   const GLYPHS = {k: '\u265a', q: '\u265b', r: '\u265c', b: '\u265d', n: '\u265e', p: '\u265f'};
   const PIECE_NAMES = {k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn'};
