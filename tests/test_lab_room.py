@@ -14,9 +14,10 @@ from plies import lab
 from plies.engine import Limits, search
 from plies.errors import IllegalMoveError, LimitError, PliesError, UnknownGameError
 from plies.games import available_games, get_game
+from plies.games.chess import MISSING as CHESS_MISSING
 from plies.games.mnk import MNKGame
-from plies.lab._games import game_tree
-from plies.lab._room import MAX_MOVES, MAX_POSITION_TEXT, lab_depth
+from plies.lab._games import game_tree, read_game_tree
+from plies.lab._room import MAX_MOVES, MAX_POSITION_TEXT, export_game, lab_depth
 
 GAMES = available_games()
 
@@ -234,3 +235,196 @@ def test_a_game_with_its_own_export_is_exported_by_it() -> None:
     assert lab.room_state(room)["export"] == "[2 moves from .../.../...]"
     plain = lab.open_room("connect4", "", ["4", "4", "3"])
     assert lab.room_state(plain)["export"] == "4 4 3"
+
+
+# -- chess and checkers on a board ------------------------------------------------------
+
+needs_chess = pytest.mark.skipif(CHESS_MISSING is not None, reason=str(CHESS_MISSING))
+
+
+def _uci(entry: dict[str, Any]) -> str:
+    """A room's chess move as UCI, read from its path and promotion alone."""
+    (r1, c1), (r2, c2) = entry["path"]
+    squares = [f"{'abcdefgh'[c]}{8 - r}" for r, c in ((r1, c1), (r2, c2))]
+    return "".join(squares) + (entry["promotion"] or "")
+
+
+def _chess_state(fen: str, moves: list[str] | None = None) -> dict[str, Any]:
+    return lab.room_state(lab.open_room("chess", fen, moves or []))
+
+
+@needs_chess
+def test_chess_moves_are_listed_with_their_squares() -> None:
+    import chess
+
+    state = _chess_state("")
+    assert state["board"]["rows"][6:] == ["PPPPPPPP", "RNBQKBNR"] and state["board"]["pieces"]
+    assert state["board"]["columns"] == list("abcdefgh") and state["board"]["row_labels"][0] == "8"
+    assert state["players"] == ["White", "Black"] and state["legal_count"] == 20
+    board = chess.Board()
+    for entry in state["legal"]:  # the path alone names the move python-chess means
+        assert board.san(chess.Move.from_uci(_uci(entry))) == entry["text"]
+        (r, c), _ = entry["path"]
+        assert state["board"]["rows"][r][c].isupper() and entry["cells"] == []
+    after = _chess_state("", ["e4", "c5", "Nf3"])
+    assert after["last"] == [[7, 6], [5, 5]] and after["board"]["rows"][5][5] == "N"
+
+
+@needs_chess
+def test_a_promotion_is_four_moves_on_one_path() -> None:
+    state = _chess_state("8/P7/8/8/8/8/8/k6K w - - 0 1")
+    promotions = [m for m in state["legal"] if m["path"] == [[1, 0], [0, 0]]]
+    assert sorted(m["promotion"] for m in promotions) == ["b", "n", "q", "r"]
+    assert {m["text"] for m in promotions} == {"a8=Q+", "a8=R+", "a8=B", "a8=N"}
+    knight = lab.room_state(lab.open_room("chess", "8/P7/8/8/8/8/8/k6K w - - 0 1", ["a7a8n"]))
+    assert knight["board"]["rows"][0] == "N......." and knight["moves"] == ["a8=N"]
+
+
+@needs_chess
+def test_castling_is_the_kings_two_square_move() -> None:
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    by_text = {m["text"]: m for m in _chess_state(fen)["legal"]}
+    assert by_text["O-O"]["path"] == [[7, 4], [7, 6]]
+    assert by_text["O-O-O"]["path"] == [[7, 4], [7, 2]]
+    castled = _chess_state(fen, ["O-O"])
+    assert castled["board"]["rows"][7] == "R....RK." and castled["last"] == [[7, 4], [7, 6]]
+    black = {m["text"]: m["path"] for m in castled["legal"]}
+    assert black["O-O-O"] == [[0, 4], [0, 2]]
+
+
+@needs_chess
+def test_en_passant_lands_behind_the_pawn_it_takes() -> None:
+    fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    by_text = {m["text"]: m for m in _chess_state(fen)["legal"]}
+    assert by_text["exf6"]["path"] == [[3, 4], [2, 5]]
+    assert "exd6" not in by_text  # d5 moved two squares long ago: no en passant
+    taken = _chess_state(fen, ["exf6"])["board"]["rows"]
+    assert taken[2][5] == "P" and taken[3][5] == "." and taken[3][3] == "p"
+
+
+@needs_chess
+def test_a_finished_chess_game_says_why() -> None:
+    mated = _chess_state("", ["f3", "e5", "g4", "Qh4#"])
+    assert mated["result"] == "Black wins (checkmate)" and mated["winner"] == 1
+    stalemate = _chess_state("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert stalemate["result"] == "draw (stalemate)"
+
+
+def _read_pgn(text: str) -> Any:
+    """The game python-chess's own PGN reader reads from ``text``, checked to have no errors."""
+    import io
+
+    import chess.pgn
+
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    return game
+
+
+@needs_chess
+def test_a_chess_game_exports_as_pgn_that_reads_back() -> None:
+    moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "b5", "Bb3", "d5"]
+    room = lab.open_room("chess", "", moves)
+    game = _read_pgn(export_game(room, ["person", "plies engine (1 s)"]))
+    board = game.board()
+    sans = []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    assert sans == moves
+    headers = game.headers
+    assert (headers["Event"], headers["White"], headers["Black"], headers["Result"]) == (
+        "plies game room",
+        "person",
+        "plies engine (1 s)",
+        "*",
+    )
+    assert len(headers["Date"]) == 10 and "FEN" not in headers
+    assert lab.room_state(room)["export"].startswith('[Event "plies game room"]')
+    mate = _read_pgn(export_game(lab.open_room("chess", "", ["f3", "e5", "g4", "Qh4#"])))
+    assert mate.headers["Result"] == "0-1" and mate.end().board().is_checkmate()
+
+
+@needs_chess
+def test_a_chess_game_from_a_fen_exports_its_start() -> None:
+    fen = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+    room = lab.open_room("chess", fen, ["a8=Q+", "Kb2"])
+    game = _read_pgn(export_game(room))
+    assert (game.headers["SetUp"], game.headers["FEN"]) == ("1", fen)
+    assert [m.uci() for m in game.mainline_moves()] == ["a7a8q", "a1b2"]
+    assert game.end().board().fen() == room.game.format_position(room.state)
+
+
+@needs_chess
+def test_bad_names_are_refused() -> None:
+    for room in (lab.open_room("chess"), lab.open_room("tictactoe")):
+        for names in (["a"], ["a", 1], "ab", ["a", "x" * 61]):
+            with pytest.raises(PliesError, match="two texts"):
+                lab.room_state(room, names=names)
+    assert lab.room_state(lab.open_room("tictactoe", "", ["5"]), names=["a", "b"])["export"] == "5"
+
+
+def test_checkers_moves_are_listed_with_every_square_landed_on() -> None:
+    state = lab.room_state(lab.open_room("checkers"))
+    board = state["board"]
+    assert board["style"] == "checkers" and board["pieces"]
+    assert state["players"] == ["Black", "White"]
+    assert board["rows"][:3] == ["-b-b-b-b", "b-b-b-b-", "-b-b-b-b"]
+    assert board["rows"][5:] == ["w-w-w-w-", "-w-w-w-w", "w-w-w-w-"]
+    assert board["numbers"][0][1] == "1" and board["numbers"][7][6] == "32"
+    for entry in state["legal"]:  # the numbers under the path spell the move
+        squares = [board["numbers"][r][c] for r, c in entry["path"]]
+        assert "-".join(squares) == entry["text"]
+
+
+def test_a_multiple_jump_lists_its_path_and_captures() -> None:
+    state = lab.room_state(lab.open_room("checkers", "B:W14,22,30:B9,1"))
+    assert [m["text"] for m in state["legal"]] == ["9x18x25"]  # forced, and the whole way
+    (jump,) = state["legal"]
+    assert jump["path"] == [[2, 1], [4, 3], [6, 1]]
+    assert jump["captured"] == [[3, 2], [5, 2]]
+    after = lab.room_state(lab.open_room("checkers", "B:W14,22,30:B9,1", ["9x25"]))
+    assert after["last"] == jump["path"] and after["board"]["rows"][3][2] == "."
+
+
+def test_two_jumps_with_the_same_ends_keep_their_own_paths() -> None:
+    state = lab.room_state(lab.open_room("checkers", "B:W26,19,27,18,10,12:B15"))
+    paths = {m["text"]: m["path"] for m in state["legal"]}
+    assert set(paths) == {"15x22x31", "15x24x31"}
+    assert paths["15x22x31"][0] == paths["15x24x31"][0] == [3, 4]
+    assert paths["15x22x31"][-1] == paths["15x24x31"][-1] == [7, 4]
+    assert paths["15x22x31"][1] != paths["15x24x31"][1]
+
+
+def test_a_checkers_game_exports_as_pdn_that_reads_back() -> None:
+    moves = ["11-15", "22-18", "15x22", "25x18", "8-11", "29-25", "4-8"]
+    room = lab.open_room("checkers", "", moves)
+    text = export_game(room, ["person", "plies engine (depth 4)"])
+    head, _, body = text.partition("\n\n")
+    assert '[Black "person"]' in head and '[White "plies engine (depth 4)"]' in head
+    assert '[Event "plies game room"]' in head and '[GameType "21"]' in head
+    assert body == "1. 11-15 22-18 2. 15x22 25x18 3. 8-11 29-25 4. 4-8 *\n"
+    replayed = room.game.parse_position(body.removesuffix(" *\n"))
+    assert replayed == room.state
+    fen = "W:W14,22,30:B1,9"
+    started = export_game(lab.open_room("checkers", fen, ["14x5"]))
+    assert f'[FEN "{fen}"]' in started and started.endswith("1... 14x5 *\n")
+    won = export_game(lab.open_room("checkers", "B:W14,22:B9", ["9x25"]))
+    assert '[Result "0-1"]' in won and won.endswith("1. 9x18x25 0-1\n")
+
+
+def test_the_tree_lab_draws_checkers_positions() -> None:
+    tree = read_game_tree("checkers:11-15", depth=1)
+    assert len(tree.pictures) == len(tree) == 8
+    room = lab.room_state(lab.open_room("checkers", "", ["11-15"]))
+    assert tree.pictures[0] == room["board"]["rows"]
+    assert tree.pictures[0][3] == ".-.-b-.-"  # 15 is the third dark square of row 4
+    assert all(len(rows) == 8 and {len(r) for r in rows} == {8} for rows in tree.pictures.values())
+
+
+@needs_chess
+def test_a_king_in_check_is_marked() -> None:
+    assert _chess_state("")["board"]["check"] is None
+    checked = _chess_state("", ["e4", "f5", "Qh5+"])
+    assert checked["board"]["check"] == [0, 4]  # black's king on e8
+    assert lab.room_state(lab.open_room("checkers"))["board"]["check"] is None

@@ -194,3 +194,36 @@ def test_a_client_going_away_stops_its_search() -> None:
         assert time.monotonic() - left < 6, "the search went on"  # generous bound
         time.sleep(0.01)
         busy = single.post("/api/play/think", json={**body, "id": "next", "depth": 1})
+
+
+def test_chess_moves_carry_their_squares_and_the_export_its_players(client: TestClient) -> None:
+    pytest.importorskip("chess")
+    body = {"game": "chess", "moves": ["e4"], "names": ["Ann", "plies engine (depth 2)"]}
+    state = client.post("/api/play/state", json=body).json()
+    assert state == lab.room_state(lab.open_room("chess", "", ["e4"]), names=body["names"])
+    assert {"path": [[1, 4], [3, 4]], "promotion": None}.items() <= next(
+        m for m in state["legal"] if m["text"] == "e5"
+    ).items()
+    assert '[White "Ann"]' in state["export"] and state["export"].rstrip().endswith("1. e4 *")
+    played = client.post("/api/play/move", json={**body, "move": "e7e5"}).json()
+    assert '[Black "plies engine (depth 2)"]' in played["export"] and played["last"] == [
+        [1, 4],
+        [3, 4],
+    ]
+    answer = client.post("/api/play/state", json={**body, "names": ["Ann"]})
+    assert answer.status_code == 400 and "two texts" in answer.json()["error"]
+
+
+def test_the_engines_move_comes_with_the_export_named(client: TestClient) -> None:
+    body = {
+        "game": "checkers",
+        "moves": ["11-15"],
+        "depth": 2,
+        "play": True,
+        "id": "named",
+        "names": ["Bea", "plies engine (depth 2)"],
+    }
+    with client.stream("POST", "/api/play/think", json=body) as answer:
+        best = _events("".join(answer.iter_text()))[-1][1]
+    assert '[Black "Bea"]' in best["state"]["export"]
+    assert best["state"]["legal"][0]["path"]  # checkers moves carry their squares

@@ -194,3 +194,138 @@ def test_games_without_a_board_are_played_with_buttons(page: Any, server: str) -
     page.click("#moves .move.hint")
     sync_api.expect(page.get_by_test_id("board-text")).to_contain_text("heap 1:  1")
     sync_api.expect(page.get_by_test_id("position")).to_have_value("1,4,5")
+
+
+# -- chess and checkers, played by clicking pieces ---------------------------------------
+
+
+def _square(page: Any, name: str) -> Any:
+    return page.locator(f'#board .cell[data-square="{name}"]')
+
+
+def _squares(page: Any, kind: str) -> set[str]:
+    """The squares (names or numbers) of the board's cells of class ``kind``."""
+    cells = page.locator(f"#board .cell.{kind}")
+    return {cells.nth(i).get_attribute("data-square") for i in range(cells.count())}
+
+
+def test_chess_by_clicks_with_castling_a_promotion_and_the_pgn(page: Any, server: str) -> None:
+    pytest.importorskip("chess")
+    import io
+
+    import chess.pgn
+
+    fen = "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1"
+    page.goto(server + "/play?game=chess&side0=human&side1=human&depth=1&position=" + fen)
+    status = page.get_by_test_id("status")
+    sync_api.expect(status).to_have_text("White to move.")
+    assert page.locator("#board .glyph").count() == 5 and _squares(page, "legal") == set()
+    _square(page, "e1").click()  # the king: its squares, castling both ways among them
+    king = {m.uci()[2:] for m in chess.Board(fen).legal_moves if m.uci().startswith("e1")}
+    assert _squares(page, "legal") == king and {"c1", "g1"} <= king
+    _square(page, "e5").click()  # nowhere the king goes: the king is put back
+    assert _squares(page, "legal") == set()
+    _square(page, "e1").click()
+    _square(page, "c1").click()
+    sync_api.expect(status).to_have_text("Black to move.")
+    assert _squares(page, "last") == {"e1", "c1"}
+    assert _square(page, "d1").locator(".glyph").count() == 1  # the rook came along
+    _square(page, "e8").click()
+    _square(page, "d7").click()  # the rook on d1 guards it: nothing is played
+    assert _squares(page, "legal") == set() and len(_moves(page)) == 1
+    _square(page, "e8").click()
+    _square(page, "e7").click()
+    sync_api.expect(page.locator("#history li")).to_have_count(2)
+    _square(page, "b7").click()
+    _square(page, "b8").click()  # a promotion: which piece?
+    chooser = page.get_by_test_id("chooser")
+    sync_api.expect(chooser).to_be_visible()
+    assert page.locator("#chooser [data-promotion]").count() == 4
+    page.click('#chooser [data-promotion="n"]')  # a knight, not the queen
+    sync_api.expect(page.locator("#history li")).to_have_count(3)
+    sync_api.expect(chooser).to_be_hidden()
+    assert _square(page, "b8").locator(".glyph.p0").inner_text().startswith("\u265e")
+    page.fill("#move-text", "Ke6")  # the text box still plays
+    page.click("#play")
+    sync_api.expect(page.locator("#history li")).to_have_count(4)
+    numbers = page.locator("#history li").evaluate_all("items => items.map(i => i.dataset.number)")
+    assert numbers == ["1.", "", "2.", ""]  # numbered in pairs, as chess players write
+    page.fill("#move-text", "Rde1+")  # check: the king's square says so
+    page.click("#play")
+    sync_api.expect(page.locator("#board .cell.check")).to_have_count(1)
+    assert page.locator("#board .cell.check").get_attribute("data-square") == "e6"
+    page.click("#undo")
+    sync_api.expect(page.locator("#history li")).to_have_count(4)
+    page.click("#hint")  # shown on the board: the piece and where it goes
+    sync_api.expect(page.locator("#board .cell.hint")).to_have_count(2)
+    page.click("#flip")
+    assert page.locator("#board .cell").first.get_attribute("data-square") == "h1"
+    page.click("#position-box summary")
+    game = chess.pgn.read_game(io.StringIO(page.get_by_test_id("export").input_value()))
+    assert game is not None and not game.errors
+    board, sans = game.board(), []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    assert sans == ["O-O-O", "Ke7", "b8=N", "Ke6"] == _moves(page)
+    assert game.headers["FEN"] == fen and game.headers["White"] == "person"
+    assert game.headers["Event"] == "plies game room"
+    page.click("#undo")
+    sync_api.expect(page.locator("#history li")).to_have_count(3)
+
+
+def test_checkers_captures_by_clicks(page: Any, server: str) -> None:
+    page.goto(server + "/play?game=checkers&side0=human&side1=human&position=B:W14,22,30:B9,1")
+    sync_api.expect(page.get_by_test_id("status")).to_have_text("Black to move.")
+    assert _squares(page, "movable") == {"9"}  # a capture is compulsory: only 9 moves
+    _square(page, "1").click()
+    assert _squares(page, "selected") == set()
+    _square(page, "9").click()
+    assert (_squares(page, "legal"), _squares(page, "step")) == ({"25"}, {"18"})
+    _square(page, "25").click()  # the whole double jump
+    sync_api.expect(page.locator("#history li")).to_have_count(1)
+    assert _moves(page) == ["9x18x25"]
+    assert _squares(page, "last") == {"9", "18", "25"}
+    assert _square(page, "14").locator(".piece").count() == 0  # taken
+    assert _square(page, "25").locator(".piece.p0").count() == 1
+
+
+def test_checkers_jumps_that_end_alike_are_told_apart_by_their_way(page: Any, server: str) -> None:
+    position = "B:W26,19,27,18,10,12:B15"
+    page.goto(server + f"/play?game=checkers&side0=human&side1=human&position={position}")
+    sync_api.expect(page.get_by_test_id("status")).to_have_text("Black to move.")
+    _square(page, "15").click()
+    assert _squares(page, "legal") == {"31"} and _squares(page, "step") == {"22", "24"}
+    _square(page, "31").click()  # two captures end there
+    sync_api.expect(page.get_by_test_id("error")).to_contain_text("Several captures end there")
+    _square(page, "24").click()  # the way through 24: one capture left, played
+    sync_api.expect(page.locator("#history li")).to_have_count(1)
+    assert _moves(page) == ["15x24x31"]
+    page.click("#position-box summary")
+    export = page.get_by_test_id("export").input_value()
+    assert '[GameType "21"]' in export and "\n1. 15x24x31 " in export
+    # A king's round trip and its single jump both end on 6: the square clicked next
+    # after the king tells them apart.
+    for second, played in (("6", "15x6"), ("22", "15x22x31x24x15x6")):
+        page.goto(server + "/play?game=checkers&side1=human&position=B:W26,19,27,18,10,12:BK15,1")
+        sync_api.expect(page.get_by_test_id("status")).to_have_text("Black to move.")
+        _square(page, "15").click()
+        assert _squares(page, "legal") == {"6"} and _squares(page, "step") == {"22"}
+        _square(page, second).click()
+        sync_api.expect(page.locator("#history li")).to_have_count(1)
+        assert _moves(page) == [played]
+
+
+@pytest.mark.parametrize("url", ["game=chess&moves=e4+e5", "game=checkers&moves=11-15"])
+def test_chess_and_checkers_boards_fit_a_phone(browser: Any, server: str, url: str) -> None:
+    page = guarded_page(browser, origin=server, width=390, height=844)
+    page.goto(server + "/play?side1=human&" + url)
+    sync_api.expect(page.locator("#board .cell")).to_have_count(64)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
+    box = page.locator("#board").bounding_box()
+    cell = page.locator("#board .cell").first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert cell["width"] >= 40, "squares big enough to tap"
+    assert page.errors == [] and page.outside == []
+    page.context.close()

@@ -50,8 +50,9 @@ empty.
 
 from __future__ import annotations
 
+import datetime
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -663,6 +664,53 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         text = f"{'BW'[state.player]}:W{listed(state.white)}:B{listed(state.black)}"
         return f"{text}:{state.quiet}" if state.quiet else text
 
+    def export_game(
+        self,
+        start: CheckersState,
+        moves: Sequence[CheckersMove],
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> str:
+        """The game from ``start`` through ``moves`` in PDN's form: tag pairs (``Event``,
+        ``Date`` today's, ``Black``, ``White``, ``Result``: ``1-0`` White won, ``0-1``
+        Black won, ``1/2-1/2``, ``*`` while the game goes on; ``GameType "21"``,
+        English draughts; ``SetUp`` and ``FEN`` when ``start`` is not the usual
+        start), ``headers`` over those, a blank line and the moves numbered as in
+        PGN (``1. 11-15 23-19 2. 8-11``; ``1... 23-19`` when White moves first) in the
+        standard notation, lines of at most 80 characters, then the result.
+        :meth:`parse_position` reads the moves back (numbers skipped, without the
+        result). Raises IllegalMoveError for a move not legal where it is played."""
+        tags = {"Event": "?", "Date": datetime.date.today().strftime("%Y.%m.%d")}
+        tags |= {"Black": "?", "White": "?", "Result": "*", "GameType": "21"}
+        if start != self.initial_state():
+            tags |= {"SetUp": "1", "FEN": self.format_position(start)}
+        words: list[str] = []
+        state, number = start, 1
+        for ply, move in enumerate(moves):
+            if state.player == 0:
+                words.append(f"{number}.")
+            elif ply == 0:
+                words.append(f"{number}...")
+            words.append(format_path(move))
+            state = self.play(state, move)
+            if state.player == 0:  # White moved: the next pair begins
+                number += 1
+        value = self.terminal_value(state)
+        if value is not None:
+            winner = None if value == 0 else 1 - state.player  # the side to move lost
+            tags["Result"] = {None: "1/2-1/2", 0: "0-1", 1: "1-0"}[winner]
+        tags |= headers or {}
+        words.append(tags["Result"])
+        lines = [""]
+        for word in words:
+            joined = f"{lines[-1]} {word}".strip()
+            if len(joined) > 80:
+                lines.append(word)
+            else:
+                lines[-1] = joined
+        pairs = [f'[{name} "{_quoted(text)}"]' for name, text in tags.items()]
+        return "\n".join([*pairs, "", *lines]) + "\n"
+
     def render(self, state: CheckersState) -> str:
         """The board, Black's side (1-4) at the top, with the square numbers of each row.
 
@@ -692,6 +740,11 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
             "or a man's move"
         )
         return "\n".join(lines)
+
+
+def _quoted(text: str) -> str:
+    """``text`` inside a PDN tag's quotes: backslashes and quotes escaped, as in PGN."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _column(bit: int) -> int:

@@ -39,7 +39,8 @@ Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import datetime
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
@@ -651,6 +652,41 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             line.append(base.move.uci())
             base = base.parent
         return f"{base.board.fen()} moves {' '.join(reversed(line))}"
+
+    def export_game(
+        self,
+        start: ChessState,
+        moves: Sequence[chess.Move],
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> str:
+        """The game from ``start`` through ``moves`` as PGN, written by python-chess's
+        :mod:`chess.pgn`: the seven-tag roster (``Date`` today's, ``Result`` from the
+        position reached: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` while the game goes
+        on, a draw rule counting as claimed as in play), ``SetUp`` and ``FEN`` when
+        ``start`` is not the usual start, and ``headers`` over those (``Event``,
+        ``White``, ``Black``, ...). Raises IllegalMoveError for a move not legal
+        where it is played."""
+        import chess.pgn  # python-chess's PGN writer, only for this
+
+        game = chess.pgn.Game()
+        game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+        game.setup(start.board)
+        node: chess.pgn.GameNode = game
+        state = start
+        for move in moves:
+            state = self.play(state, move)
+            node = node.add_variation(move)
+        value = self.terminal_value(state)
+        if value is None:
+            game.headers["Result"] = "*"
+        elif value == 0:
+            game.headers["Result"] = "1/2-1/2"
+        else:  # the side to move is mated
+            game.headers["Result"] = "0-1" if state.board.turn else "1-0"
+        for name, text in (headers or {}).items():
+            game.headers[name] = text
+        return str(game)
 
     def render(self, state: ChessState) -> str:
         """The board, white at the bottom, with files, ranks and the side to move."""

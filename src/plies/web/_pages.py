@@ -202,7 +202,8 @@ def _game_choices() -> dict[str, dict[str, Any]]:
 def play_page() -> str:
     """The game room (``/play``): a built-in game on a board against the engine or
     another person, with hints, undo, the engine's thinking live and positions to
-    load and copy."""
+    load and copy; chess and checkers are played by clicking a piece and then where
+    it goes (a chooser asks what a pawn becomes)."""
     games = _game_choices()
     options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
     return _page(
@@ -236,8 +237,9 @@ def play_page() -> str:
       <input id="position" data-testid="position" spellcheck="false"></label>
     <button id="load" type="button">Load</button>
     <button id="copy" type="button">Copy</button>
-    <label>The game's moves <textarea id="export" data-testid="export" rows="3"
-      readonly spellcheck="false"></textarea></label>
+    <label>The game <small>(PGN for chess, PDN for checkers, else the moves)</small>
+      <textarea id="export" data-testid="export" rows="6" readonly
+      spellcheck="false"></textarea></label>
     <button id="copy-export" type="button">Copy the moves</button>
   </details>
 </section>
@@ -253,6 +255,11 @@ def play_page() -> str:
   <p id="status" data-testid="status" aria-live="polite"></p>
   <p id="error" role="alert" data-testid="error"></p>
   <div id="board" data-testid="board"></div>
+  <p id="board-help" class="help" hidden></p>
+  <div id="chooser" data-testid="chooser" role="group" aria-label="Promote the pawn to" hidden>
+    <span>Promote to</span> <span id="chooser-pieces"></span>
+    <button id="chooser-cancel" type="button">Cancel</button>
+  </div>
   <pre id="board-text" data-testid="board-text"></pre>
   <div id="moves" data-testid="moves" aria-label="Legal moves"></div>
   <form id="move-form">

@@ -3,7 +3,9 @@ room functions.
 
 Every request carries the whole game: ``game`` (``NAME[:key=value,...]``),
 ``position`` (the start, in the game's POSITION notation; empty: the usual start) and
-``moves`` (the texts played since), so the server keeps no games. The answers:
+``moves`` (the texts played since), so the server keeps no games; ``names``
+(optional, the two players' names) go into the export's header (PGN's White and
+Black). The answers:
 
 * ``POST /api/play/state``: the room's state (:func:`plies.lab.room_state`);
 * ``POST /api/play/move``: the state after ``move`` (text), or 400 with the game's reason;
@@ -105,29 +107,29 @@ def play_routes(
     server's time limit; at most ``max_searches`` streamed searches run at once."""
     searches: dict[str, _Search] = {}
 
-    def state_of(room: lab.Room) -> dict[str, Any]:
-        return lab.room_state(room, lab_nodes=lab_nodes)
+    def state_of(room: lab.Room, data: dict[str, Any]) -> dict[str, Any]:
+        return lab.room_state(room, lab_nodes=lab_nodes, names=data.get("names"))
 
-    async def answer(work: Callable[[], lab.Room]) -> Response:
-        return JSONResponse(await in_thread(lambda: state_of(work())))
+    async def answer(data: dict[str, Any], work: Callable[[], lab.Room]) -> Response:
+        return JSONResponse(await in_thread(lambda: state_of(work(), data)))
 
     async def state(request: Request) -> Response:
         data = await read_body(request)
-        return await answer(lambda: _room(data))
+        return await answer(data, lambda: _room(data))
 
     async def move(request: Request) -> Response:
         data = await read_body(request)
         if "move" not in data:
             raise RequestError("the request needs a 'move' (text)")
-        return await answer(lambda: lab.play_move(_room(data), data["move"]))
+        return await answer(data, lambda: lab.play_move(_room(data), data["move"]))
 
     async def undo(request: Request) -> Response:
         data = await read_body(request)
-        return await answer(lambda: lab.undo(_room(data), data.get("count", 1)))
+        return await answer(data, lambda: lab.undo(_room(data), data.get("count", 1)))
 
     async def roll(request: Request) -> Response:
         data = await read_body(request)
-        return await answer(lambda: lab.roll(_room(data)))
+        return await answer(data, lambda: lab.roll(_room(data)))
 
     async def hint(request: Request) -> Response:
         data = await read_body(request)
@@ -161,7 +163,7 @@ def play_routes(
                 play=play,
                 stop=stop,
                 forget=lambda: searches.pop(search_id, None),
-                state_of=state_of,
+                state_of=lambda after: state_of(after, data),
             ),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store"},

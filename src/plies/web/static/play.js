@@ -12,13 +12,21 @@
   let state = null;        // the last room state from the server
   let flipped = false;
   let hint = null;         // {index, text} of the hint shown, or null
+  let selected = null;     // on a board played with pieces: the cells clicked so far, [[r, c], ...]
   let search = null;       // {id, controller, play, generation} of the running search
   let generation = 0;      // bumped by every change of game or position: late answers are dropped
 
   // -- talking to the server ---------------------------------------------------------
 
   function roomBody(extra) {
-    return Object.assign({game: state.game, position: state.start, moves: state.moves}, extra || {});
+    const body = {game: state.game, position: state.start, moves: state.moves, names: names()};
+    return Object.assign(body, extra || {});
+  }
+
+  // The players as the export's header names them: a person, or the engine and its strength.
+  function names() {
+    const limit = $('limit-kind').value === 'depth' ? 'depth ' + $('strength').value : $('strength').value + ' s';
+    return [0, 1].map((p) => (isEngine(p) ? 'plies engine (' + limit + ')' : 'person'));
   }
 
   async function post(path, body) {
@@ -113,6 +121,8 @@
   function show(doc) {
     state = doc;
     hint = null;
+    selected = null;
+    closeChooser();
     showError('');
     $('side0-name').textContent = doc.players[0];
     $('side1-name').textContent = doc.players[1];
@@ -120,11 +130,20 @@
     drawMoves();
     const history = $('history');
     history.textContent = '';
-    for (const text of doc.moves) {
+    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), the others by ply.
+    const paired = !!(doc.board && doc.board.pieces);
+    history.classList.toggle('paired', paired);
+    let number = 1;
+    doc.moves.forEach((text, i) => {
       const item = document.createElement('li');
       item.textContent = text;
+      if (paired) {
+        const first = doc.movers[i] === 0;
+        item.dataset.number = first ? number + '.' : (i === 0 ? number + '\u2026' : '');
+        if (!first) number++;
+      }
       history.appendChild(item);
-    }
+    });
     $('position').value = doc.position;
     $('export').value = doc.export;
     const link = $('show-search');
@@ -165,11 +184,21 @@
     const board = state.board;
     box.textContent = '';
     box.hidden = !board;
+    $('board-help').hidden = true;
     $('board-text').hidden = !!board;
     $('board-text').textContent = state.text;
     if (!board) return;
     box.dataset.game = state.game.split(':')[0];
     box.dataset.style = board.style;
+    $('board-help').hidden = !board.pieces;
+    if (board.pieces) {
+      $('board-help').textContent = board.style === 'chess'
+        ? 'Click a piece, then a marked square; castle by moving the king two squares.'
+        : 'Click a piece, then where it lands; a multiple jump by its last square, or, ' +
+          'where several end there, square by square.';
+      drawPieceBoard(box, board);
+      return;
+    }
     const height = board.rows.length;
     const width = board.rows[0].length;
     const moveAt = new Map();
@@ -242,6 +271,206 @@
     }
   }
 
+  // -- boards played with pieces (chess, checkers) ----------------------------------
+  // The server lists each legal move's path (the cells its piece stands on and lands
+  // on); a person clicks a piece, then where it goes. A click on the next square a
+  // move lands on follows those moves (and plays the one left, if one is); a click on
+  // the last square of a multiple jump plays it when only one sequence of the piece
+  // ends there; where several do, the squares along the way tell them apart. The
+  // rules stay on the server. A pawn's promotion is chosen in a small chooser.
+
+  const GLYPHS = {k: '\u265a', q: '\u265b', r: '\u265c', b: '\u265d', n: '\u265e', p: '\u265f'};
+  const PIECE_NAMES = {k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn'};
+  const TEXT_STYLE = '\ufe0e';  // a glyph as text, never as an emoji
+
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+  const pathKey = (path) => path.map(([r, c]) => cellKey(r, c)).join(' ');
+
+  function pieceMoves() {
+    if (state.terminal || state.chance || isEngine(state.to_move)) return [];
+    return state.legal.filter((m) => m.path);
+  }
+
+  // The moves still open once the cells in `selected` were clicked.
+  function candidates() {
+    if (!selected) return [];
+    return pieceMoves().filter((m) => m.path.length > selected.length &&
+      selected.every((cell, i) => same(cell, m.path[i])));
+  }
+
+  function clickCell(r, c) {
+    showError('');
+    const here = [r, c];
+    const movable = pieceMoves().some((m) => same(m.path[0], here));
+    if (selected) {
+      const open = candidates();
+      const next = selected.concat([here]);
+      // The moves whose next square is this one: ending here, or going on from here.
+      const along = open.filter((m) => next.every((cell, i) => same(cell, m.path[i])));
+      const onward = along.filter((m) => m.path.length > next.length);
+      // The moves ending here by other ways.
+      const ending = open.filter((m) => same(m.path[m.path.length - 1], here));
+      const endings = new Set(ending.map((m) => pathKey(m.path)));
+      if (along.length && !onward.length) {
+        choose(along);
+        return;
+      }
+      if (!along.length && endings.size === 1) {
+        choose(ending);
+        return;
+      }
+      if (onward.length) {
+        selected = next;
+        const left = candidates();
+        if (new Set(left.map((m) => pathKey(m.path))).size === 1) choose(left);
+        else drawBoard();
+        return;
+      }
+      if (endings.size > 1) {
+        showError('Several captures end there: click the squares the piece jumps to on the way.');
+        return;
+      }
+      if (same(selected[0], here) || !movable) {
+        selected = null;
+        closeChooser();
+        drawBoard();
+        return;
+      }
+    }
+    if (movable) {
+      selected = [here];
+      closeChooser();
+      drawBoard();
+    }
+  }
+
+  // Play the move, or ask which piece a pawn becomes (the moves differ only in that).
+  function choose(moves) {
+    if (moves.length === 1) {
+      humanMove(moves[0].text);
+      return;
+    }
+    const box = $('chooser');
+    const buttons = $('chooser-pieces');
+    buttons.textContent = '';
+    const colour = state.to_move === 0 ? 'p0' : 'p1';
+    for (const letter of ['q', 'r', 'b', 'n']) {
+      const move = moves.find((m) => m.promotion === letter);
+      if (!move) continue;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.promotion = letter;
+      button.setAttribute('aria-label', PIECE_NAMES[letter] + ' (' + move.text + ')');
+      button.title = PIECE_NAMES[letter];
+      const glyph = document.createElement('span');
+      glyph.className = 'glyph ' + colour;
+      glyph.textContent = GLYPHS[letter] + TEXT_STYLE;
+      button.appendChild(glyph);
+      button.addEventListener('click', () => {
+        closeChooser();
+        humanMove(move.text);
+      });
+      buttons.appendChild(button);
+    }
+    box.hidden = false;
+    buttons.firstChild.focus();
+  }
+
+  function closeChooser() {
+    $('chooser').hidden = true;
+  }
+
+  function drawPieceBoard(box, board) {
+    const chess = board.style === 'chess';
+    const moves = pieceMoves();
+    const open = candidates();
+    const movable = new Set(moves.map((m) => cellKey(...m.path[0])));
+    const targets = new Set(open.map((m) => cellKey(...m.path[m.path.length - 1])));
+    const steps = new Set(open.map((m) => cellKey(...m.path[selected.length])));
+    const onPath = new Set((selected || []).map(([r, c]) => cellKey(r, c)));
+    const last = new Set(state.last.map(([r, c]) => cellKey(r, c)));
+    const hinted = new Set();
+    if (hint) {
+      const move = state.legal.find((m) => m.index === hint.index);
+      for (const [r, c] of (move && move.path) || []) hinted.add(cellKey(r, c));
+    }
+    const order = (n) => Array.from({length: n}, (_, i) => (flipped ? n - 1 - i : i));
+    const labelled = board.row_labels.length > 0;
+    box.style.gridTemplateColumns = (labelled ? 'auto ' : '') + 'repeat(8, var(--cell))';
+    // Squares as large as the screen allows, up to 64 px; a phone's width holds all eight.
+    // (The page's and the board's padding and the rank labels take 48 px of a phone's width.)
+    const margin = labelled ? 48 : 30;
+    box.style.setProperty('--cell', 'max(24px, min(64px, calc((100vw - ' + margin + 'px) / 8), calc((100vh - 280px) / 8)))');
+    const label = (text) => {
+      const span = document.createElement('span');
+      span.className = 'label';
+      span.textContent = text;
+      box.appendChild(span);
+    };
+    if (labelled) {
+      label('');
+      for (const c of order(8)) label(board.columns[c]);
+    }
+    const person = !isEngine(state.to_move) && !state.terminal;
+    for (const r of order(8)) {
+      if (labelled) label(board.row_labels[r]);
+      for (const c of order(8)) {
+        const key = cellKey(r, c);
+        const piece = board.rows[r][c];
+        const cell = document.createElement('button');
+        cell.type = 'button';
+        cell.className = 'cell ' + ((r + c) % 2 ? 'dark' : 'light');
+        cell.dataset.row = r;
+        cell.dataset.col = c;
+        let name = chess ? board.columns[c] + board.row_labels[r] : (board.numbers[r][c] || 'light square');
+        cell.dataset.square = chess ? name : board.numbers[r][c];
+        if (!chess && board.numbers[r][c]) {
+          const number = document.createElement('span');
+          number.className = 'number';
+          number.textContent = board.numbers[r][c];
+          cell.appendChild(number);
+        }
+        if (/[a-zA-Z]/.test(piece)) {
+          const mine = chess ? piece === piece.toUpperCase() : 'bB'.includes(piece);
+          const mark = document.createElement('span');
+          mark.className = 'piece ' + (mine ? 'p0' : 'p1');
+          if (chess) {
+            mark.classList.add('glyph');
+            mark.textContent = GLYPHS[piece.toLowerCase()] + TEXT_STYLE;
+            name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + ' ' + PIECE_NAMES[piece.toLowerCase()];
+          } else {
+            const king = piece === piece.toUpperCase();
+            if (king) {
+              mark.classList.add('king');
+              mark.textContent = GLYPHS.q + TEXT_STYLE;
+            }
+            name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + (king ? ' king' : ' man');
+          }
+          cell.appendChild(mark);
+        }
+        if (movable.has(key)) cell.classList.add('movable');
+        if (onPath.has(key)) cell.classList.add('selected');
+        if (targets.has(key)) {
+          cell.classList.add('legal');
+          name += ' (move here)';
+        } else if (steps.has(key)) {
+          cell.classList.add('step');
+          name += ' (jump through)';
+        }
+        if (last.has(key)) cell.classList.add('last');
+        if (hinted.has(key)) cell.classList.add('hint');
+        if (board.check && same(board.check, [r, c])) {
+          cell.classList.add('check');
+          name += ' (in check)';
+        }
+        if (person) cell.addEventListener('click', () => clickCell(r, c));
+        else cell.disabled = true;
+        cell.setAttribute('aria-label', name);
+        box.appendChild(cell);
+      }
+    }
+  }
+
   function drawMoves() {
     const box = $('moves');
     box.textContent = '';
@@ -256,7 +485,7 @@
       box.appendChild(roll);
     }
     for (const move of state.legal) {
-      if (move.cells && move.cells.length) continue;  // played on the board (a pass is not)
+      if (move.path || (move.cells && move.cells.length)) continue;  // played on the board (a pass is not)
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'move';
@@ -418,7 +647,7 @@
     stopSearch(true);
     $('analysis').tBodies[0].textContent = '';
     $('engine-note').textContent = '';
-    const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: []};
+    const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: [], names: names()};
     return change('/api/play/state', body);
   }
 
@@ -451,7 +680,7 @@
       }
     }
     const moves = (query.get('moves') || '').split(/\s+/).filter(Boolean);
-    return {game: spec(), position: query.get('position') || '', moves: moves};
+    return {game: spec(), position: query.get('position') || '', moves: moves, names: names()};
   }
 
   $('game').addEventListener('change', () => {
@@ -473,9 +702,17 @@
   for (const side of ['side0', 'side1']) {
     $(side).addEventListener('change', () => {
       if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
-      if (state) show(state);
+      if (state) change('/api/play/state', roomBody());  // the export names the players anew
     });
   }
+  $('chooser-cancel').addEventListener('click', () => {
+    closeChooser();
+    selected = null;
+    drawBoard();
+  });
+  $('chooser').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') $('chooser-cancel').click();
+  });
   $('load').addEventListener('click', () => newGame($('position').value));
   $('copy').addEventListener('click', () => copy($('position')));
   $('copy-export').addEventListener('click', () => copy($('export')));
