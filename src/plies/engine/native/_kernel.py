@@ -1,8 +1,9 @@
 """The compiled search over any native game (see :mod:`plies.engine.native._protocol`).
 
 :func:`negamax` is :func:`plies.engine._negamax.make_negamax`'s node for alternating
-games without chance or quiescence, step for step (the same step numbers): the same
-table cut-offs, killer moves, history ordering, PVS null windows and leaf loop, so on
+games without chance, step for step (the same step numbers): the same table cut-offs,
+killer moves, history ordering, PVS null windows, leaf loop and quiescence search (the
+game's ``quiescence_moves`` at the horizon; nodes below it have negative depths), so on
 the same table contents it visits the same nodes. :func:`exact` is the solver's node:
 fail-soft PVS to the end of every line, with the game's win-in-one and forced-move
 hooks and a table of bounds. Scores are the engine's (float64; see
@@ -36,7 +37,9 @@ NODES, NODE_LIMIT, STOP = 0, 1, 2
 LEAVES, CUTOFFS, FIRST_CUTOFFS, PROBES, HITS, HORIZON = 3, 4, 5, 6, 7, 8
 ROOT_MOVE, DEPTH_TAG, PVS, USE_TABLE, ORDERING = 9, 10, 11, 12, 13
 HAS_ORDER, HAS_WIN, HAS_FORCED = 14, 15, 16
-CONTROL_SIZE = 17
+#: The game's quiescence hook is on; the deepest ply a quiescence search reached.
+HAS_QUIESCENCE, SELDEPTH = 17, 18
+CONTROL_SIZE = 19
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -175,23 +178,59 @@ def negamax(
 ) -> float:
     """The search node: the score of ``states[ply]`` searched ``depth`` plies deep,
     fail-soft in ``(alpha, beta)`` (see the Python engine's ``negamax``)."""
-    legal_moves, play, terminal_value, evaluate, key_of, order_hint, winning, forced = rules
+    legal_moves, play, terminal_value, evaluate, key_of, order_hint, winning, forced, noisy = rules
     state = states[ply]
     # Step 1. Count the node; stop at the node limit or when told to.
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0.0
+    # A node below the horizon (the engine's quiescence_node; depth < 0, only the
+    # quiescence search makes them) is a leaf, terminal or not.
+    below = depth < 0
+    if below:
+        control[LEAVES] += 1
+        if ply > control[SELDEPTH]:  # noqa: PLR1730
+            control[SELDEPTH] = ply
     # Step 2. Terminal.
     outcome = terminal_value(ptr(consts), ptr(state))
     if not np.isnan(outcome):
-        control[LEAVES] += 1
+        if not below:
+            control[LEAVES] += 1
         return terminal_score(outcome, ply)
-    # Step 3. Horizon.
+    # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
     if depth <= 0:
-        control[LEAVES] += 1
-        control[HORIZON] += 1
-        return evaluate(ptr(consts), ptr(state))
+        if not below:
+            control[LEAVES] += 1
+            control[HORIZON] += 1
+        if control[HAS_QUIESCENCE] == 0:
+            return evaluate(ptr(consts), ptr(state))
+        # Step 3b. Quiescence (the engine's quiesce): stand pat on the evaluation,
+        # then the game's noisy moves, fail-soft. (Here, not in a function of its
+        # own: a second recursive function loaded from Numba's cache crashed.)
+        best = evaluate(ptr(consts), ptr(state))
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        row = moves[ply]
+        count = noisy(ptr(consts), ptr(state), ptr(row))
+        child = states[ply + 1]
+        for index in range(count):
+            play(ptr(consts), ptr(state), row[index], ptr(child))
+            score = -negamax(
+                rules, consts, ply + 1, depth - 1, -beta, -alpha,
+                states, moves, history, killers, table, control,
+            )  # fmt: skip
+            if control[STOP] != 0:
+                return 0.0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        control[CUTOFFS] += 1
+                        break
+        return best
     # Step 5. Transposition table.
     alpha_orig = alpha
     tt_move = -1
@@ -254,7 +293,7 @@ def negamax(
     best_move = -1
     cut_index = -1
     child = states[ply + 1]
-    if depth - 1 <= 0:
+    if depth - 1 <= 0 and control[HAS_QUIESCENCE] == 0:
         # Step 8a. The children are leaves: scored here, as the engine does.
         for index in range(count):
             move = row[index]
@@ -352,7 +391,7 @@ def principal_variation(
 ) -> int:
     """``best_move``, then the table's moves while they are legal and new (the
     engine's ``_pv``), from ``states[0]`` into ``line``; returns the length."""
-    legal_moves, play, terminal_value, _, key_of, _, _, _ = rules
+    legal_moves, play, terminal_value, _, key_of, _, _, _, _ = rules
     line[0] = best_move
     length = 1
     seen = np.zeros(depth + 1, np.uint64)
@@ -401,7 +440,7 @@ def exact(
 ) -> float:
     """The exact score of ``states[ply]``, fail-soft in ``(alpha, beta)``: PVS to the
     end of every line, the table's move first, then the game's order."""
-    legal_moves, play, terminal_value, _, key_of, order_hint, winning, forced = rules
+    legal_moves, play, terminal_value, _, key_of, order_hint, winning, forced, _ = rules
     state = states[ply]
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
@@ -578,7 +617,7 @@ def describe(rules: Any, consts: Any, state: Any, moves: Any, forced: Any, numbe
     """What the rules say of ``state``, for the conformance suite: its moves into
     ``moves``, the non-losing ones into ``forced``, and in ``numbers`` the move count,
     terminal value, evaluation, winning move and forced-move count; returns the key."""
-    legal_moves, _, terminal_value, evaluate, key_of, _, winning, forced_moves = rules
+    legal_moves, _, terminal_value, evaluate, key_of, _, winning, forced_moves, _ = rules
     count = legal_moves(ptr(consts), ptr(state), ptr(moves))
     numbers[0] = count
     numbers[1] = terminal_value(ptr(consts), ptr(state))
