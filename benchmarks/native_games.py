@@ -49,6 +49,8 @@ CASES = (
     Case("nim 2,3,4,5 depth 8", "nim", "2,3,4,5", 8),
     Case("nim 1,2,3,4,5,6 depth 6", "nim", "1,2,3,4,5,6", 6),
     Case("nim 2,3,4,5,6 depth 10", "nim", "2,3,4,5,6", 10),
+    Case("checkers start depth 10", "checkers", "", 10),
+    Case("checkers 2K v 1K depth 16", "checkers", "B:WK28:BK19,K23", 16),
 )
 
 

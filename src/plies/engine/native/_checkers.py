@@ -38,7 +38,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
+from plies.engine.native._connect4 import popcount
 from plies.engine.native._kernel import ptr
 from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
 from plies.games.checkers import (
@@ -136,22 +138,9 @@ _IDS = {path: move for move, path in enumerate(_PATHS) if path[-1] != 0}
 
 
 @njit(cache=True, nogil=True, inline="always")
-def popcount(x: Any) -> int:
-    """The bits set in ``x`` (non-negative)."""
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
-@njit(cache=True, nogil=True, inline="always")
 def lowest_bit(x: Any) -> int:
-    """The index of the lowest set bit of ``x`` (non-zero)."""
-    index = 0
-    while (x >> index) & 1 == 0:
-        index += 1
-    return index
+    """The index of the lowest set bit of ``x`` (non-zero): one instruction."""
+    return trailing_zeros(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -521,6 +510,9 @@ def quiescence_moves(consts: Any, state: Any, out: Any) -> int:
     """The captures, ordered, when the side to move must capture; else none."""
     if state[4] >= consts[0]:
         return 0
+    _, opponent, kings, men, empty = sides(state)
+    if jumpers(men, kings, opponent, empty, state[3]) == 0:
+        return 0  # no capture: the steps are not listed at all
     count = generate(consts, state, out)
     if count == 0 or out[0] < STEPS:
         return 0
