@@ -206,8 +206,10 @@ def negamax(
         if control[HAS_QUIESCENCE] == 0:
             return evaluate(ptr(consts), ptr(state))
         # Step 3b. Quiescence (the engine's quiesce): stand pat on the evaluation,
-        # then the game's noisy moves, fail-soft. (Here, not in a function of its
-        # own: a second recursive function loaded from Numba's cache crashed.)
+        # then the game's noisy moves, fail-soft. The children get depth - 1 (< 0).
+        # (Measured: a module constant as their depth, or this loop in a recursive
+        # function of its own, compiled and ran, then segfaulted once loaded from
+        # Numba's disk cache.)
         best = evaluate(ptr(consts), ptr(state))
         if best >= beta:
             return best
