@@ -13,6 +13,12 @@ the plain 8 x 8 mailbox generator the tests check the bitboards against
 (``tests/games/checkers_mailbox.py``: a dict of squares, the rules written out), with
 the ratio of its time to the bitboards'. The machine is shared: ``--repeat N`` keeps the
 fastest of N runs of each measurement.
+
+With Numba installed, the native port's rules (:mod:`plies.engine.native._checkers`:
+``legal_moves`` and ``play`` through the kernel's function pointers, called by a
+compiled perft) count the same tree, checked against the same numbers; ``native x`` is
+the Python (unchecked) time over the native time, at equal nodes. Compiling (or loading
+the compiled code) happens before the timing.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from plies.engine.native import numba_missing
 from plies.games.checkers import Checkers, CheckersState
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -51,6 +58,28 @@ def perft(
     return leaves, nodes + 1
 
 
+def native_perft() -> Callable[[int], int] | None:
+    """``depth -> leaves`` through the native port's rules, compiled (None: no Numba)."""
+    if numba_missing():
+        return None
+    import numpy as np
+
+    from plies.engine.native._checkers import perft as compiled_perft
+
+    port = GAME.native()
+    prepared = port.prepare(GAME.initial_state())
+    rules = port.rules()
+
+    def count(depth: int) -> int:
+        states = np.zeros((depth + 1, prepared.state.size), np.int64)
+        states[0] = prepared.state
+        moves = np.zeros((depth + 1, prepared.max_moves), np.int64)
+        return int(compiled_perft(rules, prepared.consts, states, moves, 0, depth))
+
+    count(2)  # compile, or load the compiled code
+    return count
+
+
 def fastest(repeat: int, run: Callable[[], object]) -> tuple[float, object]:
     """The shortest wall-clock time of ``repeat`` calls of ``run``, and its result."""
     best = float("inf")
@@ -70,12 +99,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     start = GAME.initial_state()
+    native = native_perft()
     print(
         f"{'depth':>5} {'leaves':>9}  {'play s':>7} {'leaves/s':>9} {'nodes/s':>8}  "
-        f"{'unchecked s':>11} {'leaves/s':>9} {'nodes/s':>8}  {'mailbox s':>9} {'ratio':>6}"
+        f"{'unchecked s':>11} {'leaves/s':>9} {'nodes/s':>8}  "
+        + (f"{'native s':>8} {'nodes/s':>11} {'native x':>8}  " if native else "")
+        + f"{'mailbox s':>9} {'ratio':>6}"
     )
     wrong = 0
-    totals: list[float] = [0.0, 0.0, 0]
+    totals: list[float] = [0.0, 0.0, 0, 0.0]
     for depth in range(1, args.depth + 1):
         checked_time, checked = fastest(args.repeat, lambda d=depth: perft(start, d, GAME.play))
         fast_time, fast = fastest(args.repeat, lambda d=depth: perft(start, d, GAME.play_unchecked))
@@ -89,6 +121,16 @@ def main() -> int:
             f"{nodes / checked_time:>8,.0f}  {fast_time:>11.3f} {leaves / fast_time:>9,.0f} "
             f"{nodes / fast_time:>8,.0f}"
         )
+        if native is not None:
+            native_time, native_leaves = fastest(args.repeat, lambda d=depth: native(d))
+            if native_leaves != leaves:
+                wrong += 1
+                print(f"depth {depth}: the native port counts {native_leaves}")
+            line += (
+                f"  {native_time:>8.4f} {nodes / native_time:>11,.0f} "
+                f"{fast_time / native_time:>7.1f}x"
+            )
+            totals[3] += native_time
         if depth <= args.reference_depth:
             ref_time, ref = fastest(
                 args.repeat, lambda d=depth: mailbox.perft(mailbox.start(), 0, d)
@@ -106,6 +148,11 @@ def main() -> int:
         f"play_unchecked ({totals[2] / totals[1]:,.0f} leaves/s); ratio = mailbox time / "
         "bitboard (unchecked) time"
     )
+    if native is not None:
+        print(
+            f"native: {totals[3]:.3f} s in all ({totals[2] / totals[3]:,.0f} leaves/s), "
+            f"{totals[1] / totals[3]:.1f}x the Python (unchecked) speed"
+        )
     print("all counts match the published ones" if not wrong else f"{wrong} counts differ")
     return 1 if wrong else 0
 

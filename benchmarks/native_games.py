@@ -58,6 +58,8 @@ CASES = (
     Case("othello start depth 10", "othello", "", 10),
     Case("othello midgame depth 7", "othello", "f5f6e6f4g6d7c3c4e3d3c5b3g4g7c8c6b5h4b2c2", 7),
     Case("othello 12 empties, to end", "othello", OTHELLO_ENDGAME, None),
+    Case("checkers start depth 10", "checkers", "", 10),
+    Case("checkers 2K v 1K depth 16", "checkers", "B:WK28:BK19,K23", 16),
 )
 
 

@@ -54,7 +54,7 @@ import datetime
 import re
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
@@ -315,6 +315,12 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         if self.draw_moves == DRAW_MOVES:
             return "Checkers()"
         return f"Checkers(draw_moves={self.draw_moves})"
+
+    def native(self) -> Any:
+        """The native port (:mod:`plies.engine.native._checkers`): the rules compiled."""
+        from plies.engine.native._checkers import CheckersNative
+
+        return CheckersNative(self)
 
     # -- rules ------------------------------------------------------------------------
 

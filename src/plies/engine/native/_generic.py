@@ -54,7 +54,7 @@ class _Work:
     ) -> None:
         self.rules = port.rules()
         self.consts = prepared.consts
-        rows = min(plies, prepared.max_plies) + 2
+        rows = min(plies + prepared.quiescence_plies, prepared.max_plies) + 2
         self.states = np.zeros((rows, prepared.state.size), np.int64)
         self.states[0] = prepared.state
         self.moves = np.zeros((rows, max(prepared.max_moves, 1)), np.int64)
@@ -66,6 +66,7 @@ class _Work:
         self.control[kernel.HAS_ORDER] = has_order
         self.control[kernel.HAS_WIN] = has_win
         self.control[kernel.HAS_FORCED] = has_forced
+        self.control[kernel.HAS_QUIESCENCE] = port.has_quiescence()
         self.runner = Runner(self.control, limits, stop, progress)
 
     def stats(self, started: float, ebf: float = 0.0) -> SearchStats:
@@ -78,6 +79,7 @@ class _Work:
             first_move_cutoffs=int(c[kernel.FIRST_CUTOFFS]),
             tt_probes=int(c[kernel.PROBES]),
             tt_hits=int(c[kernel.HITS]),
+            seldepth=int(c[kernel.SELDEPTH]),
             time=time.perf_counter() - started,
             ebf=ebf,
         )

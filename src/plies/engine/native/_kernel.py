@@ -1,8 +1,9 @@
 """The compiled search over any native game (see :mod:`plies.engine.native._protocol`).
 
 :func:`negamax` is :func:`plies.engine._negamax.make_negamax`'s node for alternating
-games without chance or quiescence, step for step (the same step numbers): the same
-table cut-offs, killer moves, history ordering, PVS null windows and leaf loop, so on
+games without chance, step for step (the same step numbers): the same table cut-offs,
+killer moves, history ordering, PVS null windows, leaf loop and quiescence search (the
+game's ``quiescence_moves`` at the horizon; nodes below it have negative depths), so on
 the same table contents it visits the same nodes. :func:`exact` is the solver's node:
 fail-soft PVS to the end of every line, with the game's win-in-one and forced-move
 hooks and a table of bounds. Scores are the engine's (float64; see
@@ -44,7 +45,9 @@ NODES, NODE_LIMIT, STOP = 0, 1, 2
 LEAVES, CUTOFFS, FIRST_CUTOFFS, PROBES, HITS, HORIZON = 3, 4, 5, 6, 7, 8
 ROOT_MOVE, DEPTH_TAG, PVS, USE_TABLE, ORDERING = 9, 10, 11, 12, 13
 HAS_ORDER, HAS_WIN, HAS_FORCED = 14, 15, 16
-CONTROL_SIZE = 17
+#: The game's quiescence hook is on; the deepest ply a quiescence search reached.
+HAS_QUIESCENCE, SELDEPTH = 17, 18
+CONTROL_SIZE = 19
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -236,6 +239,12 @@ def forced(rules: Any, consts: Any, state: Any, moves: Any, count: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def noisy(rules: Any, consts: Any, state: Any, out: Any) -> int:
+    """The game's ``quiescence_moves`` rule."""
+    return call("quiescence_moves", rules[8], (consts, state, out))
+
+
+@njit(cache=True, nogil=True)
 def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: float, b: Any) -> float:
     """The search node: the score of the state at ``ply`` searched ``depth`` plies
     deep, fail-soft in ``(alpha, beta)`` (see the Python engine's ``negamax``)."""
@@ -246,16 +255,49 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0.0
+    # A node below the horizon (the engine's quiescence_node; depth < 0, only the
+    # quiescence search makes them) is a leaf, terminal or not.
+    below = depth < 0
+    if below:
+        control[LEAVES] += 1
+        control[SELDEPTH] = max(control[SELDEPTH], ply)
     # Step 2. Terminal.
     outcome = terminal_value(rules, consts, state)
     if not np.isnan(outcome):
-        control[LEAVES] += 1
+        if not below:
+            control[LEAVES] += 1
         return terminal_score(outcome, ply)
-    # Step 3. Horizon.
+    # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
     if depth <= 0:
-        control[LEAVES] += 1
-        control[HORIZON] += 1
-        return evaluate(rules, consts, state)
+        if not below:
+            control[LEAVES] += 1
+            control[HORIZON] += 1
+        if control[HAS_QUIESCENCE] == 0:
+            return evaluate(rules, consts, state)
+        # Step 3b. Quiescence (the engine's quiesce): stand pat on the evaluation,
+        # then the game's noisy moves, fail-soft. The children get depth - 1 (< 0).
+        # (Measured: a module constant as their depth, or this loop in a recursive
+        # function of its own, compiled and ran, then segfaulted once loaded from
+        # Numba's disk cache.)
+        best = evaluate(rules, consts, state)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        row, child = moves_at(b, ply), state_at(b, ply + 1)
+        count = noisy(rules, consts, state, row)
+        for index in range(count):
+            play(rules, consts, state, row[index], child)
+            score = -node(rules, consts, ply + 1, depth - 1, -beta, -alpha, b)
+            if control[STOP] != 0:
+                return 0.0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        control[CUTOFFS] += 1
+                        break
+        return best
     # Step 5. Transposition table.
     alpha_orig = alpha
     tt_move = -1
@@ -314,7 +356,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     best = -np.inf
     best_move = -1
     cut_index = -1
-    if depth - 1 <= 0:
+    if depth - 1 <= 0 and control[HAS_QUIESCENCE] == 0:
         # Step 8a. The children are leaves: scored here, as the engine does.
         for index in range(count):
             move = row[index]

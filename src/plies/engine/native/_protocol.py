@@ -22,10 +22,14 @@ sentinel because compiled code has no None)::
                                                keep the non-losing moves first, in
                                                order, and return their number; -1:
                                                not known
+    quiescence_moves(consts, state, out) -> int
+                                               the noisy moves a horizon node
+                                               searches (0: none; the search then
+                                               stands pat), ordered
 
 Moves are non-negative int64 ids below :meth:`NativeGame.move_space` (the history
 table is indexed by them). Write a rule as a plain function and decorate it with
-:func:`rule` (``@rule("legal_moves")``); the last four have defaults.
+:func:`rule` (``@rule("legal_moves")``); the last five have defaults.
 
 Why compiled function *pointers* (``numba.cfunc``) and not Numba's other ways to make
 one search serve many games, measured on this machine with Numba 0.68 on a toy kernel
@@ -79,6 +83,7 @@ SIGNATURES: dict[str, Any] = {
     "order_moves": types.none(_ARRAY, _ARRAY, _ARRAY, types.int64),
     "winning_move": types.int64(_ARRAY, _ARRAY),
     "forced_moves": types.int64(_ARRAY, _ARRAY, _ARRAY, types.int64),
+    "quiescence_moves": types.int64(_ARRAY, _ARRAY, _ARRAY),
 }
 
 #: The order of the rules in the array of addresses the kernel receives.
@@ -121,20 +126,34 @@ def _forced_unknown(consts: Any, state: Any, moves: Any, count: int) -> int:
     return -1
 
 
+@rule("quiescence_moves")
+def _no_quiescence(consts: Any, state: Any, out: Any) -> int:
+    return 0
+
+
 class Prepared:
     """One position ready for the kernel: the game's constants, the encoded state,
     and the sizes of the buffers a search from it needs."""
 
-    __slots__ = ("consts", "max_moves", "max_plies", "move_space", "state")
+    __slots__ = ("consts", "max_moves", "max_plies", "move_space", "quiescence_plies", "state")
 
     def __init__(
-        self, consts: Any, state: Any, *, max_moves: int, max_plies: int, move_space: int
+        self,
+        consts: Any,
+        state: Any,
+        *,
+        max_moves: int,
+        max_plies: int,
+        move_space: int,
+        quiescence_plies: int = 0,
     ) -> None:
         self.consts = consts
         self.state = state
         self.max_moves = max_moves
         self.max_plies = max_plies
         self.move_space = move_space
+        #: The most plies a quiescence search goes below the horizon.
+        self.quiescence_plies = quiescence_plies
 
 
 class NativeGame(Generic[S, M]):
@@ -142,7 +161,7 @@ class NativeGame(Generic[S, M]):
 
     Subclasses set the class attributes ``legal_moves``, ``play``,
     ``terminal_value`` and ``key`` (and optionally ``evaluate``, ``order_moves``,
-    ``winning_move``, ``forced_moves``) to rules made with :func:`rule`, and
+    ``winning_move``, ``forced_moves``, ``quiescence_moves``) to rules made with :func:`rule`, and
     implement :meth:`prepare`, :meth:`encode_move` and :meth:`decode_move` (and
     :meth:`problem` where some positions cannot be ported). A Python game
     advertises its port with a ``native()`` method returning one of these.
@@ -156,6 +175,7 @@ class NativeGame(Generic[S, M]):
     order_moves: ClassVar[Any] = _game_order
     winning_move: ClassVar[Any] = _no_winning_move
     forced_moves: ClassVar[Any] = _forced_unknown
+    quiescence_moves: ClassVar[Any] = _no_quiescence
     _addresses: ClassVar[Any] = None
 
     #: Largest buffers a search may allocate (moves x plies, int64s): 128 MB.
@@ -180,6 +200,11 @@ class NativeGame(Generic[S, M]):
             cls.winning_move is not _no_winning_move,
             cls.forced_moves is not _forced_unknown and cls.winning_move is not _no_winning_move,
         )
+
+    def has_quiescence(self) -> bool:
+        """Whether the game has the quiescence hook (the search's horizon nodes then
+        search the noisy moves, as the Python engine does)."""
+        return type(self).quiescence_moves is not _no_quiescence
 
     #: What the port does: the kernel's search and exact solver.
     tasks: ClassVar[tuple[str, ...]] = ("search", "solve")
