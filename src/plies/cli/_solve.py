@@ -27,8 +27,14 @@ from plies.cli._args import (
     seconds,
     whole_number,
 )
-from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
-from plies.cluster import LineResult
+from plies.cli._batch import (
+    add_cluster_arguments,
+    batch_items,
+    read_batch,
+    run_batch,
+    tls_configured,
+)
+from plies.cluster import LineResult, check_scheduler_address, solve_parallel
 from plies.engine import (
     BACKENDS,
     Limits,
@@ -203,9 +209,11 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.position:
             raise PliesError("give positions in the --batch file, not on the command line")
         return _run_batch(args)
-    for option in ("workers", "scheduler", "out", "resume"):
+    for option in ("out", "resume"):
         if getattr(args, option) is not None:
             raise PliesError(f"--{option} works with --batch only")
+    if args.workers is not None or args.scheduler is not None:
+        return _run_split(args)
     game, state = load_position(args)
     table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
@@ -220,6 +228,41 @@ def run_solve(args: argparse.Namespace) -> int:
                 weak=args.weak,
                 moves=args.moves or "all",
                 table=table,
+            )
+        except SearchError:
+            if stop.is_set():
+                print("error: interrupted before the position was solved", file=sys.stderr)
+                return 130
+            raise
+    record = solve_record(game, state, solved, position=position_text(args))
+    print(json.dumps(record) if args.json else _solve_text(record))
+    return 0
+
+
+def _run_split(args: argparse.Namespace) -> int:
+    """``plies solve GAME POSITION --workers N`` (or ``--scheduler ADDRESS``): one
+    position on a Dask cluster (:func:`plies.cluster.solve_parallel`), the serial result."""
+    scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
+    game, state = load_position(args)
+    limits = Limits(nodes=args.nodes, time=args.time)
+    with (
+        stop_on_interrupt() as stop,
+        tls_configured(args, scheduler),
+        _Progress(f"solving {game.name} on a cluster") as progress,
+    ):
+        try:
+            solved = solve_parallel(
+                game,
+                state,
+                workers=args.workers,
+                scheduler=scheduler,
+                limits=limits,
+                stop=stop,
+                progress=progress.nodes,
+                weak=args.weak,
+                moves=args.moves or "all",
+                backend=args.backend,
+                table_size=args.table_size,
             )
         except SearchError:
             if stop.is_set():

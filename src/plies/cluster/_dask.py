@@ -24,7 +24,14 @@ from typing import Any
 from plies.cluster._lines import NEEDS_DASK, Item, LineJob, LineResult
 from plies.errors import PliesError
 
-__all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
+__all__ = [
+    "CHUNK_SECONDS",
+    "MIN_CHUNK_SECONDS",
+    "cluster_client",
+    "run_on_cluster",
+    "warm_workers",
+    "worker_count",
+]
 
 #: The time one chunk should take on a worker, in seconds: long beside Dask's cost
 #: per task (a few ms), short enough to keep results flowing and the tail short.
@@ -48,13 +55,14 @@ def run_on_cluster(
 ) -> None:
     """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
     processes, or on the scheduler at ``scheduler``."""
-    with _client(workers, scheduler) as client:
+    with cluster_client(workers, scheduler) as client:
         _Run(client, items, job, emit, stop).run()
 
 
 @contextmanager
-def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
-    """A Dask client of a new LocalCluster, or of the scheduler at ``scheduler``."""
+def cluster_client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """A Dask client of a new LocalCluster of ``workers`` single-threaded processes,
+    or of the scheduler at ``scheduler`` (with Dask's TLS settings for ``tls://``)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -119,9 +127,40 @@ def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], f
     return results, time.perf_counter() - started
 
 
-def _warm(job: LineJob) -> None:
+def _warm(job: Any) -> None:
     """On a worker: load what every line needs before the clock starts."""
     job.warm()
+
+
+def warm_workers(client: Any, job: Any) -> list[Any]:
+    """Warm every worker of ``client`` up (``job.warm()``, see :meth:`LineJob.warm`)
+    in the thread that runs its tasks, first of all its tasks (so that no task's
+    timing pays for it); workers that join later warm up on their first task. The
+    futures, to keep until the end (a future let go is forgotten by the scheduler)."""
+    addresses = list(client.scheduler_info(n_workers=-1)["workers"])
+    return [
+        client.submit(
+            _warm,
+            job,
+            workers=[address],
+            allow_other_workers=True,  # a worker that left: another warms up twice
+            priority=1,
+            pure=False,
+        )
+        for address in addresses
+    ]
+
+
+def worker_count(client: Any, *, wait_for_one: bool = False) -> int:
+    """The number of workers of ``client``'s cluster now (at least 1), first waiting
+    :data:`CONNECT_SECONDS` at most for one if asked (else a :class:`PliesError`)."""
+    if wait_for_one:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            message = f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
+            raise PliesError(message) from None
+    return max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
 
 
 class _Run:
@@ -150,9 +189,9 @@ class _Run:
         """Send chunks, collect results until every line is emitted or ``stop``."""
         from distributed import wait
 
-        workers = self._workers(wait_for_one=True)
+        workers = worker_count(self.client, wait_for_one=True)
         counted = time.monotonic()
-        warming = self._warm_up()
+        warming = warm_workers(self.client, self.job)
         try:
             while self.next_emit < len(self.items) and not self.stop.is_set():
                 while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
@@ -166,38 +205,9 @@ class _Run:
                 for future in finished:
                     self._collect(future)
                 if time.monotonic() - counted > 1:  # workers come and go: count again
-                    workers, counted = self._workers(), time.monotonic()
+                    workers, counted = worker_count(self.client), time.monotonic()
         finally:
             self.client.cancel([*warming, *self.pending])
-
-    def _warm_up(self) -> list[Any]:
-        """Warm every worker up (:meth:`LineJob.warm`) in the thread that runs its
-        tasks, first of all its tasks (so that no chunk's timing pays for it); workers
-        that join later warm up on their first line. The futures, to keep until the
-        end (a future let go is forgotten by the scheduler)."""
-        addresses = list(self.client.scheduler_info(n_workers=-1)["workers"])
-        return [
-            self.client.submit(
-                _warm,
-                self.job,
-                workers=[address],
-                allow_other_workers=True,  # a worker that left: another warms up twice
-                priority=1,
-                pure=False,
-            )
-            for address in addresses
-        ]
-
-    def _workers(self, *, wait_for_one: bool = False) -> int:
-        """The cluster's workers now (first waiting for one, if asked)."""
-        if wait_for_one:
-            try:
-                self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-            except TimeoutError:
-                raise PliesError(
-                    f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
-                ) from None
-        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
     def _chunk_size(self, workers: int) -> int:
         """Lines in the next chunk: one until a chunk was timed, then about

@@ -1,0 +1,645 @@
+"""One hard position solved on many Dask workers, with exactly the serial result.
+
+The client keeps the top of the game tree, ``split`` plies deep (default
+:data:`DEFAULT_SPLIT`), each node with the bounds proven on its score so far; the
+workers run *probes*, null-window searches ``(t, t + 1)`` of the positions at the
+bottom of that tree, each on its own transposition table (:mod:`plies.cluster._probe`).
+A probe's fail-soft score is a bound on its position, and a node's bounds follow from
+its children's by negamax, so every bound the client holds is proven and shared by
+all later questions.
+
+The questions are the serial solver's, asked of the tree:
+
+1. **The value.** The root's window is narrowed by "is the score above ``t``?" tests
+   with the serial solver's thresholds: Pons' rule for Connect Four on the native
+   kernel (:func:`_pons_value`, as ``solve_root`` picks them), and the Python solver's
+   own :meth:`~plies.engine._exact.ExactSolver.value` for the rest, whose root
+   searches are answered by the tree (:class:`_TreeSolver`).
+2. **The best moves**: the root's moves, in the game's order, that reach the value.
+3. **The line**: from the root, the first move in the game's order that keeps the
+   value, ply after ply; the tree follows the line down (its bottom ``split`` plies
+   below the line's node), and once a step costs the workers less than
+   :data:`HANDOFF_SECONDS` one worker finishes the line serially.
+
+Each answer is a function of the exact scores only, so it is the serial one, whatever
+the number of workers, the order probes finish in, or what their tables held.
+
+A test is answered as the young-brothers-wait rule has it: at a node, the eldest
+undecided child first; once one child failed to decide the node (an *all* node), its
+younger brothers too, at once. Free workers take speculative probes (younger brothers
+of a child still running), never more probes than there are workers, so the next
+needed probe never waits behind a speculative one. Probes no longer needed run to
+their end (their bounds are kept); when the solve ends, a Dask Event stops them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from plies.cluster._lines import NEEDS_DASK
+from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob
+from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
+from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
+from plies.engine._exact import ExactSolver
+from plies.engine._limits import MAX_PLY
+from plies.engine._negamax import overrides
+from plies.engine._result import SearchStats
+from plies.engine._search import SOLVE_MOVES, solve_result
+from plies.engine._table import TranspositionTable
+from plies.errors import PliesError, SearchError
+from plies.game import BaseGame
+
+__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "solve_parallel"]
+
+#: Plies of the tree the client keeps below the root (and below each node of the line).
+DEFAULT_SPLIT = 2
+#: A line step whose probes took the workers less than this many seconds in all hands
+#: the rest of the line to one worker.
+HANDOFF_SECONDS = 0.5
+#: The time a task of cheap probes should take on a worker, in seconds.
+CHUNK_SECONDS = 0.05
+#: Probes in one task at most.
+MAX_CHUNK = 64
+#: Seconds between two looks at the stop request and the limits while probes run.
+WAIT_SECONDS = 0.1
+
+_INF = 1 << 62
+
+
+def solve_parallel(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    limits: Limits | None = None,
+    stop: StopRequest | None = None,
+    progress: Callable[[int], None] | None = None,
+    weak: bool = False,
+    moves: str = "line",
+    backend: str | None = None,
+    table_size: int | None = None,
+    split: int = DEFAULT_SPLIT,
+) -> SolveResult:
+    """:func:`plies.engine.solve` of one position on a Dask cluster: a new
+    ``distributed.LocalCluster`` of ``workers`` single-threaded processes, or the
+    scheduler at ``scheduler`` (``tcp://`` or ``tls://HOST:PORT``, from the person who
+    runs it: a cluster must be trusted, it unpickles what it is sent; ``tls://`` takes
+    Dask's TLS configuration, ``distributed.comm.tls.*``).
+
+    The value, distance, best moves and line are exactly :func:`~plies.engine.solve`'s
+    (the search splits ``split`` plies below the root, see :mod:`plies.cluster._split`);
+    the statistics count the nodes of every worker. Connect Four probes run on the
+    native kernel (unless ``backend="python"``), every other game on the Python
+    solver. ``limits`` bound the nodes of all workers together and the time;
+    running out, or ``stop``, raises :class:`SearchError` as :func:`solve` does. A
+    position already decided (the game over, a win in one) is solved here.
+    """
+    limits = limits if limits is not None else Limits()
+    if workers is None and scheduler is None:
+        raise PliesError("solve_parallel needs workers or a scheduler")
+    if split < 1:
+        raise PliesError(f"split must be at least 1 ply, not {split}")
+    if game.has_chance:
+        raise SearchError(f"{game.name}: solve needs a game without chance; use search")
+    if moves not in SOLVE_MOVES:
+        raise SearchError(f"unknown moves option {moves!r} (known: {', '.join(SOLVE_MOVES)})")
+    if limits.depth is not None:
+        raise SearchError("solve searches to the end of the game: give no depth limit")
+    picked = choose_backend(game, backend, state=state)
+    winning = game.winning_move if overrides(game, "winning_move") else None
+    if game.terminal_value(state) is not None or (winning is not None and winning(state)):
+        return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
+    scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
+    try:
+        from plies.cluster._dask import cluster_client
+    except ImportError:
+        raise PliesError(NEEDS_DASK) from None
+    token = uuid.uuid4().hex
+    job = ProbeJob(game, scale, table_size, token, stop_event=f"plies-split-{token}")
+    with cluster_client(workers, scheduler) as client:
+        return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
+
+
+def _is_connect4(game: BaseGame[Any, Any]) -> bool:
+    """Whether ``game``'s native port is Pons' Connect Four kernel."""
+    from plies.engine.native import native_port
+    from plies.engine.native._solve import Connect4Port
+
+    return isinstance(native_port(game), Connect4Port)
+
+
+class _Node:
+    """A position of the client's tree and the bounds proven on its score.
+
+    ``low``/``high`` are the bounds of the node's own probes; ``lower``/``upper``
+    those combined with its children's (``score = max over moves``, a move scoring
+    ``sign * child``). ``final``: the game is over or the side to move wins at once
+    (always probed, never expanded).
+    """
+
+    __slots__ = (
+        "_children",
+        "final",
+        "high",
+        "home",
+        "low",
+        "lower",
+        "move",
+        "parent",
+        "ply",
+        "sign",
+        "state",
+        "upper",
+    )
+
+    def __init__(self, state: Any, ply: int, parent: _Node | None, move: Any, sign: int) -> None:
+        self.state = state
+        self.ply = ply
+        self.parent = parent
+        self.move = move
+        self.sign = sign
+        self.low = self.lower = -_INF
+        self.high = self.upper = _INF
+        self.final = False
+        self.home: str | None = None  # the worker that probed it last
+        self._children: list[_Node] | None = None
+
+    def above(self, threshold: int) -> bool | None:
+        """Whether the score is above ``threshold``, or None while unknown."""
+        if self.lower > threshold:
+            return True
+        if self.upper <= threshold:
+            return False
+        return None
+
+    def move_above(self, threshold: int) -> bool | None:
+        """Whether the move to this node scores above ``threshold`` for the parent."""
+        if self.sign > 0:
+            return self.above(threshold)
+        below = self.above(-threshold - 1)
+        return None if below is None else not below
+
+    def child_threshold(self, threshold: int) -> int:
+        """The threshold of this node's test that answers its move's at ``threshold``."""
+        return threshold if self.sign > 0 else -threshold - 1
+
+    def move_bounds(self) -> tuple[int, int]:
+        """The bounds of the move to this node, for the parent."""
+        if self.sign > 0:
+            return self.lower, self.upper
+        return -self.upper, -self.lower
+
+    def children(self, game: BaseGame[Any, Any], winning: Any) -> list[_Node]:
+        """The children in the game's order (as the serial solver orders them)."""
+        if self._children is None:
+            state = self.state
+            moves = game.legal_moves(state)
+            if overrides(game, "order_moves") and len(moves) > 1:
+                moves = game.order_moves(state, moves)
+            mover = game.to_move(state)
+            children = []
+            for move in moves:
+                child = game.play(state, move)
+                same = not game.alternating and game.to_move(child) == mover
+                node = _Node(child, self.ply + 1, self, move, 1 if same else -1)
+                node.final = game.terminal_value(child) is not None or (
+                    winning is not None and winning(child) is not None
+                )
+                children.append(node)
+            self._children = children
+        return self._children
+
+    def update(self) -> None:
+        """Combine the own bounds with the children's, up to the root."""
+        node: _Node | None = self
+        while node is not None:
+            lower, upper = node.low, node.high
+            if node._children:
+                bounds = [child.move_bounds() for child in node._children]
+                lower = max(lower, *(low for low, _ in bounds))
+                upper = min(upper, max(high for _, high in bounds))
+            node.lower, node.upper = lower, upper
+            node = node.parent
+
+
+#: A probe to run: (speculation level, order, node, threshold).
+_Want = tuple[int, int, _Node, int]
+
+
+class _Split:
+    """One split solve on one Dask client: the tree, the probes out, the counters."""
+
+    def __init__(  # noqa: PLR0917  # one call site, the arguments of one solve
+        self,
+        client: Any,
+        job: ProbeJob,
+        state: Any,
+        limits: Limits,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+        split: int,
+    ) -> None:
+        game = job.game
+        self.client = client
+        self.job = job
+        self.game = game
+        self.winning = game.winning_move if overrides(game, "winning_move") else None
+        self.root = _Node(state, 0, None, None, 1)
+        self.split = split
+        self.horizon = split
+        self.limits = limits
+        self.deadline = deadline_of(limits)
+        self.stop = stop_callable(stop)
+        self.progress = progress
+        self.started = time.perf_counter()
+        self.nodes = 0
+        self.worker_seconds = 0.0
+        #: future -> the probe it runs and the worker it was sent to
+        self.out: dict[Any, tuple[list[tuple[_Node, int]], str | None]] = {}
+        self.per_probe: float | None = None  # seconds a probe takes, lately
+        self.chunk = 1  # probes in the last task sent
+        self.addresses: list[str] = []
+        self.proven = False
+        self.moves = "line"
+        self.probes = 0
+
+    # -- the serial solver's questions --------------------------------------------
+
+    def solve(self, weak: bool, moves: str) -> SolveResult:
+        """The value, then the moves ``moves`` asks for; the :class:`SolveResult`."""
+        from distributed import Event
+
+        from plies.cluster._dask import warm_workers, worker_count
+
+        self.moves = moves
+        worker_count(self.client, wait_for_one=True)
+        self.addresses = self._workers()
+        warming = warm_workers(self.client, self.job)
+        event = Event(self.job.stop_event, client=self.client)  # type: ignore[no-untyped-call]
+        self._counted = time.monotonic()
+        try:
+            if self.job.scale == PONS:
+                return self._solve_pons(weak, moves)
+            return self._solve_engine(weak, moves)
+        finally:
+            event.set()  # type: ignore[no-untyped-call]
+            self.client.cancel([*warming, *self.out])
+
+    def _solve_engine(self, weak: bool, moves: str) -> SolveResult:
+        """The Python solver's :func:`~plies.engine.solve`, on the tree."""
+        ctx = SearchContext(self.game, limits=Limits(), stop=None, table=TranspositionTable(16))
+        solver = _TreeSolver(ctx, self)
+        value = solver.value(self.root.state, weak=weak)
+        self.proven = True
+        target = value
+        if weak:
+            target = value if value >= 0 else solver.worst - MAX_PLY
+        best, pv = self._moves(value, target, weak=weak, moves=moves)
+        return solve_result(value, best, pv, self._stats(), weak=weak, moves=moves)
+
+    def _solve_pons(self, weak: bool, moves: str) -> SolveResult:
+        """The native Connect Four solve, on the tree (Pons' scores)."""
+        from plies.engine.native._solve import _result
+
+        state = self.root.state
+        score = self._pons_value(weak)
+        self.proven = True
+        size: int = self.game.size  # type: ignore[attr-defined]
+        if weak:
+            score = (score > 0) - (score < 0)
+        target = score if score >= 0 or not weak else -size
+        best, pv = self._moves(score, target, weak=weak, moves=moves)
+        return _result(
+            self.game,  # type: ignore[arg-type]
+            state,
+            score,
+            best,
+            pv,
+            self._stats(),
+            weak=weak,
+            moves=moves,
+        )
+
+    def _pons_value(self, weak: bool) -> int:
+        """Pons' score of the root, narrowed with his thresholds (``solve_root``)."""
+        cells: int = self.game.size  # type: ignore[attr-defined]
+        ply: int = self.root.state.ply
+        low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
+        if weak:
+            low, high = -1, 1
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and _c_half(low) < med:
+                med = _c_half(low)
+            elif med >= 0 and _c_half(high) > med:
+                med = _c_half(high)
+            self.test(self.root, med)
+            low = max(low, min(self.root.lower, high))
+            high = min(high, self.root.upper)
+        return low
+
+    def _moves(
+        self, value: int, target: int, *, weak: bool, moves: str
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """``(best moves, line)`` as :func:`~plies.engine.solve` finds them."""
+        pv: tuple[Any, ...] = ()
+        best: tuple[Any, ...] = ()
+        if moves in ("line", "all") and not weak:
+            pv = self.line(value)
+        if moves == "all":
+            best = tuple(child.move for child in self.reaching(self.root, target))
+        elif moves != "none":
+            best = pv[:1] or (self.first_reaching(self.root, target).move,)
+        return best, pv or best[:1]
+
+    def test(self, node: _Node, threshold: int) -> bool:
+        """Whether ``node`` scores above ``threshold``."""
+        self.resolve(
+            lambda: node.above(threshold) is not None,
+            lambda: self._wanted(node, threshold, 0),
+        )
+        return bool(node.above(threshold))
+
+    def reaching(self, node: _Node, target: int) -> list[_Node]:
+        """The children of ``node`` whose moves reach ``target``, in order."""
+        children = node.children(self.game, self.winning)
+        threshold = target - 1
+
+        def wanted() -> Iterator[_Want]:
+            for child in children:
+                yield from self._wanted(child, child.child_threshold(threshold), 0)
+
+        self.resolve(lambda: all(c.move_above(threshold) is not None for c in children), wanted)
+        return [child for child in children if child.move_above(threshold)]
+
+    def first_reaching(self, node: _Node, target: int) -> _Node:
+        """The first child of ``node`` whose move reaches ``target``."""
+        children = node.children(self.game, self.winning)
+        threshold = target - 1
+
+        def first() -> _Node | None:
+            for child in children:
+                above = child.move_above(threshold)
+                if above is None:
+                    return None
+                if above:
+                    return child
+            raise AssertionError("no move reaches the value")
+
+        def wanted() -> Iterator[_Want]:
+            level = 0
+            for child in children:
+                if child.move_above(threshold) is None:
+                    yield from self._wanted(child, child.child_threshold(threshold), level)
+                    level = 1
+
+        self.resolve(lambda: first() is not None, wanted)
+        found = first()
+        assert found is not None
+        return found
+
+    def line(self, value: int) -> tuple[Any, ...]:
+        """The serial solver's line from the root of exact score ``value``."""
+        game = self.game
+        node: _Node = self.root
+        line: list[Any] = []
+        while game.terminal_value(node.state) is None and len(line) < MAX_PLY:
+            self.horizon = node.ply + self.split
+            spent = self.worker_seconds
+            node = self.first_reaching(node, value)
+            line.append(node.move)
+            if node.sign < 0:
+                value = -value
+            if game.terminal_value(node.state) is None and (
+                self.worker_seconds - spent < HANDOFF_SECONDS
+            ):
+                line.extend(self._rest_of_line(node, value))
+                break
+        return tuple(line)
+
+    def _rest_of_line(self, node: _Node, value: int) -> tuple[Any, ...]:
+        """The line from ``node`` (of exact ``value``) to the end, by one worker."""
+        future = self.client.submit(
+            _run_line,
+            self.job,
+            node.state,
+            node.ply,
+            value,
+            self._task_limits(),
+            workers=None if node.home is None else [node.home],
+            allow_other_workers=node.home is not None,
+            pure=False,
+        )
+        self.out[future] = ([], node.home)
+        while True:
+            self._check()
+            done = self._wait()
+            if future in done:
+                return self._account(future)[0].line
+            for other in done:
+                self._collect(other)
+
+    # -- probes ---------------------------------------------------------------------
+
+    def _wanted(self, node: _Node, threshold: int, level: int) -> Iterator[_Want]:
+        """The probes that would answer "``node`` above ``threshold``?", by level of
+        speculation: the eldest undecided child at the node's level, its younger
+        brothers one higher unless an elder brother already failed to decide."""
+        if node.above(threshold) is not None:
+            return
+        if node.final or node.ply >= self.horizon:
+            yield level, node.ply, node, threshold
+            return
+        children = node.children(self.game, self.winning)
+        all_node = False
+        first = True
+        for child in children:
+            child_threshold = child.child_threshold(threshold)
+            if child.above(child_threshold) is not None:
+                all_node = True  # decided without deciding this node
+                continue
+            child_level = level if first or all_node else level + 1
+            yield from self._wanted(child, child_threshold, child_level)
+            first = False
+
+    def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[_Want]]) -> None:
+        """Run the probes ``wanted`` asks for until ``done()``."""
+        while not done():
+            self._check()
+            self._send(wanted())
+            if not self.out:
+                raise AssertionError("the split solve found nothing to probe")
+            for future in self._wait():
+                self._collect(future)
+
+    def _send(self, wanted: Iterator[_Want]) -> None:
+        """Send the most wanted probes not already out to each free worker: of the
+        most wanted level, first those that worker ran before (its table knows the
+        positions). One probe per task while probes take long; cheap ones go in
+        chunks of about :data:`CHUNK_SECONDS` (a task costs milliseconds)."""
+        busy = {worker for _, worker in self.out.values()}
+        free = [worker for worker in self.addresses if worker not in busy]
+        if not free:
+            return
+        running = {
+            (id(node), threshold) for probes, _ in self.out.values() for node, threshold in probes
+        }
+        order = itertools.count()
+        ranked = [
+            (level, node, threshold)
+            for level, _, node, threshold in sorted(
+                (level, next(order), node, t) for level, _, node, t in wanted
+            )
+            if (id(node), threshold) not in running
+        ]
+        size = 1
+        if self.per_probe is not None:  # grows by doubling: a harder probe may come
+            size = int(CHUNK_SECONDS / max(self.per_probe, 1e-6))
+            size = max(1, min(MAX_CHUNK, size, 2 * self.chunk))
+        self.chunk = size
+        share = max(1, -(-len(ranked) // len(free)))  # spread over the free workers
+        for worker in free:
+            if not ranked:
+                break
+            chunk = [ranked.pop(self._pick(ranked, worker)) for _ in range(min(size, share))
+                     if ranked]  # fmt: skip
+            for _, node, _ in chunk:
+                node.home = worker
+            future = self.client.submit(
+                _run_probes,
+                self.job,
+                [(node.state, node.ply, threshold) for _, node, threshold in chunk],
+                self._task_limits(),
+                workers=[worker],
+                allow_other_workers=True,  # a worker that left: another runs it
+                pure=False,
+            )
+            self.out[future] = ([(node, threshold) for _, node, threshold in chunk], worker)
+            self.probes += len(chunk)
+
+    @staticmethod
+    def _pick(ranked: list[tuple[int, _Node, int]], worker: str) -> int:
+        """The index of the next probe for ``worker``: the first of the most wanted
+        level it ran before, else the most wanted."""
+        top = ranked[0][0]
+        for index, (level, node, _) in enumerate(ranked):
+            if level != top:
+                break
+            if node.home == worker:
+                return index
+        return 0
+
+    def _wait(self) -> set[Any]:
+        from distributed import wait
+
+        try:
+            finished, _ = wait(  # type: ignore[no-untyped-call]
+                list(self.out), timeout=WAIT_SECONDS, return_when="FIRST_COMPLETED"
+            )
+        except TimeoutError:
+            finished = set()
+        if time.monotonic() - self._counted > 1:  # workers come and go: count again
+            self.addresses, self._counted = self._workers(), time.monotonic()
+        return set(finished)
+
+    def _workers(self) -> list[str]:
+        """The addresses of the cluster's workers now."""
+        return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def _account(self, future: Any) -> list[Probed]:
+        """The results of a finished task, counted; a stopped one stops the solve."""
+        probes, _ = self.out.pop(future)
+        try:
+            results: list[Probed] = future.result()
+        except Exception as exc:  # a bug in a probe, or one that killed its workers
+            raise PliesError(
+                f"a probe failed on the cluster: {type(exc).__name__}: {exc}"
+            ) from None
+        seconds = 0.0
+        for probed in results:
+            self.nodes += probed.nodes
+            seconds += probed.seconds
+        self.worker_seconds += seconds
+        if probes:  # the mean of the latest, mostly: a worker's first probes are slower
+            latest = seconds / len(probes)
+            self.per_probe = latest if self.per_probe is None else (self.per_probe + latest) / 2
+        if self.progress is not None:
+            self.progress(self.nodes)
+        for probed in results:
+            if probed.stopped is not None:
+                raise solve_stopped(probed.stopped, proven=self.proven, moves=self.moves)
+        return results
+
+    def _collect(self, future: Any) -> None:
+        probes, _ = self.out[future]
+        for (node, threshold), probed in zip(probes, self._account(future), strict=True):
+            if probed.score > threshold:
+                node.low = max(node.low, probed.score)
+            else:
+                node.high = min(node.high, probed.score)
+            node.update()
+
+    def _check(self) -> None:
+        """Stop the solve at a limit or a stop request."""
+        reason = None
+        if self.limits.nodes is not None and self.nodes >= self.limits.nodes:
+            reason = "node limit"
+        elif time.monotonic() >= self.deadline:
+            reason = "time limit"
+        elif self.stop is not None and self.stop():
+            reason = "stop requested"
+        if reason is not None:
+            raise solve_stopped(reason, proven=self.proven, moves=self.moves)
+
+    def _task_limits(self) -> Limits:
+        """A probe's limits: what is left of the solve's."""
+        nodes = None if self.limits.nodes is None else max(1, self.limits.nodes - self.nodes)
+        time_left = None
+        if self.limits.time is not None:
+            time_left = max(0.001, self.deadline - time.monotonic())
+        return Limits(nodes=nodes, time=time_left)
+
+    def _stats(self) -> SearchStats:
+        return SearchStats(nodes=self.nodes, time=time.perf_counter() - self.started)
+
+
+class _TreeSolver(ExactSolver):
+    """The Python solver whose root searches are answered by the split tree: its
+    :meth:`value` picks the thresholds exactly as a serial solve does."""
+
+    def __init__(self, ctx: SearchContext, split: _Split) -> None:
+        super().__init__(ctx)
+        self.split = split
+
+    def search(self, state: Any, alpha: int, beta: int, ply: int = 0) -> int:
+        """The root's fail-soft score in the null window ``(alpha, alpha + 1)``."""
+        assert state is self.split.root.state and beta == alpha + 1 and ply == 0
+        root = self.split.root
+        return root.lower if self.split.test(root, alpha) else root.upper
+
+
+def _run_probes(job: ProbeJob, probes: list[tuple[Any, int, int]], limits: Limits) -> list[Probed]:
+    """On a worker: probes ``(state, ply, threshold)`` one after the other (see
+    :meth:`ProbeJob.probe`), until one is stopped."""
+    results = []
+    for state, ply, threshold in probes:
+        results.append(job.probe(state, ply, threshold, limits))
+        if results[-1].stopped is not None:
+            break
+    results.extend(Probed(stopped=results[-1].stopped) for _ in probes[len(results) :])
+    return results
+
+
+def _run_line(job: ProbeJob, state: Any, ply: int, value: int, limits: Limits) -> list[Probed]:
+    """On a worker: the rest of a line (see :meth:`ProbeJob.line`)."""
+    return [job.line(state, ply, value, limits)]
+
+
+def _c_half(value: int) -> int:
+    """``value / 2`` truncated towards zero (C's division, as Pons' thresholds use)."""
+    return value // 2 if value >= 0 else -(-value // 2)

@@ -1,0 +1,163 @@
+"""One position solved on a LocalCluster of two workers (:func:`solve_parallel`): the
+serial solver's value, distance, best moves and line, whatever the workers did."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from plies.cli import main
+from plies.cluster import solve_parallel
+from plies.engine import Limits, solve
+from plies.errors import PliesError, SearchError
+from plies.games import parse_game_spec
+
+pytest.importorskip("distributed")
+
+
+def random_position(spec: str, plies: int, seed: int) -> tuple[Any, Any]:
+    """A position ``plies`` random moves into ``spec`` (fewer if the game ends)."""
+    game = parse_game_spec(spec)
+    state = game.initial_state()
+    chooser = random.Random(seed)
+    for _ in range(plies):
+        if game.terminal_value(state) is not None:
+            break
+        state = game.play(state, chooser.choice(list(game.legal_moves(state))))
+    return game, state
+
+
+def answer(solved: Any) -> tuple[Any, ...]:
+    """What must not depend on the number of workers."""
+    return (
+        solved.result,
+        solved.distance,
+        solved.utility,
+        solved.value,
+        solved.best_moves,
+        solved.pv,
+        solved.weak,
+    )
+
+
+#: (game, plies of random moves, seeds): positions each solved in well under a second.
+CASES = [
+    ("connect4", 14, range(3)),
+    ("tictactoe", 1, range(2)),
+    ("mnk:m=4,n=3,k=3", 3, range(2)),
+    ("nim", 0, range(1)),
+    ("nim", 2, range(1)),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "plies", "seed"),
+    [(spec, plies, seed) for spec, plies, seeds in CASES for seed in seeds],
+)
+def test_the_split_solve_is_the_serial_one(spec: str, plies: int, seed: int, address: str) -> None:
+    game, state = random_position(spec, plies, seed)
+    for moves in ("all", "line"):
+        serial = solve(game, state, moves=moves)
+        split = solve_parallel(game, state, scheduler=address, moves=moves)
+        assert answer(split) == answer(serial), (spec, game.format_position(state), moves)
+        assert split.stats.nodes > 0
+
+
+def test_positions_whose_best_move_is_not_the_first_in_order(address: str) -> None:
+    # Connect Four positions where the first move in the game's order is not best (the
+    # split solve must still pick the serial solver's moves), at several split depths.
+    game = parse_game_spec("connect4")
+    found = []
+    for seed in range(200):
+        _, state = random_position("connect4", 16, seed)
+        if game.terminal_value(state) is not None or game.winning_move(state) is not None:
+            continue
+        serial = solve(game, state, moves="all")
+        first = game.order_moves(state, game.legal_moves(state))[0]
+        if first not in serial.best_moves:
+            found.append((state, serial))
+        if len(found) == 3:
+            break
+    assert len(found) == 3
+    for (state, serial), split in zip(found, (1, 2, 3), strict=True):
+        solved = solve_parallel(game, state, scheduler=address, moves="all", split=split)
+        assert answer(solved) == answer(serial)
+
+
+def test_weak_and_python_solves_are_the_serial_ones(address: str) -> None:
+    game, state = random_position("connect4", 18, 7)
+    for backend in ("python", None):
+        for moves in ("best", "none"):
+            serial = solve(game, state, weak=True, moves=moves, backend=backend)
+            split = solve_parallel(
+                game, state, scheduler=address, weak=True, moves=moves, backend=backend
+            )
+            assert answer(split) == answer(serial)
+    game, state = random_position("tictactoe", 2, 1)
+    serial = solve(game, state, weak=True, moves="all")
+    assert answer(solve_parallel(game, state, scheduler=address, weak=True, moves="all")) == (
+        answer(serial)
+    )
+
+
+def test_a_decided_position_is_solved_without_the_cluster() -> None:
+    # A win in one and a finished game need no worker: no scheduler is even asked.
+    game = parse_game_spec("connect4")
+    for position in ("445566", "4455667"):
+        state = game.parse_position(position)
+        solved = solve_parallel(game, state, scheduler="tcp://127.0.0.1:1")
+        assert answer(solved) == answer(solve(game, state, moves="line"))
+
+
+def test_limits_stop_the_split_solve(address: str) -> None:
+    game = parse_game_spec("connect4")
+    state = game.parse_position("4453")
+    with pytest.raises(SearchError, match=r"solve stopped \(node limit\) before the value"):
+        solve_parallel(game, state, scheduler=address, limits=Limits(nodes=50_000))
+    with pytest.raises(SearchError, match=r"solve stopped \(stop requested\)"):
+        solve_parallel(game, state, scheduler=address, stop=lambda: True)
+
+
+def test_bad_arguments_are_errors() -> None:
+    game = parse_game_spec("tictactoe")
+    state = game.initial_state()
+    with pytest.raises(PliesError, match="workers or a scheduler"):
+        solve_parallel(game, state)
+    with pytest.raises(PliesError, match="split"):
+        solve_parallel(game, state, workers=2, split=0)
+    with pytest.raises(SearchError, match="without chance"):
+        pig = parse_game_spec("pig")
+        solve_parallel(pig, pig.initial_state(), workers=2)
+
+
+def test_the_command_prints_the_serial_answer(
+    capsys: pytest.CaptureFixture[str], address: str
+) -> None:
+    argv = ["solve", "connect4", "44455554221", "--json"]
+    assert main(argv) == 0
+    serial = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--scheduler", address]) == 0
+    split = json.loads(capsys.readouterr().out)
+    for record in (serial, split):
+        for field in ("nodes", "nps", "time", "backend"):
+            record.pop(field)
+    assert split == serial
+
+
+def test_an_unreachable_scheduler_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import plies.cluster._dask
+
+    monkeypatch.setattr(plies.cluster._dask, "CONNECT_SECONDS", 1)  # retries for 1 s
+    status = main(["solve", "connect4", "4453", "--scheduler", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:1")
+    assert len(err.splitlines()) == 1
+    status = main(["solve", "connect4", "4453", "--scheduler", "http://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.splitlines()) == 1 and err.startswith("error: ")
