@@ -4,11 +4,18 @@ serial solver's value, distance, best moves and line, whatever the workers did."
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cluster_helpers import plies_env
 from plies.cli import main
 from plies.cluster import solve_parallel
 from plies.engine import Limits, solve
@@ -16,6 +23,19 @@ from plies.errors import PliesError, SearchError
 from plies.games import parse_game_spec
 
 pytest.importorskip("distributed")
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
 
 
 def random_position(spec: str, plies: int, seed: int) -> tuple[Any, Any]:
@@ -161,3 +181,34 @@ def test_an_unreachable_scheduler_is_one_error_line(
     status = main(["solve", "connect4", "4453", "--scheduler", "http://127.0.0.1:1"])
     err = capsys.readouterr().err
     assert status == 1 and len(err.splitlines()) == 1 and err.startswith("error: ")
+
+
+def test_ctrl_c_while_the_local_cluster_starts_exits_at_once(tmp_path: Path) -> None:
+    # Ctrl-C at a terminal reaches every process of the group. It was ignored until
+    # the LocalCluster was up (seconds); now the command stops at once, with one line,
+    # and the workers (forked from a server that ignores SIGINT) print nothing.
+    command = [sys.executable, "-m", "plies", "solve", "connect4", "4453", "--workers", "2"]
+    driver = subprocess.Popen(
+        command,
+        env=plies_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not children(driver.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)  # the fork server: the cluster is starting
+        assert children(driver.pid), "the cluster did not start"
+        os.killpg(driver.pid, signal.SIGINT)
+        interrupted = time.monotonic()
+        out, err = driver.communicate(timeout=60)
+        seconds = time.monotonic() - interrupted
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    assert driver.returncode == 130, err
+    assert out == b""
+    assert err.decode().splitlines() == ["error: interrupted before the position was solved"]
+    assert seconds < 10  # a generous bound: a cluster start here took 3 to 5 s

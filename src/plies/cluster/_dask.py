@@ -13,6 +13,7 @@ every line is emitted once, from the one result the future holds.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import threading
@@ -42,6 +43,8 @@ MIN_CHUNK_SECONDS = 0.1
 MAX_CHUNK = 2000
 #: Seconds to wait for a scheduler to answer, and for its first worker.
 CONNECT_SECONDS = 10
+#: Seconds between two looks at the stop request while a local cluster starts.
+STOP_GAP = 0.1
 
 
 def run_on_cluster(
@@ -55,32 +58,40 @@ def run_on_cluster(
 ) -> None:
     """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
     processes, or on the scheduler at ``scheduler``."""
-    with cluster_client(workers, scheduler) as client:
-        _Run(client, items, job, emit, stop).run()
+    try:
+        with cluster_client(workers, scheduler, stop.is_set) as client:
+            _Run(client, items, job, emit, stop).run()
+    except StartStopped:
+        return  # the caller sees stop set
 
 
 @contextmanager
-def cluster_client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+def cluster_client(
+    workers: int | None, scheduler: str | None, stop: Callable[[], bool] | None = None
+) -> Iterator[Any]:
     """A Dask client of a new LocalCluster of ``workers`` single-threaded processes,
-    or of the scheduler at ``scheduler`` (with Dask's TLS settings for ``tls://``)."""
+    or of the scheduler at ``scheduler`` (with Dask's TLS settings for ``tls://``).
+
+    ``stop`` (Ctrl-C) is read while the LocalCluster starts (seconds): when it says
+    so, :class:`StartStopped` is raised at once, and the cluster is closed as soon as
+    it is up (in the background, or by Dask when Python exits, which waits for it)."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise PliesError(NEEDS_DASK) from None
     if scheduler is None:
-        with _sigint_ignored():
-            cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
-                silence_logs=logging.ERROR,
-            )
-        try:
-            with Client(cluster) as client:  # type: ignore[no-untyped-call]
-                yield client
-        finally:
-            cluster.close()
+        import dask
+
+        # Worker processes forked from a server started with SIGINT ignored ignore it
+        # too, however this process handles it meanwhile (see _start_forkserver).
+        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+            _start_forkserver()
+            cluster = _start_local_cluster(workers, stop)
+            try:
+                with Client(cluster) as client:  # type: ignore[no-untyped-call]
+                    yield client
+            finally:
+                cluster.close()
         return
     try:
         client = Client(  # type: ignore[no-untyped-call]
@@ -92,14 +103,70 @@ def cluster_client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         yield client
 
 
+class StartStopped(Exception):
+    """A stop request came while the local cluster started."""
+
+
+def _start_local_cluster(workers: int | None, stop: Callable[[], bool] | None) -> Any:
+    """A new LocalCluster, started in a thread while this one watches ``stop``."""
+    from distributed import LocalCluster
+
+    box: list[Any] = []
+    abandoned = threading.Event()
+
+    def start() -> None:
+        try:
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
+                silence_logs=logging.ERROR,
+            )
+        except BaseException as exc:  # raised again in the caller's thread
+            box.append(exc)
+            return
+        box.append(cluster)
+        if abandoned.is_set():
+            with contextlib.suppress(BaseException):  # the interpreter may be exiting
+                cluster.close()
+
+    starter = threading.Thread(target=start, name="plies-cluster-start", daemon=True)
+    starter.start()
+    while starter.is_alive():
+        starter.join(STOP_GAP)
+        if stop is not None and stop() and starter.is_alive():
+            abandoned.set()
+            # The cluster is closed when it is up, or when Python exits (Dask waits for
+            # its start then: seconds); what its close logs then is noise.
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            raise StartStopped
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
+
+
+def _start_forkserver() -> None:
+    """Start multiprocessing's fork server (once per process) with SIGINT ignored, so
+    that the worker processes it forks ignore it: Ctrl-C at a terminal, sent to every
+    process of the group, then stops the work in this process only (a worker's
+    KeyboardInterrupt was a traceback on the terminal). Python installs no handler of
+    its own for a signal it starts ignoring, and the server gives its children the
+    handlers it started with. Only the start of the server (milliseconds) ignores
+    SIGINT here: a Ctrl-C while the cluster starts is seen (it was lost while every
+    worker process was spawned with SIGINT ignored)."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["distributed"])  # workers start without importing it
+    with _sigint_ignored():
+        forkserver.ensure_running()
+
+
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread): the worker processes
-    started then inherit it, so that Ctrl-C at a terminal, sent to every process of
-    the group, stops the batch in this process only (a worker's KeyboardInterrupt was
-    a traceback on the terminal). Python installs no handler of its own for a signal it
-    starts ignoring. (Blocking it instead, to keep a Ctrl-C pending, does not reach
-    the workers: their start unblocks it.) A Ctrl-C while the cluster starts is lost."""
+    """SIGINT ignored while the block runs (in the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -116,13 +116,16 @@ def solve_parallel(
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
     try:
-        from plies.cluster._dask import cluster_client
+        from plies.cluster._dask import StartStopped, cluster_client
     except ImportError:
         raise PliesError(NEEDS_DASK) from None
     token = uuid.uuid4().hex
     job = ProbeJob(game, scale, table_size, token, stop_event=f"plies-split-{token}")
-    with cluster_client(workers, scheduler) as client:
-        return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
+    try:
+        with cluster_client(workers, scheduler, stop_callable(stop)) as client:
+            return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
+    except StartStopped:
+        raise solve_stopped("stop requested", proven=False, moves=moves) from None
 
 
 def _is_connect4(game: BaseGame[Any, Any]) -> bool:
