@@ -93,11 +93,12 @@ def cluster_client(
             finally:
                 cluster.close()
         return
+    security = _security(scheduler)
     try:
         client = Client(  # type: ignore[no-untyped-call]
-            scheduler, security=_security(scheduler), timeout=CONNECT_SECONDS
+            scheduler, security=security, timeout=CONNECT_SECONDS
         )
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, TypeError, ValueError) as exc:  # TypeError: bad TLS
         raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     with client:
         yield client
@@ -184,7 +185,13 @@ def _security(address: str) -> Any:
         return None
     from distributed.security import Security
 
-    return Security()  # type: ignore[no-untyped-call]
+    security = Security()  # type: ignore[no-untyped-call]
+    if security.tls_ca_file is None:
+        raise PliesError(
+            f"{address} needs TLS settings: Dask's distributed.comm.tls.ca-file, "
+            ".client.cert and .client.key (or --tls-ca, --tls-cert and --tls-key)"
+        )
+    return security
 
 
 def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], float]:

@@ -22,7 +22,7 @@ def tls_files(ca: str | None, cert: str | None, key: str | None) -> Iterator[Non
         yield
         return
     if (cert is None) != (key is None):
-        raise PliesError("--tls-cert and --tls-key go together (the client's certificate and key)")
+        raise PliesError("a TLS certificate and its key go together (--tls-cert, --tls-key)")
     settings = {}
     for name, path in (("ca-file", ca), ("client.cert", cert), ("client.key", key)):
         if path is None:
