@@ -186,7 +186,7 @@ def _security(address: str) -> Any:
     from distributed.security import Security
 
     security = Security()  # type: ignore[no-untyped-call]
-    if security.tls_ca_file is None:
+    if getattr(security, "tls_ca_file", None) is None:  # set from the configuration
         raise PliesError(
             f"{address} needs TLS settings: Dask's distributed.comm.tls.ca-file, "
             ".client.cert and .client.key (or --tls-ca, --tls-cert and --tls-key)"
