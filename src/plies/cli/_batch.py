@@ -45,15 +45,16 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=whole_number(1, 1024),
         metavar="N",
-        help="run the batch on a local Dask cluster of N worker processes (needs "
-        "plies[cluster]); the output is the serial one",
+        help="run the batch (solve: or split one position's search) on a local Dask "
+        "cluster of N worker processes (needs plies[cluster]); the output is the serial one",
     )
     where.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run the batch on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:PORT, or tls://HOST:PORT with Dask's TLS configuration); the "
-        "cluster must be trusted: it unpickles what it is sent",
+        help="run it on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT, or tls://HOST:PORT with Dask's TLS configuration or the --tls "
+        "files); the cluster must be trusted: it unpickles what it is sent. Give the "
+        "address here only, never from a file or a web page you do not control",
     )
     tls = parser.add_argument_group(
         "TLS",
