@@ -17,9 +17,8 @@ The questions are the serial solver's, asked of the tree:
    searches are answered by the tree (:class:`_TreeSolver`).
 2. **The best moves**: the root's moves, in the game's order, that reach the value.
 3. **The line**: from the root, the first move in the game's order that keeps the
-   value, ply after ply; the tree follows the line down (its bottom ``split`` plies
-   below the line's node), and once a step costs the workers less than
-   :data:`HANDOFF_SECONDS` one worker finishes the line serially.
+   value, ply after ply, through the tree; from its bottom the worker that probed the
+   line's position there (its table holds most of the proof) finishes it serially.
 
 Each answer is a function of the exact scores only, so it is the serial one, whatever
 the number of workers, the order probes finish in, or what their tables held.
@@ -53,13 +52,10 @@ from plies.engine._table import TranspositionTable
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 
-__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "solve_parallel"]
+__all__ = ["DEFAULT_SPLIT", "solve_parallel"]
 
 #: Plies of the tree the client keeps below the root (and below each node of the line).
 DEFAULT_SPLIT = 2
-#: A line step whose probes took the workers less than this many seconds in all hands
-#: the rest of the line to one worker.
-HANDOFF_SECONDS = 0.5
 #: The time a task of cheap probes should take on a worker, in seconds.
 CHUNK_SECONDS = 0.05
 #: Probes in one task at most.
@@ -407,22 +403,20 @@ class _Split:
         return found
 
     def line(self, value: int) -> tuple[Any, ...]:
-        """The serial solver's line from the root of exact score ``value``."""
+        """The serial solver's line from the root of exact score ``value``: its
+        steps through the tree, then the rest from the bottom of the tree by the
+        worker that probed the line's position there (its table holds its proof)."""
         game = self.game
         node: _Node = self.root
         line: list[Any] = []
         while game.terminal_value(node.state) is None and len(line) < MAX_PLY:
-            self.horizon = node.ply + self.split
-            spent = self.worker_seconds
+            if node.final or node.ply >= self.horizon:
+                line.extend(self._rest_of_line(node, value))
+                break
             node = self.first_reaching(node, value)
             line.append(node.move)
             if node.sign < 0:
                 value = -value
-            if game.terminal_value(node.state) is None and (
-                self.worker_seconds - spent < HANDOFF_SECONDS
-            ):
-                line.extend(self._rest_of_line(node, value))
-                break
         return tuple(line)
 
     def _rest_of_line(self, node: _Node, value: int) -> tuple[Any, ...]:
