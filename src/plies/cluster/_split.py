@@ -17,8 +17,9 @@ The questions are the serial solver's, asked of the tree:
    searches are answered by the tree (:class:`_TreeSolver`).
 2. **The best moves**: the root's moves, in the game's order, that reach the value.
 3. **The line**: from the root, the first move in the game's order that keeps the
-   value, ply after ply, through the tree; from its bottom the worker that probed the
-   line's position there (its table holds most of the proof) finishes it serially.
+   value, ply after ply, through the tree (its bottom ``split`` plies below the line's
+   position); once steps are cheap, the worker that probed the line's position (its
+   table holds most of the proof) finishes it serially.
 
 Each answer is a function of the exact scores only, so it is the serial one, whatever
 the number of workers, the order probes finish in, or what their tables held.
@@ -52,7 +53,7 @@ from plies.engine._table import TranspositionTable
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 
-__all__ = ["DEFAULT_SPLIT", "solve_parallel"]
+__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "solve_parallel"]
 
 #: Plies of the tree the client keeps below the root (and below each node of the line).
 DEFAULT_SPLIT = 2
@@ -60,6 +61,9 @@ DEFAULT_SPLIT = 2
 CHUNK_SECONDS = 0.05
 #: Probes in one task at most.
 MAX_CHUNK = 64
+#: A step of the line whose probes took the workers less than this many seconds in all
+#: hands the rest of the line to one worker.
+HANDOFF_SECONDS = 0.5
 #: Seconds between two looks at the stop request and the limits while probes run.
 WAIT_SECONDS = 0.1
 
@@ -404,16 +408,22 @@ class _Split:
 
     def line(self, value: int) -> tuple[Any, ...]:
         """The serial solver's line from the root of exact score ``value``: its
-        steps through the tree, then the rest from the bottom of the tree by the
-        worker that probed the line's position there (its table holds its proof)."""
+        steps through the tree, which follows the line down (its bottom ``split``
+        plies below the line's position), until a step costs the workers less than
+        :data:`HANDOFF_SECONDS`; then, from the first position on the line that a
+        worker probed, the rest by that worker (its table holds most of the proof)."""
         game = self.game
         node: _Node = self.root
         line: list[Any] = []
+        cheap = False
         while game.terminal_value(node.state) is None and len(line) < MAX_PLY:
-            if node.final or node.ply >= self.horizon:
+            if cheap and (node.home is not None or node.final):
                 line.extend(self._rest_of_line(node, value))
                 break
+            self.horizon = node.ply + self.split
+            spent = self.worker_seconds
             node = self.first_reaching(node, value)
+            cheap = self.worker_seconds - spent < HANDOFF_SECONDS
             line.append(node.move)
             if node.sign < 0:
                 value = -value
