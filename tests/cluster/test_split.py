@@ -123,6 +123,20 @@ def test_weak_and_python_solves_are_the_serial_ones(address: str) -> None:
     )
 
 
+def test_an_easy_position_starts_no_local_cluster() -> None:
+    # Solved within the head start here: no Dask at all (a cluster takes seconds).
+    code = (
+        "import sys; from plies.cli import main;"
+        "status = main(['solve', 'connect4', '44455554221', '--workers', '2']);"
+        "assert 'distributed' not in sys.modules; sys.exit(status)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=plies_env(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("result ")
+
+
 def test_a_decided_position_is_solved_without_the_cluster() -> None:
     # A win in one and a finished game need no worker: no scheduler is even asked.
     game = parse_game_spec("connect4")
@@ -187,7 +201,8 @@ def test_ctrl_c_while_the_local_cluster_starts_exits_at_once(tmp_path: Path) -> 
     # Ctrl-C at a terminal reaches every process of the group. It was ignored until
     # the LocalCluster was up (seconds); now the command stops at once, with one line,
     # and the workers (forked from a server that ignores SIGINT) print nothing.
-    command = [sys.executable, "-m", "plies", "solve", "connect4", "4453", "--workers", "2"]
+    # A hard position (20 s here): the cluster starts after the second of head start.
+    command = [sys.executable, "-m", "plies", "solve", "connect4", "13712", "--workers", "2"]
     driver = subprocess.Popen(
         command,
         env=plies_env(),
@@ -202,13 +217,17 @@ def test_ctrl_c_while_the_local_cluster_starts_exits_at_once(tmp_path: Path) -> 
         assert children(driver.pid), "the cluster did not start"
         os.killpg(driver.pid, signal.SIGINT)
         interrupted = time.monotonic()
-        out, err = driver.communicate(timeout=60)
+        assert driver.stderr is not None
+        first = driver.stderr.readline()  # the command's answer to Ctrl-C
         seconds = time.monotonic() - interrupted
+        out, err = driver.communicate(timeout=120)  # the cluster's start is undone
     finally:
         if driver.poll() is None:
             os.killpg(driver.pid, signal.SIGKILL)
             driver.wait()
     assert driver.returncode == 130, err
     assert out == b""
-    assert err.decode().splitlines() == ["error: interrupted before the position was solved"]
-    assert seconds < 10  # a generous bound: a cluster start here took 3 to 5 s
+    assert (first + err).decode().splitlines() == [
+        "error: interrupted before the position was solved"
+    ]
+    assert seconds < 10  # a generous bound: it came within 0.1 s; a start took 3 to 15 s

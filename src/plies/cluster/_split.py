@@ -40,7 +40,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from plies.cluster._lines import NEEDS_DASK
+from plies.cluster._lines import HEAD_START, NEEDS_DASK
 from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob
 from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
 from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
@@ -84,6 +84,7 @@ def solve_parallel(
     backend: str | None = None,
     table_size: int | None = None,
     split: int = DEFAULT_SPLIT,
+    head_start: float = HEAD_START,
 ) -> SolveResult:
     """:func:`plies.engine.solve` of one position on a Dask cluster: a new
     ``distributed.LocalCluster`` of ``workers`` single-threaded processes, or the
@@ -97,7 +98,10 @@ def solve_parallel(
     native kernel (unless ``backend="python"``), every other game on the Python
     solver. ``limits`` bound the nodes of all workers together and the time;
     running out, or ``stop``, raises :class:`SearchError` as :func:`solve` does. A
-    position already decided (the game over, a win in one) is solved here.
+    position already decided (the game over, a win in one) is solved here, and so is
+    one solved within ``head_start`` seconds (default
+    :data:`~plies.cluster._lines.HEAD_START`) here before a local cluster is started;
+    their statistics are then the serial solve's.
     """
     limits = limits if limits is not None else Limits()
     if workers is None and scheduler is None:
@@ -114,6 +118,10 @@ def solve_parallel(
     winning = game.winning_move if overrides(game, "winning_move") else None
     if game.terminal_value(state) is not None or (winning is not None and winning(state)):
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
+    if scheduler is None and head_start > 0:
+        solved = _head_start(game, state, head_start, limits, stop, progress, weak, moves, backend)
+        if solved is not None:
+            return solved
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
     try:
         from plies.cluster._dask import StartStopped, cluster_client
@@ -126,6 +134,42 @@ def solve_parallel(
             return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
     except StartStopped:
         raise solve_stopped("stop requested", proven=False, moves=moves) from None
+
+
+def _head_start(  # noqa: PLR0917  # solve_parallel's arguments, passed on
+    game: BaseGame[Any, Any],
+    state: Any,
+    seconds: float,
+    limits: Limits,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+    weak: bool,
+    moves: str,
+    backend: str | None,
+) -> SolveResult | None:
+    """The serial solve of ``state`` if it takes less than ``seconds`` here, else
+    None (a local cluster takes seconds to start: an easy position starts none)."""
+    deadline = time.monotonic() + seconds
+    asked = stop_callable(stop)
+
+    def head_over() -> bool:
+        return time.monotonic() >= deadline or (asked is not None and asked())
+
+    try:
+        return solve(
+            game,
+            state,
+            limits=limits,
+            stop=head_over,
+            progress=progress,
+            weak=weak,
+            moves=moves,
+            backend=backend,
+        )
+    except SearchError:
+        if time.monotonic() < deadline or (asked is not None and asked()):
+            raise  # a limit of the solve, or a stop request: not the head start's end
+        return None
 
 
 def _is_connect4(game: BaseGame[Any, Any]) -> bool:
