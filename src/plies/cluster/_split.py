@@ -310,6 +310,8 @@ class _Split:
         self.out: dict[Any, tuple[list[tuple[_Node, int]], str | None]] = {}
         self.per_probe: float | None = None  # seconds a probe takes, lately
         self.chunk = 1  # probes in the last task sent
+        #: Probes for free workers while one finishes the line.
+        self.meanwhile: Callable[[], Iterator[_Want]] | None = None
         self.addresses: list[str] = []
         self.proven = False
         self.moves = "line"
@@ -397,6 +399,8 @@ class _Split:
         pv: tuple[Any, ...] = ()
         best: tuple[Any, ...] = ()
         if moves in ("line", "all") and not weak:
+            if moves == "all":  # workers free while one finishes the line: best moves
+                self.meanwhile = lambda: self._reaching_wanted(self.root, target)
             pv = self.line(value)
         if moves == "all":
             best = tuple(child.move for child in self.reaching(self.root, target))
@@ -416,13 +420,16 @@ class _Split:
         """The children of ``node`` whose moves reach ``target``, in order."""
         children = node.children(self.game, self.winning)
         threshold = target - 1
-
-        def wanted() -> Iterator[_Want]:
-            for child in children:
-                yield from self._wanted(child, child.child_threshold(threshold), 0)
-
-        self.resolve(lambda: all(c.move_above(threshold) is not None for c in children), wanted)
+        self.resolve(
+            lambda: all(c.move_above(threshold) is not None for c in children),
+            lambda: self._reaching_wanted(node, target),
+        )
         return [child for child in children if child.move_above(threshold)]
+
+    def _reaching_wanted(self, node: _Node, target: int) -> Iterator[_Want]:
+        """The probes that tell which moves of ``node`` reach ``target``."""
+        for child in node.children(self.game, self.winning):
+            yield from self._wanted(child, child.child_threshold(target - 1), 0)
 
     def first_reaching(self, node: _Node, target: int) -> _Node:
         """The first child of ``node`` whose move reaches ``target``."""
@@ -489,6 +496,8 @@ class _Split:
         self.out[future] = ([], node.home)
         while True:
             self._check()
+            if self.meanwhile is not None:
+                self._send(self.meanwhile())
             done = self._wait()
             if future in done:
                 return self._account(future)[0].line
