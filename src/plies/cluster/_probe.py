@@ -25,15 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from plies.engine._context import SearchAborted, SearchContext, deadline_of
+from plies.engine._context import SearchAborted, SearchContext
 from plies.engine._exact import ExactSolver
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._search import deep_recursion
 from plies.engine._table import TranspositionTable
-from plies.errors import SearchError
 from plies.game import BaseGame
 
-__all__ = ["PONS", "ProbeJob", "Probed", "engine_shift"]
+__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift"]
 
 #: The scale of Connect Four on the native kernel (see the module's docstring).
 PONS = "pons"
@@ -270,15 +269,3 @@ class _PonsSolver:
             raise _Stopped(str(exc), run.nodes) from None
         h1 = game.height + 1  # type: ignore[attr-defined]
         return tuple(_column(int(cell), h1) for cell in cells[:length]), run.nodes
-
-
-def stop_reason(deadline: float) -> str:
-    """The reason to give when a probe stopped: the time limit if it has passed."""
-    return "time limit" if time.monotonic() >= deadline else "stop requested"
-
-
-def check_deadline(limits: Limits) -> float:
-    """The deadline of ``limits`` (for the client's own checks)."""
-    if limits.depth is not None:
-        raise SearchError("solve searches to the end of the game: give no depth limit")
-    return deadline_of(limits)

@@ -34,6 +34,7 @@ their end (their bounds are kept); when the solve ends, a Dask Event stops them.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import time
 import uuid
@@ -115,18 +116,23 @@ def solve_parallel(
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
     picked = choose_backend(game, backend, state=state)
+    if importlib.util.find_spec("distributed") is None:  # say so before solving anything
+        raise PliesError(NEEDS_DASK)
     winning = game.winning_move if overrides(game, "winning_move") else None
-    if game.terminal_value(state) is not None or (winning is not None and winning(state)):
+    if game.terminal_value(state) is not None or (
+        winning is not None and winning(state) is not None
+    ):
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
     if scheduler is None and head_start > 0:
+        started = time.monotonic()
         solved = _head_start(game, state, head_start, limits, stop, progress, weak, moves, backend)
         if solved is not None:
             return solved
+        if limits.time is not None:  # the head start's second counts
+            limits = Limits(nodes=limits.nodes, time=limits.time - (time.monotonic() - started))
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
-    try:
-        from plies.cluster._dask import StartStopped, cluster_client
-    except ImportError:
-        raise PliesError(NEEDS_DASK) from None
+    from plies.cluster._dask import StartStopped, cluster_client
+
     token = uuid.uuid4().hex
     job = ProbeJob(game, scale, table_size, token, stop_event=f"plies-split-{token}")
     try:
