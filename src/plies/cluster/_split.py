@@ -129,7 +129,8 @@ def solve_parallel(
         if solved is not None:
             return solved
         if limits.time is not None:  # the head start's second counts
-            limits = Limits(nodes=limits.nodes, time=limits.time - (time.monotonic() - started))
+            left = max(0.001, limits.time - (time.monotonic() - started))
+            limits = Limits(nodes=limits.nodes, time=left)
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
     from plies.cluster._dask import StartStopped, cluster_client
 
