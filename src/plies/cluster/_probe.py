@@ -39,10 +39,6 @@ PONS = "pons"
 #: The scale of the Python exact solver.
 ENGINE = "engine"
 
-#: Seconds between two looks at the split solve's stop event from a worker (each a
-#: round trip to the scheduler).
-STOP_GAP = 0.2
-
 
 @dataclass(frozen=True, slots=True)
 class Probed:
@@ -66,14 +62,12 @@ def engine_shift(value: int, ply: int) -> int:
 @dataclass(frozen=True)
 class ProbeJob:
     """One split solve's work on a worker: the game, the scale, the table size, and
-    ``token`` (the solve's name: a worker keeps one solver per token and thread, and
-    ``stop_event``, the name of a Dask Event set when the solve ends)."""
+    ``token`` (the solve's name: a worker keeps one solver per token and thread)."""
 
     game: BaseGame[Any, Any]
     scale: str
     table_size: int | None
     token: str
-    stop_event: str | None = None
 
     def warm(self) -> None:
         """Make the solver (and load the native kernel) before the first probe."""
@@ -105,27 +99,21 @@ class ProbeJob:
         return Probed(line=line, nodes=nodes, seconds=time.perf_counter() - started)
 
     def _stop(self) -> Callable[[], bool] | None:
-        """The solve's stop event as a stop request, read every :data:`STOP_GAP` s."""
-        if self.stop_event is None:
-            return None
+        """A stop request that says when the client no longer wants this task (it
+        cancelled it, or let it go): Dask cancels a running task on a worker in name
+        only, the code runs on unless it looks."""
         try:
-            from distributed import Event, get_worker
+            from distributed import get_worker
 
-            get_worker()
+            worker = get_worker()
         except (ImportError, ValueError):  # run outside a worker (tests, serially)
             return None
-        event = Event(self.stop_event)  # type: ignore[no-untyped-call]
-        last = [time.monotonic(), False]
+        key = worker.get_current_task()
+        tasks = worker.state.tasks
 
         def stopped() -> bool:
-            now = time.monotonic()
-            if not last[1] and now - float(last[0]) >= STOP_GAP:
-                last[0] = now
-                try:
-                    last[1] = bool(event.is_set())  # type: ignore[no-untyped-call]
-                except Exception:  # the scheduler is gone: nothing to do any more
-                    last[1] = True
-            return bool(last[1])
+            task = tasks.get(key)
+            return task is None or task.state in ("cancelled", "released", "forgotten")
 
         return stopped
 

@@ -28,8 +28,8 @@ A test is answered as the young-brothers-wait rule has it: at a node, the eldest
 undecided child first; once one child failed to decide the node (an *all* node), its
 younger brothers too, at once. Free workers take speculative probes (younger brothers
 of a child still running), never more probes than there are workers, so the next
-needed probe never waits behind a speculative one. Probes no longer needed run to
-their end (their bounds are kept); when the solve ends, a Dask Event stops them.
+needed probe never waits behind a speculative one. Probes no longer needed are
+cancelled, and a worker stops one when it sees that (the bounds it stored stay).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def solve_parallel(
     from plies.cluster._dask import StartStopped, cluster_client
 
     token = uuid.uuid4().hex
-    job = ProbeJob(game, scale, table_size, token, stop_event=f"plies-split-{token}")
+    job = ProbeJob(game, scale, table_size, token)
     try:
         with cluster_client(workers, scheduler, stop_callable(stop)) as client:
             return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
@@ -328,22 +328,18 @@ class _Split:
 
     def solve(self, weak: bool, moves: str) -> SolveResult:
         """The value, then the moves ``moves`` asks for; the :class:`SolveResult`."""
-        from distributed import Event
-
         from plies.cluster._dask import warm_workers, worker_count
 
         self.moves = moves
         worker_count(self.client, wait_for_one=True)
         self.addresses = self._workers()
         warming = warm_workers(self.client, self.job)
-        event = Event(self.job.stop_event, client=self.client)  # type: ignore[no-untyped-call]
         self._counted = time.monotonic()
         try:
             if self.job.scale == PONS:
                 return self._solve_pons(weak, moves)
             return self._solve_engine(weak, moves)
-        finally:
-            event.set()  # type: ignore[no-untyped-call]
+        finally:  # the probes still running stop (see ProbeJob)
             self.client.cancel([*warming, *self.out])
 
     def _solve_engine(self, weak: bool, moves: str) -> SolveResult:
@@ -535,14 +531,30 @@ class _Split:
             first = False
 
     def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[_Want]]) -> None:
-        """Run the probes ``wanted`` asks for until ``done()``."""
+        """Run the probes ``wanted`` asks for until ``done()``; stop those running
+        that it no longer asks for (their node or an ancestor was decided)."""
         while not done():
             self._check()
+            self._drop_unwanted(wanted())
             self._send(wanted())
             if not self.out:
                 raise AssertionError("the split solve found nothing to probe")
             for future in self._wait():
                 self._collect(future)
+
+    def _drop_unwanted(self, wanted: Iterator[_Want]) -> None:
+        """Cancel the tasks of probes none of which ``wanted`` asks for (their worker
+        stops them within a few milliseconds; the bounds they stored stay)."""
+        asked = {(id(node), threshold) for _, _, node, threshold in wanted}
+        unwanted = [
+            future
+            for future, (probes, _) in self.out.items()
+            if probes and not any((id(node), t) in asked for node, t in probes)
+        ]
+        for future in unwanted:
+            del self.out[future]
+        if unwanted:
+            self.client.cancel(unwanted)
 
     def _send(self, wanted: Iterator[_Want]) -> None:
         """Send the most wanted probes not already out to each free worker: of the
