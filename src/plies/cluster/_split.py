@@ -1,7 +1,8 @@
 """One hard position solved on many Dask workers, with exactly the serial result.
 
-The client keeps the top of the game tree, ``split`` plies deep (default
-:data:`DEFAULT_SPLIT`), each node with the bounds proven on its score so far; the
+The client keeps the top of the game tree (:mod:`plies.cluster._tree`), ``split``
+plies deep (default :data:`DEFAULT_SPLIT`), each node with the bounds proven on its
+score so far; the
 workers run *probes*, null-window searches ``(t, t + 1)`` of the positions at the
 bottom of that tree, each on its own transposition table (:mod:`plies.cluster._probe`).
 A probe's fail-soft score is a bound on its position, and a node's bounds follow from
@@ -43,6 +44,7 @@ from typing import Any
 
 from plies.cluster._lines import HEAD_START, NEEDS_DASK
 from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob
+from plies.cluster._tree import Node, Want
 from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
 from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
 from plies.engine._exact import ExactSolver
@@ -67,8 +69,6 @@ MAX_CHUNK = 64
 HANDOFF_SECONDS = 0.5
 #: Seconds between two looks at the stop request and the limits while probes run.
 WAIT_SECONDS = 0.1
-
-_INF = 1 << 62
 
 
 def solve_parallel(
@@ -187,104 +187,6 @@ def _is_connect4(game: BaseGame[Any, Any]) -> bool:
     return isinstance(native_port(game), Connect4Port)
 
 
-class _Node:
-    """A position of the client's tree and the bounds proven on its score.
-
-    ``low``/``high`` are the bounds of the node's own probes; ``lower``/``upper``
-    those combined with its children's (``score = max over moves``, a move scoring
-    ``sign * child``). ``final``: the game is over or the side to move wins at once
-    (always probed, never expanded).
-    """
-
-    __slots__ = (
-        "_children",
-        "final",
-        "high",
-        "home",
-        "low",
-        "lower",
-        "move",
-        "parent",
-        "ply",
-        "sign",
-        "state",
-        "upper",
-    )
-
-    def __init__(self, state: Any, ply: int, parent: _Node | None, move: Any, sign: int) -> None:
-        self.state = state
-        self.ply = ply
-        self.parent = parent
-        self.move = move
-        self.sign = sign
-        self.low = self.lower = -_INF
-        self.high = self.upper = _INF
-        self.final = False
-        self.home: str | None = None  # the worker that probed it last
-        self._children: list[_Node] | None = None
-
-    def above(self, threshold: int) -> bool | None:
-        """Whether the score is above ``threshold``, or None while unknown."""
-        if self.lower > threshold:
-            return True
-        if self.upper <= threshold:
-            return False
-        return None
-
-    def move_above(self, threshold: int) -> bool | None:
-        """Whether the move to this node scores above ``threshold`` for the parent."""
-        if self.sign > 0:
-            return self.above(threshold)
-        below = self.above(-threshold - 1)
-        return None if below is None else not below
-
-    def child_threshold(self, threshold: int) -> int:
-        """The threshold of this node's test that answers its move's at ``threshold``."""
-        return threshold if self.sign > 0 else -threshold - 1
-
-    def move_bounds(self) -> tuple[int, int]:
-        """The bounds of the move to this node, for the parent."""
-        if self.sign > 0:
-            return self.lower, self.upper
-        return -self.upper, -self.lower
-
-    def children(self, game: BaseGame[Any, Any], winning: Any) -> list[_Node]:
-        """The children in the game's order (as the serial solver orders them)."""
-        if self._children is None:
-            state = self.state
-            moves = game.legal_moves(state)
-            if overrides(game, "order_moves") and len(moves) > 1:
-                moves = game.order_moves(state, moves)
-            mover = game.to_move(state)
-            children = []
-            for move in moves:
-                child = game.play(state, move)
-                same = not game.alternating and game.to_move(child) == mover
-                node = _Node(child, self.ply + 1, self, move, 1 if same else -1)
-                node.final = game.terminal_value(child) is not None or (
-                    winning is not None and winning(child) is not None
-                )
-                children.append(node)
-            self._children = children
-        return self._children
-
-    def update(self) -> None:
-        """Combine the own bounds with the children's, up to the root."""
-        node: _Node | None = self
-        while node is not None:
-            lower, upper = node.low, node.high
-            if node._children:
-                bounds = [child.move_bounds() for child in node._children]
-                lower = max(lower, *(low for low, _ in bounds))
-                upper = min(upper, max(high for _, high in bounds))
-            node.lower, node.upper = lower, upper
-            node = node.parent
-
-
-#: A probe to run: (speculation level, order, node, threshold).
-_Want = tuple[int, int, _Node, int]
-
-
 class _Split:
     """One split solve on one Dask client: the tree, the probes out, the counters."""
 
@@ -303,7 +205,7 @@ class _Split:
         self.job = job
         self.game = game
         self.winning = game.winning_move if overrides(game, "winning_move") else None
-        self.root = _Node(state, 0, None, None, 1)
+        self.root = Node(state, 0, None, None, 1)
         self.split = split
         self.horizon = split
         self.limits = limits
@@ -314,11 +216,11 @@ class _Split:
         self.nodes = 0
         self.worker_seconds = 0.0
         #: future -> the probe it runs and the worker it was sent to
-        self.out: dict[Any, tuple[list[tuple[_Node, int]], str | None]] = {}
+        self.out: dict[Any, tuple[list[tuple[Node, int]], str | None]] = {}
         self.per_probe: float | None = None  # seconds a probe takes, lately
         self.chunk = 1  # probes in the last task sent
         #: Probes for free workers while one finishes the line.
-        self.meanwhile: Callable[[], Iterator[_Want]] | None = None
+        self.meanwhile: Callable[[], Iterator[Want]] | None = None
         self.addresses: list[str] = []
         self.proven = False
         self.moves = "line"
@@ -411,7 +313,7 @@ class _Split:
             best = pv[:1] or (self.first_reaching(self.root, target).move,)
         return best, pv or best[:1]
 
-    def test(self, node: _Node, threshold: int) -> bool:
+    def test(self, node: Node, threshold: int) -> bool:
         """Whether ``node`` scores above ``threshold``."""
         self.resolve(
             lambda: node.above(threshold) is not None,
@@ -419,7 +321,7 @@ class _Split:
         )
         return bool(node.above(threshold))
 
-    def reaching(self, node: _Node, target: int) -> list[_Node]:
+    def reaching(self, node: Node, target: int) -> list[Node]:
         """The children of ``node`` whose moves reach ``target``, in order."""
         children = node.children(self.game, self.winning)
         threshold = target - 1
@@ -429,17 +331,17 @@ class _Split:
         )
         return [child for child in children if child.move_above(threshold)]
 
-    def _reaching_wanted(self, node: _Node, target: int) -> Iterator[_Want]:
+    def _reaching_wanted(self, node: Node, target: int) -> Iterator[Want]:
         """The probes that tell which moves of ``node`` reach ``target``."""
         for child in node.children(self.game, self.winning):
             yield from self._wanted(child, child.child_threshold(target - 1), 0)
 
-    def first_reaching(self, node: _Node, target: int) -> _Node:
+    def first_reaching(self, node: Node, target: int) -> Node:
         """The first child of ``node`` whose move reaches ``target``."""
         children = node.children(self.game, self.winning)
         threshold = target - 1
 
-        def first() -> _Node | None:
+        def first() -> Node | None:
             for child in children:
                 above = child.move_above(threshold)
                 if above is None:
@@ -448,7 +350,7 @@ class _Split:
                     return child
             raise AssertionError("no move reaches the value")
 
-        def wanted() -> Iterator[_Want]:
+        def wanted() -> Iterator[Want]:
             level = 0
             for child in children:
                 if child.move_above(threshold) is None:
@@ -467,7 +369,7 @@ class _Split:
         :data:`HANDOFF_SECONDS`; then, from the first position on the line that a
         worker probed, the rest by that worker (its table holds most of the proof)."""
         game = self.game
-        node: _Node = self.root
+        node: Node = self.root
         line: list[Any] = []
         cheap = False
         while game.terminal_value(node.state) is None and len(line) < MAX_PLY:
@@ -483,7 +385,7 @@ class _Split:
                 value = -value
         return tuple(line)
 
-    def _rest_of_line(self, node: _Node, value: int) -> tuple[Any, ...]:
+    def _rest_of_line(self, node: Node, value: int) -> tuple[Any, ...]:
         """The line from ``node`` (of exact ``value``) to the end, by one worker."""
         future = self.client.submit(
             _run_line,
@@ -509,7 +411,7 @@ class _Split:
 
     # -- probes ---------------------------------------------------------------------
 
-    def _wanted(self, node: _Node, threshold: int, level: int) -> Iterator[_Want]:
+    def _wanted(self, node: Node, threshold: int, level: int) -> Iterator[Want]:
         """The probes that would answer "``node`` above ``threshold``?", by level of
         speculation: the eldest undecided child at the node's level, its younger
         brothers one higher unless an elder brother already failed to decide."""
@@ -530,7 +432,7 @@ class _Split:
             yield from self._wanted(child, child_threshold, child_level)
             first = False
 
-    def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[_Want]]) -> None:
+    def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[Want]]) -> None:
         """Run the probes ``wanted`` asks for until ``done()``; stop those running
         that it no longer asks for (their node or an ancestor was decided)."""
         while not done():
@@ -542,7 +444,7 @@ class _Split:
             for future in self._wait():
                 self._collect(future)
 
-    def _drop_unwanted(self, wanted: Iterator[_Want]) -> None:
+    def _drop_unwanted(self, wanted: Iterator[Want]) -> None:
         """Cancel the tasks of probes none of which ``wanted`` asks for (their worker
         stops them within a few milliseconds; the bounds they stored stay)."""
         asked = {(id(node), threshold) for _, _, node, threshold in wanted}
@@ -556,7 +458,7 @@ class _Split:
         if unwanted:
             self.client.cancel(unwanted)
 
-    def _send(self, wanted: Iterator[_Want]) -> None:
+    def _send(self, wanted: Iterator[Want]) -> None:
         """Send the most wanted probes not already out to each free worker: of the
         most wanted level, first those that worker ran before (its table knows the
         positions). One probe per task while probes take long; cheap ones go in
@@ -602,7 +504,7 @@ class _Split:
             self.probes += len(chunk)
 
     @staticmethod
-    def _pick(ranked: list[tuple[int, _Node, int]], worker: str) -> int:
+    def _pick(ranked: list[tuple[int, Node, int]], worker: str) -> int:
         """The index of the next probe for ``worker``: the first of the most wanted
         level it ran before, else the most wanted."""
         top = ranked[0][0]
