@@ -15,14 +15,24 @@ run on the same machine, and checks every answer against the set:
 
 Prints the seconds of each and the ratios ``workers 1 / workers 2`` (the speed-up of a
 second worker; targets: at least 1.8 on Test_L1_R2, at least 1.0 on Test_L3_R1) and
-``serial / workers 2``. The machine's speed varies from run to run (a shared VM):
-``--repeat N`` keeps the fastest of N runs of each. Run: ``python benchmarks/cluster.py``
-(``--testsets DIR`` where the sets are not beside the checkout).
+``serial / workers 2``.
+
+Then one hard position (``--single``, default :data:`SINGLE`, a line of Test_L1_R3 that
+takes about 20 s serially on an idle core here) solved three ways, with every best move and
+the line: ``plies solve connect4 POSITION`` (serial), the same with ``--workers 2`` (the
+LocalCluster's start and stop included), and :func:`plies.cluster.solve_parallel` on a
+LocalCluster of 2 started beforehand. The answers must be the serial one (value, distance,
+best moves, line); prints seconds, nodes and ``serial / split`` (target: 1.6).
+
+The machine's speed varies from run to run (a shared VM): ``--repeat N`` keeps the
+fastest of N runs of each batch. Run: ``python benchmarks/cluster.py`` (``--testsets
+DIR`` where the sets are not beside the checkout; ``--only batches|single``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import subprocess
@@ -30,6 +40,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
@@ -45,6 +56,8 @@ SHARED = next(
 )
 #: The sets and how many of their first lines are solved.
 SETS = (("Test_L1_R2", 20), ("Test_L3_R1", 1000))
+#: The single hard position: the first line of Test_L1_R3 (Pons' score 3, 74M nodes).
+SINGLE = "13712"
 
 
 def _env() -> dict[str, str]:
@@ -97,16 +110,95 @@ def time_on_cluster(lines: list[str], workers: int) -> tuple[float, float]:
     return seconds, sum(r.seconds for r in outputs)
 
 
+def solve_command(position: str, extra: list[str]) -> tuple[float, dict[str, Any]]:
+    """Seconds ``plies solve connect4 POSITION --json`` (and ``extra``) takes, and its
+    answer."""
+    command = [sys.executable, "-m", "plies", "solve", "connect4", position, "--json"]
+    started = time.perf_counter()
+    done = subprocess.run(
+        [*command, *extra], capture_output=True, text=True, env=_env(), check=False
+    )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"solve {position} {extra} failed: {done.stderr.strip()[:300]}")
+    return seconds, json.loads(done.stdout)
+
+
+def split_on_cluster(position: str, workers: int) -> tuple[float, Any]:
+    """Seconds :func:`solve_parallel` takes on a running LocalCluster of ``workers``
+    (the workers' warm-up included), and its result."""
+    import distributed
+
+    from plies.cluster import solve_parallel
+    from plies.games import get_game
+
+    game = get_game("connect4")
+    state = game.parse_position(position)
+    with distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        with distributed.Client(cluster) as client:
+            client.wait_for_workers(workers)
+        started = time.perf_counter()
+        solved = solve_parallel(game, state, scheduler=cluster.scheduler_address, moves="all")
+        return time.perf_counter() - started, solved
+
+
+def single(position: str) -> None:
+    """Time one hard position serially and split over two workers; print the table."""
+    answer = ("result", "distance", "score", "best_moves", "pv")
+    serial_seconds, serial = solve_command(position, [])
+    w2_seconds, w2 = solve_command(position, ["--workers", "2"])
+    r2_seconds, r2 = split_on_cluster(position, 2)
+    if any(w2[key] != serial[key] for key in answer):
+        raise SystemExit(f"--workers 2 differs from the serial answer: {w2} {serial}")
+    if (r2.result, r2.distance, list(r2.pv)) != (
+        serial["result"],
+        serial["distance"],
+        [int(move) for move in serial["pv"]],
+    ) or [str(move) for move in r2.best_moves] != serial["best_moves"]:
+        raise SystemExit(f"the split solve differs from the serial answer: {r2} {serial}")
+    print(
+        f"position {position}: {serial['result']} in {serial['distance']}, score "
+        f"{serial['score']}, best {' '.join(serial['best_moves'])} (all three the same)"
+    )
+    print(f"{'':<26}{'seconds':>9}{'nodes':>14}{'serial/this':>13}")
+    rows = (
+        ("serial (command)", serial_seconds, serial["nodes"]),
+        ("--workers 2 (command)", w2_seconds, w2["nodes"]),
+        ("running cluster of 2", r2_seconds, r2.stats.nodes),
+    )
+    for label, seconds, nodes in rows:
+        print(f"{label:<26}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}")
+
+
 def main() -> None:
     """Run the benchmark and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--testsets", type=Path, default=SHARED)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--single", default=SINGLE, metavar="POSITION")
+    parser.add_argument(
+        "--only", choices=("batches", "single"), help="run one of the two parts only"
+    )
     args = parser.parse_args()
     print(
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before; "
         f"best of {args.repeat}; seconds (wall clock)"
     )
+    if args.only != "single":
+        batches(args)
+    if args.only != "batches":
+        single(args.single)
+    print(f"load average {os.getloadavg()[0]:.1f} after")
+
+
+def batches(args: argparse.Namespace) -> None:
+    """The batch part of the benchmark: its table."""
     header = f"{'set':<12}{'lines':>6}{'serial':>9}{'--workers 1':>13}{'--workers 2':>13}"
     header += f"{'running 1':>11}{'running 2':>11}{'w1/w2':>8}{'run1/run2':>11}{'serial/w2':>11}"
     header += f"{'busy 2':>8}"
@@ -138,7 +230,6 @@ def main() -> None:
             f"{best['w1'] / best['w2']:>8.2f}{best['r1'] / best['r2']:>11.2f}"
             f"{best['serial'] / best['w2']:>11.2f}{-best['busy']:>8.2f}"
         )
-    print(f"load average {os.getloadavg()[0]:.1f} after")
     print(
         "w1/w2 and run1/run2: speed-up of a second worker, started by the command and "
         "running beforehand; busy 2: workers solving at once on the running cluster of 2"

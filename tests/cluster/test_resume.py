@@ -63,7 +63,7 @@ def test_resume_starts_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_pa
 @pytest.mark.parametrize(
     "argv",
     [
-        ["solve", "nim", "3,4,5", "--workers", "2"],
+        ["solve", "nim", "3,4,5", "--out", "x.txt"],
         ["solve", "nim", "3,4,5", "--resume", "x.txt"],
         ["analyze", "nim", "3,4,5", "--scheduler", "tcp://127.0.0.1:8786"],
         ["tree", "[1,2]", "--out", "x.txt"],

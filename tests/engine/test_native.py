@@ -60,6 +60,16 @@ def test_weak_gives_the_signs() -> None:
         assert {"win": "loss", "loss": "win", "draw": "draw"}[reply.result] == weak.result
 
 
+def test_weak_best_moves_are_every_move_of_the_result() -> None:
+    # A weak score is a bound of the right sign: every win is a best move, not only
+    # the moves reaching the bound the search returned (native listed (2,), not (5, 2)).
+    state = C4.parse_position("27766664431333111212")
+    native = solve(C4, state, weak=True, moves="all", backend="native")
+    python = solve(C4, state, weak=True, moves="all", backend="python")
+    assert native.result == python.result == "win"
+    assert set(native.best_moves) == set(python.best_moves) == {2, 5}
+
+
 def random_position(game: Connect4, seed: int, empty: int) -> Connect4State:
     """Random play until at most ``empty`` cells are empty (or the game ends)."""
     rng = random.Random(seed)

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from plies.cli._args import whole_number
-from plies.cluster import LineJob, LineResult, check_scheduler_address, resume_items, run_lines
+from plies.cluster import (
+    LineJob,
+    LineResult,
+    check_scheduler_address,
+    resume_items,
+    run_lines,
+    tls_files,
+)
 from plies.errors import PliesError
 
 __all__ = [
@@ -25,6 +32,7 @@ __all__ = [
     "batch_progress",
     "read_batch",
     "run_batch",
+    "tls_configured",
 ]
 
 Item = tuple[int, str]
@@ -37,16 +45,26 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=whole_number(1, 1024),
         metavar="N",
-        help="run the batch on a local Dask cluster of N worker processes (needs "
-        "plies[cluster]); the output is the serial one",
+        help="run the batch (solve: or split one position's search) on a local Dask "
+        "cluster of N worker processes (needs plies[cluster]); the output is the serial one",
     )
     where.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run the batch on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:PORT, or tls://HOST:PORT with Dask's TLS configuration); the "
-        "cluster must be trusted: it unpickles what it is sent",
+        help="run it on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT, or tls://HOST:PORT with Dask's TLS configuration or the --tls "
+        "files); the cluster must be trusted: it unpickles what it is sent. Give the "
+        "address here only, never from a file or a web page you do not control",
     )
+    tls = parser.add_argument_group(
+        "TLS",
+        "for --scheduler tls://HOST:PORT; by default Dask's own configuration "
+        "(distributed.comm.tls.ca-file, .client.cert, .client.key in its YAML files or "
+        "DASK_DISTRIBUTED__COMM__TLS__... variables); these options replace it for this run",
+    )
+    tls.add_argument("--tls-ca", metavar="FILE", help="the CA certificate (PEM) to trust")
+    tls.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (PEM)")
+    tls.add_argument("--tls-key", metavar="FILE", help="this client's private key (PEM)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--out", metavar="FILE", help="write the batch's output to FILE")
     out.add_argument(
@@ -107,8 +125,19 @@ def run_batch(
             on_result(result)
             advance()
 
-        run_lines(todo, job, emit=emit, stop=stop, workers=args.workers, scheduler=scheduler)
+        with tls_configured(args, scheduler):
+            run_lines(todo, job, emit=emit, stop=stop, workers=args.workers, scheduler=scheduler)
     return stop.is_set()
+
+
+def tls_configured(args: argparse.Namespace, scheduler: str | None) -> Any:
+    """A context in which Dask takes ``--tls-ca``/``--tls-cert``/``--tls-key`` as its
+    TLS configuration (:func:`plies.cluster.tls_files`); a :class:`PliesError` if they
+    are given without a ``tls://`` scheduler or a file is missing."""
+    files = (args.tls_ca, args.tls_cert, args.tls_key)
+    if any(files) and (scheduler is None or not scheduler.startswith("tls://")):
+        raise PliesError("--tls-ca, --tls-cert and --tls-key need --scheduler tls://HOST:PORT")
+    return tls_files(*files)
 
 
 @contextmanager

@@ -28,9 +28,15 @@ from plies.cli._args import (
     seconds,
     whole_number,
 )
-from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cli._batch import (
+    add_cluster_arguments,
+    batch_items,
+    read_batch,
+    run_batch,
+    tls_configured,
+)
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
-from plies.cluster import LineResult
+from plies.cluster import LineResult, check_scheduler_address, solve_parallel
 from plies.engine import (
     BACKENDS,
     Limits,
@@ -208,7 +214,7 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.position:
             raise PliesError("give positions in the --batch file, not on the command line")
         return _run_batch(args)
-    for option in ("workers", "scheduler", "out", "resume"):
+    for option in ("out", "resume"):
         if getattr(args, option) is not None:
             raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
@@ -218,6 +224,8 @@ def run_solve(args: argparse.Namespace) -> int:
         record = solve_record(game, state, solved, position=position_text(args))
         print(json.dumps(record) if args.json else _solve_text(record))
         return 0
+    if args.workers is not None or args.scheduler is not None:
+        return _run_split(args, game, state)
     table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
@@ -252,6 +260,40 @@ def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> Solve
     if solved is not None:
         book_summary(book)
     return solved
+
+
+def _run_split(args: argparse.Namespace, game: BaseGame[Any, Any], state: Any) -> int:
+    """``plies solve GAME POSITION --workers N`` (or ``--scheduler ADDRESS``): one
+    position on a Dask cluster (:func:`plies.cluster.solve_parallel`), the serial result."""
+    scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
+    limits = Limits(nodes=args.nodes, time=args.time)
+    with (
+        stop_on_interrupt() as stop,
+        tls_configured(args, scheduler),
+        _Progress(f"solving {game.name} on a cluster") as progress,
+    ):
+        try:
+            solved = solve_parallel(
+                game,
+                state,
+                workers=args.workers,
+                scheduler=scheduler,
+                limits=limits,
+                stop=stop,
+                progress=progress.nodes,
+                weak=args.weak,
+                moves=args.moves or "all",
+                backend=args.backend,
+                table_size=args.table_size,
+            )
+        except SearchError:
+            if stop.is_set():
+                print("error: interrupted before the position was solved", file=sys.stderr)
+                return 130
+            raise
+    record = solve_record(game, state, solved, position=position_text(args))
+    print(json.dumps(record) if args.json else _solve_text(record))
+    return 0
 
 
 def _solve_text(record: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ every line is emitted once, from the one result the future holds.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import threading
@@ -24,7 +25,14 @@ from typing import Any
 from plies.cluster._lines import NEEDS_DASK, Item, LineJob, LineResult
 from plies.errors import PliesError
 
-__all__ = ["CHUNK_SECONDS", "MIN_CHUNK_SECONDS", "run_on_cluster"]
+__all__ = [
+    "CHUNK_SECONDS",
+    "MIN_CHUNK_SECONDS",
+    "cluster_client",
+    "run_on_cluster",
+    "warm_workers",
+    "worker_count",
+]
 
 #: The time one chunk should take on a worker, in seconds: long beside Dask's cost
 #: per task (a few ms), short enough to keep results flowing and the tail short.
@@ -35,6 +43,8 @@ MIN_CHUNK_SECONDS = 0.1
 MAX_CHUNK = 2000
 #: Seconds to wait for a scheduler to answer, and for its first worker.
 CONNECT_SECONDS = 10
+#: Seconds between two looks at the stop request while a local cluster starts.
+STOP_GAP = 0.1
 
 
 def run_on_cluster(
@@ -48,19 +58,65 @@ def run_on_cluster(
 ) -> None:
     """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
     processes, or on the scheduler at ``scheduler``."""
-    with _client(workers, scheduler) as client:
-        _Run(client, items, job, emit, stop).run()
+    try:
+        with cluster_client(workers, scheduler, stop.is_set) as client:
+            _Run(client, items, job, emit, stop).run()
+    except StartStopped:
+        return  # the caller sees stop set
 
 
 @contextmanager
-def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
-    """A Dask client of a new LocalCluster, or of the scheduler at ``scheduler``."""
+def cluster_client(
+    workers: int | None, scheduler: str | None, stop: Callable[[], bool] | None = None
+) -> Iterator[Any]:
+    """A Dask client of a new LocalCluster of ``workers`` single-threaded processes,
+    or of the scheduler at ``scheduler`` (with Dask's TLS settings for ``tls://``).
+
+    ``stop`` (Ctrl-C) is read while the LocalCluster starts (seconds): when it says
+    so, :class:`StartStopped` is raised at once, and the cluster is closed as soon as
+    it is up (in the background, or by Dask when Python exits, which waits for it)."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise PliesError(NEEDS_DASK) from None
     if scheduler is None:
-        with _sigint_ignored():
+        import dask
+
+        # Worker processes forked from a server started with SIGINT ignored ignore it
+        # too, however this process handles it meanwhile (see _start_forkserver).
+        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+            _start_forkserver()
+            cluster = _start_local_cluster(workers, stop)
+            try:
+                with Client(cluster) as client:  # type: ignore[no-untyped-call]
+                    yield client
+            finally:
+                cluster.close()
+        return
+    security = _security(scheduler)
+    try:
+        client = Client(  # type: ignore[no-untyped-call]
+            scheduler, security=security, timeout=CONNECT_SECONDS
+        )
+    except (OSError, TimeoutError, TypeError, ValueError) as exc:  # TypeError: bad TLS
+        raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        yield client
+
+
+class StartStopped(Exception):
+    """A stop request came while the local cluster started."""
+
+
+def _start_local_cluster(workers: int | None, stop: Callable[[], bool] | None) -> Any:
+    """A new LocalCluster, started in a thread while this one watches ``stop``."""
+    from distributed import LocalCluster
+
+    box: list[Any] = []
+    abandoned = threading.Event()
+
+    def start() -> None:
+        try:
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers,
                 threads_per_worker=1,
@@ -68,30 +124,50 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
                 dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
                 silence_logs=logging.ERROR,
             )
-        try:
-            with Client(cluster) as client:  # type: ignore[no-untyped-call]
-                yield client
-        finally:
-            cluster.close()
-        return
-    try:
-        client = Client(  # type: ignore[no-untyped-call]
-            scheduler, security=_security(scheduler), timeout=CONNECT_SECONDS
-        )
-    except (OSError, TimeoutError) as exc:
-        raise PliesError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    with client:
-        yield client
+        except BaseException as exc:  # raised again in the caller's thread
+            box.append(exc)
+            return
+        box.append(cluster)
+        if abandoned.is_set():
+            with contextlib.suppress(BaseException):  # the interpreter may be exiting
+                cluster.close()
+
+    starter = threading.Thread(target=start, name="plies-cluster-start", daemon=True)
+    starter.start()
+    while starter.is_alive():
+        starter.join(STOP_GAP)
+        if stop is not None and stop() and starter.is_alive():
+            abandoned.set()
+            # The cluster is closed when it is up, or when Python exits (Dask waits for
+            # its start then: seconds); what its close logs then is noise.
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            raise StartStopped
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
+
+
+def _start_forkserver() -> None:
+    """Start multiprocessing's fork server (once per process) with SIGINT ignored, so
+    that the worker processes it forks ignore it: Ctrl-C at a terminal, sent to every
+    process of the group, then stops the work in this process only (a worker's
+    KeyboardInterrupt was a traceback on the terminal). Python installs no handler of
+    its own for a signal it starts ignoring, and the server gives its children the
+    handlers it started with. Only the start of the server (milliseconds) ignores
+    SIGINT here: a Ctrl-C while the cluster starts is seen (it was lost while every
+    worker process was spawned with SIGINT ignored)."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["distributed"])  # workers start without importing it
+    with _sigint_ignored():
+        forkserver.ensure_running()
 
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread): the worker processes
-    started then inherit it, so that Ctrl-C at a terminal, sent to every process of
-    the group, stops the batch in this process only (a worker's KeyboardInterrupt was
-    a traceback on the terminal). Python installs no handler of its own for a signal it
-    starts ignoring. (Blocking it instead, to keep a Ctrl-C pending, does not reach
-    the workers: their start unblocks it.) A Ctrl-C while the cluster starts is lost."""
+    """SIGINT ignored while the block runs (in the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -109,7 +185,13 @@ def _security(address: str) -> Any:
         return None
     from distributed.security import Security
 
-    return Security()  # type: ignore[no-untyped-call]
+    security = Security()  # type: ignore[no-untyped-call]
+    if getattr(security, "tls_ca_file", None) is None:  # set from the configuration
+        raise PliesError(
+            f"{address} needs TLS settings: Dask's distributed.comm.tls.ca-file, "
+            ".client.cert and .client.key (or --tls-ca, --tls-cert and --tls-key)"
+        )
+    return security
 
 
 def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], float]:
@@ -119,9 +201,40 @@ def _run_chunk(job: LineJob, chunk: Sequence[Item]) -> tuple[list[LineResult], f
     return results, time.perf_counter() - started
 
 
-def _warm(job: LineJob) -> None:
+def _warm(job: Any) -> None:
     """On a worker: load what every line needs before the clock starts."""
     job.warm()
+
+
+def warm_workers(client: Any, job: Any) -> list[Any]:
+    """Warm every worker of ``client`` up (``job.warm()``, see :meth:`LineJob.warm`)
+    in the thread that runs its tasks, first of all its tasks (so that no task's
+    timing pays for it); workers that join later warm up on their first task. The
+    futures, to keep until the end (a future let go is forgotten by the scheduler)."""
+    addresses = list(client.scheduler_info(n_workers=-1)["workers"])
+    return [
+        client.submit(
+            _warm,
+            job,
+            workers=[address],
+            allow_other_workers=True,  # a worker that left: another warms up twice
+            priority=1,
+            pure=False,
+        )
+        for address in addresses
+    ]
+
+
+def worker_count(client: Any, *, wait_for_one: bool = False) -> int:
+    """The number of workers of ``client``'s cluster now (at least 1), first waiting
+    :data:`CONNECT_SECONDS` at most for one if asked (else a :class:`PliesError`)."""
+    if wait_for_one:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            message = f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
+            raise PliesError(message) from None
+    return max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
 
 
 class _Run:
@@ -150,9 +263,9 @@ class _Run:
         """Send chunks, collect results until every line is emitted or ``stop``."""
         from distributed import wait
 
-        workers = self._workers(wait_for_one=True)
+        workers = worker_count(self.client, wait_for_one=True)
         counted = time.monotonic()
-        warming = self._warm_up()
+        warming = warm_workers(self.client, self.job)
         try:
             while self.next_emit < len(self.items) and not self.stop.is_set():
                 while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
@@ -166,38 +279,9 @@ class _Run:
                 for future in finished:
                     self._collect(future)
                 if time.monotonic() - counted > 1:  # workers come and go: count again
-                    workers, counted = self._workers(), time.monotonic()
+                    workers, counted = worker_count(self.client), time.monotonic()
         finally:
             self.client.cancel([*warming, *self.pending])
-
-    def _warm_up(self) -> list[Any]:
-        """Warm every worker up (:meth:`LineJob.warm`) in the thread that runs its
-        tasks, first of all its tasks (so that no chunk's timing pays for it); workers
-        that join later warm up on their first line. The futures, to keep until the
-        end (a future let go is forgotten by the scheduler)."""
-        addresses = list(self.client.scheduler_info(n_workers=-1)["workers"])
-        return [
-            self.client.submit(
-                _warm,
-                self.job,
-                workers=[address],
-                allow_other_workers=True,  # a worker that left: another warms up twice
-                priority=1,
-                pure=False,
-            )
-            for address in addresses
-        ]
-
-    def _workers(self, *, wait_for_one: bool = False) -> int:
-        """The cluster's workers now (first waiting for one, if asked)."""
-        if wait_for_one:
-            try:
-                self.client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-            except TimeoutError:
-                raise PliesError(
-                    f"the Dask scheduler has no worker after {CONNECT_SECONDS} s"
-                ) from None
-        return max(1, len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
     def _chunk_size(self, workers: int) -> int:
         """Lines in the next chunk: one until a chunk was timed, then about

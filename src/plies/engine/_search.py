@@ -638,8 +638,8 @@ def solve(
     every few hundred nodes.
 
     ``backend`` picks the solver: ``"python"`` (any game), ``"native"`` (a compiled
-    kernel, see :mod:`plies.engine.native`: Connect Four so far; another game raises
-    :class:`SearchError`) or None, native where the game has a port and Numba imports,
+    kernel, see :mod:`plies.engine.native`, for the games with a native port; another
+    game raises :class:`SearchError`) or None, native where the game has a port and Numba imports,
     unless a :class:`TranspositionTable` or ``ordering=False`` asks for the Python
     solver. The native solver keeps its table in a :class:`NativeTable` (default: a
     new one of about 2**23 entries, 40 MB).

@@ -153,7 +153,8 @@ def _moves(
         return (), pv
     # The least score a best move reaches: the value, or for a weak solve any win,
     # any draw, or anything at all.
-    target = score if not weak or score >= 0 else -game.size
+    # (A weak score is a bound of the right sign, not always 1 for a win: fail-soft.)
+    target = score if not weak else 1 if score > 0 else 0 if score == 0 else -game.size
     if moves != "all" and pv:
         return pv[:1], pv
     found = np.zeros(game.width, np.uint64)

@@ -1,0 +1,259 @@
+"""The work a split solve sends to a Dask worker: null-window probes and lines.
+
+A *probe* is one null-window search ``(t, t + 1)`` of a position below the root of a
+split solve (:mod:`plies.cluster._split`): its fail-soft score, a lower bound above
+``t`` or an upper bound at most ``t``. Each worker keeps one solver (game and
+transposition table) per split solve and thread, so the bounds one probe proves help
+the next probes it runs.
+
+Scores come on one of two scales, the serial solver's own:
+
+* ``"pons"`` (Connect Four on the native kernel): Pons' scores, which depend on the
+  position only (not on the root), probed with the kernel's negamax;
+* ``"engine"`` (every other game, on the Python exact solver): the engine's scores
+  relative to the root of the split solve, the position being ``ply`` plies below it.
+
+Both negate from a child to its parent, so the client's tree needs no more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from plies.engine._context import SearchAborted, SearchContext
+from plies.engine._exact import ExactSolver
+from plies.engine._limits import MAX_PLY, Limits
+from plies.engine._search import deep_recursion
+from plies.engine._table import TranspositionTable
+from plies.game import BaseGame
+
+__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift"]
+
+#: The scale of Connect Four on the native kernel (see the module's docstring).
+PONS = "pons"
+#: The scale of the Python exact solver.
+ENGINE = "engine"
+
+
+@dataclass(frozen=True, slots=True)
+class Probed:
+    """What a probe or a line gave: ``score`` (a probe's fail-soft score) or
+    ``line`` (moves), the nodes and seconds it took, and ``stopped``, the reason a
+    limit or a stop request ended it (then nothing else counts)."""
+
+    score: int = 0
+    line: tuple[Any, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+
+
+def engine_shift(value: int, ply: int) -> int:
+    """An engine score relative to a root ``ply`` plies above, made relative to the
+    position itself (a win or loss is ``ply`` plies nearer), as the table stores it."""
+    return value + ply if value > 0 else value - ply if value < 0 else 0
+
+
+@dataclass(frozen=True)
+class ProbeJob:
+    """One split solve's work on a worker: the game, the scale, the table size, and
+    ``token`` (the solve's name: a worker keeps one solver per token and thread)."""
+
+    game: BaseGame[Any, Any]
+    scale: str
+    table_size: int | None
+    token: str
+
+    def warm(self) -> None:
+        """Make the solver (and load the native kernel) before the first probe."""
+        solver = _solver(self)
+        with contextlib.suppress(_Stopped):  # the node limit: it is warm all the same
+            solver.probe(self.game.initial_state(), 0, 0, Limits(nodes=1), None)
+
+    def probe(self, state: Any, ply: int, threshold: int, limits: Limits) -> Probed:
+        """The fail-soft score of ``state`` (``ply`` plies below the root) in the
+        window ``(threshold, threshold + 1)``."""
+        started = time.perf_counter()
+        solver = _solver(self)
+        try:
+            score, nodes = solver.probe(state, ply, threshold, limits, self._stop())
+        except _Stopped as exc:
+            return Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
+        return Probed(score=score, nodes=nodes, seconds=time.perf_counter() - started)
+
+    def line(self, state: Any, ply: int, value: int, limits: Limits) -> Probed:
+        """The serial solver's optimal line from ``state`` (of exact ``value``, on the
+        scale; ``ply`` plies below the root): its first move in order that keeps the
+        value, at every step to the end of the game."""
+        started = time.perf_counter()
+        solver = _solver(self)
+        try:
+            line, nodes = solver.line(state, ply, value, limits, self._stop())
+        except _Stopped as exc:
+            return Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
+        return Probed(line=line, nodes=nodes, seconds=time.perf_counter() - started)
+
+    def _stop(self) -> Callable[[], bool] | None:
+        """A stop request that says when the client no longer wants this task (it
+        cancelled it, or let it go): Dask cancels a running task on a worker in name
+        only, the code runs on unless it looks."""
+        try:
+            from distributed import get_worker
+
+            worker = get_worker()
+        except (ImportError, ValueError):  # run outside a worker (tests, serially)
+            return None
+        key = worker.get_current_task()
+        tasks = worker.state.tasks
+
+        def stopped() -> bool:
+            task = tasks.get(key)
+            return task is None or task.state in ("cancelled", "released", "forgotten")
+
+        return stopped
+
+
+class _Stopped(Exception):
+    """A limit or a stop request ended a probe; the message names which."""
+
+    def __init__(self, reason: str, nodes: int) -> None:
+        super().__init__(reason)
+        self.nodes = nodes
+
+
+_SOLVERS = threading.local()
+
+
+def _solver(job: ProbeJob) -> Any:
+    """This thread's solver of ``job``'s split solve (one at a time: the tables of
+    earlier solves are let go)."""
+    made: dict[str, Any] = _SOLVERS.__dict__.setdefault("made", {})
+    if job.token not in made:
+        made.clear()
+        made[job.token] = (
+            _PonsSolver(job.game, job.table_size)
+            if job.scale == PONS
+            else _EngineSolver(job.game, job.table_size)
+        )
+    return made[job.token]
+
+
+class _EngineSolver:
+    """Probes and lines by the Python exact solver, on one table."""
+
+    def __init__(self, game: BaseGame[Any, Any], table_size: int | None) -> None:
+        self.game = game
+        self.table = TranspositionTable(table_size or 1 << 20)
+        self.table.claim("solve")
+
+    def _exact(self, limits: Limits, stop: Callable[[], bool] | None) -> ExactSolver:
+        return ExactSolver(SearchContext(self.game, limits=limits, stop=stop, table=self.table))
+
+    def probe(
+        self,
+        state: Any,
+        ply: int,
+        threshold: int,
+        limits: Limits,
+        stop: Callable[[], bool] | None,
+    ) -> tuple[int, int]:
+        solver = self._exact(limits, stop)
+        try:
+            with deep_recursion(MAX_PLY):
+                score = solver.search(state, threshold, threshold + 1, ply)
+        except SearchAborted as exc:
+            raise _Stopped(str(exc), solver.ctx.nodes) from None
+        return score, solver.ctx.nodes
+
+    def line(
+        self,
+        state: Any,
+        ply: int,
+        value: int,
+        limits: Limits,
+        stop: Callable[[], bool] | None,
+    ) -> tuple[tuple[Any, ...], int]:
+        solver = self._exact(limits, stop)
+        try:
+            with deep_recursion(MAX_PLY):
+                line = solver.line(state, engine_shift(value, ply))
+        except SearchAborted as exc:
+            raise _Stopped(str(exc), solver.ctx.nodes) from None
+        return line, solver.ctx.nodes
+
+
+class _PonsSolver:
+    """Probes and lines by Pons' Connect Four kernel, on one native table."""
+
+    def __init__(self, game: BaseGame[Any, Any], table_size: int | None) -> None:
+        from plies.engine.native import DEFAULT_ENTRIES, NativeTable
+
+        self.game = game
+        self.table = NativeTable(table_size or DEFAULT_ENTRIES)
+
+    def _kernel(self, limits: Limits, stop: Callable[[], bool] | None) -> Any:
+        from plies.engine.native._solve import _Kernel
+
+        return _Kernel(self.game, self.table, limits, stop, None)  # type: ignore[arg-type]
+
+    def probe(
+        self,
+        state: Any,
+        ply: int,
+        threshold: int,
+        limits: Limits,
+        stop: Callable[[], bool] | None,
+    ) -> tuple[int, int]:
+        import numpy as np
+
+        from plies.engine.native import _connect4 as kernel
+        from plies.engine.native._runner import KernelStopped
+
+        game = self.game
+        size: int = game.size  # type: ignore[attr-defined]
+        if state.won:  # the opponent's last stone won
+            return -((size + 2 - state.ply) // 2), 0
+        if state.ply == size:
+            return 0, 0
+        run = self._kernel(limits, stop)
+        position, mask = np.uint64(state.position), np.uint64(state.mask)
+        if game.winning_move(state) is not None:
+            return (size + 1 - state.ply) // 2, 0
+        try:
+            score = run.run(kernel.negamax, position, mask, state.ply, threshold, threshold + 1)
+        except KernelStopped as exc:
+            raise _Stopped(str(exc), run.nodes) from None
+        return int(score), run.nodes
+
+    def line(
+        self,
+        state: Any,
+        ply: int,
+        value: int,
+        limits: Limits,
+        stop: Callable[[], bool] | None,
+    ) -> tuple[tuple[Any, ...], int]:
+        import numpy as np
+
+        from plies.engine.native import _connect4 as kernel
+        from plies.engine.native._runner import KernelStopped
+        from plies.engine.native._solve import _column
+
+        game = self.game
+        size: int = game.size  # type: ignore[attr-defined]
+        if game.terminal_value(state) is not None:
+            return (), 0
+        run = self._kernel(limits, stop)
+        cells = np.zeros(size - state.ply, np.uint64)
+        position, mask = np.uint64(state.position), np.uint64(state.mask)
+        try:
+            length = run.run(kernel.principal_line, position, mask, state.ply, value, cells)
+        except KernelStopped as exc:
+            raise _Stopped(str(exc), run.nodes) from None
+        h1 = game.height + 1  # type: ignore[attr-defined]
+        return tuple(_column(int(cell), h1) for cell in cells[:length]), run.nodes

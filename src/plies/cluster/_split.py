@@ -1,0 +1,626 @@
+"""One hard position solved on many Dask workers, with exactly the serial result.
+
+The client keeps the top of the game tree (:mod:`plies.cluster._tree`), ``split``
+plies deep (default :data:`DEFAULT_SPLIT`), each node with the bounds proven on its
+score so far; the
+workers run *probes*, null-window searches ``(t, t + 1)`` of the positions at the
+bottom of that tree, each on its own transposition table (:mod:`plies.cluster._probe`).
+A probe's fail-soft score is a bound on its position, and a node's bounds follow from
+its children's by negamax, so every bound the client holds is proven and shared by
+all later questions.
+
+The questions are the serial solver's, asked of the tree:
+
+1. **The value.** The root's window is narrowed by "is the score above ``t``?" tests
+   with the serial solver's thresholds: Pons' rule for Connect Four on the native
+   kernel (:func:`_pons_value`, as ``solve_root`` picks them), and the Python solver's
+   own :meth:`~plies.engine._exact.ExactSolver.value` for the rest, whose root
+   searches are answered by the tree (:class:`_TreeSolver`).
+2. **The best moves**: the root's moves, in the game's order, that reach the value.
+3. **The line**: from the root, the first move in the game's order that keeps the
+   value, ply after ply, through the tree (its bottom ``split`` plies below the line's
+   position); once steps are cheap, the worker that probed the line's position (its
+   table holds most of the proof) finishes it serially.
+
+Each answer is a function of the exact scores only, so it is the serial one, whatever
+the number of workers, the order probes finish in, or what their tables held.
+
+A test is answered as the young-brothers-wait rule has it: at a node, the eldest
+undecided child first; once one child failed to decide the node (an *all* node), its
+younger brothers too, at once. Free workers take speculative probes (younger brothers
+of a child still running), never more probes than there are workers, so the next
+needed probe never waits behind a speculative one. Probes no longer needed are
+cancelled, and a worker stops one when it sees that (the bounds it stored stay).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from plies.cluster._lines import HEAD_START, NEEDS_DASK
+from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob
+from plies.cluster._tree import Node, Want
+from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
+from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
+from plies.engine._exact import ExactSolver
+from plies.engine._limits import MAX_PLY
+from plies.engine._negamax import overrides
+from plies.engine._result import SearchStats
+from plies.engine._search import SOLVE_MOVES, solve_result
+from plies.engine._table import TranspositionTable
+from plies.errors import PliesError, SearchError
+from plies.game import BaseGame
+
+__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "solve_parallel"]
+
+#: Plies of the tree the client keeps below the root (and below each node of the line).
+DEFAULT_SPLIT = 2
+#: The time a task of cheap probes should take on a worker, in seconds.
+CHUNK_SECONDS = 0.05
+#: Probes in one task at most.
+MAX_CHUNK = 64
+#: A step of the line whose probes took the workers less than this many seconds in all
+#: hands the rest of the line to one worker.
+HANDOFF_SECONDS = 0.5
+#: Seconds between two looks at the stop request and the limits while probes run.
+WAIT_SECONDS = 0.1
+
+
+def solve_parallel(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    limits: Limits | None = None,
+    stop: StopRequest | None = None,
+    progress: Callable[[int], None] | None = None,
+    weak: bool = False,
+    moves: str = "line",
+    backend: str | None = None,
+    table_size: int | None = None,
+    split: int = DEFAULT_SPLIT,
+    head_start: float = HEAD_START,
+) -> SolveResult:
+    """:func:`plies.engine.solve` of one position on a Dask cluster: a new
+    ``distributed.LocalCluster`` of ``workers`` single-threaded processes, or the
+    scheduler at ``scheduler`` (``tcp://`` or ``tls://HOST:PORT``, from the person who
+    runs it: a cluster must be trusted, it unpickles what it is sent; ``tls://`` takes
+    Dask's TLS configuration, ``distributed.comm.tls.*``).
+
+    The value, distance, best moves and line are exactly :func:`~plies.engine.solve`'s
+    (the search splits ``split`` plies below the root, see :mod:`plies.cluster._split`);
+    the statistics count the nodes of every worker. Connect Four probes run on the
+    native kernel (unless ``backend="python"``), every other game on the Python
+    solver. ``limits`` bound the nodes of all workers together and the time;
+    running out, or ``stop``, raises :class:`SearchError` as :func:`solve` does. A
+    position already decided (the game over, a win in one) is solved here, and so is
+    one solved within ``head_start`` seconds (default
+    :data:`~plies.cluster._lines.HEAD_START`) here before a local cluster is started;
+    their statistics are then the serial solve's.
+    """
+    limits = limits if limits is not None else Limits()
+    if workers is None and scheduler is None:
+        raise PliesError("solve_parallel needs workers or a scheduler")
+    if split < 1:
+        raise PliesError(f"split must be at least 1 ply, not {split}")
+    if game.has_chance:
+        raise SearchError(f"{game.name}: solve needs a game without chance; use search")
+    if moves not in SOLVE_MOVES:
+        raise SearchError(f"unknown moves option {moves!r} (known: {', '.join(SOLVE_MOVES)})")
+    if limits.depth is not None:
+        raise SearchError("solve searches to the end of the game: give no depth limit")
+    picked = choose_backend(game, backend, state=state)
+    if importlib.util.find_spec("distributed") is None:  # say so before solving anything
+        raise PliesError(NEEDS_DASK)
+    winning = game.winning_move if overrides(game, "winning_move") else None
+    if game.terminal_value(state) is not None or (
+        winning is not None and winning(state) is not None
+    ):
+        return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
+    if scheduler is None and head_start > 0:
+        started = time.monotonic()
+        solved = _head_start(game, state, head_start, limits, stop, progress, weak, moves, backend)
+        if solved is not None:
+            return solved
+        if limits.time is not None:  # the head start's second counts
+            left = max(0.001, limits.time - (time.monotonic() - started))
+            limits = Limits(nodes=limits.nodes, time=left)
+    scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
+    from plies.cluster._dask import StartStopped, cluster_client
+
+    token = uuid.uuid4().hex
+    job = ProbeJob(game, scale, table_size, token)
+    try:
+        with cluster_client(workers, scheduler, stop_callable(stop)) as client:
+            return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
+    except StartStopped:
+        raise solve_stopped("stop requested", proven=False, moves=moves) from None
+
+
+def _head_start(  # noqa: PLR0917  # solve_parallel's arguments, passed on
+    game: BaseGame[Any, Any],
+    state: Any,
+    seconds: float,
+    limits: Limits,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+    weak: bool,
+    moves: str,
+    backend: str | None,
+) -> SolveResult | None:
+    """The serial solve of ``state`` if it takes less than ``seconds`` here, else
+    None (a local cluster takes seconds to start: an easy position starts none)."""
+    deadline = time.monotonic() + seconds
+    asked = stop_callable(stop)
+
+    def head_over() -> bool:
+        return time.monotonic() >= deadline or (asked is not None and asked())
+
+    try:
+        return solve(
+            game,
+            state,
+            limits=limits,
+            stop=head_over,
+            progress=progress,
+            weak=weak,
+            moves=moves,
+            backend=backend,
+        )
+    except SearchError:
+        if time.monotonic() < deadline or (asked is not None and asked()):
+            raise  # a limit of the solve, or a stop request: not the head start's end
+        return None
+
+
+def _is_connect4(game: BaseGame[Any, Any]) -> bool:
+    """Whether ``game``'s native port is Pons' Connect Four kernel."""
+    from plies.engine.native import native_port
+    from plies.engine.native._solve import Connect4Port
+
+    return isinstance(native_port(game), Connect4Port)
+
+
+class _Split:
+    """One split solve on one Dask client: the tree, the probes out, the counters."""
+
+    def __init__(  # noqa: PLR0917  # one call site, the arguments of one solve
+        self,
+        client: Any,
+        job: ProbeJob,
+        state: Any,
+        limits: Limits,
+        stop: StopRequest | None,
+        progress: Callable[[int], None] | None,
+        split: int,
+    ) -> None:
+        game = job.game
+        self.client = client
+        self.job = job
+        self.game = game
+        self.winning = game.winning_move if overrides(game, "winning_move") else None
+        self.root = Node(state, 0, None, None, 1)
+        self.split = split
+        self.horizon = split
+        self.limits = limits
+        self.deadline = deadline_of(limits)
+        self.stop = stop_callable(stop)
+        self.progress = progress
+        self.started = time.perf_counter()
+        self.nodes = 0
+        self.worker_seconds = 0.0
+        #: future -> the probe it runs and the worker it was sent to
+        self.out: dict[Any, tuple[list[tuple[Node, int]], str | None]] = {}
+        self.per_probe: float | None = None  # seconds a probe takes, lately
+        self.chunk = 1  # probes in the last task sent
+        #: Probes for free workers while one finishes the line.
+        self.meanwhile: Callable[[], Iterator[Want]] | None = None
+        self.addresses: list[str] = []
+        self.proven = False
+        self.moves = "line"
+        self.probes = 0
+
+    # -- the serial solver's questions --------------------------------------------
+
+    def solve(self, weak: bool, moves: str) -> SolveResult:
+        """The value, then the moves ``moves`` asks for; the :class:`SolveResult`."""
+        from plies.cluster._dask import warm_workers, worker_count
+
+        self.moves = moves
+        worker_count(self.client, wait_for_one=True)
+        self.addresses = self._workers()
+        warming = warm_workers(self.client, self.job)
+        self._counted = time.monotonic()
+        try:
+            if self.job.scale == PONS:
+                return self._solve_pons(weak, moves)
+            return self._solve_engine(weak, moves)
+        finally:  # the probes still running stop (see ProbeJob)
+            self.client.cancel([*warming, *self.out])
+
+    def _solve_engine(self, weak: bool, moves: str) -> SolveResult:
+        """The Python solver's :func:`~plies.engine.solve`, on the tree."""
+        ctx = SearchContext(self.game, limits=Limits(), stop=None, table=TranspositionTable(16))
+        solver = _TreeSolver(ctx, self)
+        value = solver.value(self.root.state, weak=weak)
+        self.proven = True
+        target = value
+        if weak:
+            target = value if value >= 0 else solver.worst - MAX_PLY
+        best, pv = self._moves(value, target, weak=weak, moves=moves)
+        return solve_result(value, best, pv, self._stats(), weak=weak, moves=moves)
+
+    def _solve_pons(self, weak: bool, moves: str) -> SolveResult:
+        """The native Connect Four solve, on the tree (Pons' scores)."""
+        from plies.engine.native._solve import _result
+
+        state = self.root.state
+        score = self._pons_value(weak)
+        self.proven = True
+        size: int = self.game.size  # type: ignore[attr-defined]
+        if weak:
+            score = (score > 0) - (score < 0)
+        target = score if score >= 0 or not weak else -size
+        best, pv = self._moves(score, target, weak=weak, moves=moves)
+        return _result(
+            self.game,  # type: ignore[arg-type]
+            state,
+            score,
+            best,
+            pv,
+            self._stats(),
+            weak=weak,
+            moves=moves,
+        )
+
+    def _pons_value(self, weak: bool) -> int:
+        """Pons' score of the root, narrowed with his thresholds (``solve_root``)."""
+        cells: int = self.game.size  # type: ignore[attr-defined]
+        ply: int = self.root.state.ply
+        low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
+        if weak:
+            low, high = -1, 1
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and _c_half(low) < med:
+                med = _c_half(low)
+            elif med >= 0 and _c_half(high) > med:
+                med = _c_half(high)
+            self.test(self.root, med)
+            low = max(low, min(self.root.lower, high))
+            high = min(high, self.root.upper)
+        return low
+
+    def _moves(
+        self, value: int, target: int, *, weak: bool, moves: str
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """``(best moves, line)`` as :func:`~plies.engine.solve` finds them."""
+        pv: tuple[Any, ...] = ()
+        best: tuple[Any, ...] = ()
+        if moves in ("line", "all") and not weak:
+            if moves == "all":  # workers free while one finishes the line: best moves
+                self.meanwhile = lambda: self._reaching_wanted(self.root, target)
+            pv = self.line(value)
+        if moves == "all":
+            best = tuple(child.move for child in self.reaching(self.root, target))
+        elif moves != "none":
+            best = pv[:1] or (self.first_reaching(self.root, target).move,)
+        return best, pv or best[:1]
+
+    def test(self, node: Node, threshold: int) -> bool:
+        """Whether ``node`` scores above ``threshold``."""
+        self.resolve(
+            lambda: node.above(threshold) is not None,
+            lambda: self._wanted(node, threshold, 0),
+        )
+        return bool(node.above(threshold))
+
+    def reaching(self, node: Node, target: int) -> list[Node]:
+        """The children of ``node`` whose moves reach ``target``, in order."""
+        children = node.children(self.game, self.winning)
+        threshold = target - 1
+        self.resolve(
+            lambda: all(c.move_above(threshold) is not None for c in children),
+            lambda: self._reaching_wanted(node, target),
+        )
+        return [child for child in children if child.move_above(threshold)]
+
+    def _reaching_wanted(self, node: Node, target: int) -> Iterator[Want]:
+        """The probes that tell which moves of ``node`` reach ``target``."""
+        for child in node.children(self.game, self.winning):
+            yield from self._wanted(child, child.child_threshold(target - 1), 0)
+
+    def first_reaching(self, node: Node, target: int) -> Node:
+        """The first child of ``node`` whose move reaches ``target``."""
+        children = node.children(self.game, self.winning)
+        threshold = target - 1
+
+        def first() -> Node | None:
+            for child in children:
+                above = child.move_above(threshold)
+                if above is None:
+                    return None
+                if above:
+                    return child
+            raise AssertionError("no move reaches the value")
+
+        def wanted() -> Iterator[Want]:
+            level = 0
+            for child in children:
+                if child.move_above(threshold) is None:
+                    yield from self._wanted(child, child.child_threshold(threshold), level)
+                    level = 1
+
+        self.resolve(lambda: first() is not None, wanted)
+        found = first()
+        assert found is not None
+        return found
+
+    def line(self, value: int) -> tuple[Any, ...]:
+        """The serial solver's line from the root of exact score ``value``: its
+        steps through the tree, which follows the line down (its bottom ``split``
+        plies below the line's position), until a step costs the workers less than
+        :data:`HANDOFF_SECONDS`; then, from the first position on the line that a
+        worker probed, the rest by that worker (its table holds most of the proof)."""
+        game = self.game
+        node: Node = self.root
+        line: list[Any] = []
+        cheap = False
+        while game.terminal_value(node.state) is None and len(line) < MAX_PLY:
+            if cheap and (node.home is not None or node.final):
+                line.extend(self._rest_of_line(node, value))
+                break
+            self.horizon = node.ply + self.split
+            spent = self.worker_seconds
+            node = self.first_reaching(node, value)
+            cheap = self.worker_seconds - spent < HANDOFF_SECONDS
+            line.append(node.move)
+            if node.sign < 0:
+                value = -value
+        return tuple(line)
+
+    def _rest_of_line(self, node: Node, value: int) -> tuple[Any, ...]:
+        """The line from ``node`` (of exact ``value``) to the end, by one worker."""
+        future = self.client.submit(
+            _run_line,
+            self.job,
+            node.state,
+            node.ply,
+            value,
+            self._task_limits(),
+            workers=None if node.home is None else [node.home],
+            allow_other_workers=node.home is not None,
+            pure=False,
+        )
+        self.out[future] = ([], node.home)
+        while True:
+            self._check()
+            if self.meanwhile is not None:
+                self._send(self.meanwhile())
+            done = self._wait()
+            if future in done:
+                return self._account(future)[0].line
+            for other in done:
+                self._collect(other)
+
+    # -- probes ---------------------------------------------------------------------
+
+    def _wanted(self, node: Node, threshold: int, level: int) -> Iterator[Want]:
+        """The probes that would answer "``node`` above ``threshold``?", by level of
+        speculation: the eldest undecided child at the node's level, its younger
+        brothers one higher unless an elder brother already failed to decide."""
+        if node.above(threshold) is not None:
+            return
+        if node.final or node.ply >= self.horizon:
+            yield level, node.ply, node, threshold
+            return
+        children = node.children(self.game, self.winning)
+        all_node = False
+        first = True
+        for child in children:
+            child_threshold = child.child_threshold(threshold)
+            if child.above(child_threshold) is not None:
+                all_node = True  # decided without deciding this node
+                continue
+            child_level = level if first or all_node else level + 1
+            yield from self._wanted(child, child_threshold, child_level)
+            first = False
+
+    def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[Want]]) -> None:
+        """Run the probes ``wanted`` asks for until ``done()``; stop those running
+        that it no longer asks for (their node or an ancestor was decided)."""
+        while not done():
+            self._check()
+            self._drop_unwanted(wanted())
+            self._send(wanted())
+            if not self.out:
+                raise AssertionError("the split solve found nothing to probe")
+            for future in self._wait():
+                self._collect(future)
+
+    def _drop_unwanted(self, wanted: Iterator[Want]) -> None:
+        """Cancel the tasks of probes none of which ``wanted`` asks for (their worker
+        stops them within a few milliseconds; the bounds they stored stay)."""
+        asked = {(id(node), threshold) for _, _, node, threshold in wanted}
+        unwanted = [
+            future
+            for future, (probes, _) in self.out.items()
+            if probes and not any((id(node), t) in asked for node, t in probes)
+        ]
+        for future in unwanted:
+            del self.out[future]
+        if unwanted:
+            self.client.cancel(unwanted)
+
+    def _send(self, wanted: Iterator[Want]) -> None:
+        """Send the most wanted probes not already out to each free worker: of the
+        most wanted level, first those that worker ran before (its table knows the
+        positions). One probe per task while probes take long; cheap ones go in
+        chunks of about :data:`CHUNK_SECONDS` (a task costs milliseconds)."""
+        busy = {worker for _, worker in self.out.values()}
+        free = [worker for worker in self.addresses if worker not in busy]
+        if not free:
+            return
+        running = {
+            (id(node), threshold) for probes, _ in self.out.values() for node, threshold in probes
+        }
+        order = itertools.count()
+        ranked = [
+            (level, node, threshold)
+            for level, _, node, threshold in sorted(
+                (level, next(order), node, t) for level, _, node, t in wanted
+            )
+            if (id(node), threshold) not in running
+        ]
+        size = 1
+        if self.per_probe is not None:  # grows by doubling: a harder probe may come
+            size = int(CHUNK_SECONDS / max(self.per_probe, 1e-6))
+            size = max(1, min(MAX_CHUNK, size, 2 * self.chunk))
+        self.chunk = size
+        share = max(1, -(-len(ranked) // len(free)))  # spread over the free workers
+        for worker in free:
+            if not ranked:
+                break
+            chunk = [ranked.pop(self._pick(ranked, worker)) for _ in range(min(size, share))
+                     if ranked]  # fmt: skip
+            for _, node, _ in chunk:
+                node.home = worker
+            future = self.client.submit(
+                _run_probes,
+                self.job,
+                [(node.state, node.ply, threshold) for _, node, threshold in chunk],
+                self._task_limits(),
+                workers=[worker],
+                allow_other_workers=True,  # a worker that left: another runs it
+                pure=False,
+            )
+            self.out[future] = ([(node, threshold) for _, node, threshold in chunk], worker)
+            self.probes += len(chunk)
+
+    @staticmethod
+    def _pick(ranked: list[tuple[int, Node, int]], worker: str) -> int:
+        """The index of the next probe for ``worker``: the first of the most wanted
+        level it ran before, else the most wanted."""
+        top = ranked[0][0]
+        for index, (level, node, _) in enumerate(ranked):
+            if level != top:
+                break
+            if node.home == worker:
+                return index
+        return 0
+
+    def _wait(self) -> set[Any]:
+        from distributed import wait
+
+        try:
+            finished, _ = wait(  # type: ignore[no-untyped-call]
+                list(self.out), timeout=WAIT_SECONDS, return_when="FIRST_COMPLETED"
+            )
+        except TimeoutError:
+            finished = set()
+        if time.monotonic() - self._counted > 1:  # workers come and go: count again
+            self.addresses, self._counted = self._workers(), time.monotonic()
+        return set(finished)
+
+    def _workers(self) -> list[str]:
+        """The addresses of the cluster's workers now."""
+        return sorted(self.client.scheduler_info(n_workers=-1)["workers"])
+
+    def _account(self, future: Any) -> list[Probed]:
+        """The results of a finished task, counted; a stopped one stops the solve."""
+        probes, _ = self.out.pop(future)
+        try:
+            results: list[Probed] = future.result()
+        except Exception as exc:  # a bug in a probe, or one that killed its workers
+            raise PliesError(
+                f"a probe failed on the cluster: {type(exc).__name__}: {exc}"
+            ) from None
+        seconds = 0.0
+        for probed in results:
+            self.nodes += probed.nodes
+            seconds += probed.seconds
+        self.worker_seconds += seconds
+        if probes:  # the mean of the latest, mostly: a worker's first probes are slower
+            latest = seconds / len(probes)
+            self.per_probe = latest if self.per_probe is None else (self.per_probe + latest) / 2
+        if self.progress is not None:
+            self.progress(self.nodes)
+        for probed in results:
+            if probed.stopped is not None:
+                raise solve_stopped(probed.stopped, proven=self.proven, moves=self.moves)
+        return results
+
+    def _collect(self, future: Any) -> None:
+        probes, _ = self.out[future]
+        for (node, threshold), probed in zip(probes, self._account(future), strict=True):
+            if probed.score > threshold:
+                node.low = max(node.low, probed.score)
+            else:
+                node.high = min(node.high, probed.score)
+            node.update()
+
+    def _check(self) -> None:
+        """Stop the solve at a limit or a stop request."""
+        reason = None
+        if self.limits.nodes is not None and self.nodes >= self.limits.nodes:
+            reason = "node limit"
+        elif time.monotonic() >= self.deadline:
+            reason = "time limit"
+        elif self.stop is not None and self.stop():
+            reason = "stop requested"
+        if reason is not None:
+            raise solve_stopped(reason, proven=self.proven, moves=self.moves)
+
+    def _task_limits(self) -> Limits:
+        """A probe's limits: what is left of the solve's."""
+        nodes = None if self.limits.nodes is None else max(1, self.limits.nodes - self.nodes)
+        time_left = None
+        if self.limits.time is not None:
+            time_left = max(0.001, self.deadline - time.monotonic())
+        return Limits(nodes=nodes, time=time_left)
+
+    def _stats(self) -> SearchStats:
+        return SearchStats(nodes=self.nodes, time=time.perf_counter() - self.started)
+
+
+class _TreeSolver(ExactSolver):
+    """The Python solver whose root searches are answered by the split tree: its
+    :meth:`value` picks the thresholds exactly as a serial solve does."""
+
+    def __init__(self, ctx: SearchContext, split: _Split) -> None:
+        super().__init__(ctx)
+        self.split = split
+
+    def search(self, state: Any, alpha: int, beta: int, ply: int = 0) -> int:
+        """The root's fail-soft score in the null window ``(alpha, alpha + 1)``."""
+        assert state is self.split.root.state and beta == alpha + 1 and ply == 0
+        root = self.split.root
+        return root.lower if self.split.test(root, alpha) else root.upper
+
+
+def _run_probes(job: ProbeJob, probes: list[tuple[Any, int, int]], limits: Limits) -> list[Probed]:
+    """On a worker: probes ``(state, ply, threshold)`` one after the other (see
+    :meth:`ProbeJob.probe`), until one is stopped."""
+    results = []
+    for state, ply, threshold in probes:
+        results.append(job.probe(state, ply, threshold, limits))
+        if results[-1].stopped is not None:
+            break
+    results.extend(Probed(stopped=results[-1].stopped) for _ in probes[len(results) :])
+    return results
+
+
+def _run_line(job: ProbeJob, state: Any, ply: int, value: int, limits: Limits) -> list[Probed]:
+    """On a worker: the rest of a line (see :meth:`ProbeJob.line`)."""
+    return [job.line(state, ply, value, limits)]
+
+
+def _c_half(value: int) -> int:
+    """``value / 2`` truncated towards zero (C's division, as Pons' thresholds use)."""
+    return value // 2 if value >= 0 else -(-value // 2)
