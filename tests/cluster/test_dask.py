@@ -251,3 +251,26 @@ def test_tls_addresses_take_dasks_tls_configuration() -> None:
         assert _security("tcp://127.0.0.1:8786") is None
     assert security.tls_ca_file == "ca.pem"
     assert (security.tls_client_cert, security.tls_client_key) == ("client.pem", "client.key")
+
+
+def test_workers_plies_starts_skip_the_blas_probe() -> None:
+    # A fresh process: its fork server imports plies.cluster._preload before forking.
+    code = (
+        "import sys\n"
+        "from plies.cluster._dask import cluster_client\n"
+        "def probed():\n"
+        "    import numba.np.arraymath as arraymath\n"
+        "    return arraymath._HAVE_BLAS, 'scipy.linalg.cython_blas' in sys.modules\n"
+        "with cluster_client(1, None) as client:\n"
+        "    print(list(client.run(probed).values()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=plies_env(),
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[(False, False)]"

@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status (``argv`` None: this process
     is plies' own, run with ``sys.argv``)."""
     if argv is None:
-        from plies.cli._startup import skip_blas_probe
+        from plies.engine.native._startup import skip_blas_probe
 
         skip_blas_probe()
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -160,7 +160,8 @@ def _start_forkserver() -> None:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["distributed"])  # workers start without importing it
+    # Workers start without importing these (see plies.cluster._preload).
+    context.set_forkserver_preload(["distributed", "plies.cluster._preload"])
     with _sigint_ignored():
         forkserver.ensure_running()
 

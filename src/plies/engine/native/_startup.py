@@ -1,4 +1,4 @@
-"""Start-up of plies' own process: what only the command line may change.
+"""Start-up of plies' own processes: what only they may change.
 
 Numba's ``numba.np.arraymath``, which every compiled function loads before its first
 call, probes SciPy's BLAS by importing ``scipy.linalg.cython_blas`` (to know whether

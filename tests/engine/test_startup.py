@@ -1,4 +1,4 @@
-"""The command line's start-up: Numba's BLAS probe is skipped in plies' own process."""
+"""Start-up: Numba's BLAS probe is skipped in plies' own processes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from plies.games.connect4 import Connect4
 
 PROBE = (
     "import sys\n"
-    "from plies.cli._startup import skip_blas_probe\n"
+    "from plies.engine.native._startup import skip_blas_probe\n"
     "skip_blas_probe()\n"
     "import numba.np.arraymath as arraymath\n"
     "assert not arraymath._HAVE_BLAS, 'probed'\n"
