@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from plies.engine.native._connect4 import popcount
+from plies.engine.native._connect4 import popcount as _ctpop
 from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
 from plies.games.connect4 import Connect4, Connect4State
 
@@ -41,6 +41,9 @@ HEADER = 16
 # state: ply and won in both layouts; then the bitboards, or the rows layout's fields.
 PLY, WON, POSITION, MASK = 0, 1, 2, 3
 SCORE, HEIGHTS = 2, 3
+
+#: Bits set in a word: one POPCNT (typed loosely for mypy: Numba's intrinsic).
+popcount: Any = _ctpop
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -104,7 +107,7 @@ def _leading_zeros(x: Any) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def row_at(  # noqa: PLR0913, PLR0917
+def row_at(  # noqa: PLR0917
     state: Any, base: int, xor_at: int, r: int, height: int, extra_row: int, extra: int
 ) -> int:
     """Row ``r`` of a side's stones (0 off the board)."""
@@ -119,29 +122,9 @@ def row_at(  # noqa: PLR0913, PLR0917
 
 
 @njit(cache=True, nogil=True, inline="always")
-def row_ends(  # noqa: PLR0913, PLR0917
-    state: Any, base: int, xor_at: int, r: int, height: int, extra_row: int, extra: int
+def _ends(  # noqa: PLR0917
+    l1: int, l2: int, l3: int, r1: int, r2: int, r3: int
 ) -> int:
-    """The cells of row ``r`` on a four with three stones of a side: per direction,
-    two stones on one side and a third beyond them or on the other side (the rows
-    form of ``Connect4._line_ends``). Bits may pass the board's width."""
-    below1 = row_at(state, base, xor_at, r - 1, height, extra_row, extra)
-    below2 = row_at(state, base, xor_at, r - 2, height, extra_row, extra)
-    below3 = row_at(state, base, xor_at, r - 3, height, extra_row, extra)
-    above1 = row_at(state, base, xor_at, r + 1, height, extra_row, extra)
-    above2 = row_at(state, base, xor_at, r + 2, height, extra_row, extra)
-    above3 = row_at(state, base, xor_at, r + 3, height, extra_row, extra)
-    s = row_at(state, base, xor_at, r, height, extra_row, extra)
-    result = below1 & below2 & below3  # vertical: only the cell on top
-    # Horizontal, the diagonal (left neighbours below) and the anti-diagonal.
-    result |= _ends(s, s, s, s, s, s)
-    result |= _ends(below1, below2, below3, above1, above2, above3)
-    result |= _ends(above1, above2, above3, below1, below2, below3)
-    return result
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _ends(l1: int, l2: int, l3: int, r1: int, r2: int, r3: int) -> int:
     """Cells with stones 1, 2 (and 3, or 1 on the other side) columns to the left in
     rows ``l1..l3``, or likewise to the right in rows ``r1..r3``."""
     left1, left2, left3 = l1 << 1, l2 << 2, l3 << 3
@@ -156,28 +139,47 @@ def rows_base(consts: Any) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def row_wins(  # noqa: PLR0913, PLR0917
-    consts: Any, state: Any, opponent: bool, r: int, extra_row: int, extra: int
+def _ends7(  # noqa: PLR0917
+    b3: int, b2: int, b1: int, s: int, a1: int, a2: int, a3: int
 ) -> int:
-    """Empty cells of row ``r`` (``extra`` filled too) that would complete four for
-    the side to move (plus ``extra``) or, if ``opponent``, the side that just moved."""
-    height = consts[HEIGHT]
-    base = rows_base(consts)
-    mask_at = base + height
-    mask = state[mask_at + r]
-    if r == extra_row:
-        mask |= extra
-    xor_at = mask_at if opponent else -1
-    ends = row_ends(state, base, xor_at, r, height, extra_row, extra)
-    return ends & (consts[ROW_MASK] ^ mask)  # type: ignore[no-any-return]
+    """Cells of row ``s`` on a four with three stones of a side, from the side's
+    row ``s``, the three below and the three above: per direction, two stones on one
+    side and a third beyond them or on the other side (the rows form of
+    ``Connect4._line_ends``). Bits may pass the board's width."""
+    result = b1 & b2 & b3
+    result |= _ends(s, s, s, s, s, s)
+    result |= _ends(b1, b2, b3, a1, a2, a3)
+    return result | _ends(a1, a2, a3, b1, b2, b3)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def playable_row(consts: Any, state: Any, r: int) -> int:
-    """The cells of row ``r`` where a stone would land now."""
-    mask_at = rows_base(consts) + consts[HEIGHT]
-    below = consts[ROW_MASK] if r == 0 else state[mask_at + r - 1]
-    return below & ~state[mask_at + r] & consts[ROW_MASK]  # type: ignore[no-any-return]
+def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: int) -> Any:
+    """``(number of winning cells, those playable now as row bits)`` of the side to
+    move (plus ``extra``) or the side that just moved, one pass over the rows (a
+    window of seven slides up the board)."""
+    height, row_mask = consts[HEIGHT], consts[ROW_MASK]
+    base = rows_base(consts)
+    mask_at = base + height
+    xor_at = mask_at if opponent else -1
+    b3, b2, b1 = 0, 0, 0
+    s = row_at(state, base, xor_at, 0, height, extra_row, extra)
+    a1 = row_at(state, base, xor_at, 1, height, extra_row, extra)
+    a2 = row_at(state, base, xor_at, 2, height, extra_row, extra)
+    a3 = row_at(state, base, xor_at, 3, height, extra_row, extra)
+    count = 0
+    playable_wins = 0
+    below = row_mask  # the mask row under this one (the floor under row 0)
+    for r in range(height):
+        mask = state[mask_at + r]
+        if r == extra_row:
+            mask |= extra
+        wins = _ends7(b3, b2, b1, s, a1, a2, a3) & (row_mask ^ mask)
+        count += popcount(wins)
+        playable_wins |= wins & below & ~state[mask_at + r]
+        below = state[mask_at + r]
+        b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
+        a3 = row_at(state, base, xor_at, r + 4, height, extra_row, extra)
+    return count, playable_wins
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -274,7 +276,7 @@ def evaluate(consts: Any, state: Any) -> float:
         position, mask = np.uint64(state[POSITION]), np.uint64(state[MASK])
         opponent = position ^ mask
         width = consts[WIDTH]
-        score = 0
+        score = np.int64(0)
         for bit in range(5):
             digit = np.uint64(consts[HEADER + 4 * width + bit])
             score += (
@@ -286,19 +288,12 @@ def evaluate(consts: Any, state: Any) -> float:
             score += 512
         score += 16 * (np.int64(popcount(own)) - np.int64(popcount(theirs)))
         return float(score)
-    score = state[SCORE]
-    own_count = 0
-    their_count = 0
-    can_win = False
-    for r in range(consts[HEIGHT]):
-        own = row_wins(consts, state, False, r, -1, 0)
-        own_count += popcount(own)
-        if own & playable_row(consts, state, r):
-            can_win = True
-        their_count += popcount(row_wins(consts, state, True, r, -1, 0))
-    if can_win:
+    own_count, own_playable = wins_count(consts, state, False, -1, 0)
+    their_count, _ = wins_count(consts, state, True, -1, 0)
+    score = state[SCORE] + 16 * (own_count - their_count)
+    if own_playable:
         score += 512
-    return float(score + 16 * (own_count - their_count))
+    return float(score)
 
 
 @rule("key")
@@ -331,11 +326,7 @@ def winning_move(consts: Any, state: Any) -> int:
         if wins == U0:
             return -1
         return word_column(wins, consts[H1])
-    columns = 0
-    for r in range(consts[HEIGHT]):
-        playable = playable_row(consts, state, r)
-        if playable:
-            columns |= row_wins(consts, state, False, r, -1, 0) & playable
+    _, columns = wins_count(consts, state, False, -1, 0)
     if columns == 0:
         return -1
     column = 0
@@ -366,22 +357,34 @@ def forced_moves(consts: Any, state: Any, moves: Any, count: int) -> int:
                 moves[kept] = move
                 kept += 1
         return kept
-    height = consts[HEIGHT]
+    height, row_mask = consts[HEIGHT], consts[ROW_MASK]
+    base = rows_base(consts)
+    mask_at = base + height
     playable_cells = 0  # (one bit per column: each column has one landing cell)
     forced_cells = 0
     forced_count = 0
     below_threat = 0  # columns whose landing cell lies right under a threat of theirs
-    current = row_wins(consts, state, True, 0, -1, 0)
+    b3, b2, b1 = 0, 0, 0
+    s = row_at(state, base, mask_at, 0, height, -1, 0)
+    a1 = row_at(state, base, mask_at, 1, height, -1, 0)
+    a2 = row_at(state, base, mask_at, 2, height, -1, 0)
+    a3 = row_at(state, base, mask_at, 3, height, -1, 0)
+    below = row_mask
+    playable_under = 0  # the landing cells of the row below
     for r in range(height):
-        above = row_wins(consts, state, True, r + 1, -1, 0) if r + 1 < height else 0
-        playable = playable_row(consts, state, r)
+        mask = state[mask_at + r]
+        theirs = _ends7(b3, b2, b1, s, a1, a2, a3) & (row_mask ^ mask)
+        playable = below & ~mask & row_mask
+        below_threat |= playable_under & theirs
         playable_cells |= playable
-        hit = playable & current
+        hit = playable & theirs
         if hit:
             forced_count += popcount(hit)
             forced_cells |= hit
-        below_threat |= playable & above
-        current = above
+        playable_under = playable
+        below = mask
+        b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
+        a3 = row_at(state, base, mask_at, r + 4, height, -1, 0)
     if forced_count > 1:
         return 0
     if forced_count == 1:
@@ -405,7 +408,7 @@ def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
         return
     fits = consts[FITS] != 0
     position, mask = np.uint64(state[POSITION]), np.uint64(state[MASK])
-    width, height = consts[WIDTH], consts[HEIGHT]
+    width = consts[WIDTH]
     for i in range(count):
         move = moves[i]
         if fits:
@@ -416,12 +419,7 @@ def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
             column = move - 1
             landing = state[HEIGHTS + column]
             bit = np.int64(1) << column
-            threats = np.int64(0)
-            for r in range(max(0, landing - 3), min(height, landing + 4)):
-                threats += popcount(row_wins(consts, state, False, r, landing, bit))
-            for r in range(height):  # rows the stone cannot reach: as they are
-                if r < landing - 3 or r > landing + 3:
-                    threats += popcount(row_wins(consts, state, False, r, -1, 0))
+            threats = np.int64(wins_count(consts, state, False, landing, bit)[0])
         moves[i] = (threats << 40) | ((65535 - i) << 16) | move
     for i in range(1, count):  # insertion sort, descending
         packed = moves[i]

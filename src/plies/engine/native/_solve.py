@@ -23,8 +23,8 @@ from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._runner import KernelStopped, Runner
 from plies.engine.native._connect4_rules import Connect4Native
+from plies.engine.native._runner import KernelStopped, Runner
 from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
