@@ -156,7 +156,7 @@ def _ends7(  # noqa: PLR0917
 def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: int) -> Any:
     """``(number of winning cells, those playable now as row bits)`` of the side to
     move (plus ``extra``) or the side that just moved, one pass over the rows (a
-    window of seven slides up the board)."""
+    window of seven slides up the board, and stops above the side's reach)."""
     height, row_mask = consts[HEIGHT], consts[ROW_MASK]
     base = rows_base(consts)
     mask_at = base + height
@@ -173,6 +173,8 @@ def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: i
         mask = state[mask_at + r]
         if r == extra_row:
             mask |= extra
+        if mask == 0 and b1 | b2 | b3 == 0:
+            break  # this row and those above are empty, the three below hold none
         wins = _ends7(b3, b2, b1, s, a1, a2, a3) & (row_mask ^ mask)
         count += popcount(wins)
         playable_wins |= wins & below & ~state[mask_at + r]
@@ -180,6 +182,44 @@ def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: i
         b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
         a3 = row_at(state, base, xor_at, r + 4, height, extra_row, extra)
     return count, playable_wins
+
+
+@njit(cache=True, nogil=True, inline="always")
+def evaluation_counts(consts: Any, state: Any) -> Any:
+    """``(own winning cells, own playable wins as row bits, the opponent's winning
+    cells)``: :func:`wins_count` of both sides in one pass."""
+    height, row_mask = consts[HEIGHT], consts[ROW_MASK]
+    base = rows_base(consts)
+    mask_at = base + height
+    b3, b2, b1 = 0, 0, 0
+    s = row_at(state, base, -1, 0, height, -1, 0)
+    a1 = row_at(state, base, -1, 1, height, -1, 0)
+    a2 = row_at(state, base, -1, 2, height, -1, 0)
+    a3 = row_at(state, base, -1, 3, height, -1, 0)
+    o3, o2, o1 = 0, 0, 0
+    t = row_at(state, base, mask_at, 0, height, -1, 0)
+    c1 = row_at(state, base, mask_at, 1, height, -1, 0)
+    c2 = row_at(state, base, mask_at, 2, height, -1, 0)
+    c3 = row_at(state, base, mask_at, 3, height, -1, 0)
+    own = 0
+    theirs = 0
+    playable_wins = 0
+    below = row_mask
+    for r in range(height):
+        mask = state[mask_at + r]
+        if mask == 0 and b1 | b2 | b3 | o1 | o2 | o3 == 0:
+            break  # this row and those above are empty, the three below hold none
+        empty = row_mask ^ mask
+        wins = _ends7(b3, b2, b1, s, a1, a2, a3) & empty
+        own += popcount(wins)
+        playable_wins |= wins & below
+        theirs += popcount(_ends7(o3, o2, o1, t, c1, c2, c3) & empty)
+        below = mask
+        b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
+        a3 = row_at(state, base, -1, r + 4, height, -1, 0)
+        o3, o2, o1, t, c1, c2 = o2, o1, t, c1, c2, c3
+        c3 = row_at(state, base, mask_at, r + 4, height, -1, 0)
+    return own, playable_wins, theirs
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -288,8 +328,7 @@ def evaluate(consts: Any, state: Any) -> float:
             score += 512
         score += 16 * (np.int64(popcount(own)) - np.int64(popcount(theirs)))
         return float(score)
-    own_count, own_playable = wins_count(consts, state, False, -1, 0)
-    their_count, _ = wins_count(consts, state, True, -1, 0)
+    own_count, own_playable, their_count = evaluation_counts(consts, state)
     score = state[SCORE] + 16 * (own_count - their_count)
     if own_playable:
         score += 512
@@ -381,6 +420,8 @@ def forced_moves(consts: Any, state: Any, moves: Any, count: int) -> int:
         if hit:
             forced_count += popcount(hit)
             forced_cells |= hit
+        if mask == 0 and b1 | b2 | b3 == 0:
+            break  # the rows above are empty and out of their lines' reach
         playable_under = playable
         below = mask
         b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
