@@ -60,6 +60,8 @@ CASES = (
     Case("othello 12 empties, to end", "othello", OTHELLO_ENDGAME, None),
     Case("checkers start depth 10", "checkers", "", 10),
     Case("checkers 2K v 1K depth 16", "checkers", "B:WK28:BK19,K23", 16),
+    Case("connect4 7x6 4453 depth 10", "connect4", "4453", 10),
+    Case("connect4 9x7 4453 depth 8", "connect4:width=9,height=7", "4453", 8),
 )
 
 

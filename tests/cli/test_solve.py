@@ -142,7 +142,7 @@ def test_other_games_batch_tokens(capsys: pytest.CaptureFixture[str], tmp_path: 
         ["solve", "connect4", "--table-size", "many"],
         ["solve", "connect4", "--moves", "some"],
         ["solve", "pig", "--backend", "native"],
-        ["solve", "connect4:width=8,height=8", "4", "--backend", "native"],
+        ["solve", "connect4:width=8,height=8", "4", "--backend", "native", "--nodes", "50"],
         ["solve", "tictactoe", "--batch", "/no/such/file", "--backend", "native"],
         ["solve", "connect4", "4", "--backend", "fortran"],
     ],

@@ -82,6 +82,7 @@ def test_stop_callable_and_progress_hook() -> None:
         game.initial_state(),
         stop=lambda: len(seen) >= 5,
         progress=seen.append,
+        backend="python",  # the Python engine's check interval (Connect Four is native)
     )
     assert not result.completed
     assert len(seen) == 5

@@ -173,7 +173,8 @@ class Connect4(BaseGame[Connect4State, int]):
         return f"Connect4(width={self.width}, height={self.height})"
 
     def native(self) -> Any:
-        """The native port (:mod:`plies.engine.native`): Pons' solver compiled."""
+        """The native port (:mod:`plies.engine.native`): the compiled search on every
+        board, the exact solve by Pons' kernel where the board fits 64 bits."""
         from plies.engine.native._solve import Connect4Port
 
         return Connect4Port(self)

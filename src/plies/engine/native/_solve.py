@@ -23,8 +23,9 @@ from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
+from plies.engine.native._connect4_rules import Connect4Native
 from plies.engine.native._runner import KernelStopped, Runner
-from plies.engine.native._table import DEFAULT_ENTRIES, NativeTable
+from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
@@ -220,27 +221,21 @@ def _result(  # noqa: PLR0917
     )
 
 
-class Connect4Port:
-    """Connect Four's native port: Pons' solver (no native search yet), for boards
-    whose ``(height + 1) * width`` bits fit one 64-bit word."""
-
-    tasks = ("solve",)
-    #: The entries of the table made when none is given: Pons' size, 5 bytes each.
-    table_entries = DEFAULT_ENTRIES
+class Connect4Port(Connect4Native):
+    """Connect Four's native port: the protocol's compiled search (PVS, iterative
+    deepening, table) on the rules of :mod:`._connect4_rules` for every board size,
+    and the exact solve by Pons' kernel where ``(height + 1) * width`` bits fit one
+    64-bit word, else by the protocol's exact solver."""
 
     def __init__(self, game: Connect4) -> None:
-        self.game = game
-
-    def problem(self, state: Connect4State | None) -> str | None:
-        """Boards of more than 64 bits have no port."""
-        game = self.game
-        if (game.height + 1) * game.width > 64:
-            return (
-                f"connect4 {game.width} x {game.height} has no native port: "
-                "(height + 1) * width must be at most 64"
-            )
-        return None
+        super().__init__(game)
+        # The entries of the table made when none is given: Pons' size (5 bytes each)
+        # for his solver; the protocol's size (33 bytes each) for larger boards.
+        self.table_entries = DEFAULT_ENTRIES if self.fits else SEARCH_ENTRIES  # type: ignore[misc]
 
     def solve(self, game: Connect4, state: Connect4State, **options: Any) -> SolveResult:
-        """:func:`plies.engine.solve` by Pons' kernel."""
-        return solve_connect4(game, state, **options)
+        """:func:`plies.engine.solve` by Pons' kernel, or the protocol's solver for
+        boards of more than 64 bits."""
+        if self.fits:
+            return solve_connect4(game, state, **options)
+        return super().solve(game, state, **options)  # type: ignore[no-any-return]
