@@ -1,4 +1,4 @@
-"""Benchmark: the native search against the Python engine on m,n,k, Nim and Othello.
+"""Benchmark: the native search against the Python engine on every ported game.
 
 Each case is one ``plies.engine.search`` (PVS, the default table, iterative
 deepening to the depth given or to the end) run on both backends in the same run.

@@ -88,7 +88,8 @@ def register(subparsers: Any) -> None:
     analyze.add_argument(
         "--backend",
         choices=BACKENDS,
-        help="the search: compiled (native: m,n,k and Nim, pvs and negamax; needs "
+        help="the search: compiled (native: Connect Four, m,n,k, Nim, Othello, "
+        "checkers; pvs and negamax; needs "
         "numba) or python (everything); default native where it runs",
     )
     analyze.add_argument(

@@ -62,8 +62,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
-        help="run every search and solve on this backend where it can (native: m,n,k, "
-        "Nim and Connect Four solves; the rest in python); default: solves in python, "
+        help="run every search and solve on this backend where it can (native: "
+        "Connect Four, m,n,k, Nim, Othello, checkers; the rest in python); default: "
+        "solves in python, "
         "searches native where they run (the same nodes), so the fingerprint is the "
         "python engine's",
     )

@@ -111,7 +111,8 @@ def register(subparsers: Any) -> None:
     play.add_argument(
         "--backend",
         choices=BACKENDS,
-        help="engine search: compiled (native: m,n,k and Nim; needs numba) or python; "
+        help="engine search: compiled (native: Connect Four, m,n,k, Nim, Othello, "
+        "checkers; needs numba) or python; "
         "default native where it runs",
     )
     play.add_argument(

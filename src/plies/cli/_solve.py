@@ -110,7 +110,8 @@ def register(subparsers: Any) -> None:
     solver.add_argument(
         "--backend",
         choices=BACKENDS,
-        help="the solver: compiled (native: Connect Four so far, needs numba) or python "
+        help="the solver: compiled (native: Connect Four, m,n,k, Nim, Othello, "
+        "checkers; needs numba) or python "
         "(every game); default native where the game has a native port",
     )
     solver.add_argument(

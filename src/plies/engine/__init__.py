@@ -4,8 +4,8 @@ One call, :func:`search`, runs iterative deepening with the chosen algorithm (PV
 default; also negamax alpha-beta, MTD(f), and the textbook minimax/expectiminimax and
 alpha-beta) and returns a :class:`SearchResult`. :func:`iterate` yields one result per
 completed depth; :func:`solve` returns the exact value with the distance to the end,
-by the Python solver or, for games with a native port (Connect Four so far), a
-compiled one (``backend=``; see :mod:`plies.engine.native`).
+by the Python solver or, for games with a native port (Connect Four, m,n,k, Nim,
+Othello, checkers), a compiled one (``backend=``; see :mod:`plies.engine.native`).
 
 >>> from plies.engine import Limits, search, solve
 >>> from plies.games import get_game

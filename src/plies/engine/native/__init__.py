@@ -1,9 +1,9 @@
 """Compiled search kernels (Numba), behind ``plies.engine.solve(..., backend=)``.
 
-A game advertises its port with a ``native()`` method. Connect Four's (boards whose
-``(height + 1) * width`` bits fit a 64-bit word) solves by Pascal Pons' method
-(:mod:`plies.engine.native._connect4`); m,n,k's, Nim's, Othello's and checkers' are
-written in the native game protocol (:mod:`plies.engine.native._protocol`:
+A game advertises its port with a ``native()`` method. Connect Four's solves by Pascal
+Pons' method (:mod:`plies.engine.native._connect4`) where the board fits a 64-bit word;
+its rules, and m,n,k's, Nim's, Othello's and checkers', are written in the native game
+protocol (:mod:`plies.engine.native._protocol`:
 :class:`NativeGame`, :func:`rule`) and get the compiled search and exact solver
 (:mod:`plies.engine.native._kernel`). Callers use the engine; this package only
 answers which games it ports (:func:`native_port_problem`) and solves them
