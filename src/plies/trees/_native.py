@@ -39,12 +39,12 @@ _NEXT, _CUT = 1, 6
 
 
 class FlatTree:
-    """A tree as the kernel reads it: per node a record (:data:`_kernel.NODE`) of its
-    subtree size, child count and a float64 ``value``, the leaf's value or an inner
-    node's colour (+1 MAX, -1 MIN). ``ints`` says whether the leaf values were ints
-    (turned back into ints on the way out)."""
+    """A tree as the kernel reads it: per node its subtree size, child count and a
+    float64 ``value``, the leaf's value or an inner node's colour (+1 MAX, -1 MIN).
+    ``ints`` says whether the leaf values were ints (turned back into ints on the
+    way out)."""
 
-    __slots__ = ("height", "ints", "nodes")
+    __slots__ = ("height", "ints", "nkids", "size", "value")
 
     def __init__(self, tree: Tree, ints: bool, leaf_values: np.ndarray[Any, Any]) -> None:
         n = len(tree)
@@ -54,8 +54,10 @@ class FlatTree:
         # int32 ids: 27 MB of arrays per million leaves instead of 36 (a tree has far
         # fewer than 2**31 nodes: a billion would not fit in memory as Python lists).
         parent = np.fromiter(tree.parent, dtype=np.int32, count=n)
-        self.nodes = np.empty(n, dtype=_kernel.NODE)
-        _kernel.shape(parent, colour, leaf_values, self.nodes)
+        self.size = np.empty(n, dtype=np.int32)
+        self.nkids = np.empty(n, dtype=np.int32)
+        self.value = np.empty(n, dtype=np.float64)
+        _kernel.shape(parent, colour, leaf_values, self.size, self.nkids, self.value)
         self.height = tree.height
         self.ints = ints
 
@@ -207,7 +209,9 @@ def search_native(
     view and the log, as :func:`~plies.trees._search._negamax_loop` returns them."""
     rows = min(_FIRST_ROWS, len(tree) - tree.leaf_count)
     value, ints, reals, count, cutoffs, pv = _kernel.search(
-        flat.nodes,
+        flat.size,
+        flat.nkids,
+        flat.value,
         float(window[0]),
         float(window[1]),
         prune,
