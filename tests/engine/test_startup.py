@@ -40,3 +40,18 @@ def test_plies_own_process_solves_with_the_probe_skipped() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert game.result_of_score(game.parse_position(line), -1)[0] in done.stdout
+
+
+def test_an_easy_single_position_is_answered_before_numba_loads() -> None:
+    code = (
+        "import sys\n"
+        "from plies.cli import main\n"
+        "status = main(['solve', 'connect4', '2252576253462244111563365343671351441', '--json'])\n"
+        "assert 'numba' not in sys.modules, 'numba loaded'\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"backend": "python"' in done.stdout

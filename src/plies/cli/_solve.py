@@ -57,6 +57,10 @@ __all__ = ["SolveLines", "register", "solve_record"]
 #: Default transposition-table size, in entries (about 130 bytes each on CPython);
 #: the native backend's is Pons' (a prime near 2**23, 5 bytes each: 40 MB).
 DEFAULT_TABLE_ENTRIES = 1 << 20
+#: Nodes the Python solver is given on a single position before the native one loads
+#: (about 10 ms; see _quick).
+QUICK_NODES = 2_000
+
 #: A batch's workers warm up on a position this many plies before the end of a game,
 #: searching this many nodes at most.
 WARM_PLIES = 12
@@ -112,7 +116,9 @@ def register(subparsers: Any) -> None:
         choices=BACKENDS,
         help="the solver: compiled (native: Connect Four, m,n,k, Nim, Othello, "
         "checkers; needs numba) or python "
-        "(every game); default native where the game has a native port",
+        "(every game); default native where the game has a native port, after "
+        f"{QUICK_NODES:,} nodes of python on a single position (an easy one is "
+        "answered before the native solver loads)",
     )
     solver.add_argument(
         "--table-size",
@@ -227,11 +233,10 @@ def run_solve(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None or args.scheduler is not None:
         return _run_split(args, game, state)
-    table = make_table(game, args)
     limits = Limits(nodes=args.nodes, time=args.time)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
         try:
-            solved = solve(
+            solved = _quick(game, state, args, stop) or solve(
                 game,
                 state,
                 limits=limits,
@@ -239,7 +244,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 progress=progress.nodes,
                 weak=args.weak,
                 moves=args.moves or "all",
-                table=table,
+                table=make_table(game, args),
             )
         except SearchError:
             if stop.is_set():
@@ -250,6 +255,28 @@ def run_solve(args: argparse.Namespace) -> int:
     record = solve_record(game, state, solved, position=position_text(args))
     print(json.dumps(record) if args.json else _solve_text(record))
     return 0
+
+
+def _quick(
+    game: BaseGame[Any, Any], state: Any, args: argparse.Namespace, stop: threading.Event
+) -> SolveResult | None:
+    """The Python solver's answer within :data:`QUICK_NODES` nodes, or None: where no
+    ``--backend``, ``--nodes`` or ``--table-size`` is given and Numba is not loaded yet
+    (loading it and a kernel takes half a second), an easy position is answered first."""
+    if args.backend or args.nodes or args.table_size or "numba" in sys.modules:
+        return None
+    try:
+        return solve(
+            game,
+            state,
+            limits=Limits(nodes=QUICK_NODES, time=args.time),
+            stop=stop,
+            weak=args.weak,
+            moves=args.moves or "all",
+            backend="python",
+        )
+    except SearchError:  # too hard for a quick answer (or stopped: the caller sees it)
+        return None
 
 
 def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> SolveResult | None:

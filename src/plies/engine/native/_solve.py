@@ -23,7 +23,6 @@ from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._connect4_rules import Connect4Native
 from plies.engine.native._runner import KernelStopped, Runner
 from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
@@ -221,21 +220,50 @@ def _result(  # noqa: PLR0917
     )
 
 
-class Connect4Port(Connect4Native):
-    """Connect Four's native port: the protocol's compiled search (PVS, iterative
-    deepening, table) on the rules of :mod:`._connect4_rules` for every board size,
-    and the exact solve by Pons' kernel where ``(height + 1) * width`` bits fit one
-    64-bit word, else by the protocol's exact solver."""
+class Connect4Port:
+    """Connect Four's native port: the exact solve by Pons' kernel where
+    ``(height + 1) * width`` bits fit one 64-bit word; the protocol's compiled search
+    (PVS, iterative deepening, table) on every board size, and its exact solver on the
+    larger boards, through :class:`._connect4_rules.Connect4Native`. That port is made
+    on first use (loading its compiled rules cost a Connect Four solve 0.12 s of
+    start-up), and it answers the rest of the protocol's API (``rules``, ``prepare``...)."""
+
+    tasks = ("search", "solve")
 
     def __init__(self, game: Connect4) -> None:
-        super().__init__(game)
+        self.game = game
+        self.fits = (game.height + 1) * game.width <= 64
         # The entries of the table made when none is given: Pons' size (5 bytes each)
         # for his solver; the protocol's size (33 bytes each) for larger boards.
-        self.table_entries = DEFAULT_ENTRIES if self.fits else SEARCH_ENTRIES  # type: ignore[misc]
+        self.table_entries = DEFAULT_ENTRIES if self.fits else SEARCH_ENTRIES
+        self._rules: Any = None
+
+    def rules_port(self) -> Any:
+        """The protocol's port of the game (made once)."""
+        if self._rules is None:
+            from plies.engine.native._connect4_rules import Connect4Native
+
+            self._rules = Connect4Native(self.game)
+        return self._rules
+
+    def problem(self, state: Connect4State | None) -> str | None:
+        """Every board and position has a port."""
+        return None
+
+    def search(self, game: Connect4, state: Connect4State, **options: Any) -> Any:
+        """The protocol's compiled search (see ``NativeGame.search``)."""
+        return self.rules_port().search(game, state, **options)
 
     def solve(self, game: Connect4, state: Connect4State, **options: Any) -> SolveResult:
         """:func:`plies.engine.solve` by Pons' kernel, or the protocol's solver for
         boards of more than 64 bits."""
         if self.fits:
             return solve_connect4(game, state, **options)
-        return super().solve(game, state, **options)  # type: ignore[no-any-return]
+        return self.rules_port().solve(game, state, **options)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        """The protocol port's other attributes (the conformance suite's ``rules``,
+        ``prepare``, ``encode``...)."""
+        if name.startswith("__") or name == "_rules":
+            raise AttributeError(name)
+        return getattr(self.rules_port(), name)
