@@ -58,7 +58,18 @@ def native_port(game: BaseGame[Any, Any]) -> Any:
     """
     if "native" not in vars(type(game)):
         return None
-    return game.native()  # type: ignore[attr-defined]  # a ported game's own method
+    last = _LAST_PORT[0]
+    if last is not None and last[0] is game:
+        return last[1]
+    port = game.native()  # type: ignore[attr-defined]  # a ported game's own method
+    _LAST_PORT[0] = (game, port)  # one store: threads see a whole pair
+    return port
+
+
+#: The last game asked for and its port: a solve asks twice, and a port cost 2 us
+#: to make (a tenth of an easy Connect Four position's solve). One entry, so at most
+#: one game is kept alive by it; not on the game, which Dask may pickle.
+_LAST_PORT: list[tuple[Any, Any] | None] = [None]
 
 
 def native_port_problem(
