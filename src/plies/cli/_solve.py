@@ -47,7 +47,7 @@ from plies.engine import (
     solve,
 )
 from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
-from plies.engine.native import SEARCH_ENTRIES, native_port
+from plies.engine.native import SEARCH_ENTRIES, has_port, native_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
@@ -264,6 +264,8 @@ def _quick(
     ``--backend``, ``--nodes`` or ``--table-size`` is given and Numba is not loaded yet
     (loading it and a kernel takes half a second), an easy position is answered first."""
     if args.backend or args.nodes or args.table_size or "numba" in sys.modules:
+        return None
+    if not has_port(game):  # Python solves it anyway: no head start to give
         return None
     try:
         return solve(

@@ -27,6 +27,7 @@ __all__ = [
     "NativeGame",
     "NativeTable",
     "Prepared",
+    "has_port",
     "int64_array",
     "native_port",
     "native_port_problem",
@@ -48,6 +49,12 @@ def numba_missing() -> str | None:
     return None
 
 
+def has_port(game: BaseGame[Any, Any]) -> bool:
+    """Whether ``game`` has a native port (see :func:`native_port`), known without
+    making it: making a port imports its compiled code, and Numba with it."""
+    return "native" in vars(type(game))
+
+
 def native_port(game: BaseGame[Any, Any]) -> Any:
     """The native port ``game`` advertises (its ``native()``), or None.
 
@@ -56,7 +63,7 @@ def native_port(game: BaseGame[Any, Any]) -> Any:
     asks for an ``extension``, say), so it is searched by the Python engine unless it
     says otherwise by defining ``native()`` again.
     """
-    if "native" not in vars(type(game)):
+    if not has_port(game):
         return None
     last = _LAST_PORT[0]
     if last is not None and last[0] is game:
