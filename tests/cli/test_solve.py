@@ -349,3 +349,15 @@ def test_default_backend_is_native_where_ported(capsys: pytest.CaptureFixture[st
     status, out, err = run(capsys, "solve", "mnk:m=8,n=8,k=5", "1 9 2 10 3 11 4 12 5", "--json")
     assert status == 0 and json.loads(out)["backend"] == "python"
     assert err == ""  # no note when the default falls back to python
+
+
+def test_the_command_line_sizes_each_ports_table() -> None:
+    from plies.cli._solve import table_for
+    from plies.engine import NativeTable
+    from plies.engine.native import DEFAULT_ENTRIES, SEARCH_ENTRIES
+    from plies.games import get_game
+
+    connect4 = table_for(get_game("connect4"), None, None)
+    nim = table_for(get_game("nim"), None, None)
+    assert isinstance(connect4, NativeTable) and isinstance(nim, NativeTable)
+    assert connect4.size >= DEFAULT_ENTRIES > nim.size >= SEARCH_ENTRIES

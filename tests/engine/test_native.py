@@ -176,6 +176,21 @@ def test_table_size_and_memory() -> None:
     assert small.key_bits == 64 and small.nbytes == 9 * 97
 
 
+def test_touch_clears_the_table_it_maps() -> None:
+    table = NativeTable(1009)
+    state = C4.parse_position("5554224333234511764415115")
+    first = solve(C4, state, moves="none", table=table)
+    assert table.values.any()
+    table.touch()
+    assert not table.values.any() and not table.keys.any()
+    again = solve(C4, state, moves="none", table=table)
+    assert (again.result, again.distance, again.stats.nodes) == (
+        first.result,
+        first.distance,
+        first.stats.nodes,
+    )
+
+
 @pytest.mark.parametrize("size", [(8, 7), (4, 15), (16, 3), (1, 1), (3, 3)])
 def test_boards_at_the_edges_of_the_word(size: tuple[int, int]) -> None:
     """64 bits exactly (8 x 7: keys use the top bit), 60 cells (4 x 15: scores reach
