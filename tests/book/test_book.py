@@ -194,3 +194,13 @@ def test_bad_books_are_refused_in_one_line(tmp_path: Path, tictactoe_book: Path)
             call()
         assert "\n" not in str(caught.value)
     assert issubclass(BookError, PliesError)
+
+
+def test_a_book_too_large_is_refused_as_it_grows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plies.book import _build
+
+    monkeypatch.setattr(_build, "MAX_POSITIONS", 100)
+    with pytest.raises(BookError, match="more than 100 positions"):
+        build_book("tictactoe", tmp_path / "big.sqlite", plies=9)

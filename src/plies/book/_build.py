@@ -50,6 +50,10 @@ __all__ = ["MAX_PLIES", "BookLeaves", "build_book"]
 
 #: The deepest book :func:`build_book` accepts, in plies.
 MAX_PLIES = 64
+#: Distinct positions a book may hold: enumerating them keeps each in memory (about
+#: 400 bytes apiece), so a book too deep is refused as it grows, not after it has
+#: taken the memory (7 x 6 Connect Four passes it at level 10: 0.4 GB by then).
+MAX_POSITIONS = 1_000_000
 #: A worker warms up on a position this many plies before the end of a game,
 #: searching this many nodes at most (the native kernel loads on its first solve).
 WARM_PLIES = 12
@@ -188,6 +192,12 @@ def _enumerate(
                 if key not in seen:
                     seen.add(key)
                     following.append(child)
+                    if len(seen) > MAX_POSITIONS:
+                        raise BookError(
+                            f"{game.name}: a book of {plies} plies holds more than "
+                            f"{MAX_POSITIONS:,} positions (passed at level {level + 1}); "
+                            "build fewer plies"
+                        )
         timings.append((level, len(level_states), time.perf_counter() - started))
         say(f"level {level}: {len(level_states):,} positions")
         level_states = following
