@@ -19,7 +19,6 @@ solve of the same position would cost the whole subtree: only the leaves are sea
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import threading
 import time
@@ -40,8 +39,14 @@ from plies.book._store import (
     read_stats,
 )
 from plies.cluster import LineResult, run_lines
-from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, solve
-from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
+from plies.engine import (
+    NativeTable,
+    TranspositionTable,
+    choose_backend,
+    solve,
+    table_for,
+    warm_up,
+)
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
@@ -54,12 +59,6 @@ MAX_PLIES = 64
 #: 400 bytes apiece), so a book too deep is refused as it grows, not after it has
 #: taken the memory (7 x 6 Connect Four passes it at level 10: 0.4 GB by then).
 MAX_POSITIONS = 1_000_000
-#: A worker warms up on a position this many plies before the end of a game,
-#: searching this many nodes at most (the native kernel loads on its first solve).
-WARM_PLIES = 12
-WARM_NODES = 20_000
-#: Transposition-table entries of the Python solver on each worker.
-PYTHON_TABLE_ENTRIES = 1 << 20
 
 Report = Callable[[str], None]
 
@@ -331,16 +330,10 @@ class BookLeaves:
     table_size: int | None = None
 
     def warm(self) -> None:
-        """Build the game and the table once per process, and load the solver (a
-        native kernel loads each compiled function on its first call)."""
+        """Build the game and the table and load the solver, once per process
+        (:func:`plies.engine.warm_up`)."""
         game, table = _solver(self)
-        states = [game.initial_state()]
-        while game.terminal_value(states[-1]) is None:
-            states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
-        with contextlib.suppress(PliesError):  # the node limit: it is warm all the same
-            warm = states[max(0, len(states) - WARM_PLIES)]
-            solve(game, warm, table=table, moves="none", limits=Limits(nodes=WARM_NODES))
-        table.clear()
+        warm_up(game, table)
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve the leaf ``text`` (row ``number``); ``stop`` abandons it."""
@@ -375,11 +368,5 @@ def _solver(job: BookLeaves) -> tuple[BaseGame[Any, Any], TranspositionTable | N
     if job not in made:
         game = parse_game_spec(job.game_spec)
         made.clear()
-        if choose_backend(game, job.backend) == "native":
-            table: TranspositionTable | NativeTable = NativeTable(
-                job.table_size or NATIVE_TABLE_ENTRIES
-            )
-        else:
-            table = TranspositionTable(job.table_size or PYTHON_TABLE_ENTRIES)
-        made[job] = game, table
+        made[job] = game, table_for(game, job.backend, job.table_size)
     return made[job]  # type: ignore[no-any-return]

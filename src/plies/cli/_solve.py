@@ -11,7 +11,6 @@ win, draw or loss.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 import threading
@@ -45,9 +44,11 @@ from plies.engine import (
     TranspositionTable,
     choose_backend,
     solve,
+    table_for,
+    warm_up,
 )
 from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
-from plies.engine.native import SEARCH_ENTRIES, has_port, native_port
+from plies.engine.native import SEARCH_ENTRIES, has_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
@@ -61,10 +62,6 @@ DEFAULT_TABLE_ENTRIES = 1 << 20
 #: (about 10 ms; see _quick).
 QUICK_NODES = 2_000
 
-#: A batch's workers warm up on a position this many plies before the end of a game,
-#: searching this many nodes at most.
-WARM_PLIES = 12
-WARM_NODES = 20_000
 #: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
 MIN_TABLE_ENTRIES = 16
 
@@ -202,16 +199,6 @@ def make_table(
     """The table of the backend ``--backend`` picks for ``game`` (an explicit
     ``native`` for a game without a native port is a :class:`SearchError`)."""
     return table_for(game, args.backend, args.table_size)
-
-
-def table_for(
-    game: BaseGame[Any, Any], backend: str | None, table_size: int | None
-) -> TranspositionTable | NativeTable:
-    """The table of the ``backend`` chosen for ``game``, of ``table_size`` entries
-    (None: the backend's default)."""
-    if choose_backend(game, backend) == "native":
-        return NativeTable(table_size or native_port(game).table_entries)
-    return TranspositionTable(table_size or DEFAULT_TABLE_ENTRIES)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -371,25 +358,10 @@ class SolveLines:
     book: str | None = None
 
     def warm(self) -> None:
-        """Build the game and the table and load the solver (a native kernel loads
-        each compiled function on its first call) by solving a position a few moves
-        from the end, once per process."""
+        """Build the game and the table and load the solver, once per process
+        (:func:`plies.engine.warm_up`)."""
         game, table = _solver(self)
-        states = [game.initial_state()]
-        while game.terminal_value(states[-1]) is None and game.legal_moves(states[-1]):
-            states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
-        table.clear()
-        with contextlib.suppress(PliesError):  # the node limit: it is warm all the same
-            solve(
-                game,
-                states[max(0, len(states) - WARM_PLIES)],
-                table=table,
-                weak=self.weak,
-                moves="none",
-                limits=Limits(nodes=WARM_NODES),
-            )
-        if isinstance(table, NativeTable):
-            table.touch()
+        warm_up(game, table, weak=self.weak)
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve one line (Ctrl-C, ``stop``, abandons it)."""

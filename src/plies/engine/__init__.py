@@ -31,6 +31,8 @@ from plies.engine._search import (
     iterate,
     search,
     solve,
+    table_for,
+    warm_up,
 )
 from plies.engine._table import TranspositionTable
 from plies.engine.native import NativeTable
@@ -60,4 +62,6 @@ __all__ = [
     "score_outcome",
     "search",
     "solve",
+    "table_for",
+    "warm_up",
 ]

@@ -16,6 +16,7 @@ need (at most :data:`MAX_PLY` plies) and restores it afterwards. A line longer t
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -88,6 +89,50 @@ def choose_backend(
     it; ``"native"`` where it cannot run raises :class:`SearchError` saying why.
     """
     return _pick_backend(game, backend, state, task, **options)
+
+
+def table_for(
+    game: BaseGame[Any, Any], backend: str | None = None, entries: int | None = None
+) -> TranspositionTable | NativeTable:
+    """A new table for :func:`solve` of ``game`` on the backend ``backend`` picks, of
+    ``entries`` entries (None: that backend's default for this game: the native port's
+    own size, Pons' 2**23 for Connect Four and 2**20 for the other ports; the Python
+    table's 2**20)."""
+    if choose_backend(game, backend) == "native":
+        return NativeTable(entries or native_port(game).table_entries)
+    return TranspositionTable(entries) if entries else TranspositionTable()
+
+
+#: :func:`warm_up` solves a position this many plies before the end of a game, for
+#: this many nodes at most.
+WARM_PLIES = 12
+WARM_NODES = 20_000
+
+
+def warm_up(
+    game: BaseGame[Any, Any], table: TranspositionTable | NativeTable, *, weak: bool = False
+) -> None:
+    """Load what solving ``game`` on ``table`` needs, once per process: a native kernel
+    loads each compiled function on its first call, so a position a few plies before
+    the end is solved (for :data:`WARM_NODES` nodes at most). ``table`` is left empty,
+    and a native one mapped whole (:meth:`NativeTable.touch`)."""
+    states = [game.initial_state()]
+    while game.terminal_value(states[-1]) is None and game.legal_moves(states[-1]):
+        states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
+    table.clear()
+    with contextlib.suppress(SearchError):  # the node limit: it is warm all the same
+        solve(
+            game,
+            states[max(0, len(states) - WARM_PLIES)],
+            table=table,
+            weak=weak,
+            moves="none",
+            limits=Limits(nodes=WARM_NODES),
+        )
+    if isinstance(table, NativeTable):
+        table.touch()  # which empties it too
+    else:
+        table.clear()
 
 
 def fallback_reason(
