@@ -352,8 +352,7 @@ def test_default_backend_is_native_where_ported(capsys: pytest.CaptureFixture[st
 
 
 def test_the_command_line_sizes_each_ports_table() -> None:
-    from plies.engine import table_for
-    from plies.engine import NativeTable
+    from plies.engine import NativeTable, table_for
     from plies.engine.native import DEFAULT_ENTRIES, SEARCH_ENTRIES
     from plies.games import get_game
 
