@@ -19,10 +19,11 @@ random integer leaves and measures, in this one run:
 * ``result_to_json`` on trees of 10^4 and 10^5 leaves (it should be linear).
 
 Building trees (plies' Tree, aima3's dicts) is not search time and is not timed with
-it. Every figure is the best of ``--repeat`` runs, and the runs of plies and of aima3
+it. Every figure is the best of ``--repeat`` rounds, and the runs of plies and of aima3
 (kept running in its own process, answering one measurement at a time) are interleaved
-round by round, so that both meet the same load on a busy machine; every ratio is
-between figures of this run. The targets of the issue are checked at the end.
+round by round, so that both meet the same load on a busy machine; within a round each
+search runs three times in a row (its caches warm, for every engine alike). Every ratio
+is between figures of this run. The targets of the issue are checked at the end.
 
 Run: ``python benchmarks/trees.py`` (``--no-peer`` to skip aima3; ``--branching``,
 ``--depth`` for other sizes; ``--repeat`` for more runs on a noisy machine).
@@ -176,17 +177,24 @@ def start_peer(root: Path, branching: int, depth: int, leaves: list[int]) -> Pee
     return Peer(root, branching, depth, leaves)
 
 
-def best_of(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+def best_of(
+    runs: dict[str, Callable[[], object]], repeat: int, *, back_to_back: int = 1
+) -> dict[str, float]:
     """The best time of each run over ``repeat`` rounds, the runs interleaved so that a
-    busy moment of the machine does not fall on one of them only. A run returning a
-    float gives its own time (the peer's, measured in its process)."""
+    busy moment of the machine does not fall on one of them only. Within a round each
+    run is made ``back_to_back`` times in a row and its best kept: a search of a
+    millisecond, made right after another engine's, otherwise times the other's
+    evictions of the processor's caches as much as itself (every engine is treated
+    alike, aima3 included). A run returning a float gives its own time (the peer's,
+    measured in its process)."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
         for name, run in runs.items():
-            start = time.perf_counter()
-            own = run()
-            seconds = own if isinstance(own, float) else time.perf_counter() - start
-            best[name] = min(best[name], seconds)
+            for _ in range(back_to_back):
+                start = time.perf_counter()
+                own = run()
+                seconds = own if isinstance(own, float) else time.perf_counter() - start
+                best[name] = min(best[name], seconds)
     return best
 
 
@@ -279,7 +287,7 @@ def _measure(
                 counts[f"{search}/{form}"] = peer.ask(f"count-{search}", form)
                 runs_for = slow if search == "minimax" else runs
                 runs_for[f"{search}/{form}"] = lambda s=search, f=form: peer.ask(s, f)["seconds"]
-    times = best_of(runs, repeat)
+    times = best_of(runs, repeat, back_to_back=3)
     times |= best_of(slow, max(2, (repeat + 1) // 2))
     return times, counts
 

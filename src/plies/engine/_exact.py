@@ -39,7 +39,14 @@ from plies.engine._limits import MAX_PLY
 from plies.engine._negamax import overrides, unchecked_play
 from plies.engine._scores import WIN
 
-__all__ = ["EXACT_CODE", "LOWER_CODE", "UPPER_CODE", "ExactSolver", "scaled_utility"]
+__all__ = [
+    "EXACT_CODE",
+    "LOWER_CODE",
+    "UPPER_CODE",
+    "ExactSolver",
+    "narrow",
+    "scaled_utility",
+]
 
 #: Bound kinds of a table entry (the low two bits of its int).
 UPPER_CODE = 0
@@ -281,51 +288,15 @@ class ExactSolver:
         ):
             score = self.search(state, -1, 1)
             return _sign(score) if weak else score
-        # Pons' starting range: from a loss on the opponent's next move to a win on
-        # ours (the node function tightens both as soon as it sees a position).
-        low = self.worst + (2 if self.mover_wins else 1)
-        high = self.best - 1
-        if not self.mover_wins:  # then utilities need not be +1/-1
-            while low < high and not (weak and _sign_known(low, high)):
-                # The sign first; then from the side the fail-soft bound came from,
-                # as MTD(f) does: is the value above the best proven so far (or, for
-                # a loss, at least the least excluded)? Halving the range instead
-                # tests thresholds far from the value, which cost a search as deep as
-                # the distance where transpositions change the distance (Subtraction
-                # to 3,001: 2.7M nodes instead of 16k).
-                if low < 0 < high:
-                    med = 0
-                elif low < -1 < high:
-                    med = -1
-                else:
-                    med = low if low >= 0 else high - 1
-                score = self.search(state, med, med + 1)
-                if score <= med:
-                    high = score
-                else:
-                    low = score
-            return _sign(low) if weak else low
         horizon = self.remaining(state) if self.remaining is not None else None
-        ranks = _Ranks(horizon if horizon is not None else MAX_PLY)
-        low_rank, high_rank = ranks.rank(low), ranks.rank(high)
-        while low_rank < high_rank and not (weak and _sign_known(low_rank, high_rank)):
-            # Pons' rule on his half-scale scores, then back to a rank threshold.
-            least, most = _c_half(low_rank), _c_half(high_rank)
-            med = least + _c_half(most - least)
-            if med <= 0 and _c_half(least) < med:
-                med = _c_half(least)
-            elif med >= 0 and _c_half(most) > med:
-                med = _c_half(most)
-            # "Half-scale score > med" is "rank > 2 med + 1" for a win, "> 2 med" else.
-            threshold = 2 * med + 1 if med >= 0 else 2 * med
-            threshold = max(low_rank, min(threshold, high_rank - 1))
-            cut = ranks.value(threshold + 1)  # the least value above the threshold
-            score = self.search(state, cut - 1, cut)
-            if score < cut:
-                high_rank = min(high_rank, ranks.rank(score))
-            else:
-                low_rank = max(low_rank, ranks.rank(score))
-        return _sign(low_rank) if weak else ranks.value(low_rank)
+        return narrow(
+            lambda alpha, beta: self.search(state, alpha, beta),
+            worst=self.worst,
+            best=self.best,
+            mover_wins=self.mover_wins,
+            horizon=horizon,
+            weak=weak,
+        )
 
     def reaches(self, state: Any, move: Any, value: int, ply: int = 0) -> bool:
         """Whether ``move`` from ``state`` (``ply`` plies below the root) scores at
@@ -374,6 +345,66 @@ class ExactSolver:
         if self.ordering and overrides(self.game, "order_moves"):
             moves = self.game.order_moves(state, moves)
         return moves
+
+
+def narrow(
+    search: Callable[[int, int], int],
+    *,
+    worst: int,
+    best: int,
+    mover_wins: bool,
+    horizon: int | None,
+    weak: bool,
+) -> int:
+    """The exact score of a position (not finished, no win in one) from null-window
+    searches ``search(alpha, beta)`` (fail-soft), as :meth:`ExactSolver.value` finds
+    it; the native solver drives its kernel with it too. ``worst`` and ``best`` are
+    the game's utility bounds in engine units, ``horizon`` its ``remaining_plies``
+    (or None)."""
+    # Pons' starting range: from a loss on the opponent's next move to a win on
+    # ours (the node function tightens both as soon as it sees a position).
+    low = worst + (2 if mover_wins else 1)
+    high = best - 1
+    if not mover_wins:  # then utilities need not be +1/-1
+        while low < high and not (weak and _sign_known(low, high)):
+            # The sign first; then from the side the fail-soft bound came from,
+            # as MTD(f) does: is the value above the best proven so far (or, for
+            # a loss, at least the least excluded)? Halving the range instead
+            # tests thresholds far from the value, which cost a search as deep as
+            # the distance where transpositions change the distance (Subtraction
+            # to 3,001: 2.7M nodes instead of 16k).
+            if low < 0 < high:
+                med = 0
+            elif low < -1 < high:
+                med = -1
+            else:
+                med = low if low >= 0 else high - 1
+            score = search(med, med + 1)
+            if score <= med:
+                high = score
+            else:
+                low = score
+        return _sign(low) if weak else low
+    ranks = _Ranks(horizon if horizon is not None else MAX_PLY)
+    low_rank, high_rank = ranks.rank(low), ranks.rank(high)
+    while low_rank < high_rank and not (weak and _sign_known(low_rank, high_rank)):
+        # Pons' rule on his half-scale scores, then back to a rank threshold.
+        least, most = _c_half(low_rank), _c_half(high_rank)
+        med = least + _c_half(most - least)
+        if med <= 0 and _c_half(least) < med:
+            med = _c_half(least)
+        elif med >= 0 and _c_half(most) > med:
+            med = _c_half(most)
+        # "Half-scale score > med" is "rank > 2 med + 1" for a win, "> 2 med" else.
+        threshold = 2 * med + 1 if med >= 0 else 2 * med
+        threshold = max(low_rank, min(threshold, high_rank - 1))
+        cut = ranks.value(threshold + 1)  # the least value above the threshold
+        score = search(cut - 1, cut)
+        if score < cut:
+            high_rank = min(high_rank, ranks.rank(score))
+        else:
+            low_rank = max(low_rank, ranks.rank(score))
+    return _sign(low_rank) if weak else ranks.value(low_rank)
 
 
 def _sign(value: int) -> int:

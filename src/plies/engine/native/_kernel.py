@@ -47,7 +47,10 @@ ROOT_MOVE, DEPTH_TAG, PVS, USE_TABLE, ORDERING = 9, 10, 11, 12, 13
 HAS_ORDER, HAS_WIN, HAS_FORCED = 14, 15, 16
 #: The game's quiescence hook is on; the deepest ply a quiescence search reached.
 HAS_QUIESCENCE, SELDEPTH = 17, 18
-CONTROL_SIZE = 19
+#: The exact solver's score bounds: the game's least and greatest utility in engine
+#: units, and whether only the last mover can win (``last_mover_wins``).
+WORST, BEST, MOVER_WINS = 19, 20, 21
+CONTROL_SIZE = 22
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -507,8 +510,11 @@ def principal_variation(
 @njit(cache=True, nogil=True)
 def exact_node(rules: Any, consts: Any, ply: int, alpha: float, beta: float, b: Any) -> float:
     """The exact score of the state at ``ply``, fail-soft in ``(alpha, beta)``: PVS to
-    the end of every line, the table's move first, then the game's order."""
+    the end of every line, the table's move first, then the game's order. As in the
+    Python solver (``plies.engine._exact``), the soonest win and loss the node can
+    still have bound its value before any move is searched (the *score bounds*)."""
     control = b.control
+    alpha_in, beta_in = alpha, beta
     state = state_at(b, ply)
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
@@ -546,17 +552,35 @@ def exact_node(rules: Any, consts: Any, ply: int, alpha: float, beta: float, b: 
                 beta = min(beta, value)
             if alpha >= beta:
                 return value
-    alpha_orig = alpha  # the window the table left: the bound stored is relative to it
+    # The soonest win: not in one ply when the game's winning hook said none, and not
+    # on the opponent's move when only the last mover wins.
+    has_win = control[HAS_WIN] != 0
+    mover_wins = control[MOVER_WINS] != 0
+    high = float(control[BEST] - ply - (1 if not has_win else 3 if mover_wins else 2))
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
     row = moves_at(b, ply)
     count = legal_moves(rules, consts, state, row)
+    # The soonest loss: not on our own move when only the last mover wins, nor on the
+    # opponent's next one when only moves that do not lose at once are searched.
+    loss_gap = 2 if mover_wins else 1
     if control[HAS_FORCED] != 0:
         first = row[0]
         kept = forced(rules, consts, state, row, count)
-        if kept == 0:
+        if kept == 0:  # every move loses at once: search one
             row[0] = first
             count = 1
         elif kept > 0:
             count = kept
+            if has_win and mover_wins:
+                loss_gap = 4
+    low = float(control[WORST] + ply + loss_gap)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
     if control[HAS_ORDER] != 0:
         order_hint(rules, consts, state, row, count)
     if tt_move >= 0:
@@ -581,9 +605,11 @@ def exact_node(rules: Any, consts: Any, ply: int, alpha: float, beta: float, b: 
                 control[CUTOFFS] += 1
                 break
             alpha = max(alpha, score)
-    if best <= alpha_orig:
+    # The kind is judged against the window the node was given: a score at a bound the
+    # node proved itself (the table's, the soonest win or loss) is exact.
+    if best <= alpha_in:
         bound = UPPER
-    elif best >= beta:
+    elif best >= beta_in:
         bound = LOWER
     else:
         bound = EXACT
