@@ -122,6 +122,7 @@
     state = doc;
     hint = null;
     selected = null;
+    press = null;  // a piece being dragged is put back
     closeChooser();
     showError('');
     $('side0-name').textContent = doc.players[0];
@@ -130,16 +131,20 @@
     drawMoves();
     const history = $('history');
     history.textContent = '';
-    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), the others by ply.
+    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), from the start
+    // position's own number, and a game begun by the second player with "30..."; the
+    // others by ply.
     const paired = !!(doc.board && doc.board.pieces);
     history.classList.toggle('paired', paired);
-    let number = 1;
+    let number = firstNumber(doc.start);
+    if (paired && doc.movers[0] === 1) history.dataset.first = number + '...';
+    else delete history.dataset.first;
     doc.moves.forEach((text, i) => {
       const item = document.createElement('li');
       item.textContent = text;
       if (paired) {
         const first = doc.movers[i] === 0;
-        item.dataset.number = first ? number + '.' : (i === 0 ? number + '\u2026' : '');
+        item.dataset.number = first ? number + '.' : (i === 0 ? number + '...' : '');
         if (!first) number++;
       }
       history.appendChild(item);
@@ -165,6 +170,18 @@
     $('hint').disabled = doc.terminal || doc.chance;
     $('flip').disabled = !doc.board;
     setTimeout(engineTurn, 0);
+  }
+
+  // The number of the first move: a FEN's full-move number (counted on over the moves
+  // that may follow the FEN, "FEN moves e2e4 ..."); 1 where the position's text has
+  // none (checkers).
+  function firstNumber(start) {
+    const words = start.trim().split(/\s+/);
+    if (!words[0].includes('/') || !/^\d+$/.test(words[5] || '')) return 1;
+    const at = words.indexOf('moves');
+    const after = at < 0 ? 0 : words.length - at - 1;
+    const black = words[1] === 'b' ? 1 : 0;
+    return Math.max(1, Number(words[5])) + Math.floor((after + black) / 2);
   }
 
   function showStatus(extra) {
@@ -193,9 +210,10 @@
     $('board-help').hidden = !board.pieces;
     if (board.pieces) {
       $('board-help').textContent = board.style === 'chess'
-        ? 'Click a piece, then a marked square; castle by moving the king two squares.'
-        : 'Click a piece, then where it lands; a multiple jump by its last square, or, ' +
-          'where several end there, square by square.';
+        ? 'Drag a piece to a marked square, or click it and then the square; castle by ' +
+          'moving the king two squares.'
+        : 'Drag a piece to where it lands, or click it and then the square; a multiple ' +
+          'jump by its last square, or, where several end there, square by square.';
       drawPieceBoard(box, board);
       return;
     }
@@ -430,9 +448,10 @@
           number.textContent = board.numbers[r][c];
           cell.appendChild(number);
         }
+        let mark = null;
         if (/[a-zA-Z]/.test(piece)) {
           const mine = chess ? piece === piece.toUpperCase() : 'bB'.includes(piece);
-          const mark = document.createElement('span');
+          mark = document.createElement('span');
           mark.className = 'piece ' + (mine ? 'p0' : 'p1');
           if (chess) {
             mark.classList.add('glyph');
@@ -447,6 +466,12 @@
             name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + (king ? ' king' : ' man');
           }
           cell.appendChild(mark);
+          // The side to move's pieces can be picked up (those without a move too: a drop
+          // then says why).
+          if (person && mine === (state.to_move === 0)) {
+            cell.classList.add('own');
+            cell.addEventListener('pointerdown', (event) => pressPiece(event, r, c));
+          }
         }
         if (movable.has(key)) cell.classList.add('movable');
         if (onPath.has(key)) cell.classList.add('selected');
@@ -463,13 +488,135 @@
           cell.classList.add('check');
           name += ' (in check)';
         }
-        if (person) cell.addEventListener('click', () => clickCell(r, c));
+        if (person) cell.addEventListener('click', () => {
+          if (!dropped) clickCell(r, c);  // a drag's end is no click
+        });
         else cell.disabled = true;
         cell.setAttribute('aria-label', name);
         box.appendChild(cell);
+        if (press && press.dragging && same(press.from, [r, c]) && mark) {
+          cell.classList.add('lifted');
+          press.ghost = mark.cloneNode(true);
+          press.ghost.classList.add('drag-ghost');
+          press.ghost.setAttribute('aria-hidden', 'true');
+        }
       }
     }
+    if (press && press.ghost) {
+      box.appendChild(press.ghost);  // fixed: out of the grid, over the board
+      moveGhost();
+    }
   }
+
+  // -- dragging a piece (mouse, pen or touch, through pointer events) ---------------
+  // A press on a piece of the side to move that goes on for more than a few pixels
+  // picks the piece up: a copy follows the pointer, the squares it may land on are
+  // marked as after a click, the square under the pointer is outlined. Let go on a
+  // marked square: the move is played (a pawn's promotion opens the chooser; where
+  // several jumps end there, the piece stays picked and the squares on the way are
+  // clicked). On another square the server is asked to play the move and its reason
+  // for refusing is shown, as for a typed move; off the board the piece is put back;
+  // on its own square it stays picked, as after a click. A press without a drag is a
+  // click, so clicking piece and square still works, and the keyboard too.
+
+  const DRAG_PIXELS = 5;   // how far the pointer goes before a press becomes a drag
+  let press = null;        // {id, from: [r, c], x, y, dragging, ghost, over} of the pointer down
+  let dropped = false;     // a drag just ended: the click the browser may send is not one
+
+  function pressPiece(event, r, c) {
+    if (press || !event.isPrimary || event.button !== 0) return;
+    press = {id: event.pointerId, from: [r, c], x: event.clientX, y: event.clientY,
+      startX: event.clientX, startY: event.clientY, dragging: false, ghost: null, over: null};
+  }
+
+  function movePointer(event) {
+    if (!press || event.pointerId !== press.id) return;
+    press.x = event.clientX;
+    press.y = event.clientY;
+    if (!press.dragging) {
+      if (Math.hypot(press.x - press.startX, press.y - press.startY) < DRAG_PIXELS) return;
+      press.dragging = true;
+      showError('');
+      closeChooser();
+      selected = [press.from];
+      drawBoard();  // the targets marked, the piece lifted
+    }
+    moveGhost();
+    const cell = cellAt(press.x, press.y);
+    if (cell !== press.over) {
+      if (press.over) press.over.classList.remove('drop');
+      if (cell) cell.classList.add('drop');
+      press.over = cell;
+    }
+  }
+
+  function moveGhost() {
+    if (!press.ghost) return;
+    press.ghost.style.left = press.x + 'px';
+    press.ghost.style.top = press.y + 'px';
+  }
+
+  // The board's cell under a point of the window, or null.
+  function cellAt(x, y) {
+    const found = document.elementFromPoint(x, y);
+    const cell = found && found.closest('.cell');
+    return cell && $('board').contains(cell) ? cell : null;
+  }
+
+  function release(event) {
+    if (!press || event.pointerId !== press.id) return;
+    const done = press;
+    press = null;
+    if (!done.dragging) return;  // a click: the browser sends it
+    dropped = true;
+    setTimeout(() => { dropped = false; }, 0);
+    const cell = event.type === 'pointerup' ? cellAt(event.clientX, event.clientY) : null;
+    drop(done.from, cell ? [Number(cell.dataset.row), Number(cell.dataset.col)] : null);
+  }
+
+  function drop(from, to) {
+    selected = null;
+    if (to && same(to, from)) selected = [from];  // put down where it was: still picked
+    if (!to || same(to, from)) {
+      drawBoard();
+      return;
+    }
+    const ending = pieceMoves().filter((m) => same(m.path[0], from) && same(m.path[m.path.length - 1], to));
+    const ways = new Set(ending.map((m) => pathKey(m.path)));
+    if (ways.size === 1) {
+      selected = [from];
+      drawBoard();
+      choose(ending);
+    } else if (ways.size > 1) {
+      selected = [from];
+      drawBoard();
+      showError('Several captures end there: click the squares the piece jumps to on the way.');
+    } else {
+      drawBoard();
+      refuse(from, to);
+    }
+  }
+
+  // A drop where no legal move goes: the server is asked to play it, and says why not.
+  async function refuse(from, to) {
+    const board = state.board;
+    const name = ([r, c]) => (board.style === 'chess' ? board.columns[c] + board.row_labels[r] : board.numbers[r][c]);
+    if (!name(to)) {
+      showError('The pieces move on the dark squares only.');
+      return;
+    }
+    const jump = board.style === 'checkers' && Math.abs(to[0] - from[0]) === 2;
+    const text = name(from) + (board.style === 'chess' ? '' : (jump ? 'x' : '-')) + name(to);
+    const before = state;
+    const answer = await post('/api/play/move', roomBody({move: text}));
+    if (state !== before) return;  // something else moved on meanwhile
+    if (answer.ok) show(answer.doc);
+    else showError(answer.doc.error);
+  }
+
+  document.addEventListener('pointermove', movePointer);
+  document.addEventListener('pointerup', release);
+  document.addEventListener('pointercancel', release);
 
   function drawMoves() {
     const box = $('moves');
