@@ -488,9 +488,7 @@
           cell.classList.add('check');
           name += ' (in check)';
         }
-        if (person) cell.addEventListener('click', () => {
-          if (!dropped) clickCell(r, c);  // a drag's end is no click
-        });
+        if (person) cell.addEventListener('click', () => clickCell(r, c));
         else cell.disabled = true;
         cell.setAttribute('aria-label', name);
         box.appendChild(cell);
@@ -517,11 +515,12 @@
   // clicked). On another square the server is asked to play the move and its reason
   // for refusing is shown, as for a typed move; off the board the piece is put back;
   // on its own square it stays picked, as after a click. A press without a drag is a
-  // click, so clicking piece and square still works, and the keyboard too.
+  // click, so clicking piece and square still works, and the keyboard too; a drag is
+  // none (the board is drawn anew as the piece is picked up, so the browser sends no
+  // click for the press).
 
   const DRAG_PIXELS = 5;   // how far the pointer goes before a press becomes a drag
   let press = null;        // {id, from: [r, c], x, y, dragging, ghost, over} of the pointer down
-  let dropped = false;     // a drag just ended: the click the browser may send is not one
 
   function pressPiece(event, r, c) {
     if (press || !event.isPrimary || event.button !== 0) return;
@@ -568,8 +567,6 @@
     const done = press;
     press = null;
     if (!done.dragging) return;  // a click: the browser sends it
-    dropped = true;
-    setTimeout(() => { dropped = false; }, 0);
     const cell = event.type === 'pointerup' ? cellAt(event.clientX, event.clientY) : null;
     drop(done.from, cell ? [Number(cell.dataset.row), Number(cell.dataset.col)] : null);
   }
