@@ -229,3 +229,36 @@ def test_checkers_moves_from_a_position_with_white_to_move(page: Any, server: st
     export = page.get_by_test_id("export").input_value()
     assert _pgn_numbers(export) == ["1...", "2."]
     assert "1... 23-19 2. 11-15 22-18" in export
+
+
+# -- what the screenshots at 1280 x 800 and 390 x 844 showed wrong ------------------------
+
+
+def test_the_phones_five_buttons_share_a_line_and_statuses_are_sentences(
+    page: Any, server: str
+) -> None:
+    page.goto(server + "/play?game=pig&side0=human&side1=human")
+    sync_api.expect(page.get_by_test_id("status")).to_have_text("Player 1 to move.")
+    tops = page.locator("#table .buttons button").evaluate_all(
+        "buttons => buttons.map(b => b.getBoundingClientRect().top)"
+    )
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
+    assert page.locator("#panel h2").first.is_hidden()  # no empty "Engine" heading
+
+
+def test_the_engine_panel_stays_beside_the_board_on_a_desktop(browser: Any, server: str) -> None:
+    desk = guarded_page(browser, origin=server, width=1280, height=800)
+    # The checkers help and a long refusal (a FEN in it) once pushed the panel below.
+    desk.goto(server + "/play?side0=human&side1=human&game=checkers")
+    sync_api.expect(desk.locator("#board .cell")).to_have_count(64)
+    desk.fill("#move-text", "1-5")
+    desk.click("#play")
+    sync_api.expect(desk.get_by_test_id("error")).to_contain_text("illegal move 1-5")
+    board = desk.locator("#board").bounding_box()
+    error = desk.get_by_test_id("error").bounding_box()
+    panel = desk.locator("#panel").bounding_box()
+    assert panel["x"] >= board["x"] + board["width"] and panel["y"] < board["y"] + 50
+    assert error["y"] > board["y"] + board["height"]  # under the board: the board stays
+    assert desk.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert desk.errors == [] and desk.outside == []
+    desk.context.close()

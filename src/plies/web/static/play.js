@@ -184,12 +184,17 @@
     return Math.max(1, Number(words[5])) + Math.floor((after + black) / 2);
   }
 
+  // Text as a sentence begins: "Player 1 to move." (Pig's players are "player 1", "player 2").
+  function sentence(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
   function showStatus(extra) {
     let text;
     if (state.terminal) text = 'Game over: ' + state.result + '.';
     else if (state.chance) text = state.player + ' rolls the die.';
     else text = state.player + ' to move' + (isEngine(state.to_move) ? ' (engine).' : '.');
-    $('status').textContent = text + (extra ? ' ' + extra : '');
+    $('status').textContent = sentence(text) + (extra ? ' ' + extra : '');
   }
 
   function cellKey(r, c) {
@@ -717,7 +722,7 @@
     $('stop').disabled = false;
     $('analysis').tBodies[0].textContent = '';
     const doing = play ? state.player + ', the engine, is thinking' : 'Looking for a hint';
-    $('engine-note').textContent = doing + '… Scores are for ' + state.player + '.';
+    $('engine-note').textContent = sentence(doing) + '… Scores are for ' + state.player + '.';
     showStatus(play ? 'Thinking…' : '');
     let response;
     try {
@@ -772,7 +777,7 @@
     } else if (kind === 'best') {
       const how = 'depth ' + item.depth + ', ' + item.score + (item.stopped ? ', cut short' : '');
       if (play) {
-        $('engine-note').textContent = state.player + ' played ' + item.text + ' (' + how + ').';
+        $('engine-note').textContent = sentence(state.player) + ' played ' + item.text + ' (' + how + ').';
         search = null;
         $('stop').disabled = true;
         show(item.state);
