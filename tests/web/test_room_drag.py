@@ -60,7 +60,13 @@ def _squares(page: Any, kind: str) -> set[str]:
 
 
 def _centre(page: Any, name: str) -> tuple[float, float]:
-    box = _square(page, name).bounding_box()
+    """The centre of square ``name`` (chess: e4; checkers: 1-32; a light checkers
+    square: its ``row,column``)."""
+    if "," in name:
+        row, column = name.split(",")
+        box = page.locator(f'#board .cell[data-row="{row}"][data-col="{column}"]').bounding_box()
+    else:
+        box = _square(page, name).bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
@@ -130,6 +136,12 @@ def test_a_refused_drop_says_why_and_a_piece_let_go_elsewhere_goes_back(
     assert _squares(page, "selected") == set() and _moves(page) == ["e4", "Nf6"]
     assert _square(page, "d2").locator(".glyph.p0").count() == 1
     sync_api.expect(error).to_have_text("")
+    _press_and_move(page, "d2", _centre(page, "d4"))
+    page.keyboard.press("Escape")  # put back, though let go on a square it goes to
+    assert _squares(page, "legal") == set()
+    page.mouse.up()
+    assert _squares(page, "selected") == set() and _moves(page) == ["e4", "Nf6"]
+    sync_api.expect(error).to_have_text("")
 
 
 def test_a_pawn_dragged_to_the_last_rank_asks_what_it_becomes(page: Any, server: str) -> None:
@@ -158,6 +170,10 @@ def test_a_checkers_double_jump_dragged_and_a_man_that_must_capture(page: Any, s
         _reason("checkers", position, [], "1-6")
     )
     assert "a capture is compulsory" in page.get_by_test_id("error").inner_text()
+    _drag(page, "1", "0,2")  # a light square: no square of the game
+    sync_api.expect(page.get_by_test_id("error")).to_have_text(
+        "The pieces move on the dark squares only."
+    )
     _press_and_move(page, "9", _centre(page, "25"))
     assert (_squares(page, "legal"), _squares(page, "step")) == ({"25"}, {"18"})
     page.mouse.up()

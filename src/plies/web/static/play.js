@@ -518,14 +518,14 @@
   // marked square: the move is played (a pawn's promotion opens the chooser; where
   // several jumps end there, the piece stays picked and the squares on the way are
   // clicked). On another square the server is asked to play the move and its reason
-  // for refusing is shown, as for a typed move; off the board the piece is put back;
-  // on its own square it stays picked, as after a click. A press without a drag is a
-  // click, so clicking piece and square still works, and the keyboard too; a drag is
-  // none (the board is drawn anew as the piece is picked up, so the browser sends no
-  // click for the press).
+  // for refusing is shown, as for a typed move; off the board (or on Escape) the piece
+  // is put back; on its own square it stays picked, as after a click. A press without
+  // a drag is a click, so clicking piece and square still works, and the keyboard
+  // too; a drag is none (the board is drawn anew as the piece is picked up, so the
+  // browser sends no click for the press).
 
   const DRAG_PIXELS = 5;   // how far the pointer goes before a press becomes a drag
-  let press = null;        // {id, from: [r, c], x, y, dragging, ghost, over} of the pointer down
+  let press = null;        // the pointer pressed on a piece: {id, from: [r, c], x, y, ...}
 
   function pressPiece(event, r, c) {
     if (press || !event.isPrimary || event.button !== 0) return;
@@ -583,7 +583,8 @@
       drawBoard();
       return;
     }
-    const ending = pieceMoves().filter((m) => same(m.path[0], from) && same(m.path[m.path.length - 1], to));
+    const ending = pieceMoves().filter((m) => same(m.path[0], from) &&
+      same(m.path[m.path.length - 1], to));
     const ways = new Set(ending.map((m) => pathKey(m.path)));
     if (ways.size === 1) {
       selected = [from];
@@ -602,13 +603,14 @@
   // A drop where no legal move goes: the server is asked to play it, and says why not.
   async function refuse(from, to) {
     const board = state.board;
-    const name = ([r, c]) => (board.style === 'chess' ? board.columns[c] + board.row_labels[r] : board.numbers[r][c]);
+    const chess = board.style === 'chess';
+    const name = ([r, c]) => (chess ? board.columns[c] + board.row_labels[r] : board.numbers[r][c]);
     if (!name(to)) {
       showError('The pieces move on the dark squares only.');
       return;
     }
-    const jump = board.style === 'checkers' && Math.abs(to[0] - from[0]) === 2;
-    const text = name(from) + (board.style === 'chess' ? '' : (jump ? 'x' : '-')) + name(to);
+    const jump = Math.abs(to[0] - from[0]) === 2;
+    const text = name(from) + (chess ? '' : (jump ? 'x' : '-')) + name(to);
     const before = state;
     const answer = await post('/api/play/move', roomBody({move: text}));
     if (state !== before) return;  // something else moved on meanwhile
@@ -619,6 +621,12 @@
   document.addEventListener('pointermove', movePointer);
   document.addEventListener('pointerup', release);
   document.addEventListener('pointercancel', release);
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !press || !press.dragging) return;
+    press = null;  // Escape puts a dragged piece back
+    selected = null;
+    drawBoard();
+  });
 
   function drawMoves() {
     const box = $('moves');
