@@ -528,7 +528,7 @@
   let press = null;        // the pointer pressed on a piece: {id, from: [r, c], x, y, ...}
 
   function pressPiece(event, r, c) {
-    if (press || !event.isPrimary || event.button !== 0) return;
+    if (!event.isPrimary || event.button !== 0) return;  // a second finger, a right click
     press = {id: event.pointerId, from: [r, c], x: event.clientX, y: event.clientY,
       startX: event.clientX, startY: event.clientY, dragging: false, ghost: null, over: null};
   }
@@ -621,12 +621,17 @@
   document.addEventListener('pointermove', movePointer);
   document.addEventListener('pointerup', release);
   document.addEventListener('pointercancel', release);
-  document.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape' || !press || !press.dragging) return;
-    press = null;  // Escape puts a dragged piece back
+  function putBack() {
+    if (!press || !press.dragging) return;
+    press = null;
     selected = null;
     drawBoard();
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') putBack();
   });
+  window.addEventListener('blur', putBack);  // the window left mid-drag: no release comes
 
   function drawMoves() {
     const box = $('moves');
