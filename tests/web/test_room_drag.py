@@ -199,6 +199,9 @@ def test_a_piece_dragged_with_a_finger(page: Any, server: str) -> None:
     for step in range(1, 7):
         touch("touchMove", (x + (x2 - x) * step / 6, y + (y2 - y) * step / 6))
     assert _squares(page, "legal") == {"f3", "h3"} and _squares(page, "drop") == {"f3"}
+    ghost = page.locator("#board .drag-ghost").bounding_box()
+    assert ghost["y"] + ghost["height"] < y2 < ghost["y"] + 2.5 * ghost["height"]  # in sight
+    assert ghost["x"] < x2 < ghost["x"] + ghost["width"]
     touch("touchEnd", None)
     sync_api.expect(page.locator("#history li")).to_have_count(1)
     assert _moves(page) == ["Nf3"]

@@ -501,6 +501,7 @@
           cell.classList.add('lifted');
           press.ghost = mark.cloneNode(true);
           press.ghost.classList.add('drag-ghost');
+          if (press.touch) press.ghost.classList.add('touch');  // larger, above the finger
           press.ghost.setAttribute('aria-hidden', 'true');
         }
       }
@@ -529,7 +530,8 @@
 
   function pressPiece(event, r, c) {
     if (!event.isPrimary || event.button !== 0) return;  // a second finger, a right click
-    press = {id: event.pointerId, from: [r, c], x: event.clientX, y: event.clientY,
+    press = {id: event.pointerId, touch: event.pointerType === 'touch', from: [r, c],
+      x: event.clientX, y: event.clientY,
       startX: event.clientX, startY: event.clientY, dragging: false, ghost: null, over: null};
   }
 
