@@ -183,6 +183,14 @@ def test_a_checkers_double_jump_dragged_and_a_man_that_must_capture(page: Any, s
     assert _square(page, "18").locator(".piece").count() == 0  # taken
     assert _square(page, "25").locator(".piece.p0").count() == 1
     sync_api.expect(page.get_by_test_id("error")).to_have_text("")
+    # Two captures of 15 end on 31: the drop picks the piece, the way is clicked.
+    _open(page, server, "game=checkers&position=B:W26,19,27,18,10,12:B15")
+    _drag(page, "15", "31")
+    sync_api.expect(page.get_by_test_id("error")).to_contain_text("Several captures end there")
+    assert _squares(page, "selected") == {"15"} and _squares(page, "step") == {"22", "24"}
+    _square(page, "24").click()
+    sync_api.expect(page.locator("#history li")).to_have_count(1)
+    assert _moves(page) == ["15x24x31"]
 
 
 def test_a_piece_dragged_with_a_finger(page: Any, server: str) -> None:

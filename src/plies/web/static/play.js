@@ -13,6 +13,7 @@
   let flipped = false;
   let hint = null;         // {index, text} of the hint shown, or null
   let selected = null;     // on a board played with pieces: the cells clicked so far, [[r, c], ...]
+  let press = null;        // the pointer pressed on a piece: {id, from: [r, c], x, y, ...}
   let search = null;       // {id, controller, play, generation} of the running search
   let generation = 0;      // bumped by every change of game or position: late answers are dropped
 
@@ -526,7 +527,6 @@
   // browser sends no click for the press).
 
   const DRAG_PIXELS = 5;   // how far the pointer goes before a press becomes a drag
-  let press = null;        // the pointer pressed on a piece: {id, from: [r, c], x, y, ...}
 
   function pressPiece(event, r, c) {
     if (!event.isPrimary || event.button !== 0) return;  // a second finger, a right click
