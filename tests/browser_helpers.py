@@ -20,11 +20,13 @@ ARGS = [
 ]
 
 
-def guarded_page(browser: Any, *, origin: str | None, width: int, height: int) -> Any:
-    """A new page of ``width`` x ``height`` in a context of its own. Requests to
-    ``origin`` go through; any other http(s) request is aborted and kept in
-    ``page.outside``, script errors in ``page.errors``."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def guarded_page(
+    browser: Any, *, origin: str | None, width: int, height: int, has_touch: bool = False
+) -> Any:
+    """A new page of ``width`` x ``height`` in a context of its own (with a touch
+    screen if ``has_touch``). Requests to ``origin`` go through; any other http(s)
+    request is aborted and kept in ``page.outside``, script errors in ``page.errors``."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=has_touch)
     outside: list[str] = []
 
     def route(r: Any) -> None:

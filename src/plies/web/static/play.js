@@ -13,6 +13,7 @@
   let flipped = false;
   let hint = null;         // {index, text} of the hint shown, or null
   let selected = null;     // on a board played with pieces: the cells clicked so far, [[r, c], ...]
+  let press = null;        // the pointer pressed on a piece: {id, from: [r, c], x, y, ...}
   let search = null;       // {id, controller, play, generation} of the running search
   let generation = 0;      // bumped by every change of game or position: late answers are dropped
 
@@ -122,6 +123,7 @@
     state = doc;
     hint = null;
     selected = null;
+    press = null;  // a piece being dragged is put back
     closeChooser();
     showError('');
     $('side0-name').textContent = doc.players[0];
@@ -130,16 +132,20 @@
     drawMoves();
     const history = $('history');
     history.textContent = '';
-    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), the others by ply.
+    // Chess and checkers number their moves in pairs (1. e4 e5 2. Nf3), from the start
+    // position's own number, and a game begun by the second player with "30..."; the
+    // others by ply.
     const paired = !!(doc.board && doc.board.pieces);
     history.classList.toggle('paired', paired);
-    let number = 1;
+    let number = firstNumber(doc.start);
+    if (paired && doc.movers[0] === 1) history.dataset.first = number + '...';
+    else delete history.dataset.first;
     doc.moves.forEach((text, i) => {
       const item = document.createElement('li');
       item.textContent = text;
       if (paired) {
         const first = doc.movers[i] === 0;
-        item.dataset.number = first ? number + '.' : (i === 0 ? number + '\u2026' : '');
+        item.dataset.number = first ? number + '.' : (i === 0 ? number + '...' : '');
         if (!first) number++;
       }
       history.appendChild(item);
@@ -167,12 +173,29 @@
     setTimeout(engineTurn, 0);
   }
 
+  // The number of the first move: a FEN's full-move number (counted on over the moves
+  // that may follow the FEN, "FEN moves e2e4 ..."); 1 where the position's text has
+  // none (checkers).
+  function firstNumber(start) {
+    const words = start.trim().split(/\s+/);
+    if (!words[0].includes('/') || !/^\d+$/.test(words[5] || '')) return 1;
+    const at = words.indexOf('moves');
+    const after = at < 0 ? 0 : words.length - at - 1;
+    const black = words[1] === 'b' ? 1 : 0;
+    return Math.max(1, Number(words[5])) + Math.floor((after + black) / 2);
+  }
+
+  // Text as a sentence begins: "Player 1 to move." (Pig's players are "player 1", "player 2").
+  function sentence(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
   function showStatus(extra) {
     let text;
     if (state.terminal) text = 'Game over: ' + state.result + '.';
     else if (state.chance) text = state.player + ' rolls the die.';
     else text = state.player + ' to move' + (isEngine(state.to_move) ? ' (engine).' : '.');
-    $('status').textContent = text + (extra ? ' ' + extra : '');
+    $('status').textContent = sentence(text) + (extra ? ' ' + extra : '');
   }
 
   function cellKey(r, c) {
@@ -193,9 +216,10 @@
     $('board-help').hidden = !board.pieces;
     if (board.pieces) {
       $('board-help').textContent = board.style === 'chess'
-        ? 'Click a piece, then a marked square; castle by moving the king two squares.'
-        : 'Click a piece, then where it lands; a multiple jump by its last square, or, ' +
-          'where several end there, square by square.';
+        ? 'Drag a piece to a marked square, or click it and then the square; castle by ' +
+          'moving the king two squares.'
+        : 'Drag a piece to where it lands, or click it and then the square; a multiple ' +
+          'jump by its last square, or, where several end there, square by square.';
       drawPieceBoard(box, board);
       return;
     }
@@ -430,9 +454,10 @@
           number.textContent = board.numbers[r][c];
           cell.appendChild(number);
         }
+        let mark = null;
         if (/[a-zA-Z]/.test(piece)) {
           const mine = chess ? piece === piece.toUpperCase() : 'bB'.includes(piece);
-          const mark = document.createElement('span');
+          mark = document.createElement('span');
           mark.className = 'piece ' + (mine ? 'p0' : 'p1');
           if (chess) {
             mark.classList.add('glyph');
@@ -447,6 +472,12 @@
             name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + (king ? ' king' : ' man');
           }
           cell.appendChild(mark);
+          // The side to move's pieces can be picked up (those without a move too: a drop
+          // then says why).
+          if (person && mine === (state.to_move === 0)) {
+            cell.classList.add('own');
+            cell.addEventListener('pointerdown', (event) => pressPiece(event, r, c));
+          }
         }
         if (movable.has(key)) cell.classList.add('movable');
         if (onPath.has(key)) cell.classList.add('selected');
@@ -467,9 +498,142 @@
         else cell.disabled = true;
         cell.setAttribute('aria-label', name);
         box.appendChild(cell);
+        if (press && press.dragging && same(press.from, [r, c]) && mark) {
+          cell.classList.add('lifted');
+          press.ghost = mark.cloneNode(true);
+          press.ghost.classList.add('drag-ghost');
+          if (press.touch) press.ghost.classList.add('touch');  // larger, above the finger
+          press.ghost.setAttribute('aria-hidden', 'true');
+        }
       }
     }
+    if (press && press.ghost) {
+      box.appendChild(press.ghost);  // fixed: out of the grid, over the board
+      moveGhost();
+    }
   }
+
+  // -- dragging a piece (mouse, pen or touch, through pointer events) ---------------
+  // A press on a piece of the side to move that goes on for more than a few pixels
+  // picks the piece up: a copy follows the pointer, the squares it may land on are
+  // marked as after a click, the square under the pointer is outlined. Let go on a
+  // marked square: the move is played (a pawn's promotion opens the chooser; where
+  // several jumps end there, the piece stays picked and the squares on the way are
+  // clicked). On another square the server is asked to play the move and its reason
+  // for refusing is shown, as for a typed move; off the board (or on Escape) the piece
+  // is put back; on its own square it stays picked, as after a click. A press without
+  // a drag is a click, so clicking piece and square still works, and the keyboard
+  // too; a drag is none (the board is drawn anew as the piece is picked up, so the
+  // browser sends no click for the press).
+
+  const DRAG_PIXELS = 5;   // how far the pointer goes before a press becomes a drag
+
+  function pressPiece(event, r, c) {
+    if (!event.isPrimary || event.button !== 0) return;  // a second finger, a right click
+    press = {id: event.pointerId, touch: event.pointerType === 'touch', from: [r, c],
+      x: event.clientX, y: event.clientY,
+      startX: event.clientX, startY: event.clientY, dragging: false, ghost: null, over: null};
+  }
+
+  function movePointer(event) {
+    if (!press || event.pointerId !== press.id) return;
+    press.x = event.clientX;
+    press.y = event.clientY;
+    if (!press.dragging) {
+      if (Math.hypot(press.x - press.startX, press.y - press.startY) < DRAG_PIXELS) return;
+      press.dragging = true;
+      showError('');
+      closeChooser();
+      selected = [press.from];
+      drawBoard();  // the targets marked, the piece lifted
+    }
+    moveGhost();
+    const cell = cellAt(press.x, press.y);
+    if (cell !== press.over) {
+      if (press.over) press.over.classList.remove('drop');
+      if (cell) cell.classList.add('drop');
+      press.over = cell;
+    }
+  }
+
+  function moveGhost() {
+    if (!press.ghost) return;
+    press.ghost.style.left = press.x + 'px';
+    press.ghost.style.top = press.y + 'px';
+  }
+
+  // The board's cell under a point of the window, or null.
+  function cellAt(x, y) {
+    const found = document.elementFromPoint(x, y);
+    const cell = found && found.closest('.cell');
+    return cell && $('board').contains(cell) ? cell : null;
+  }
+
+  function release(event) {
+    if (!press || event.pointerId !== press.id) return;
+    const done = press;
+    press = null;
+    if (!done.dragging) return;  // a click: the browser sends it
+    const cell = event.type === 'pointerup' ? cellAt(event.clientX, event.clientY) : null;
+    drop(done.from, cell ? [Number(cell.dataset.row), Number(cell.dataset.col)] : null);
+  }
+
+  function drop(from, to) {
+    selected = null;
+    if (to && same(to, from)) selected = [from];  // put down where it was: still picked
+    if (!to || same(to, from)) {
+      drawBoard();
+      return;
+    }
+    const ending = pieceMoves().filter((m) => same(m.path[0], from) &&
+      same(m.path[m.path.length - 1], to));
+    const ways = new Set(ending.map((m) => pathKey(m.path)));
+    if (ways.size === 1) {
+      selected = [from];
+      drawBoard();
+      choose(ending);
+    } else if (ways.size > 1) {
+      selected = [from];
+      drawBoard();
+      showError('Several captures end there: click the squares the piece jumps to on the way.');
+    } else {
+      drawBoard();
+      refuse(from, to);
+    }
+  }
+
+  // A drop where no legal move goes: the server is asked to play it, and says why not.
+  async function refuse(from, to) {
+    const board = state.board;
+    const chess = board.style === 'chess';
+    const name = ([r, c]) => (chess ? board.columns[c] + board.row_labels[r] : board.numbers[r][c]);
+    if (!name(to)) {
+      showError('The pieces move on the dark squares only.');
+      return;
+    }
+    const jump = Math.abs(to[0] - from[0]) === 2;
+    const text = name(from) + (chess ? '' : (jump ? 'x' : '-')) + name(to);
+    const before = state;
+    const answer = await post('/api/play/move', roomBody({move: text}));
+    if (state !== before) return;  // something else moved on meanwhile
+    if (answer.ok) show(answer.doc);
+    else showError(answer.doc.error);
+  }
+
+  document.addEventListener('pointermove', movePointer);
+  document.addEventListener('pointerup', release);
+  document.addEventListener('pointercancel', release);
+  function putBack() {
+    if (!press || !press.dragging) return;
+    press = null;
+    selected = null;
+    drawBoard();
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') putBack();
+  });
+  window.addEventListener('blur', putBack);  // the window left mid-drag: no release comes
 
   function drawMoves() {
     const box = $('moves');
@@ -573,7 +737,7 @@
     $('stop').disabled = false;
     $('analysis').tBodies[0].textContent = '';
     const doing = play ? state.player + ', the engine, is thinking' : 'Looking for a hint';
-    $('engine-note').textContent = doing + '… Scores are for ' + state.player + '.';
+    $('engine-note').textContent = sentence(doing) + '… Scores are for ' + state.player + '.';
     showStatus(play ? 'Thinking…' : '');
     let response;
     try {
@@ -628,7 +792,7 @@
     } else if (kind === 'best') {
       const how = 'depth ' + item.depth + ', ' + item.score + (item.stopped ? ', cut short' : '');
       if (play) {
-        $('engine-note').textContent = state.player + ' played ' + item.text + ' (' + how + ').';
+        $('engine-note').textContent = sentence(state.player) + ' played ' + item.text + ' (' + how + ').';
         search = null;
         $('stop').disabled = true;
         show(item.state);
