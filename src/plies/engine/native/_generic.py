@@ -73,15 +73,15 @@ class _Work:
 
     def stats(self, started: float, ebf: float = 0.0) -> SearchStats:
         """The counters as the engine reports them."""
-        c = self.control
+        c = self.control.tolist()  # one conversion, not one per counter (5 us a call)
         return SearchStats(
-            nodes=int(c[kernel.NODES]),
-            leaves=int(c[kernel.LEAVES]),
-            cutoffs=int(c[kernel.CUTOFFS]),
-            first_move_cutoffs=int(c[kernel.FIRST_CUTOFFS]),
-            tt_probes=int(c[kernel.PROBES]),
-            tt_hits=int(c[kernel.HITS]),
-            seldepth=int(c[kernel.SELDEPTH]),
+            nodes=c[kernel.NODES],
+            leaves=c[kernel.LEAVES],
+            cutoffs=c[kernel.CUTOFFS],
+            first_move_cutoffs=c[kernel.FIRST_CUTOFFS],
+            tt_probes=c[kernel.PROBES],
+            tt_hits=c[kernel.HITS],
+            seldepth=c[kernel.SELDEPTH],
             time=time.perf_counter() - started,
             ebf=ebf,
         )
