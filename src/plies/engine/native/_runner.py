@@ -4,7 +4,8 @@ The kernel counts nodes in ``control`` and stops itself at a node limit. Time an
 stop requests need Python, which does not run while compiled code does, so a call
 first runs in this thread for at most :data:`INLINE_NODES` nodes; one that needs more
 starts again (on the table it has filled) in a worker thread, without the GIL, while
-this thread watches the clock, the stop request and the progress hook. A kernel that
+this thread watches the clock, the stop request and the progress hook (and the
+runner's later calls start there at once: deeper iterations are longer). A kernel that
 stops returns at once with ``control[STOP]`` set: 2 the node limit, 3 the time
 limit, 4 a stop request, 1 an exception here (Ctrl-C).
 """
@@ -73,6 +74,10 @@ class Runner:
         self.stop = stop_callable(stop)
         self.progress = progress
         self.watched = self.stop is not None or limits.time is not None or progress is not None
+        #: A call of this runner outgrew the inline budget: the next calls (deeper
+        #: iterations, longer still) start in a worker at once, not searching their
+        #: first INLINE_NODES nodes twice.
+        self.threaded = False
 
     @property
     def nodes(self) -> int:
@@ -89,13 +94,15 @@ class Runner:
         if self.stop is not None and self.stop():
             control[STOP] = 4
             self._check_stopped()
-        # Unwatched, the one call runs to the node limit in this thread.
-        inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
-        control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
-        result = function(*args)
-        if control[STOP] == 0:
-            return result
-        self._check_stopped(inline=True)
+        if not self.threaded:
+            # Unwatched, the one call runs to the node limit in this thread.
+            inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
+            control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
+            result = function(*args)
+            if control[STOP] == 0:
+                return result
+            self._check_stopped(inline=True)
+            self.threaded = True
         # Longer than the inline budget: again, in a worker this thread can stop.
         control[STOP] = 0
         control[NODE_LIMIT] = self.max_nodes
