@@ -202,8 +202,8 @@ def _game_choices() -> dict[str, dict[str, Any]]:
 def play_page() -> str:
     """The game room (``/play``): a built-in game on a board against the engine or
     another person, with hints, undo, the engine's thinking live and positions to
-    load and copy; chess and checkers are played by clicking a piece and then where
-    it goes (a chooser asks what a pawn becomes)."""
+    load and copy; chess and checkers are played by dragging a piece where it goes,
+    or clicking it and then there (a chooser asks what a pawn becomes)."""
     games = _game_choices()
     options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
     return _page(
