@@ -576,11 +576,19 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         if move is not None:
             if move in self.legal_moves(state):
                 return move
-            raise IllegalMoveError(f"chess: illegal move {shown(token)} in {board.fen()}")
+            from plies.games._chess_reasons import illegal_reason  # only to explain
+
+            raise IllegalMoveError(
+                f"chess: illegal move {shown(token)}: {illegal_reason(board, move)}"
+            )
         try:
             return board.parse_san(token)
         except chess.IllegalMoveError:
-            raise IllegalMoveError(f"chess: illegal move {shown(token)} in {board.fen()}") from None
+            from plies.games._chess_reasons import illegal_san_reason  # only to explain
+
+            raise IllegalMoveError(
+                f"chess: illegal move {shown(token)}: {illegal_san_reason(board, token)}"
+            ) from None
         except chess.AmbiguousMoveError:
             raise IllegalMoveError(
                 f"chess: ambiguous move {shown(token)} in {board.fen()} (name the file or rank)"
