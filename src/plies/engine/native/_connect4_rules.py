@@ -73,10 +73,27 @@ U1 = np.uint64(1)
 
 
 @njit(cache=True, nogil=True, inline="always")
+def sentinel_line_ends(p: Any, h1: Any) -> Any:
+    """:func:`word_line_ends` with the sentinel row: nothing wraps, nothing to mask
+    (the masks cost the 7 x 6 search 10-30% more time)."""
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    result = (p << one) & (p << two) & (p << three)
+    for shift in (h1, h1 + one, h1 - one):
+        left = p << shift
+        right = p >> shift
+        result |= (left & (p << (two * shift)) & ((p << (three * shift)) | right)) | (
+            right & (p >> (two * shift)) & (left | (p >> (three * shift)))
+        )
+    return result
+
+
+@njit(cache=True, nogil=True, inline="always")
 def word_line_ends(consts: Any, p: Any) -> Any:
     """Cells on a four with three stones of ``p`` (``Connect4._line_ends``): in each
     direction, two stones on one side and a third beyond them or on the other side."""
     stride = np.uint64(consts[STRIDE])
+    if consts[PACKED] == 0:
+        return sentinel_line_ends(p, stride)
     b1, b2 = np.uint64(consts[BELOW]), np.uint64(consts[BELOW + 1])
     b3 = np.uint64(consts[BELOW + 2])
     a1, a2 = np.uint64(consts[ABOVE]), np.uint64(consts[ABOVE + 1])
@@ -117,6 +134,12 @@ def word_four(consts: Any, stones: Any) -> bool:
     """Whether ``stones`` hold four in a row: per direction, the cells that start one
     (those with three cells of the line above them: the ABOVE masks)."""
     stride = np.uint64(consts[STRIDE])
+    if consts[PACKED] == 0:  # the sentinel row: nothing to mask
+        for shift in (U1, stride, stride + U1, stride - U1):
+            m = stones & (stones >> shift)
+            if m & (m >> (shift + shift)):
+                return True
+        return False
     up3 = np.uint64(consts[ABOVE + 2])
     m = stones & (stones >> U1)
     if m & (m >> np.uint64(2)) & up3:
