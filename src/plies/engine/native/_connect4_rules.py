@@ -69,7 +69,7 @@ U1 = np.uint64(1)
 # next column; in the packed layout (stride = height) a vertical or diagonal step off
 # the top or bottom row lands in another column, so every such shifted board keeps only
 # the cells whose line really has that many cells below or above them (the BELOW and
-# ABOVE masks; redundant, and cheap, with the sentinel).
+# ABOVE masks; the sentinel layout skips them, as Python does).
 
 
 @njit(cache=True, nogil=True, inline="always")
