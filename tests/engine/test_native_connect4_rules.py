@@ -1,6 +1,7 @@
 """Connect Four's rules in the native game protocol (``_connect4_rules``): the compiled
 search agrees with the Python engine node for node on boards of one word (7 x 6, 4 x 4,
-5 x 4) and of more than 64 bits (8 x 8, 9 x 7), the native solve (Pons' kernel, or the
+5 x 4), of one word without the sentinel row (8 x 8, 9 x 7) and of more than 64 cells
+(the rows layout), the native solve (Pons' kernel, or the
 protocol's solver past 64 bits) agrees with the Python solver, the conformance suite
 compares the rules with the Python game, and the CLI searches natively."""
 
@@ -22,8 +23,11 @@ from plies.testing import check_game
 
 pytest.importorskip("numba")
 
-#: One-word boards, then boards of more than 64 bits (the rows layout).
-BOARDS = [(7, 6), (4, 4), (5, 4), (8, 8), (9, 7)]
+#: One-word boards, then packed ones (64 cells at most, more than 64 bits with the
+#: sentinel row), then one of the rows layout.
+BOARDS = [(7, 6), (4, 4), (5, 4), (8, 8), (9, 7), (11, 6)]
+#: Packed boards at the edges: the widest and the tallest.
+EDGES = [(16, 4), (4, 16)]
 
 
 def quiet_position(game: Connect4, seed: int, left: int) -> Connect4State:
@@ -105,7 +109,7 @@ def order_natively(game: Connect4, state: Connect4State, moves: list[int]) -> li
     return [int(m) for m in row]
 
 
-@pytest.mark.parametrize("board", [*BOARDS, (16, 16), (1, 5)])
+@pytest.mark.parametrize("board", [*BOARDS, *EDGES, (16, 16), (1, 5)])
 def test_order_moves_as_python(board: tuple[int, int]) -> None:
     """The threat-count order, ties in the given order, on every layout."""
     game = Connect4(*board)
@@ -119,7 +123,69 @@ def test_order_moves_as_python(board: tuple[int, int]) -> None:
     assert compared > 10 or game.width == 1
 
 
-@pytest.mark.parametrize("board", [(7, 6), (4, 4), (5, 4), (8, 8), (9, 7), (16, 16), (8, 7)])
+def call_rules(game: Connect4, state: Connect4State) -> tuple[int, list[int], float]:
+    """The port's compiled ``winning_move``, ``forced_moves`` (of the legal moves)
+    and ``evaluate`` of ``state``, called through ctypes."""
+    import numpy as np
+
+    port = native_port(game)
+    prepared = port.prepare(state)
+    pointer = ctypes.POINTER(ctypes.c_int64)
+    consts = prepared.consts.ctypes.data_as(pointer)
+    encoded = prepared.state.ctypes.data_as(pointer)
+    row = np.array(game.legal_moves(state), np.int64)
+    kept = port.forced_moves.ctypes(consts, encoded, row.ctypes.data_as(pointer), len(row))
+    return port.winning_move.ctypes(consts, encoded), [int(m) for m in row[:kept]], \
+        port.evaluate.ctypes(consts, encoded)  # fmt: skip
+
+
+@pytest.mark.parametrize("board", [(9, 7), (8, 8), (16, 4), (4, 16)])
+def test_packed_rules_on_crowded_boards(board: tuple[int, int]) -> None:
+    """Winning and forced moves and the evaluation as Python's on boards filled up to
+    a few empty cells, where threats sit beside full and nearly full columns (a
+    shifted board of the packed layout wraps there unless masked)."""
+    game = Connect4(*board)
+    for seed in range(60):
+        state = quiet_position(game, seed, random.Random(seed).randint(4, game.size // 2))
+        if game.winning_move(state) is not None:
+            continue
+        win, forced, value = call_rules(game, state)
+        assert win == -1
+        assert forced == list(game.forced_moves(state) or ())
+        assert value == game.evaluate(state, game.to_move(state))
+
+
+def test_layouts_by_board() -> None:
+    """Python's sentinel row where it fits a word, packed columns where the cells do,
+    rows beyond."""
+    boards = [(7, 6), (8, 7), (9, 7), (8, 8), (16, 4), (4, 16), (11, 6)]
+    strides = [native_port(Connect4(*board)).stride for board in boards]
+    assert strides == [7, 8, 7, 8, 4, 16, 0]
+
+
+@pytest.mark.parametrize("board", [(9, 7), (8, 8), (16, 4)])
+def test_packed_keys_tell_positions_apart(board: tuple[int, int]) -> None:
+    """The packed layout's mixed key is equal exactly when Python's is, over positions
+    with full columns (where ``position + mask`` would carry into the next column)."""
+    game = Connect4(*board)
+    port = native_port(game)
+    pointer = ctypes.POINTER(ctypes.c_int64)
+    by_python: dict[int, int] = {}
+    full_columns = 0
+    for seed in range(300):
+        state = random_position(game, seed, random.Random(seed).randint(0, game.size))
+        prepared = port.prepare(state)
+        native_key = port.key.ctypes(
+            prepared.consts.ctypes.data_as(pointer), prepared.state.ctypes.data_as(pointer)
+        )
+        by_python.setdefault(game.key(state), native_key)
+        assert by_python[game.key(state)] == native_key
+        full_columns += bool(state.mask & game._top_mask)
+    assert len(set(by_python.values())) == len(by_python) > 250
+    assert full_columns > 20
+
+
+@pytest.mark.parametrize("board", [*BOARDS, *EDGES, (16, 16), (8, 7)])
 def test_conformance_compares_the_port(board: tuple[int, int]) -> None:
     """Legal moves, play, terminal values, evaluate, keys, winning and forced moves
     against the Python game (the conformance suite's native checks)."""

@@ -237,6 +237,41 @@ def test_conformance_compares_the_ports(game: Any) -> None:
     assert report.native_states > 20
 
 
+@pytest.mark.parametrize(
+    "board", [(3, 3, 1), (1, 5, 3), (5, 1, 2), (5, 5, 4), (9, 7, 5), (7, 9, 4)]
+)
+def test_mnk_rules_on_random_positions(board: tuple[int, int, int]) -> None:
+    """The compiled m,n,k rules, called one by one, against the Python game's on
+    random positions of thin, wide and 63-cell boards (k = 1: every cell wins)."""
+    import ctypes
+
+    import numpy as np
+
+    game = MNKGame(*board)
+    port = game.native()
+    pointer = ctypes.POINTER(ctypes.c_int64)
+    prepared = port.prepare(game.initial_state())
+    consts = prepared.consts.ctypes.data_as(pointer)
+    out = np.zeros(game.size, np.int64)
+    child = np.zeros(4, np.int64)
+    wins = 0
+    for seed in range(80):
+        state = random_position(game, seed, random.Random(seed).randint(0, game.size))
+        encoded = port.encode(prepared, state)
+        at = encoded.ctypes.data_as(pointer)
+        count = port.legal_moves.ctypes(consts, at, out.ctypes.data_as(pointer))
+        assert [int(m) for m in out[:count]] == list(game.legal_moves(state))
+        expected = game.winning_move(state)
+        assert port.winning_move.ctypes(consts, at) == (-1 if expected is None else expected)
+        wins += expected is not None
+        if not game.is_terminal(state):
+            assert port.evaluate.ctypes(consts, at) == game.evaluate(state, game.to_move(state))
+        for move in game.legal_moves(state):
+            port.play.ctypes(consts, at, move, child.ctypes.data_as(pointer))
+            assert bool(child[3]) == game.play(state, move).won
+    assert wins > 0
+
+
 def test_readme_native_game_runs_and_prints_what_it_says() -> None:
     """The README's complete native user game, run exactly as written."""
     readme = Path(__file__).resolve().parents[2] / "README.md"

@@ -2,12 +2,19 @@
 
 The rules mirror :class:`plies.games.connect4.Connect4` step for step (the same
 legal-move order, evaluation, threat-count ordering, winning and forced moves), so the
-compiled search visits the nodes the Python engine visits. Two layouts, chosen per
-board by ``consts[FITS]``:
+compiled search visits the nodes the Python engine visits. Three layouts, chosen per
+board (``consts[FITS]``, ``consts[PACKED]``):
 
 * **one word** (``(height + 1) * width <= 64``, e.g. 7 x 6 or 8 x 7): the Python
   game's own bitboards (Tromp's and Pons' column layout) as one int64 each; the state
   is ``[ply, won, position, mask]``, the key ``position + mask`` as in Python;
+* **packed word** (``height * width <= 64``, e.g. 9 x 7 or 8 x 8): the same without
+  the sentinel row (``height`` bits a column), the same state; the shifted boards
+  that could wrap from a column's top into the next one are masked (see ``word_``
+  below). ``position + mask`` is no longer unique (a full column carries into the
+  next), so the key is a 64-bit mix, as in the rows layout. (The rows layout took
+  these boards before: 3.75 M nodes/s on the 9 x 7 benchmark; see
+  ``benchmarks/native_games.py``.)
 * **rows** (larger boards, up to 16 x 16): one int per row (bit ``c`` for column
   ``c``), the state ``[ply, won, score, heights..., position rows..., mask rows...]``
   where ``score`` is the side to move's cell weights minus the opponent's (kept up to
@@ -28,6 +35,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros as _cttz
 
 from plies.engine.native._connect4 import popcount as _ctpop
 from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
@@ -36,7 +44,10 @@ from plies.games.connect4 import Connect4, Connect4State
 __all__ = ["Connect4Native"]
 
 # consts: the header.
-FITS, WIDTH, HEIGHT, H1, SIZE, BOTTOM_MASK, BOARD_MASK, TOP_MASK, ROW_MASK = range(9)
+FITS, WIDTH, HEIGHT, STRIDE, SIZE, BOTTOM_MASK, BOARD_MASK, PACKED, ROW_MASK = range(9)
+#: Word layouts: three masks each of the cells with at least 1, 2, 3 cells below them
+#: in their column (``consts[BELOW + k - 1]``), then of those with 1, 2, 3 above.
+BELOW, ABOVE = 9, 12
 HEADER = 16
 # state: ply and won in both layouts; then the bitboards, or the rows layout's fields.
 PLY, WON, POSITION, MASK = 0, 1, 2, 3
@@ -44,17 +55,27 @@ SCORE, HEIGHTS = 2, 3
 
 #: Bits set in a word: one POPCNT (typed loosely for mypy: Numba's intrinsic).
 popcount: Any = _ctpop
+#: The index of the lowest set bit of a non-zero word: one TZCNT (likewise).
+trailing_zeros: Any = _cttz
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
 
 # -- one word ---------------------------------------------------------------------
+# Cell (column c, row r) is bit ``c * stride + r``. A step along a line is a shift:
+# ``stride`` to the next column, 1 up, ``stride + 1`` and ``stride - 1`` diagonally.
+# With Python's sentinel row (stride = height + 1) a shifted line never wraps into the
+# next column; in the packed layout (stride = height) a vertical or diagonal step off
+# the top or bottom row lands in another column, so every such shifted board keeps only
+# the cells whose line really has that many cells below or above them (the BELOW and
+# ABOVE masks; the sentinel layout skips them, as Python does).
 
 
 @njit(cache=True, nogil=True, inline="always")
-def word_line_ends(p: Any, h1: Any) -> Any:
-    """Cells on a four with three stones of ``p`` (``Connect4._line_ends``)."""
+def sentinel_line_ends(p: Any, h1: Any) -> Any:
+    """:func:`word_line_ends` with the sentinel row: nothing wraps, nothing to mask
+    (the masks cost the 7 x 6 search 10-30% more time)."""
     one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
     result = (p << one) & (p << two) & (p << three)
     for shift in (h1, h1 + one, h1 - one):
@@ -67,37 +88,96 @@ def word_line_ends(p: Any, h1: Any) -> Any:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def word_line_ends(consts: Any, p: Any) -> Any:
+    """Cells on a four with three stones of ``p`` (``Connect4._line_ends``): in each
+    direction, two stones on one side and a third beyond them or on the other side."""
+    stride = np.uint64(consts[STRIDE])
+    if consts[PACKED] == 0:
+        return sentinel_line_ends(p, stride)
+    b1, b2 = np.uint64(consts[BELOW]), np.uint64(consts[BELOW + 1])
+    b3 = np.uint64(consts[BELOW + 2])
+    a1, a2 = np.uint64(consts[ABOVE]), np.uint64(consts[ABOVE + 1])
+    a3 = np.uint64(consts[ABOVE + 2])
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    result = (p << one) & (p << two) & (p << three) & b3
+    s = stride  # across: no row changes, nothing to mask
+    left1, left2, left3 = p << s, p << (two * s), p << (three * s)
+    right1, right2, right3 = p >> s, p >> (two * s), p >> (three * s)
+    result |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (left1 | right3))
+    s = stride + one  # up and right: the cells to the left lie lower
+    left1, left2, left3 = (p << s) & b1, (p << (two * s)) & b2, (p << (three * s)) & b3
+    right1, right2, right3 = (p >> s) & a1, (p >> (two * s)) & a2, (p >> (three * s)) & a3
+    result |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (left1 | right3))
+    s = stride - one  # down and right: the cells to the left lie higher
+    left1, left2, left3 = (p << s) & a1, (p << (two * s)) & a2, (p << (three * s)) & a3
+    right1, right2, right3 = (p >> s) & b1, (p >> (two * s)) & b2, (p >> (three * s)) & b3
+    result |= (left1 & left2 & (left3 | right1)) | (right1 & right2 & (left1 | right3))
+    return result
+
+
+@njit(cache=True, nogil=True, inline="always")
 def word_wins(consts: Any, stones: Any, mask: Any) -> Any:
     """Empty cells that would complete four for ``stones`` (``winning_cells``)."""
-    return word_line_ends(stones, np.uint64(consts[H1])) & (np.uint64(consts[BOARD_MASK]) ^ mask)
+    return word_line_ends(consts, stones) & (np.uint64(consts[BOARD_MASK]) ^ mask)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def word_four(stones: Any, h1: Any) -> bool:
-    """Whether ``stones`` hold four in a row."""
-    for shift in (U1, h1, h1 + U1, h1 - U1):
-        m = stones & (stones >> shift)
-        if m & (m >> (shift + shift)):
-            return True
-    return False
+def word_playable(consts: Any, mask: Any) -> Any:
+    """The landing cells, one per column not full (``playable_cells``): the empty
+    cells of the bottom row or on a stone (a stone on top of a column shifts onto the
+    bottom of the next, which is in the bottom row anyway)."""
+    return ((mask << U1) | np.uint64(consts[BOTTOM_MASK])) & ~mask & np.uint64(consts[BOARD_MASK])
 
 
 @njit(cache=True, nogil=True, inline="always")
-def word_column(cell: Any, h1: int) -> int:
-    """The 1-based column of the lowest set bit of ``cell``."""
-    low = cell & (~cell + U1)
-    return int(np.int64(63 - _leading_zeros(low))) // h1 + 1
+def word_four(consts: Any, stones: Any) -> bool:
+    """Whether ``stones`` hold four in a row: per direction, the cells that start one
+    (those with three cells of the line above them: the ABOVE masks)."""
+    stride = np.uint64(consts[STRIDE])
+    if consts[PACKED] == 0:  # the sentinel row: nothing to mask
+        for shift in (U1, stride, stride + U1, stride - U1):
+            m = stones & (stones >> shift)
+            if m & (m >> (shift + shift)):
+                return True
+        return False
+    up3 = np.uint64(consts[ABOVE + 2])
+    m = stones & (stones >> U1)
+    if m & (m >> np.uint64(2)) & up3:
+        return True
+    m = stones & (stones >> stride)
+    if m & (m >> (stride + stride)):
+        return True
+    s = stride + U1
+    m = stones & (stones >> s)
+    if m & (m >> (s + s)) & up3:
+        return True
+    s = stride - U1
+    m = stones & (stones >> s)
+    return bool(m & (m >> (s + s)) & np.uint64(consts[BELOW + 2]) != U0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _leading_zeros(x: Any) -> int:
-    """Leading zero bits of a non-zero uint64."""
-    n = 0
-    bit = np.uint64(1) << np.uint64(63)
-    while x & bit == U0:
-        n += 1
-        bit >>= U1
-    return n
+def word_column(cell: Any, stride: int) -> int:
+    """The 1-based column of the lowest set bit of ``cell`` (non-zero)."""
+    return int(trailing_zeros(cell)) // stride + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def word_key(consts: Any, position: Any, mask: Any) -> Any:
+    """``position + mask`` with the sentinel row (Python's key). Packed, a 64-bit mix:
+    the mask's multiply-xorshift, xor the position, then SplitMix64's finaliser; equal
+    for equal positions, never equal for two positions with one mask (both steps
+    are bijections), equal for others with a chance of about 2**-64."""
+    if consts[PACKED] == 0:
+        return position + mask
+    h = mask * np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    h ^= position
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
 
 
 # -- rows -------------------------------------------------------------------------
@@ -280,7 +360,7 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
         stones = position | (new_mask ^ mask)
         child[POSITION] = np.int64(position ^ mask)
         child[MASK] = np.int64(new_mask)
-        child[WON] = 1 if word_four(stones, np.uint64(consts[H1])) else 0
+        child[WON] = 1 if word_four(consts, stones) else 0
         return
     width, height = consts[WIDTH], consts[HEIGHT]
     base = rows_base(consts)
@@ -324,7 +404,7 @@ def evaluate(consts: Any, state: Any) -> float:
             ) << bit
         own = word_wins(consts, position, mask)
         theirs = word_wins(consts, opponent, mask)
-        if own & (mask + np.uint64(consts[BOTTOM_MASK])):
+        if own & word_playable(consts, mask):
             score += 512
         score += 16 * (np.int64(popcount(own)) - np.int64(popcount(theirs)))
         return float(score)
@@ -339,7 +419,8 @@ def evaluate(consts: Any, state: Any) -> float:
 def key(consts: Any, state: Any) -> np.uint64:
     """``position + mask`` (one word), else a 64-bit mix of the rows (see above)."""
     if consts[FITS] != 0:
-        return np.uint64(state[POSITION]) + np.uint64(state[MASK])
+        word: np.uint64 = word_key(consts, np.uint64(state[POSITION]), np.uint64(state[MASK]))
+        return word
     height = consts[HEIGHT]
     base = rows_base(consts)
     h = np.uint64(height)
@@ -360,11 +441,10 @@ def winning_move(consts: Any, state: Any) -> int:
         return -1
     if consts[FITS] != 0:
         position, mask = np.uint64(state[POSITION]), np.uint64(state[MASK])
-        playable = (mask + np.uint64(consts[BOTTOM_MASK])) & np.uint64(consts[BOARD_MASK])
-        wins = word_wins(consts, position, mask) & playable
+        wins = word_wins(consts, position, mask) & word_playable(consts, mask)
         if wins == U0:
             return -1
-        return word_column(wins, consts[H1])
+        return word_column(wins, consts[STRIDE])
     _, columns = wins_count(consts, state, False, -1, 0)
     if columns == 0:
         return -1
@@ -380,13 +460,15 @@ def forced_moves(consts: Any, state: Any, moves: Any, count: int) -> int:
     must be blocked, two cannot be, no stone goes right under one), in order."""
     if consts[FITS] != 0:
         position, mask = np.uint64(state[POSITION]), np.uint64(state[MASK])
-        playable = (mask + np.uint64(consts[BOTTOM_MASK])) & np.uint64(consts[BOARD_MASK])
+        playable = word_playable(consts, mask)
         theirs = word_wins(consts, position ^ mask, mask)
         forced = playable & theirs
         if forced:
             if forced & (forced - U1):
                 return 0
             playable = forced
+        # (Packed, a threat in the bottom row shifts down onto the top of the column
+        # to its left; but it is playable, so it is the one cell kept, or one of two.)
         cells = playable & ~(theirs >> U1)
         width = consts[WIDTH]
         kept = 0
@@ -473,9 +555,18 @@ def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
         moves[i] &= 0xFFFF
 
 
-def fits_word(width: int, height: int) -> bool:
-    """Whether a board's bitboards fit one 64-bit word (the one-word layout)."""
-    return (height + 1) * width <= 64
+def word_stride(width: int, height: int) -> int:
+    """The bits a column takes in a one-word layout: ``height + 1`` (Python's sentinel
+    row) where they fit 64 bits, else ``height`` (packed) where the cells do, else 0
+    (the rows layout)."""
+    if (height + 1) * width <= 64:
+        return height + 1
+    return height if height * width <= 64 else 0
+
+
+def _signed(value: int) -> int:
+    """A 64-bit pattern as the int64 holding it (masks may use bit 63)."""
+    return value - (1 << 64) if value >= 1 << 63 else value
 
 
 class Connect4Native(NativeGame[Connect4State, int]):
@@ -493,45 +584,68 @@ class Connect4Native(NativeGame[Connect4State, int]):
 
     def __init__(self, game: Connect4) -> None:
         self.game = game
-        self.fits = fits_word(game.width, game.height)
+        #: Bits per column of the one-word layouts (0: the rows layout).
+        self.stride = word_stride(game.width, game.height)
+        self.fits = self.stride != 0
         self._consts: Any = None
 
     def consts(self) -> Any:
         """The board's constants (made once)."""
         if self._consts is None:
             game = self.game
-            width, height = game.width, game.height
+            width, height, stride = game.width, game.height, self.stride
             header = [0] * HEADER
             header[FITS] = int(self.fits)
-            header[WIDTH], header[HEIGHT], header[H1], header[SIZE] = (
-                width, height, height + 1, game.size,
+            header[WIDTH], header[HEIGHT], header[STRIDE], header[SIZE] = (
+                width, height, stride, game.size,
             )  # fmt: skip
             header[ROW_MASK] = (1 << width) - 1
             bottoms, tops, columns = [0] * width, [0] * width, [0] * width
             digits = [0] * 5
             if self.fits:
-                header[BOTTOM_MASK] = game._bottom_mask
-                header[BOARD_MASK] = game._board_mask
-                header[TOP_MASK] = game._top_mask
-                bottoms = list(game._bottom[1:])
-                tops = list(game._top[1:])
-                columns = list(game._column_mask[1:])
-                digits = list(game._weight_bits)
+                header[PACKED] = int(stride == height)
+
+                def cells(rows: range) -> int:
+                    return sum(1 << (c * stride + r) for c in range(width) for r in rows)
+
+                header[BOTTOM_MASK] = cells(range(1))
+                header[BOARD_MASK] = cells(range(height))
+                for k in (1, 2, 3):
+                    header[BELOW + k - 1] = cells(range(k, height))
+                    header[ABOVE + k - 1] = cells(range(height - k))
+                column = (1 << height) - 1
+                bottoms = [1 << (c * stride) for c in range(width)]
+                tops = [1 << (c * stride + height - 1) for c in range(width)]
+                columns = [column << (c * stride) for c in range(width)]
+                digits = [
+                    sum(
+                        1 << (c * stride + r)
+                        for c in range(width)
+                        for r in range(height)
+                        if game._weights[c][r] >> bit & 1
+                    )
+                    for bit in range(5)
+                ]
             weights = [game._weights[c][r] for r in range(height) for c in range(width)]
             order = list(game._centre_order)
             values = [*header, *order, *bottoms, *tops, *columns, *digits, *weights]
-            # The one-word masks may use bit 63: store them as int64's bit patterns.
-            self._consts = int64_array([v - (1 << 64) if v >= 1 << 63 else v for v in values])
+            self._consts = int64_array([_signed(v) for v in values])
         return self._consts
 
     def encode(self, prepared: Prepared, state: Connect4State) -> Any:
         """The state in the board's layout (see the module docstring)."""
         position, mask, ply, won = state
-        if self.fits:
-            values = [ply, int(won), position, mask]
-            return int64_array([v - (1 << 64) if v >= 1 << 63 else v for v in values])
         game = self.game
         width, height, h1 = game.width, game.height, game.height + 1
+        if self.stride == h1:
+            return int64_array([ply, int(won), _signed(position), _signed(mask)])
+        if self.fits:  # packed: drop the sentinel bit of every column
+            column = (1 << height) - 1
+            packed_position = packed_mask = 0
+            for c in range(width):
+                packed_position |= ((position >> (c * h1)) & column) << (c * height)
+                packed_mask |= ((mask >> (c * h1)) & column) << (c * height)
+            return int64_array([ply, int(won), _signed(packed_position), _signed(packed_mask)])
         opponent = position ^ mask
         score = 0
         heights = []

@@ -38,7 +38,9 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     for i in range(1, consts[0] + 1):
         child[i] = state[i]
     child[0] = 1 - state[0]
-    child[1 + move // consts[1]] -= move % consts[1]
+    # The stride is a power of two: a shift and a mask, not a division (a signed
+    # one, with Python's rounding).
+    child[1 + (move >> consts[2])] -= move & (consts[1] - 1)
 
 
 @rule("terminal_value")
