@@ -294,11 +294,11 @@ class RecordingQueue(LineQueue):
 def test_a_local_cluster_takes_the_lines_over_from_this_process() -> None:
     # --workers 2 as the command runs it: lines are solved here while the cluster
     # starts (its fork server with the kernel loaded), then on its workers.
-    lines = pons_lines("Test_L1_R2", 30)
+    lines = pons_lines("Test_L1_R2", 20)
     emitted: list[LineResult] = []
     queue = RecordingQueue(list(enumerate(lines, start=1)), emitted.append, threading.Event())
     _run_local(queue, SolveLines("connect4"), threading.Event(), 2)
-    assert [r.number for r in emitted] == list(range(1, 31))  # each line once, in order
+    assert [r.number for r in emitted] == list(range(1, 21))  # each line once, in order
     assert [r.output for r in emitted] == lines  # Pons' scores
     assert queue.by[1] == "MainThread"  # a cluster is started once lines are measured
     assert "plies-cluster" in queue.by.values()
