@@ -296,7 +296,12 @@ def test_a_local_cluster_takes_the_lines_over_from_this_process() -> None:
     # starts (its fork server with the kernel loaded), then on its workers.
     lines = pons_lines("Test_L1_R2", 20)
     emitted: list[LineResult] = []
-    queue = RecordingQueue(list(enumerate(lines, start=1)), emitted.append, threading.Event())
+
+    def emit(result: LineResult) -> None:
+        assert threading.current_thread() is threading.main_thread()  # the caller's
+        emitted.append(result)
+
+    queue = RecordingQueue(list(enumerate(lines, start=1)), emit, threading.Event())
     _run_local(queue, SolveLines("connect4"), threading.Event(), 2)
     assert [r.number for r in emitted] == list(range(1, 21))  # each line once, in order
     assert [r.output for r in emitted] == lines  # Pons' scores

@@ -127,9 +127,10 @@ def run_lines(
 
 class LineQueue:
     """The items of a batch, shared by the runners that solve them (this process, a
-    cluster): each claims the next few items, delivers their results, and the results
-    are emitted in input order, each as soon as every line before it is done (by the
-    runner that completes the run: ``emit`` is called under a lock).
+    cluster): each claims the next few items and delivers their results, from any
+    thread; :meth:`emit_due` emits them in input order, each as soon as every line
+    before it is back, and only in the thread that made the queue (the caller of
+    :func:`run_lines`, whose ``emit`` may write to a file or a database of its own).
 
     ``per_line()`` is the mean time of a line measured so far, by any runner.
     """
@@ -140,10 +141,11 @@ class LineQueue:
         self.items = items
         self._emit = emit
         self._stop = stop
-        self._lock = threading.Lock()
+        self._owner = threading.current_thread()
+        self._lock = threading.Condition()
         self._next_claim = 0  # the first item not claimed yet
         self._next_emit = 0  # the first item not emitted yet
-        self._done: dict[int, LineResult] = {}  # delivered, waiting for earlier lines
+        self._done: dict[int, LineResult] = {}  # delivered, not emitted yet
         self._seconds = 0.0  # the solving time measured so far ...
         self._timed = 0  # ... and of how many lines
 
@@ -173,16 +175,33 @@ class LineQueue:
             return self._seconds
 
     def deliver(self, start: int, results: Sequence[LineResult], seconds: float) -> None:
-        """The results of the items claimed from ``start`` on, which took ``seconds``;
-        emits every result now due (none once ``stop`` is set)."""
+        """The results of the items claimed from ``start`` on, which took ``seconds``
+        (and, in the queue's own thread, emits every result now due)."""
         with self._lock:
             self._seconds += seconds
             self._timed += len(results)
             for offset, result in enumerate(results):
                 self._done[start + offset] = result
-            while self._next_emit in self._done and not self._stop.is_set():
-                self._emit(self._done.pop(self._next_emit))
+            self._lock.notify_all()
+        self.emit_due()
+
+    def emit_due(self) -> None:
+        """In the queue's own thread: emit every result due, in input order (none once
+        ``stop`` is set). Elsewhere: nothing."""
+        if threading.current_thread() is not self._owner:
+            return
+        while not self._stop.is_set():
+            with self._lock:
+                result = self._done.pop(self._next_emit, None)
+                if result is None:
+                    return
                 self._next_emit += 1
+            self._emit(result)  # not holding the lock: the other runners deliver on
+
+    def wait(self, seconds: float) -> None:
+        """Wait for a delivery, ``seconds`` at most."""
+        with self._lock:
+            self._lock.wait(seconds)
 
     def finished(self) -> bool:
         """Whether every item is emitted."""
@@ -282,9 +301,13 @@ class _ClusterThread(threading.Thread):
             self.ready.set()
 
     def finish(self) -> None:
-        """Wait for the run to end (seeing Ctrl-C meanwhile); raise its error."""
+        """Wait for the run to end, emitting the results it delivers meanwhile (and
+        seeing Ctrl-C); raise its error."""
         while self.is_alive():
-            self.join(0.1)
+            self.queue.wait(0.1)
+            self.queue.emit_due()
+        self.join()
+        self.queue.emit_due()
         if self.error is not None:
             raise self.error
 
