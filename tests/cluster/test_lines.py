@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from cluster_helpers import plies_env
+from cluster_helpers import plies_env, pons_lines
 from plies.cli._solve import SolveLines
 from plies.cli._tree import TreeLines
 from plies.cluster import LineResult, check_scheduler_address, resume_items, run_lines
@@ -188,3 +188,27 @@ def test_a_cluster_is_worth_starting_for_lines_left_that_take_long() -> None:
     quick.deliver(first(quick.claim(500)), [LineResult(n) for n in range(500)], SAMPLE_SECONDS)
     assert SAMPLE_SECONDS / 500 * 500 < CLUSTER_WORTH
     assert not _worth_a_cluster(quick)  # 500 lines left of 0.4 ms each: done here
+
+
+def test_easy_batches_end_the_fork_server_they_did_not_need() -> None:
+    # The fork server starts first (it is the slow part of a cluster); a batch done here
+    # ends it rather than leave it loading, holding stdout open (a pipe waited for it).
+    lines = "\n".join(pons_lines("Test_L3_R1", 40))
+    code = (
+        "import sys, io; from multiprocessing import forkserver; from plies.cli import main\n"
+        f"sys.stdin = io.StringIO({lines!r})\n"
+        "status = main(['solve', 'connect4', '--batch', '-', '--workers', '2'])\n"
+        "assert 'distributed' not in sys.modules, 'dask loaded'\n"
+        "assert forkserver._forkserver._forkserver_pid is None, 'fork server left'\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=plies_env(),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == pons_lines("Test_L3_R1", 40)

@@ -15,6 +15,7 @@ elsewhere.
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import pickle
 import signal
@@ -23,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["WARM_JOB", "start_fork_server"]
+__all__ = ["WARM_JOB", "start_fork_server", "stop_fork_server"]
 
 #: The environment variable that hands the fork server the job to warm up.
 WARM_JOB = "PLIES_CLUSTER_WARM_JOB"
@@ -49,6 +50,26 @@ def start_fork_server(job: Any = None) -> None:
     context.set_forkserver_preload(["distributed", "plies.cluster._preload"])
     with _STARTING, _sigint_ignored(), _job_in_environment(job):
         forkserver.ensure_running()
+
+
+def stop_fork_server() -> None:
+    """End the fork server if it runs (it starts again when needed): a batch that
+    started none of its cluster has no use for it. It would otherwise live on until it
+    has loaded all it preloads (seconds), holding this process's standard output and
+    error open: a pipe reading them (``plies ... | cat``) waited for it."""
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver
+    with _STARTING:
+        pid = getattr(server, "_forkserver_pid", None)
+        if pid is None:
+            return
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+        stop = getattr(server, "_stop", None)  # closes its pipes, reaps it
+        if stop is not None:
+            with contextlib.suppress(OSError):
+                stop()
 
 
 @contextmanager

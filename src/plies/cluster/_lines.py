@@ -239,7 +239,7 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
     starts the cluster and feeds it the lines after the ones taken here; when all its
     workers are warm, this process takes no new line, so that at most ``workers``
     lines are solved at once (but for the one this process finishes)."""
-    from plies.cluster._forkserver import start_fork_server
+    from plies.cluster._forkserver import start_fork_server, stop_fork_server
 
     cluster: _ClusterThread | None = None
 
@@ -254,7 +254,11 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
 
     if queue.left() > 1:
         start_fork_server(job)
-    _solve_here(queue, job, stop, handed_over)
+    try:
+        _solve_here(queue, job, stop, handed_over)
+    finally:
+        if cluster is None:
+            stop_fork_server()  # not needed: done here
     if cluster is not None:
         cluster.finish()
 
