@@ -1,4 +1,6 @@
-"""Work items, line results and the serial runner (no Dask here)."""
+"""Work items, line results, the queue of a batch's lines and the runners that share it:
+this process, serially or while a local cluster starts, and the thread that feeds the
+cluster (Dask itself is imported in :mod:`plies.cluster._dask` only)."""
 
 from __future__ import annotations
 
