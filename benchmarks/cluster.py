@@ -6,16 +6,22 @@ run on the same machine, and checks every answer against the set:
 
 * ``serial``: ``plies solve connect4 --batch SET`` (no Dask at all);
 * ``--workers N`` for N = 1 and 2: the same command starting its own LocalCluster, timed
-  from the command's start to its exit (cluster start-up and shut-down included; a
-  batch done within the one-second head start in the command's own process, as
-  Test_L3_R1 here, starts no cluster);
+  from the command's start to its exit (cluster start-up and shut-down included). The
+  command solves lines itself while its cluster starts and hands the rest over when
+  the workers are warm; a batch whose lines left are quicker than a cluster's start
+  (Test_L3_R1 here) is finished there and starts no cluster;
 * ``on a running cluster of N``: :func:`plies.cluster.run_lines` on a LocalCluster of N
   workers started beforehand (what ``--scheduler`` against a running cluster costs: the
   batch itself, warm-up of the workers included).
 
 Prints the seconds of each and the ratios ``workers 1 / workers 2`` (the speed-up of a
 second worker; targets: at least 1.8 on Test_L1_R2, at least 1.0 on Test_L3_R1) and
-``serial / workers 2``.
+``serial / workers 2``, with the load average while each set ran (the machine is shared).
+
+Then a breakdown of the hard set, from one more run of each command with ``--json``
+(every line's solving time) and the moment each output line came out: the seconds of
+solving summed over the lines, the rest of the wall time (start-up and exit: Python,
+imports, the kernel's load, the cluster), and when the first and last lines came out.
 
 Then one hard position (``--single``, default :data:`SINGLE`, a line of Test_L1_R3 that
 takes about 20 s serially on an idle core here) solved three ways, with every best move and
@@ -208,7 +214,7 @@ def batches(args: argparse.Namespace) -> None:
     """The batch part of the benchmark: its table."""
     header = f"{'set':<12}{'lines':>6}{'serial':>9}{'--workers 1':>13}{'--workers 2':>13}"
     header += f"{'running 1':>11}{'running 2':>11}{'w1/w2':>8}{'run1/run2':>11}{'serial/w2':>11}"
-    header += f"{'busy 2':>8}"
+    header += f"{'busy 2':>8}{'load':>6}"
     print(header)
     for name, count in ((SETS[0][0], args.hard_lines), *SETS[1:]):
         path = args.testsets / name
@@ -219,7 +225,9 @@ def batches(args: argparse.Namespace) -> None:
         batch = Path(f"/tmp/plies-bench-{name}-{count}.txt")
         batch.write_text("\n".join(lines) + "\n")
         best: dict[str, float] = {}
+        loads = []
         for _ in range(args.repeat):
+            loads.append(os.getloadavg()[0])
             r2, busy = time_on_cluster(lines, 2)
             figures = {
                 "serial": time_command(batch, lines, []),
@@ -236,10 +244,70 @@ def batches(args: argparse.Namespace) -> None:
             f"{best['w2']:>13.2f}{best['r1']:>11.2f}{best['r2']:>11.2f}"
             f"{best['w1'] / best['w2']:>8.2f}{best['r1'] / best['r2']:>11.2f}"
             f"{best['serial'] / best['w2']:>11.2f}{-best['busy']:>8.2f}"
+            f"{sum(loads) / len(loads):>6.1f}"
         )
     print(
         "w1/w2 and run1/run2: speed-up of a second worker, started by the command and "
-        "running beforehand; busy 2: workers solving at once on the running cluster of 2"
+        "running beforehand; busy 2: workers solving at once on the running cluster of 2; "
+        "load: the load average (1 min) as each repeat began, averaged"
+    )
+    path = args.testsets / SETS[0][0]
+    if path.is_file():
+        breakdown(path.read_text().splitlines()[: args.hard_lines])
+
+
+def timed_lines(lines: list[str], extra: list[str]) -> tuple[float, list[float], list[float]]:
+    """``plies solve connect4 --batch - --json`` on ``lines`` (and ``extra``): its wall
+    seconds, each line's solving seconds, and when each output line came out (seconds
+    from the start); the answers checked."""
+    command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", "-", "--json"]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*command, *extra],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=_env(),
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("\n".join(lines) + "\n")
+    process.stdin.close()
+    records, times = [], []
+    for row in process.stdout:
+        times.append(time.perf_counter() - started)
+        records.append(json.loads(row))
+    process.wait()
+    seconds = time.perf_counter() - started
+    answers = [f"{r['input']} {r['score']}" for r in records]
+    if process.returncode != 0 or answers != lines:
+        raise SystemExit(f"wrong answers with {extra} (--json)")
+    return seconds, [float(r["time"]) for r in records], times
+
+
+def breakdown(lines: list[str]) -> None:
+    """Where the time of the hard batch goes: solving, and the rest."""
+    print(f"\nbreakdown of {SETS[0][0]}'s first {len(lines)} lines (one run each, --json):")
+    print(
+        f"{'':<14}{'wall':>7}{'solving':>9}{'rest':>7}{'first out':>11}{'last out':>10}"
+        f"{'slowest':>9}{'load':>6}"
+    )
+    for label, extra in (
+        ("serial", []),
+        ("--workers 1", ["--workers", "1"]),
+        ("--workers 2", ["--workers", "2"]),
+    ):
+        load = os.getloadavg()[0]
+        wall, solving, out = timed_lines(lines, extra)
+        rest = wall - sum(solving) / (2 if extra[-1:] == ["2"] else 1)
+        print(
+            f"{label:<14}{wall:>7.2f}{sum(solving):>9.2f}{rest:>7.2f}{out[0]:>11.2f}"
+            f"{out[-1]:>10.2f}{max(solving):>9.2f}{load:>6.1f}"
+        )
+    print(
+        "solving: the lines' solving seconds, summed over every process; rest: wall minus "
+        "solving (minus half of it on 2 workers: what two cores add no speed to); "
+        "first/last out: seconds from the start to the first and last output line"
     )
 
 

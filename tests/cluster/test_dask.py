@@ -1,6 +1,7 @@
 """Batches on a real Dask LocalCluster of two worker processes: the output equals the
 serial run's byte for byte, bad lines stay in place, nothing is lost when a worker or
-the driver is killed."""
+the driver is killed; a cluster the batch starts takes the lines over from this
+process."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from cluster_helpers import plies_env, pons_lines
 from plies.cli import main
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
+from plies.cluster._lines import LineQueue, _run_local
 
 distributed = pytest.importorskip("distributed")
 
@@ -274,3 +276,59 @@ def test_workers_plies_starts_skip_the_blas_probe() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[(False, False)]"
+
+
+class RecordingQueue(LineQueue):
+    """A LineQueue that notes which thread delivered each line."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.by: dict[int, str] = {}
+
+    def deliver(self, start: int, results: Any, seconds: float) -> None:
+        for result in results:
+            self.by[result.number] = threading.current_thread().name
+        super().deliver(start, results, seconds)
+
+
+def test_a_local_cluster_takes_the_lines_over_from_this_process() -> None:
+    # --workers 2 as the command runs it: lines are solved here while the cluster
+    # starts (its fork server with the kernel loaded), then on its workers.
+    lines = pons_lines("Test_L1_R2", 20)
+    emitted: list[LineResult] = []
+
+    def emit(result: LineResult) -> None:
+        assert threading.current_thread() is threading.main_thread()  # the caller's
+        emitted.append(result)
+
+    queue = RecordingQueue(list(enumerate(lines, start=1)), emit, threading.Event())
+    _run_local(queue, SolveLines("connect4"), threading.Event(), 2)
+    assert [r.number for r in emitted] == list(range(1, 21))  # each line once, in order
+    assert [r.output for r in emitted] == lines  # Pons' scores
+    assert queue.by[1] == "MainThread"  # a cluster is started once lines are measured
+    assert "plies-cluster" in queue.by.values()
+
+
+def test_workers_of_a_batchs_cluster_start_with_its_kernel_loaded() -> None:
+    # A fresh process: its fork server warms the batch's job up before forking.
+    code = (
+        "from plies.cli._solve import SolveLines\n"
+        "from plies.cluster._dask import cluster_client\n"
+        "from plies.cluster._forkserver import start_fork_server\n"
+        "def loaded():\n"
+        "    from plies.engine.native import _connect4\n"
+        "    return len(_connect4.solve_root.overloads)\n"
+        "start_fork_server(SolveLines('connect4'))\n"
+        "with cluster_client(1, None) as client:\n"
+        "    print(list(client.run(loaded).values()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=plies_env(),
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[1]"  # loaded, though no task ran there

@@ -1,18 +1,22 @@
 """``plies.cluster`` without Dask: scheduler addresses, the serial runner, ``--resume``'s
-matching, and that a serial batch never imports Dask."""
+matching, that a serial batch never imports Dask, and the queue of lines that this
+process and a cluster share."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
-from cluster_helpers import plies_env
+from cluster_helpers import plies_env, pons_lines
 from plies.cli._solve import SolveLines
 from plies.cli._tree import TreeLines
 from plies.cluster import LineResult, check_scheduler_address, resume_items, run_lines
+from plies.cluster._lines import CLUSTER_WORTH, SAMPLE_SECONDS, LineQueue, _worth_a_cluster
 from plies.errors import PliesError
 from plies.lab import LabOptions
 
@@ -101,3 +105,110 @@ def test_small_batches_never_import_dask() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("2252576253462244111563 ")
+
+
+def queue_of(count: int, stop: threading.Event | None = None) -> tuple[LineQueue, list[LineResult]]:
+    """A LineQueue of ``count`` items and the list its results are emitted to."""
+    emitted: list[LineResult] = []
+    items = [(number, f"line {number}") for number in range(1, count + 1)]
+    return LineQueue(items, emitted.append, stop or threading.Event()), emitted
+
+
+def first(claimed: tuple[int, int] | None) -> int:
+    """The first index of a claim (there must be one)."""
+    assert claimed is not None
+    return claimed[0]
+
+
+def test_a_queue_emits_in_input_order_whoever_delivers() -> None:
+    queue, emitted = queue_of(5)
+    assert queue.claim(2) == (0, 2) and queue.claim(1) == (2, 3) and queue.left() == 2
+    queue.deliver(2, [LineResult(3)], 0.5)  # waits for lines 1 and 2
+    assert emitted == [] and queue.per_line() == 0.5
+    queue.deliver(0, [LineResult(1), LineResult(2)], 0.1)
+    assert [r.number for r in emitted] == [1, 2, 3]
+    assert queue.per_line() == pytest.approx(0.2) and queue.measured() == pytest.approx(0.6)
+    assert queue.claim(10) == (3, 5) and queue.claim(1) is None and not queue.finished()
+    queue.deliver(3, [LineResult(4), LineResult(5)], 0.0)
+    assert queue.finished() and [r.number for r in emitted] == [1, 2, 3, 4, 5]
+
+
+def test_a_queue_shared_by_threads_answers_every_line_once_in_order() -> None:
+    # Results come from any thread; they are emitted in the queue's own thread only
+    # (a batch's output may be a database connection of that thread's).
+    emitted: list[tuple[int, str]] = []
+    items = [(number, "") for number in range(1, 2001)]
+
+    def emit(result: LineResult) -> None:
+        emitted.append((result.number, threading.current_thread().name))
+
+    queue = LineQueue(items, emit, threading.Event())
+    rng = random.Random(13)
+    sizes = [[rng.randint(1, 40) for _ in range(400)] for _ in range(4)]
+
+    def runner(chunks: list[int]) -> None:
+        for size in chunks:
+            claimed = queue.claim(size)
+            if claimed is None:
+                return
+            start, end = claimed
+            time.sleep(rng.random() / 2000)  # out of order, now and then
+            queue.deliver(start, [LineResult(n) for n, _ in queue.items[start:end]], 0.0)
+
+    threads = [threading.Thread(target=runner, args=(chunks,)) for chunks in sizes]
+    for thread in threads:
+        thread.start()
+    while any(thread.is_alive() for thread in threads):
+        queue.wait(0.01)
+        queue.emit_due()
+    queue.emit_due()
+    assert emitted == [(number, "MainThread") for number in range(1, 2001)]
+    assert queue.finished()
+
+
+def test_a_stopped_queue_emits_nothing_more() -> None:
+    stop = threading.Event()
+    queue, emitted = queue_of(3, stop)
+    queue.deliver(first(queue.claim(1)), [LineResult(1)], 0.0)
+    stop.set()
+    queue.deliver(first(queue.claim(2)), [LineResult(2), LineResult(3)], 0.0)
+    assert [r.number for r in emitted] == [1]
+
+
+def test_a_cluster_is_worth_starting_for_lines_left_that_take_long() -> None:
+    queue, _ = queue_of(100)
+    assert not _worth_a_cluster(queue)  # nothing measured
+    queue.deliver(first(queue.claim(1)), [LineResult(1)], SAMPLE_SECONDS / 2)
+    assert not _worth_a_cluster(queue)  # too little measured to say
+    queue.deliver(first(queue.claim(1)), [LineResult(2)], SAMPLE_SECONDS)
+    per_line = queue.per_line()
+    assert per_line is not None and per_line * 98 > CLUSTER_WORTH
+    assert _worth_a_cluster(queue)
+    quick, _ = queue_of(1000)
+    quick.deliver(first(quick.claim(500)), [LineResult(n) for n in range(500)], SAMPLE_SECONDS)
+    assert SAMPLE_SECONDS / 500 * 500 < CLUSTER_WORTH
+    assert not _worth_a_cluster(quick)  # 500 lines left of 0.4 ms each: done here
+
+
+def test_easy_batches_end_the_fork_server_they_did_not_need() -> None:
+    # The fork server starts first (it is the slow part of a cluster); a batch done here
+    # ends it rather than leave it loading, holding stdout open (a pipe waited for it).
+    lines = "\n".join(pons_lines("Test_L3_R1", 40))
+    code = (
+        "import sys, io; from multiprocessing import forkserver; from plies.cli import main\n"
+        f"sys.stdin = io.StringIO({lines!r})\n"
+        "status = main(['solve', 'connect4', '--batch', '-', '--workers', '2'])\n"
+        "assert 'distributed' not in sys.modules, 'dask loaded'\n"
+        "assert forkserver._forkserver._forkserver_pid is None, 'fork server left'\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=plies_env(),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == pons_lines("Test_L3_R1", 40)

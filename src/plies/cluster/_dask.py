@@ -8,21 +8,24 @@ last lines spread over every worker). At most two chunks per worker are out at a
 running and one waiting, so sizes follow the measurements and results come back in
 about input order. A worker that dies mid-chunk loses nothing: the scheduler runs the
 chunk again on another worker (``distributed.scheduler.allowed-failures`` times), and
-every line is emitted once, from the one result the future holds.
+every line is delivered once, from the one result the future holds.
+
+The lines come from a :class:`~plies.cluster._lines.LineQueue` that this process may
+be solving too, while a local cluster starts (see :func:`plies.cluster.run_lines`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from plies.cluster._lines import NEEDS_DASK, Item, LineJob, LineResult
+from plies.cluster._forkserver import start_fork_server
+from plies.cluster._lines import NEEDS_DASK, Item, LineJob, LineQueue, LineResult
 from plies.errors import PliesError
 
 __all__ = [
@@ -48,21 +51,29 @@ STOP_GAP = 0.1
 
 
 def run_on_cluster(
-    items: Sequence[Item],
+    queue: LineQueue,
     job: LineJob,
     *,
-    emit: Callable[[LineResult], None],
     stop: threading.Event,
     workers: int | None,
     scheduler: str | None,
+    ready: threading.Event | None = None,
 ) -> None:
-    """:func:`plies.cluster.run_lines` on a new local cluster of ``workers``
-    processes, or on the scheduler at ``scheduler``."""
+    """The lines of ``queue`` not claimed yet, run on a new local cluster of
+    ``workers`` processes, or on the scheduler at ``scheduler`` (see
+    :func:`plies.cluster.run_lines`). A local cluster's start is abandoned when
+    ``stop`` is set or no line is left to claim meanwhile; ``ready`` is set once
+    ``workers`` workers are warm (see :class:`_Run`)."""
+
+    def abandon() -> bool:
+        return stop.is_set() or queue.left() == 0
+
     try:
-        with cluster_client(workers, scheduler, stop.is_set) as client:
-            _Run(client, items, job, emit, stop).run()
+        with cluster_client(workers, scheduler, abandon) as client:
+            expected = workers if scheduler is None else None
+            _Run(client, queue, job, stop, ready=ready, expected=expected).run()
     except StartStopped:
-        return  # the caller sees stop set
+        return  # the caller sees stop set, or every line taken
 
 
 @contextmanager
@@ -85,7 +96,7 @@ def cluster_client(
         # Worker processes forked from a server started with SIGINT ignored ignore it
         # too, however this process handles it meanwhile (see _start_forkserver).
         with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
-            _start_forkserver()
+            start_fork_server()  # started already by a batch, with its job warm
             cluster = _start_local_cluster(workers, stop)
             try:
                 with Client(cluster) as client:  # type: ignore[no-untyped-call]
@@ -145,38 +156,6 @@ def _start_local_cluster(workers: int | None, stop: Callable[[], bool] | None) -
     if isinstance(box[0], BaseException):
         raise box[0]
     return box[0]
-
-
-def _start_forkserver() -> None:
-    """Start multiprocessing's fork server (once per process) with SIGINT ignored, so
-    that the worker processes it forks ignore it: Ctrl-C at a terminal, sent to every
-    process of the group, then stops the work in this process only (a worker's
-    KeyboardInterrupt was a traceback on the terminal). Python installs no handler of
-    its own for a signal it starts ignoring, and the server gives its children the
-    handlers it started with. Only the start of the server (milliseconds) ignores
-    SIGINT here: a Ctrl-C while the cluster starts is seen (it was lost while every
-    worker process was spawned with SIGINT ignored)."""
-    import multiprocessing
-    from multiprocessing import forkserver
-
-    context = multiprocessing.get_context("forkserver")
-    # Workers start without importing these (see plies.cluster._preload).
-    context.set_forkserver_preload(["distributed", "plies.cluster._preload"])
-    with _sigint_ignored():
-        forkserver.ensure_running()
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _security(address: str) -> Any:
@@ -239,85 +218,107 @@ def worker_count(client: Any, *, wait_for_one: bool = False) -> int:
 
 
 class _Run:
-    """One batch on one client: hands out chunks, collects and emits in order."""
+    """One batch on one client: claims chunks of the queue's lines, sends them out,
+    delivers their results.
+
+    ``expected``: a local cluster of that many workers, whose start this process
+    spends solving lines itself: chunks go out only to workers already warm, and
+    ``ready`` is set once that many are (the other process then takes no new line)."""
 
     def __init__(
         self,
         client: Any,
-        items: Sequence[Item],
+        queue: LineQueue,
         job: LineJob,
-        emit: Callable[[LineResult], None],
         stop: threading.Event,
+        *,
+        ready: threading.Event | None = None,
+        expected: int | None = None,
     ) -> None:
         self.client = client
-        self.items = items
+        self.queue = queue
         self.job = job
-        self.emit = emit
         self.stop = stop
-        self.next_item = 0  # the first item not yet sent
-        self.next_emit = 0  # the first item not yet emitted
-        self.done: dict[int, LineResult] = {}  # finished, waiting for earlier lines
+        self.ready = ready
+        self.expected = expected
         self.pending: dict[Any, tuple[int, int]] = {}  # future -> its items [start, end)
-        self.per_line: float | None = None  # seconds a line takes, lately
 
     def run(self) -> None:
-        """Send chunks, collect results until every line is emitted or ``stop``."""
+        """Send chunks, deliver results until every line claimed is back or ``stop``."""
         from distributed import wait
 
         workers = worker_count(self.client, wait_for_one=True)
         counted = time.monotonic()
         warming = warm_workers(self.client, self.job)
         try:
-            while self.next_emit < len(self.items) and not self.stop.is_set():
-                while self.next_item < len(self.items) and len(self.pending) < 2 * workers:
-                    self._submit(workers)
+            while not self.stop.is_set():
+                capacity = self._capacity(workers, warming)
+                while len(self.pending) < 2 * capacity and self._submit(workers):
+                    pass
+                waiting = [*self.pending, *(f for f in warming if not f.done())]
+                if not self.pending and (self.queue.left() == 0 or not waiting):
+                    break  # every line claimed is back (the rest: another runner's)
                 try:  # a short wait, so that Ctrl-C is seen soon
                     finished, _ = wait(  # type: ignore[no-untyped-call]
-                        list(self.pending), timeout=0.2, return_when="FIRST_COMPLETED"
+                        waiting, timeout=0.2, return_when="FIRST_COMPLETED"
                     )
                 except TimeoutError:
                     finished = set()
                 for future in finished:
-                    self._collect(future)
+                    if future in self.pending:
+                        self._collect(future)
                 if time.monotonic() - counted > 1:  # workers come and go: count again
                     workers, counted = worker_count(self.client), time.monotonic()
         finally:
             self.client.cancel([*warming, *self.pending])
 
+    def _capacity(self, workers: int, warming: list[Any]) -> int:
+        """The workers to keep busy now: all of them, but on a local cluster whose
+        start this process spends solving, only those warm already (``ready`` is set
+        when all ``expected`` are)."""
+        if self.expected is None:
+            return workers
+        warm = sum(1 for future in warming if future.done())
+        if warm >= min(self.expected, len(warming)):
+            if self.ready is not None:
+                self.ready.set()
+            return workers
+        return warm
+
     def _chunk_size(self, workers: int) -> int:
-        """Lines in the next chunk: one until a chunk was timed, then about
-        :data:`CHUNK_SECONDS` of lines, and near the end no more than a share of what
-        is left per worker (unless that share is quicker than :data:`MIN_CHUNK_SECONDS`,
-        where Dask's cost per task would outweigh the better balance)."""
-        if self.per_line is None:
+        """Lines in the next chunk: one until a line was timed, then about
+        :data:`CHUNK_SECONDS` of lines at the mean time of a line so far, and near the
+        end no more than a share of what is left per worker (unless that share is
+        quicker than :data:`MIN_CHUNK_SECONDS`, where Dask's cost per task would
+        outweigh the better balance). The mean of every line so far, not of the latest
+        chunk: a hard set's lines vary a hundredfold, and a chunk sized by a run of easy
+        ones held the next hard lines on one worker while the other waited."""
+        per_line = self.queue.per_line()
+        if per_line is None:
             return 1
-        per_line = max(self.per_line, 1e-6)
-        left = len(self.items) - self.next_item
+        per_line = max(per_line, 1e-6)
+        left = self.queue.left()
         share = max(left // (2 * workers), int(MIN_CHUNK_SECONDS / per_line))
         return max(1, min(int(CHUNK_SECONDS / per_line), share, MAX_CHUNK))
 
-    def _submit(self, workers: int) -> None:
-        start = self.next_item
-        end = min(len(self.items), start + self._chunk_size(workers))
-        chunk = list(self.items[start:end])
+    def _submit(self, workers: int) -> bool:
+        """Send the next chunk out; False when no line is left to claim."""
+        claimed = self.queue.claim(self._chunk_size(workers))
+        if claimed is None:
+            return False
+        start, end = claimed
+        chunk = list(self.queue.items[start:end])
         future = self.client.submit(_run_chunk, self.job, chunk, pure=False)
-        self.pending[future] = (start, end)
-        self.next_item = end
+        self.pending[future] = claimed
+        return True
 
     def _collect(self, future: Any) -> None:
         start, end = self.pending.pop(future)
         try:
             results, seconds = future.result()
         except Exception as exc:  # a bug in the job, or a chunk that killed its workers
-            first, last = self.items[start][0], self.items[end - 1][0]
+            first, last = self.queue.items[start][0], self.queue.items[end - 1][0]
             raise PliesError(
                 f"lines {first}-{last} failed on the cluster: {type(exc).__name__}: {exc}"
             ) from None
-        # The mean of the latest chunks, mostly: a worker's first lines are slower.
-        latest = seconds / (end - start)
-        self.per_line = latest if self.per_line is None else (self.per_line + latest) / 2
-        for offset, result in enumerate(results):
-            self.done[start + offset] = result
-        while self.next_emit in self.done and not self.stop.is_set():
-            self.emit(self.done.pop(self.next_emit))
-            self.next_emit += 1
+        self.queue.deliver(start, results, seconds)

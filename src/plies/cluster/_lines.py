@@ -1,9 +1,10 @@
-"""Work items, line results and the serial runner (no Dask here)."""
+"""Work items, line results, the queue of a batch's lines and the runners that share it:
+this process, serially or while a local cluster starts, and the thread that feeds the
+cluster (Dask itself is imported in :mod:`plies.cluster._dask` only)."""
 
 from __future__ import annotations
 
 import importlib.util
-import math
 import re
 import threading
 import time
@@ -13,11 +14,28 @@ from typing import Protocol
 
 from plies.errors import PliesError
 
-__all__ = ["HEAD_START", "LineJob", "LineResult", "check_scheduler_address", "run_lines"]
+__all__ = [
+    "HEAD_START",
+    "LineJob",
+    "LineQueue",
+    "LineResult",
+    "check_scheduler_address",
+    "run_lines",
+]
 
-#: Seconds of a batch run in this process before a local cluster is started for the
-#: rest (a cluster of two workers took 1.5 to 3 s to start here, and 1 s to stop).
+#: Seconds a single position is solved in this process before a local cluster is
+#: started for it (:func:`plies.cluster.solve_parallel`; a cluster of two workers took
+#: 1.5 to 3 s to start here, and 1 s to stop).
 HEAD_START = 1.0
+
+#: A batch on a local cluster starts the cluster once the lines left are expected to
+#: take longer than this here, in seconds (the mean time of a line so far times the
+#: lines left): a cluster of two workers took 1.5 to 3 s to start here, meanwhile this
+#: process solves on, so only batches shorter than that are better left to it alone.
+CLUSTER_WORTH = 1.5
+#: ... and once the lines solved here took this long, in seconds (a mean of a few easy
+#: lines is no estimate: the first lines of a batch are often slower).
+SAMPLE_SECONDS = 0.2
 
 #: The error of --workers or --scheduler without Dask installed.
 NEEDS_DASK = "--workers and --scheduler need Dask: pip install 'plies[cluster]'"
@@ -86,47 +104,218 @@ def run_lines(
 
     Serially in this process when neither ``workers`` nor ``scheduler`` is given;
     else on the Dask scheduler at ``scheduler``, or on a new local cluster of
-    ``workers`` processes. Starting one costs seconds, so the first lines are run
-    here for up to :data:`HEAD_START` seconds first: a batch done by then starts no
-    cluster (nor imports Dask). ``stop`` (set by Ctrl-C) ends the run early: the
-    lines not emitted by then are left out, never half-written.
+    ``workers`` processes. Starting one costs seconds, so the lines are solved here
+    meanwhile: the cluster is started only once the lines left are worth it
+    (:data:`CLUSTER_WORTH`), and this process hands the lines over to it when all its
+    workers are ready, finishing the line it has begun (see :func:`_run_local`). A
+    batch done here starts no cluster (nor imports Dask). ``stop`` (set by Ctrl-C)
+    ends the run early: the lines not emitted by then are left out, never
+    half-written.
     """
     if workers is None and scheduler is None:
-        _run_here(items, job, emit=emit, stop=stop)
+        queue = LineQueue(items, emit, stop)
+        _solve_here(queue, job, stop, lambda: False)
         return
     if importlib.util.find_spec("distributed") is None:  # say so before any line runs
         raise PliesError(NEEDS_DASK)
-    if scheduler is None:
-        done = _run_here(items, job, emit=emit, stop=stop, seconds=HEAD_START)
-        if done == len(items) or stop.is_set():
+    queue = LineQueue(items, emit, stop)
+    if scheduler is not None:
+        from plies.cluster._dask import run_on_cluster
+
+        run_on_cluster(queue, job, stop=stop, workers=None, scheduler=scheduler)
+        return
+    _run_local(queue, job, stop, workers or 1)
+
+
+class LineQueue:
+    """The items of a batch, shared by the runners that solve them (this process, a
+    cluster): each claims the next few items and delivers their results, from any
+    thread; :meth:`emit_due` emits them in input order, each as soon as every line
+    before it is back, and only in the thread that made the queue (the caller of
+    :func:`run_lines`, whose ``emit`` may write to a file or a database of its own).
+
+    ``per_line()`` is the mean time of a line measured so far, by any runner.
+    """
+
+    def __init__(
+        self, items: Sequence[Item], emit: Callable[[LineResult], None], stop: threading.Event
+    ) -> None:
+        self.items = items
+        self._emit = emit
+        self._stop = stop
+        self._owner = threading.current_thread()
+        self._lock = threading.Condition()
+        self._next_claim = 0  # the first item not claimed yet
+        self._next_emit = 0  # the first item not emitted yet
+        self._done: dict[int, LineResult] = {}  # delivered, not emitted yet
+        self._seconds = 0.0  # the solving time measured so far ...
+        self._timed = 0  # ... and of how many lines
+
+    def claim(self, most: int) -> tuple[int, int] | None:
+        """The next ``most`` items (fewer at the end) as ``[start, end)`` indices, now
+        this caller's to deliver; None when every item is claimed."""
+        with self._lock:
+            start = self._next_claim
+            if start >= len(self.items):
+                return None
+            self._next_claim = min(len(self.items), start + max(1, most))
+            return start, self._next_claim
+
+    def left(self) -> int:
+        """The number of items not claimed yet."""
+        with self._lock:
+            return len(self.items) - self._next_claim
+
+    def per_line(self) -> float | None:
+        """The mean seconds of a line so far (None before the first)."""
+        with self._lock:
+            return self._seconds / self._timed if self._timed else None
+
+    def measured(self) -> float:
+        """The solving seconds measured so far."""
+        with self._lock:
+            return self._seconds
+
+    def deliver(self, start: int, results: Sequence[LineResult], seconds: float) -> None:
+        """The results of the items claimed from ``start`` on, which took ``seconds``
+        (and, in the queue's own thread, emits every result now due)."""
+        with self._lock:
+            self._seconds += seconds
+            self._timed += len(results)
+            for offset, result in enumerate(results):
+                self._done[start + offset] = result
+            self._lock.notify_all()
+        self.emit_due()
+
+    def emit_due(self) -> None:
+        """In the queue's own thread: emit every result due, in input order (none once
+        ``stop`` is set). Elsewhere: nothing."""
+        if threading.current_thread() is not self._owner:
             return
-        items = items[done:]
-    from plies.cluster._dask import run_on_cluster
+        while not self._stop.is_set():
+            with self._lock:
+                result = self._done.pop(self._next_emit, None)
+                if result is None:
+                    return
+                self._next_emit += 1
+            self._emit(result)  # not holding the lock: the other runners deliver on
 
-    run_on_cluster(items, job, emit=emit, stop=stop, workers=workers, scheduler=scheduler)
+    def wait(self, seconds: float) -> None:
+        """Wait for a delivery, ``seconds`` at most."""
+        with self._lock:
+            self._lock.wait(seconds)
+
+    def finished(self) -> bool:
+        """Whether every item is emitted."""
+        with self._lock:
+            return self._next_emit >= len(self.items)
 
 
-def _run_here(
-    items: Sequence[Item],
-    job: LineJob,
-    *,
-    emit: Callable[[LineResult], None],
-    stop: threading.Event,
-    seconds: float = math.inf,
-) -> int:
-    """Run the first items in this process, for ``seconds`` at most (a line begun is
-    finished); the number of items emitted. The job is warmed first, as on a worker."""
-    if items:
+def _solve_here(
+    queue: LineQueue, job: LineJob, stop: threading.Event, handed_over: Callable[[], bool]
+) -> None:
+    """Solve the next items of ``queue`` in this process, one at a time, until none is
+    left, ``stop`` is set, or ``handed_over()`` says a cluster takes the rest (a line
+    begun is finished). The job is warmed first, as on a worker."""
+    if queue.left():
         job.warm()
-    started = time.monotonic()
-    for done, (number, text) in enumerate(items):
-        if stop.is_set() or time.monotonic() - started >= seconds:
-            return done
+    while not stop.is_set() and not handed_over():
+        claimed = queue.claim(1)
+        if claimed is None:
+            return
+        number, text = queue.items[claimed[0]]
+        started = time.perf_counter()
         result = job(number, text, stop)
         if result.abandoned:
-            return done
-        emit(result)
-    return len(items)
+            return
+        queue.deliver(claimed[0], [result], time.perf_counter() - started)
+
+
+def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: int) -> None:
+    """Run a batch here and on a local cluster of ``workers`` processes.
+
+    The cluster's slowest part, the fork server its workers come from (a new
+    interpreter importing Dask and loading the job's kernel), starts at once, in
+    processes of its own. This process solves the first lines meanwhile; once the
+    lines left are expected to take :data:`CLUSTER_WORTH` seconds here, a thread
+    starts the cluster and feeds it the lines after the ones taken here; when all its
+    workers are warm, this process takes no new line, so that at most ``workers``
+    lines are solved at once (but for the one this process finishes)."""
+    from plies.cluster._forkserver import start_fork_server, stop_fork_server
+
+    cluster: _ClusterThread | None = None
+
+    def handed_over() -> bool:
+        nonlocal cluster
+        if cluster is None:
+            if _worth_a_cluster(queue):
+                cluster = _ClusterThread(queue, job, stop, workers)
+                cluster.start()
+            return False
+        return cluster.ready.is_set()
+
+    if queue.left() > 1:
+        start_fork_server(job)
+    try:
+        _solve_here(queue, job, stop, handed_over)
+    finally:
+        if cluster is None:
+            stop_fork_server()  # not needed: done here
+    if cluster is not None:
+        cluster.finish()
+
+
+def _worth_a_cluster(queue: LineQueue) -> bool:
+    """Whether the lines left are worth starting a cluster for (see
+    :data:`CLUSTER_WORTH`)."""
+    per_line = queue.per_line()
+    if per_line is None or queue.measured() < SAMPLE_SECONDS:
+        return False
+    return per_line * queue.left() > CLUSTER_WORTH
+
+
+class _ClusterThread(threading.Thread):
+    """Starts a local cluster and runs the lines left of a queue on it
+    (:func:`plies.cluster._dask.run_on_cluster`); ``ready`` is set once all its workers
+    are warm (or the thread is over)."""
+
+    def __init__(self, queue: LineQueue, job: LineJob, stop: threading.Event, workers: int) -> None:
+        super().__init__(name="plies-cluster", daemon=True)
+        self.queue = queue
+        self.job = job
+        self.stop = stop
+        self.workers = workers
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        """The thread's work: the cluster's run; an error is kept for :meth:`finish`."""
+        from plies.cluster._dask import run_on_cluster
+
+        try:
+            run_on_cluster(
+                self.queue,
+                self.job,
+                stop=self.stop,
+                workers=self.workers,
+                scheduler=None,
+                ready=self.ready,
+            )
+        except BaseException as exc:  # raised again in the caller's thread
+            self.error = exc
+        finally:
+            self.ready.set()
+
+    def finish(self) -> None:
+        """Wait for the run to end, emitting the results it delivers meanwhile (and
+        seeing Ctrl-C); raise its error."""
+        while self.is_alive():
+            self.queue.wait(0.1)
+            self.queue.emit_due()
+        self.join()
+        self.queue.emit_due()
+        if self.error is not None:
+            raise self.error
 
 
 _ADDRESS = re.compile(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})")
