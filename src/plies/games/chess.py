@@ -53,6 +53,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
     MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
+    from plies.games._chess_eval import king_attack, pawn_king_terms
 
 __all__ = ["MISSING", "Chess", "ChessState"]
 
@@ -68,6 +69,8 @@ _VALUE_EG = (0, 120, 300, 320, 530, 980, 0)
 #: (pure middlegame), 0 with none (pure endgame).
 _PHASE = (0, 0, 1, 1, 2, 4, 0)
 _FULL_PHASE = 24
+POSITIONAL = True
+ATTACK = True
 #: Bonus for a pair of bishops (middlegame and endgame alike).
 _BISHOP_PAIR = 30
 #: MVV-LVA: victims by value, then attackers from the least valuable.
@@ -203,7 +206,7 @@ class ChessState:
                 board.occupied_co[chess.WHITE],
                 board.occupied_co[chess.BLACK],
                 board.turn,
-                board.clean_castling_rights(),
+                board.castling_rights,  # kept clean: by push, by _pushed, by state_of
                 ep,
             )
         return found
@@ -318,6 +321,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def state_of(self, board: chess.Board) -> ChessState:
         """A state of ``board`` (copied, its move stack left behind) with no past."""
         copied = board.copy(stack=False)
+        copied.castling_rights = copied.clean_castling_rights()  # as a push keeps them
         mg, eg, phase = _sums(copied)
         return ChessState(copied, parent=None, move=None, mg=mg, eg=eg, phase=phase)
 
@@ -383,8 +387,11 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             rook_mg, rook_eg = _MG[chess.ROOK], _EG[chess.ROOK]
             d_mg += rook_mg[rook_to ^ flip] - rook_mg[rook_from ^ flip]
             d_eg += rook_eg[rook_to ^ flip] - rook_eg[rook_from ^ flip]
-        child = board.copy(stack=False)
-        child.push(move)
+        if type(board) is chess.Board and not board.chess960:
+            child = _pushed(board, move, piece, victim)
+        else:  # a variant or Chess960 board: python-chess's own push
+            child = board.copy(stack=False)
+            child.push(move)
         return ChessState(
             child,
             parent=state,
@@ -454,8 +461,15 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         """Material and piece-square bonuses, tapered by the game phase, plus a bishop
         pair bonus; centipawns for ``player``."""
         phase = min(state.phase, _FULL_PHASE)
-        score = (state.mg * phase + state.eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         board = state.board
+        mg, eg = state.mg, state.eg
+        if POSITIONAL:
+            pawn_mg, pawn_eg = pawn_king_terms(board)
+            mg += pawn_mg
+            eg += pawn_eg
+        if ATTACK:
+            mg += king_attack(board)
+        score = (mg * phase + eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         bishops = board.bishops
         if (bishops & board.occupied_co[chess.WHITE]).bit_count() >= 2:
             score += _BISHOP_PAIR
@@ -702,3 +716,75 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
 def _first(pair: tuple[int, Any]) -> int:
     return pair[0]
+
+
+def _pushed(board: chess.Board, move: chess.Move, piece: int, victim: int | None) -> chess.Board:
+    """A new board: ``board`` after the legal ``move`` of ``piece`` (taking ``victim``
+    on the target square, if any), without move stack: what ``copy(stack=False)`` and
+    ``push`` give on a standard board, in 4 us where those took 9 us (Kiwipete's
+    moves, loaded machine; measured by benchmarks/chess_wac.py's --speed).
+
+    ``Board.__init__`` is skipped (it builds an empty position only for the copy to
+    overwrite it) and so is the undo record ``push`` keeps. The castling rights stay
+    as python-chess keeps them after a push: only rooks and king still at home.
+    """
+    child: chess.Board = object.__new__(chess.Board)
+    white = board.turn
+    origin, target = move.from_square, move.to_square
+    from_bb = 1 << origin
+    to_bb = 1 << target
+    boards = [0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings]
+    own = board.occupied_co[white]
+    other = board.occupied_co[not white]
+    promoted = board.promoted
+    castling = board.castling_rights & ~from_bb & ~to_bb
+    ep_square = None
+    halfmove = board.halfmove_clock + 1
+    if victim is not None:
+        boards[victim] ^= to_bb
+        other ^= to_bb
+        halfmove = 0
+    boards[piece] ^= from_bb
+    own ^= from_bb
+    placed = piece
+    moved_promoted = promoted & from_bb
+    if piece == chess.PAWN:
+        halfmove = 0
+        step = target - origin
+        if step in (16, -16):
+            ep_square = origin + step // 2
+        elif victim is None and step % 8 and target == board.ep_square:
+            taken = 1 << (target - 8 if white else target + 8)  # en passant
+            boards[chess.PAWN] ^= taken
+            other ^= taken
+            promoted &= ~taken
+        if move.promotion:
+            placed = move.promotion
+            moved_promoted = to_bb
+    elif piece == chess.KING:
+        castling &= ~(chess.BB_RANK_1 if white else chess.BB_RANK_8)
+        if abs(target - origin) == 2:  # castling: the rook jumps too
+            rook_from, rook_to = (
+                (origin + 3, origin + 1) if target > origin else (origin - 4, origin - 1)
+            )
+            rook_bb = (1 << rook_from) | (1 << rook_to)
+            boards[chess.ROOK] ^= rook_bb
+            own ^= rook_bb
+            promoted &= ~rook_bb
+    boards[placed] |= to_bb
+    own |= to_bb
+    promoted = (promoted & ~from_bb & ~to_bb) | (to_bb if moved_promoted else 0)
+    child.pawns, child.knights, child.bishops = boards[1], boards[2], boards[3]
+    child.rooks, child.queens, child.kings = boards[4], boards[5], boards[6]
+    child.occupied_co = [other, own] if white else [own, other]
+    child.occupied = own | other
+    child.promoted = promoted
+    child.chess960 = False
+    child.ep_square = ep_square
+    child.castling_rights = castling
+    child.turn = not white
+    child.fullmove_number = board.fullmove_number + (0 if white else 1)
+    child.halfmove_clock = halfmove
+    child.move_stack = []
+    child._stack = []
+    return child
