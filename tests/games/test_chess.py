@@ -16,7 +16,7 @@ chess = pytest.importorskip("chess")
 from plies.engine import Limits, search  # noqa: E402
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError  # noqa: E402
 from plies.games import get_game  # noqa: E402
-from plies.games.chess import Chess, ChessState, _sums  # noqa: E402
+from plies.games.chess import Chess, ChessState, _has_move, _sums  # noqa: E402
 from plies.testing import check_game  # noqa: E402
 
 GAME = Chess()
@@ -117,6 +117,30 @@ def test_play_gives_python_chess_push(seed: int) -> None:
             state = GAME.play_unchecked(state, move)
             assert board_fields(state.board) == board_fields(expected), move.uci()
             assert not state.board.move_stack
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate: every king step attacked
+        "k7/P7/1K6/8/8/8/8/8 b - - 0 1",  # stalemate by a pawn and the king
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",  # mate
+        "6k1/5ppp/8/8/8/8/8/r5K1 w - - 0 1",  # mate on the back rank, king boxed in
+        "6rk/6pp/8/8/8/8/8/6RK b - - 0 1",  # only the rook moves: no king step
+    ],
+)
+def test_has_move_in_mates_and_stalemates(fen: str) -> None:
+    state = GAME.state_of(chess.Board(fen))
+    assert _has_move(state) == any(state.board.legal_moves)
+    assert state._check == state.board.is_check()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_has_move_agrees_with_python_chess(seed: int) -> None:
+    for state in playout(seed + 20):
+        fresh = GAME.state_of(state.board)
+        assert _has_move(fresh) == any(state.board.legal_moves), state.board.fen()
+        assert fresh._check == state.board.is_check()
 
 
 def test_a_chess960_board_is_played_by_python_chess() -> None:
