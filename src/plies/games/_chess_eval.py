@@ -1,4 +1,4 @@
-"""The chess evaluation's positional terms: pawn structure and king safety.
+"""The chess evaluation's positional terms: pawn structure and the king's shelter.
 
 :mod:`plies.games.chess` keeps material and piece-square sums up to date move by
 move; this module adds what depends on several pieces at once, from the bitboards of
@@ -6,22 +6,26 @@ a python-chess board:
 
 * pawn structure: passed pawns (more the further they are, most in the endgame),
   doubled and isolated pawns;
-* the king's pawn shield and the open files beside it (middlegame);
-* the enemy pieces near the king (middlegame), weighted by kind and counted on a
-  rising scale, so that a gathering attack weighs more than its pieces one by one.
+* the king's pawn shield and the open files beside it (middlegame).
 
-The pawn and shield terms depend only on the pawns and the two kings, so they are
-kept in a table keyed by those (the same few pawn structures recur all through a
-search); the attackers are counted at each call, with a precomputed zone per square.
-Every term is computed for white on the board and for black on the board flipped, so
-the evaluation of a position and of its colour-mirrored twin agree exactly.
+They depend only on the pawns and the two kings, so they are kept in a table keyed
+by those (the same few pawn structures recur all through a search). Every term is
+computed for white on the board and for black on the board flipped, so the
+evaluation of a position and of its colour-mirrored twin agree exactly.
+
+Measured on Win At Chess (all 300, 20,000 nodes a move, in-process): 178 solved
+without these terms, 182 with them, at a cost of about 5% of the nodes per second.
+A count of the enemy pieces within two squares of each king (weighted, on a rising
+scale) solved 182 as well, for another 5% of the speed: it was left out, as were
+an extension for a pawn reaching the seventh rank (180) and ordering quiet moves by
+their piece-square gain (182).
 """
 
 from __future__ import annotations
 
 import chess
 
-__all__ = ["king_attack", "pawn_king_terms"]
+__all__ = ["pawn_king_terms"]
 
 #: Passed pawn bonus by rank from its own side (index 1 = second rank .. 6 = seventh).
 _PASSED_MG = (0, 5, 5, 10, 20, 35, 55, 0)
@@ -31,13 +35,11 @@ _PASSED_EG = (0, 10, 10, 20, 40, 65, 100, 0)
 _DOUBLED = (10, 20)
 _ISOLATED = (10, 15)
 #: King shield (middlegame): per own pawn right in front of the king (the three files
-#: around it), per pawn one rank further, and per of those files without own pawn.
+#: around it), per pawn one rank further, and the penalty per one of those files with
+#: no own pawn at all.
 _SHIELD_NEAR = 12
 _SHIELD_FAR = 6
 _OPEN_FILE = 15
-#: Middlegame penalty by the summed weight of the enemy pieces within two squares of
-#: the king (knight and bishop 2, rook 3, queen 5).
-_ATTACK_SCALE = (0, 0, 4, 10, 20, 32, 46, 62, 80, 100, 120, 140, 160, 180, 200)
 
 _FILE_MASKS = tuple(chess.BB_FILES)
 
@@ -65,18 +67,6 @@ def _ahead(square: int) -> int:
 
 
 _AHEAD = tuple(_ahead(square) for square in range(64))
-
-
-def _zone(square: int) -> int:
-    """The squares within two king steps of ``square`` (the king's neighbourhood)."""
-    mask = 0
-    for other in range(64):
-        if chess.square_distance(square, other) <= 2:
-            mask |= 1 << other
-    return mask
-
-
-_ZONE = tuple(_zone(square) for square in range(64))
 
 
 def _white_terms(own: int, enemy: int, king: int) -> tuple[int, int]:
@@ -145,25 +135,3 @@ def pawn_king_terms(board: chess.Board) -> tuple[int, int]:
             _CACHE.clear()
         _CACHE[key] = found
     return found
-
-
-def king_attack(board: chess.Board) -> int:
-    """Middlegame score from white's view of the pieces near each king: the penalty
-    of the black pieces within two squares of the white king, minus white's."""
-    white = board.occupied_co[chess.WHITE]
-    black = board.occupied_co[chess.BLACK]
-    kings = board.kings
-    white_zone = _ZONE[(kings & white).bit_length() - 1]
-    black_zone = _ZONE[(kings & black).bit_length() - 1]
-    score = 0
-    for zone, attackers, sign in ((white_zone, black, -1), (black_zone, white, 1)):
-        near = zone & attackers
-        if not near:
-            continue
-        weight = (
-            2 * (near & (board.knights | board.bishops)).bit_count()
-            + 3 * (near & board.rooks).bit_count()
-            + 5 * (near & board.queens).bit_count()
-        )
-        score += sign * _ATTACK_SCALE[min(weight, len(_ATTACK_SCALE) - 1)]
-    return score

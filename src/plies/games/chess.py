@@ -53,7 +53,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
     MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
-    from plies.games._chess_eval import king_attack, pawn_king_terms
+    from plies.games._chess_eval import pawn_king_terms
 
 __all__ = ["MISSING", "Chess", "ChessState"]
 
@@ -69,8 +69,6 @@ _VALUE_EG = (0, 120, 300, 320, 530, 980, 0)
 #: (pure middlegame), 0 with none (pure endgame).
 _PHASE = (0, 0, 1, 1, 2, 4, 0)
 _FULL_PHASE = 24
-POSITIONAL = True
-ATTACK = True
 #: Bonus for a pair of bishops (middlegame and endgame alike).
 _BISHOP_PAIR = 30
 #: MVV-LVA: victims by value, then attackers from the least valuable.
@@ -458,17 +456,14 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         return result
 
     def evaluate(self, state: ChessState, player: int) -> float:
-        """Material and piece-square bonuses, tapered by the game phase, plus a bishop
-        pair bonus; centipawns for ``player``."""
+        """Material and piece-square bonuses, pawn structure and the king's pawn
+        shield (:func:`~plies.games._chess_eval.pawn_king_terms`), tapered by the game
+        phase, plus a bishop pair bonus; centipawns for ``player``."""
         phase = min(state.phase, _FULL_PHASE)
         board = state.board
-        mg, eg = state.mg, state.eg
-        if POSITIONAL:
-            pawn_mg, pawn_eg = pawn_king_terms(board)
-            mg += pawn_mg
-            eg += pawn_eg
-        if ATTACK:
-            mg += king_attack(board)
+        pawn_mg, pawn_eg = pawn_king_terms(board)
+        mg = state.mg + pawn_mg
+        eg = state.eg + pawn_eg
         score = (mg * phase + eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         bishops = board.bishops
         if (bishops & board.occupied_co[chess.WHITE]).bit_count() >= 2:
@@ -514,11 +509,12 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         then promotions, then the quiet moves in python-chess's order."""
         board = state.board
         piece_at = board.piece_type_at
+        enemy = board.occupied_co[not board.turn]
         noisy = []
         quiet = []
         for move in moves:
-            victim = piece_at(move.to_square)
-            if victim is not None:
+            if enemy >> move.to_square & 1:
+                victim = piece_at(move.to_square) or chess.PAWN
                 attacker = piece_at(move.from_square) or chess.PAWN
                 noisy.append((_ORDER_VALUE[victim] * 32 - _ORDER_VALUE[attacker], move))
             elif move.promotion:
