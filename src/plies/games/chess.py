@@ -29,12 +29,19 @@ forgets what the repetition rule needs).
 
 States and costs (measured on Kiwipete with python-chess 1.11): a legal move list
 costs 45 us, copying a board without its move stack 1 us and a push 4 us, against
-3.4 us for a push and a pop on one board. So :meth:`Chess.play` copies (the engine
-keeps parents), and a state remembers its legal moves, terminal value and keys once
-computed. The evaluation (material and piece-square tables, tapered from middlegame
-to endgame by the material left) is updated move by move: 2 us per move with the new
-state object, where summing the pieces from scratch (``_sums``) took 36 us (both on
-Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us).
+3.4 us for a push and a pop on one board. So :meth:`Chess.play` makes a new board
+(the engine keeps parents), with its own push for standard chess (:func:`_pushed`,
+which skips python-chess's empty-board construction and undo record), and a state
+remembers its legal moves, terminal value and keys once computed. Whether a move
+exists at all (the terminal test at every node) is first asked of the king's steps
+(:func:`_has_move`). Those two took the search from 23k to 37-40k nodes per second
+of CPU time (20 WAC positions at 5,000 nodes each, same moves found).
+
+The evaluation's material and piece-square sums (tapered from middlegame to endgame
+by the material left) are updated move by move: 2 us per move with the new state
+object, where summing the pieces from scratch (``_sums``) took 36 us (both on
+Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us). Pawn
+structure and the king's shield come from :mod:`plies.games._chess_eval`.
 """
 
 from __future__ import annotations
@@ -300,7 +307,9 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     (positions 1-100, then 101-200): checks extended 78 and 59 solved, with null moves
     too 79 and 62, with reductions 77 (first hundred), with both 73; nothing extended
     65. Reductions save most nodes in quiet positions but miss the quiet tactical
-    moves the suite is made of at the depths Python reaches, so they are off.
+    moves the suite is made of at the depths Python reaches, so they are off. (Since
+    then the evaluation gained pawn structure and the king's shield: all 300 at
+    20,000 nodes, 178 solved before, 182 after.)
     """
 
     name = "chess"
