@@ -13,9 +13,15 @@ this machine: ``sunfish-uci`` from PyPI ``sunfish``, which pins python-chess 1.9
 so lives in a venv of its own, e.g. ``--sunfish /tmp/sunfish-venv/bin/sunfish-uci``),
 and prints the ratio of the solved counts.
 
+``--nodes N`` searches N nodes per move (``go nodes N``) instead of a time: the
+solved count then does not depend on the machine's load, which makes it the measure
+to tune the evaluation and the search hooks by (a change that costs speed must then
+gain more than the speed it costs: check the nodes per second separately, before and
+after, back to back).
+
 Run: ``python benchmarks/chess_wac.py`` (``--count N`` positions, default 100;
-``--first K`` to start at the K-th, 1-based; ``--time S``; ``--suite PATH``; ``--sunfish
-CMD``; ``--verbose`` prints each position).
+``--first K`` to start at the K-th, 1-based; ``--time S``; ``--nodes N``; ``--suite
+PATH``; ``--sunfish CMD``; ``--verbose`` prints each position).
 """
 
 from __future__ import annotations
@@ -66,11 +72,11 @@ def load(path: Path, first: int, count: int) -> list[tuple[chess.Board, list[che
 def run(
     command: list[str],
     positions: list[tuple[chess.Board, list[chess.Move], str]],
-    seconds: float,
+    limit: chess.engine.Limit,
     *,
     verbose: bool,
 ) -> Tally:
-    """Play ``positions`` with ``command`` at ``seconds`` per move; count the solved."""
+    """Play ``positions`` with ``command`` at ``limit`` per move; count the solved."""
     engine = chess.engine.SimpleEngine.popen_uci(command)
     name = str(engine.id.get("name", command[0]))
     solved = 0
@@ -81,9 +87,7 @@ def run(
     try:
         for index, (board, best, label) in enumerate(positions):
             started = time.perf_counter()
-            result = engine.play(
-                board, chess.engine.Limit(time=seconds), game=index, info=chess.engine.INFO_ALL
-            )
+            result = engine.play(board, limit, game=index, info=chess.engine.INFO_ALL)
             took = time.perf_counter() - started
             longest = max(longest, took)
             ok = result.move in best
@@ -128,6 +132,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=100, help="positions (default 100)")
     parser.add_argument("--first", type=int, default=1, help="first position, 1-based")
     parser.add_argument("--time", type=float, default=1.0, help="seconds per move (default 1)")
+    parser.add_argument("--nodes", type=int, help="nodes per move instead of a time")
     parser.add_argument("--suite", type=Path, default=SUITE, help="EPD file with bm and id")
     parser.add_argument("--sunfish", help="command of a second UCI engine, e.g. sunfish-uci")
     parser.add_argument("--verbose", action="store_true", help="print every position")
@@ -135,14 +140,21 @@ def main() -> int:
     if not args.suite.is_file():
         print(f"error: no suite at {args.suite} (give --suite PATH)", file=sys.stderr)
         return 1
+    if args.nodes is not None and args.nodes < 1:
+        print(f"error: --nodes must be at least 1, got {args.nodes}", file=sys.stderr)
+        return 1
     positions = load(args.suite, args.first, args.count)
+    if args.nodes is not None:
+        limit, budget = chess.engine.Limit(nodes=args.nodes), f"{args.nodes:,} nodes"
+    else:
+        limit, budget = chess.engine.Limit(time=args.time), f"{args.time:g} s"
     print(
         f"{args.suite.name}: positions {args.first}-{args.first + len(positions) - 1}, "
-        f"{args.time:g} s per move, through UCI (python-chess {chess.__version__} client)"
+        f"{budget} per move, through UCI (python-chess {chess.__version__} client)"
     )
-    tallies = [run(PLIES, positions, args.time, verbose=args.verbose)]
+    tallies = [run(PLIES, positions, limit, verbose=args.verbose)]
     if args.sunfish:
-        tallies.append(run(args.sunfish.split(), positions, args.time, verbose=args.verbose))
+        tallies.append(run(args.sunfish.split(), positions, limit, verbose=args.verbose))
     for tally in tallies:
         report(tally)
     if len(tallies) == 2 and tallies[1].solved:

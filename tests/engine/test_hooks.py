@@ -77,7 +77,8 @@ def test_pruning_hooks_save_nodes(hook: str) -> None:
     plain = without(hook)
     without_hook = search(plain, plain.parse_position(MIDDLEGAME), limits=Limits(depth=5))
     assert with_hook.stats.nodes < 0.8 * without_hook.stats.nodes
-    assert with_hook.best_move == without_hook.best_move
+    # The same result: the same move, or a move of the same value (two can tie).
+    assert with_hook.best_move == without_hook.best_move or with_hook.value == without_hook.value
 
 
 def test_pruning_keeps_mates() -> None:

@@ -16,7 +16,7 @@ chess = pytest.importorskip("chess")
 from plies.engine import Limits, search  # noqa: E402
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError  # noqa: E402
 from plies.games import get_game  # noqa: E402
-from plies.games.chess import Chess, ChessState, _sums  # noqa: E402
+from plies.games.chess import Chess, ChessState, _has_move, _sums  # noqa: E402
 from plies.testing import check_game  # noqa: E402
 
 GAME = Chess()
@@ -87,6 +87,74 @@ def playout(seed: int, plies: int = 300) -> list[ChessState]:
         state = GAME.play(state, rng.choice(GAME.legal_moves(state)))
         line.append(state)
     return line
+
+
+def board_fields(board: chess.Board) -> tuple[object, ...]:
+    """Everything a python-chess board knows of its position (no move stack)."""
+    return (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        tuple(board.occupied_co), board.occupied, board.promoted, board.ep_square,
+        board.castling_rights, board.turn, board.fullmove_number, board.halfmove_clock,
+        board.chess960, board.fen(),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_play_gives_python_chess_push(seed: int) -> None:
+    # The game's own push (chess._pushed) against python-chess's, move by move, in
+    # random games from the perft suite's positions (castling, en passant, promotion).
+    rng = random.Random(seed)
+    fens = [fen for fen, _ in suite()]
+    for _ in range(12):
+        state = GAME.parse_position(rng.choice(fens))
+        for _ in range(80):
+            moves = GAME.legal_moves(state)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            expected = state.board.copy(stack=False)
+            expected.push(move)
+            state = GAME.play_unchecked(state, move)
+            assert board_fields(state.board) == board_fields(expected), move.uci()
+            assert not state.board.move_stack
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate: every king step attacked
+        "k7/P7/1K6/8/8/8/8/8 b - - 0 1",  # stalemate by a pawn and the king
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",  # mate
+        "6k1/5ppp/8/8/8/8/8/r5K1 w - - 0 1",  # mate on the back rank, king boxed in
+        "6rk/6pp/8/8/8/8/8/6RK b - - 0 1",  # only the rook moves: no king step
+    ],
+)
+def test_has_move_in_mates_and_stalemates(fen: str) -> None:
+    state = GAME.state_of(chess.Board(fen))
+    assert _has_move(state) == any(state.board.legal_moves)
+    assert state._check == state.board.is_check()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_has_move_agrees_with_python_chess(seed: int) -> None:
+    for state in playout(seed + 20):
+        fresh = GAME.state_of(state.board)
+        assert _has_move(fresh) == any(state.board.legal_moves), state.board.fen()
+        assert fresh._check == state.board.is_check()
+
+
+def test_a_chess960_board_is_played_by_python_chess() -> None:
+    # King on e1, rooks on b1 and g1: castling long is e1b1 (the king takes its rook),
+    # the king lands on c1 and the rook on d1, not what a standard board would do.
+    board = chess.Board("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1", chess960=True)
+    state = GAME.state_of(board)
+    castle = chess.Move.from_uci("e1b1")
+    assert castle in GAME.legal_moves(state)
+    board.push(castle)
+    after = GAME.play(state, castle).board
+    assert after.fen() == board.fen()
+    assert after.piece_at(chess.C1) == chess.Piece(chess.KING, chess.WHITE)
+    assert after.piece_at(chess.D1) == chess.Piece(chess.ROOK, chess.WHITE)
 
 
 @pytest.mark.parametrize("seed", range(6))
