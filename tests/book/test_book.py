@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from plies.book import Book, BookError, build_book, child_score
-from plies.engine import NativeTable, TranspositionTable, solve
+from plies.engine import MAX_PLY, WIN, NativeTable, TranspositionTable, solve
 from plies.errors import PliesError
 from plies.games import parse_game_spec
 
@@ -158,11 +158,18 @@ def test_connect4_canonical_key_merges_exactly_a_board_and_its_mirror(moves: lis
     assert game.canonical_key(state) in (game.key(state), game.key(mirror))
 
 
-@given(st.integers(-(10**12), 10**12))
-def test_child_score_negates_and_moves_a_result_one_ply_away(value: int) -> None:
+@given(
+    st.integers(-1000, 1000),  # the utility in thousandths
+    st.integers(1, MAX_PLY - 1),  # plies to the end
+)
+def test_child_score_negates_and_moves_a_result_one_ply_away(milli: int, plies: int) -> None:
+    # An engine score: u * WIN - d for a win in d plies, u * WIN + d for a loss, 0 a draw.
+    unit = int(WIN) // 1000 * abs(milli)
+    value = 0 if milli == 0 else (unit - plies if milli > 0 else plies - unit)
     score = child_score(value)
     assert (score > 0) == (value < 0) and (score < 0) == (value > 0)
-    assert abs(score) == max(0, abs(value) - 1) or value == 0
+    assert score == (0 if milli == 0 else -value + (1 if value > 0 else -1))
+    assert abs(score) == unit - plies - 1 or milli == 0  # one ply further from the end
 
 
 def test_the_parallel_book_equals_the_serial_one(tmp_path: Path, address: str) -> None:
