@@ -41,7 +41,13 @@ from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, score_distance, terminal_score
 from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
-from plies.engine.native import BACKENDS, native_port, native_port_problem, numba_missing
+from plies.engine.native import (
+    BACKENDS,
+    has_port,
+    native_port,
+    native_port_problem,
+    numba_missing,
+)
 from plies.engine.native._table import NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -177,7 +183,12 @@ def _pick_backend(
         raise SearchError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if backend == "python":
         return "python"
-    problem = numba_missing() or native_port_problem(game, state, task)
+    # A game without a port needs no Numba: importing it cost a chess engine's first
+    # move a second (five under load), past a UCI movetime.
+    if not has_port(game):
+        problem: str | None = f"{game.name} has no native port"
+    else:
+        problem = numba_missing() or native_port_problem(game, state, task)
     if backend is None:
         return "python" if problem or _option_problem(task, options) else "native"
     if problem:
