@@ -1,9 +1,11 @@
 """Helpers of the cluster tests (tests/cluster): Pons' test sets, a subprocess
-environment that imports this checkout's plies."""
+environment that imports this checkout's plies, and Python code run in one."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,16 @@ def plies_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
     return env
+
+
+def run_python(code: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` in a new process importing this checkout's plies, its output
+    captured as text (a test of what a fresh process loads, or of a command's exit)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=plies_env(),
+        timeout=timeout,
+    )

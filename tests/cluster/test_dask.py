@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cluster_helpers import plies_env, pons_lines
+from cluster_helpers import plies_env, pons_lines, run_python
 from plies.cli import main
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
@@ -266,14 +266,7 @@ def test_workers_plies_starts_skip_the_blas_probe() -> None:
         "with cluster_client(1, None) as client:\n"
         "    print(list(client.run(probed).values()))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=plies_env(),
-        timeout=180,
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[(False, False)]"
 
@@ -322,13 +315,6 @@ def test_workers_of_a_batchs_cluster_start_with_its_kernel_loaded() -> None:
         "with cluster_client(1, None) as client:\n"
         "    print(list(client.run(loaded).values()))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=plies_env(),
-        timeout=180,
-    )
+    done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[1]"  # loaded, though no task ran there

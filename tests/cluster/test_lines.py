@@ -5,14 +5,12 @@ process and a cluster share."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
-from cluster_helpers import plies_env, pons_lines
+from cluster_helpers import pons_lines, run_python
 from plies.cli._solve import SolveLines
 from plies.cli._tree import TreeLines
 from plies.cluster import LineResult, check_scheduler_address, resume_items, run_lines
@@ -95,14 +93,7 @@ def test_small_batches_never_import_dask() -> None:
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules, 'dask loaded';"
         "sys.exit(status)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=plies_env(),
-        timeout=120,
-    )
+    done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("2252576253462244111563 ")
 
@@ -202,13 +193,6 @@ def test_easy_batches_end_the_fork_server_they_did_not_need() -> None:
         "assert forkserver._forkserver._forkserver_pid is None, 'fork server left'\n"
         "sys.exit(status)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=plies_env(),
-        timeout=120,
-    )
+    done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == pons_lines("Test_L3_R1", 40)
