@@ -39,7 +39,7 @@ import importlib.util
 import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -523,52 +523,79 @@ class _Split:
             first = False
 
     def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[Want]]) -> None:
-        """Run the probes ``wanted`` asks for until ``done()``; stop those running
-        that it no longer asks for (their node or an ancestor was decided)."""
+        """Run the probes ``wanted`` asks for until ``done()``: stop those running
+        that it no longer asks for (their node or an ancestor was decided) or that a
+        more wanted probe needs the worker of; split a long one when a worker would
+        otherwise wait or speculate (:meth:`_expand`)."""
         while not done():
             self._check()
-            self._drop_unwanted(wanted())
-            if self._send(wanted()) and self._expand(wanted()):
-                continue  # its probe is dropped, its children's sent
+            asked = list(wanted())
+            self._drop(asked)
+            if self._expand(asked):
+                continue  # asked again: the split probe's children instead of it
+            self._send(asked)
             if not self.out:
                 raise AssertionError("the split solve found nothing to probe")
             for future in self._wait():
                 self._collect(future)
 
-    def _drop_unwanted(self, wanted: Iterator[Want]) -> None:
-        """Cancel the tasks of probes none of which ``wanted`` asks for (their worker
-        stops them within a few milliseconds; the bounds they stored stay)."""
-        asked = {(id(node), threshold) for _, _, node, threshold in wanted}
-        unwanted = [
-            future
-            for future, (probes, _) in self.out.items()
-            if probes and not any((id(node), t) in asked for node, t in probes)
-        ]
-        for future in unwanted:
+    def _levels(self, asked: list[Want]) -> tuple[dict[Any, int], list[int]]:
+        """The level of each probe task out (the most wanted of its probes; absent:
+        none is asked), and the levels of the probes asked and not out, in order."""
+        levels = {(id(node), threshold): level for level, _, node, threshold in asked}
+        running: dict[Any, int] = {}
+        out: set[tuple[int, int]] = set()
+        for future, (probes, _) in self.out.items():
+            found = [levels[key] for key in ((id(n), t) for n, t in probes) if key in levels]
+            if found:
+                running[future] = min(found)
+            out.update((id(node), threshold) for node, threshold in probes)
+        unsent = sorted(level for key, level in levels.items() if key not in out)
+        return running, unsent
+
+    def _drop(self, asked: list[Want]) -> None:
+        """Cancel the tasks of probes none of which is ``asked`` for, and speculative
+        ones whose worker a more wanted probe needs (their worker stops them within a
+        few milliseconds; the bounds they stored stay)."""
+        running, unsent = self._levels(asked)
+        dropped = [future for future, (probes, _) in self.out.items()
+                   if probes and future not in running]  # fmt: skip
+        free = len(self.addresses) - len({worker for _, worker in self.out.values()})
+        for level in unsent:
+            if free > 0:
+                free -= 1
+                continue
+            victims = [f for f, at in running.items() if at > level and f not in dropped]
+            if not victims:
+                break
+            dropped.append(max(victims, key=running.__getitem__))
+        for future in dropped:
             del self.out[future]
             self.sent_at.pop(future, None)
-        if unwanted:
-            self.client.cancel(unwanted)
+        if dropped:
+            self.client.cancel(dropped)
 
-    def _expand(self, wanted: Iterator[Want]) -> bool:
+    def _expand(self, asked: list[Want]) -> bool:
         """Split the probe of the most wanted level that has run longest, at least
-        :data:`SPLIT_AFTER` seconds: its position is asked through its children from
-        now on (the probe, no longer wanted, is dropped; its worker's table keeps
-        what it proved, and that worker is sent the eldest child). Whether one was."""
-        levels = {(id(node), threshold): level for level, _, node, threshold in wanted}
+        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do: its
+        position is asked through its children from now on (the probe, no longer
+        asked for, is dropped; its worker's table keeps what it proved, and that
+        worker is sent the eldest child). Whether one was."""
+        running, unsent = self._levels(asked)
+        workers_out = {worker for _, worker in self.out.values()}
+        spare = len(self.addresses) - len(workers_out)
         now = self._now()
         picked: tuple[tuple[int, float], Node] | None = None
-        for future, (probes, _) in self.out.items():
-            if len(probes) != 1:
-                continue
-            node, threshold = probes[0]
-            level = levels.get((id(node), threshold))
+        for future, level in running.items():
+            probes, _ = self.out[future]
             age = now - self.sent_at[future]
-            if level is None or node.final or age < SPLIT_AFTER:
+            node = probes[0][0]
+            if len(probes) != 1 or node.final or age < SPLIT_AFTER:
                 continue
-            if node.ply >= self.horizon + MAX_EXTRA:
-                continue
-            if picked is None or (level, -age) < picked[0]:
+            if node.ply >= self.horizon + MAX_EXTRA or any(at <= level for at in unsent):
+                continue  # a worker has as wanted a probe to run
+            idle = spare > 0 or any(at > level for at in running.values())
+            if idle and (picked is None or (level, -age) < picked[0]):
                 picked = ((level, -age), node)
         if picked is None:
             return False
@@ -579,7 +606,7 @@ class _Split:
         self.expansions += 1
         return True
 
-    def _send(self, wanted: Iterator[Want]) -> int:
+    def _send(self, wanted: Iterable[Want]) -> int:
         """Send the most wanted probes not already out to each free worker: of the
         most wanted level, first those that worker ran before (its table knows the
         positions). One probe per task while probes take long; cheap ones go in
