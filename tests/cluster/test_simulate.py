@@ -107,7 +107,9 @@ def test_the_schedule_depends_on_nodes_only() -> None:
     runs = []
     for _ in range(2):
         report = SplitReport()
-        solved = simulate_split(game, state, workers=2, rate=10_000, table_size=SMALL, report=report)
+        solved = simulate_split(
+            game, state, workers=2, rate=10_000, table_size=SMALL, report=report
+        )
         runs.append((answer(solved), solved.stats.nodes, report.worker_nodes, report.wall))
     assert runs[0] == runs[1]
 
