@@ -91,8 +91,10 @@ PREEMPT = True
 
 @dataclass
 class SplitReport:
-    """How a split solve spread its work: figures that do not depend on the machine's
-    load. ``worker_nodes`` and ``worker_seconds``: per worker address, every node and
+    """How a split solve spread its work, in nodes more than seconds (on a loaded
+    machine, workers get unequal shares of the cores: only the simulated cluster of
+    :mod:`plies.cluster._simulate` gives figures free of the load).
+    ``worker_nodes`` and ``worker_seconds``: per worker address, every node and
     second of its probes and lines (cancelled and stopped ones too; the result's
     ``stats.nodes`` counts the finished ones only). ``phases``: per question (``value``,
     ``best moves``, ``line``), the wall seconds and the finished tasks' nodes.
