@@ -285,7 +285,8 @@ class _Split:
         self.probes = 0
         self.tasks = 0
         self.expansions = 0
-        self.report = SplitReport()
+        self.report: SplitReport | None = None  # filled in at the end if given
+        self.phases: dict[str, tuple[float, int]] = {}
         self._began = self._now()
         self._phase = ("value", self._began, 0)
 
@@ -303,7 +304,8 @@ class _Split:
         finally:  # the probes still running stop (see ProbeJob)
             self.client.cancel([*warming, *self.out])
         self._phase_ends("")
-        self._fill_report()
+        if self.report is not None:
+            self._fill_report(self.report)
         return solved
 
     def _start(self) -> list[Any]:
@@ -324,18 +326,21 @@ class _Split:
         """The question asked so far is answered: its figures go to the report."""
         name, started, nodes = self._phase
         now = self._now()
-        self.report.phases[name] = (now - started, self.nodes - nodes)
+        self.phases[name] = (now - started, self.nodes - nodes)
         self._phase = (next_phase, now, self.nodes)
 
     def _worker_work(self) -> dict[str, tuple[int, float]]:
         """Per worker, the nodes and seconds of this solve (:func:`work_done`)."""
-        done: dict[str, tuple[int, float]] = self.client.run(work_done, self.job.token)
+        try:
+            done: dict[str, tuple[int, float]] = self.client.run(work_done, self.job.token)
+        except Exception:  # a worker gone: the result stands, no figures
+            return {}
         return done
 
-    def _fill_report(self) -> None:
+    def _fill_report(self, report: SplitReport) -> None:
         """The report's figures, the workers asked what they did."""
         done = self._worker_work()
-        report = self.report
+        report.phases = dict(self.phases)
         report.worker_nodes = {address: nodes for address, (nodes, _) in done.items()}
         report.worker_seconds = {address: seconds for address, (_, seconds) in done.items()}
         report.probes = self.probes
