@@ -127,7 +127,7 @@ def solve_command(position: str, extra: list[str]) -> tuple[float, dict[str, Any
     )
     seconds = time.perf_counter() - started
     if done.returncode != 0:
-        raise SystemExit(f"solve {position} {extra} failed: {done.stderr.strip()[:300]}")
+        raise SystemExit(f"solve {position} {extra} failed: {done.stderr.strip()[-600:]}")
     return seconds, json.loads(done.stdout)
 
 
