@@ -29,6 +29,12 @@ the line: ``plies solve connect4 POSITION`` (serial), the same with ``--workers 
 LocalCluster's start and stop included), and :func:`plies.cluster.solve_parallel` on a
 LocalCluster of 2 started beforehand. The answers must be the serial one (value, distance,
 best moves, line); prints seconds, nodes and ``serial / split`` (target: 1.6).
+Wall times vary with the machine's load, so it also prints figures that do not: the
+serial nodes, every worker's nodes on the running cluster (cancelled probes too),
+their sum (``inflation``: over the serial nodes) and their largest (the critical path),
+and the ideal speed-up ``serial nodes / critical path``. ``--simulate`` adds the split
+solve on two simulated workers (:mod:`plies.cluster._simulate`: nodes as time, the
+same figures on any machine, run after run; minutes of one core).
 
 The machine's speed varies from run to run (a shared VM): ``--repeat N`` keeps the
 fastest of N runs of each batch. Run: ``python benchmarks/cluster.py`` (``--testsets
@@ -50,6 +56,7 @@ from typing import Any
 
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
+from plies.cluster._simulate import RATE
 
 # Beside the checkout (/work/shared for /work/main), found from a worktree too.
 SHARED = next(
@@ -126,16 +133,17 @@ def solve_command(position: str, extra: list[str]) -> tuple[float, dict[str, Any
     )
     seconds = time.perf_counter() - started
     if done.returncode != 0:
-        raise SystemExit(f"solve {position} {extra} failed: {done.stderr.strip()[:300]}")
+        raise SystemExit(f"solve {position} {extra} failed: {done.stderr.strip()[-600:]}")
     return seconds, json.loads(done.stdout)
 
 
-def split_on_cluster(position: str, workers: int) -> tuple[float, Any]:
+def split_on_cluster(position: str, workers: int) -> tuple[float, Any, Any]:
     """Seconds :func:`solve_parallel` takes on a running LocalCluster of ``workers``
-    (the workers' warm-up included), and its result."""
+    (the workers' warm-up included), its result and its :class:`SplitReport`."""
     import distributed
 
     from plies.cluster import solve_parallel
+    from plies.cluster._split import SplitReport
     from plies.games import get_game
 
     game = get_game("connect4")
@@ -150,16 +158,44 @@ def split_on_cluster(position: str, workers: int) -> tuple[float, Any]:
         with distributed.Client(cluster) as client:
             client.wait_for_workers(workers)
         started = time.perf_counter()
-        solved = solve_parallel(game, state, scheduler=cluster.scheduler_address, moves="all")
-        return time.perf_counter() - started, solved
+        report = SplitReport()
+        solved = solve_parallel(
+            game, state, scheduler=cluster.scheduler_address, moves="all", report=report
+        )
+        return time.perf_counter() - started, solved, report
 
 
-def single(position: str) -> None:
+def simulated(position: str, workers: int) -> tuple[Any, Any]:
+    """The split solve of ``position`` on ``workers`` simulated workers, and its
+    :class:`SplitReport`."""
+    from plies.cluster._simulate import simulate_split
+    from plies.cluster._split import SplitReport
+    from plies.games import get_game
+
+    game = get_game("connect4")
+    report = SplitReport()
+    solved = simulate_split(
+        game, game.parse_position(position), workers=workers, moves="all", report=report
+    )
+    return solved, report
+
+
+def print_schedule(label: str, serial_nodes: int, report: Any) -> None:
+    """One row of the load-independent figures of a split solve."""
+    total, critical = report.total_nodes, report.critical_nodes
+    per_worker = " + ".join(f"{nodes:,}" for nodes in sorted(report.worker_nodes.values()))
+    print(
+        f"{label:<26}{total:>14,}{total / serial_nodes:>10.2f}{critical:>14,}"
+        f"{serial_nodes / critical:>8.2f}{report.expansions:>7}   {per_worker}"
+    )
+
+
+def single(position: str, *, simulate: bool = False) -> None:
     """Time one hard position serially and split over two workers; print the table."""
     answer = ("result", "distance", "score", "best_moves", "pv")
     serial_seconds, serial = solve_command(position, [])
     w2_seconds, w2 = solve_command(position, ["--workers", "2"])
-    r2_seconds, r2 = split_on_cluster(position, 2)
+    r2_seconds, r2, r2_report = split_on_cluster(position, 2)
     if any(w2[key] != serial[key] for key in answer):
         raise SystemExit(f"--workers 2 differs from the serial answer: {w2} {serial}")
     if (r2.result, r2.distance, list(r2.pv)) != (
@@ -180,6 +216,27 @@ def single(position: str) -> None:
     )
     for label, seconds, nodes in rows:
         print(f"{label:<26}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}")
+    serial_nodes = int(serial["nodes"])
+    print(f"serial nodes {serial_nodes:,}; workers' nodes, cancelled probes included:")
+    print(
+        f"{'':<26}{'total':>14}{'inflation':>10}{'critical':>14}{'ideal':>8}{'splits':>7}"
+        "   per worker"
+    )
+    busy = sum(r2_report.worker_seconds.values()) / r2_report.wall
+    print_schedule(f"running cluster (busy {busy:.2f})", serial_nodes, r2_report)
+    if simulate:
+        solved, report = simulated(position, 2)
+        if [str(move) for move in solved.best_moves] != serial["best_moves"]:
+            raise SystemExit(f"the simulated split solve differs: {solved} {serial}")
+        print_schedule("2 simulated workers", serial_nodes, report)
+        speed_up = serial_nodes / RATE / report.wall
+        print(
+            f"simulated: {report.wall:.2f} s (serial {serial_nodes / RATE:.2f} s), x{speed_up:.2f}"
+        )
+    print(
+        "inflation: total / serial nodes; critical: the most nodes of one worker; "
+        "ideal: serial nodes / critical"
+    )
 
 
 def main() -> None:
@@ -198,6 +255,11 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=("batches", "single"), help="run one of the two parts only"
     )
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="also solve the single position on two simulated workers (minutes of CPU)",
+    )
     args = parser.parse_args()
     print(
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before; "
@@ -206,7 +268,7 @@ def main() -> None:
     if args.only != "single":
         batches(args)
     if args.only != "batches":
-        single(args.single)
+        single(args.single, simulate=args.simulate)
     print(f"load average {os.getloadavg()[0]:.1f} after")
 
 

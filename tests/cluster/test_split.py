@@ -18,6 +18,7 @@ import pytest
 from cluster_helpers import plies_env
 from plies.cli import main
 from plies.cluster import solve_parallel
+from plies.cluster._split import SplitReport
 from plies.engine import Limits, solve
 from plies.errors import PliesError, SearchError
 from plies.games import parse_game_spec
@@ -84,6 +85,18 @@ def test_the_split_solve_is_the_serial_one(spec: str, plies: int, seed: int, add
         split = solve_parallel(game, state, scheduler=address, moves=moves)
         assert answer(split) == answer(serial), (spec, game.format_position(state), moves)
         assert split.stats.nodes > 0
+
+
+def test_the_report_counts_every_worker(address: str) -> None:
+    game, state = random_position("connect4", 12, 4)
+    report = SplitReport()
+    solved = solve_parallel(game, state, scheduler=address, moves="all", report=report)
+    assert answer(solved) == answer(solve(game, state, moves="all"))
+    assert len(report.worker_nodes) == 2  # both asked, whether they worked or not
+    assert report.total_nodes >= solved.stats.nodes > 0  # cancelled probes count too
+    assert report.critical_nodes <= report.total_nodes
+    assert set(report.phases) == {"value", "line", "best moves"}
+    assert report.tasks >= 1 and report.probes >= report.tasks - 1  # the line: no probe
 
 
 def test_positions_whose_best_move_is_not_the_first_in_order(address: str) -> None:

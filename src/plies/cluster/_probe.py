@@ -32,7 +32,7 @@ from plies.engine._search import deep_recursion
 from plies.engine._table import TranspositionTable
 from plies.game import BaseGame
 
-__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift"]
+__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift", "work_done"]
 
 #: The scale of Connect Four on the native kernel (see the module's docstring).
 PONS = "pons"
@@ -83,8 +83,12 @@ class ProbeJob:
         try:
             score, nodes = solver.probe(state, ply, threshold, limits, self._stop())
         except _Stopped as exc:
-            return Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
-        return Probed(score=score, nodes=nodes, seconds=time.perf_counter() - started)
+            return self._counted(
+                Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
+            )
+        return self._counted(
+            Probed(score=score, nodes=nodes, seconds=time.perf_counter() - started)
+        )
 
     def line(self, state: Any, ply: int, value: int, limits: Limits) -> Probed:
         """The serial solver's optimal line from ``state`` (of exact ``value``, on the
@@ -95,8 +99,19 @@ class ProbeJob:
         try:
             line, nodes = solver.line(state, ply, value, limits, self._stop())
         except _Stopped as exc:
-            return Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
-        return Probed(line=line, nodes=nodes, seconds=time.perf_counter() - started)
+            return self._counted(
+                Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
+            )
+        return self._counted(Probed(line=line, nodes=nodes, seconds=time.perf_counter() - started))
+
+    def _counted(self, probed: Probed) -> Probed:
+        """``probed``, its nodes and seconds added to this process's work on the
+        solve (:func:`work_done`: stopped and cancelled tasks count too)."""
+        with _WORK_LOCK:
+            nodes, seconds = _WORK.get(self.token, (0, 0.0))
+            _WORK.clear()  # one solve at a time, as the solvers
+            _WORK[self.token] = (nodes + probed.nodes, seconds + probed.seconds)
+        return probed
 
     def _stop(self) -> Callable[[], bool] | None:
         """A stop request that says when the client no longer wants this task (it
@@ -127,6 +142,17 @@ class _Stopped(Exception):
 
 
 _SOLVERS = threading.local()
+#: token -> (nodes, seconds) of every probe and line this process ran for that solve.
+_WORK: dict[str, tuple[int, float]] = {}
+_WORK_LOCK = threading.Lock()
+
+
+def work_done(token: str) -> tuple[int, float]:
+    """The nodes and seconds this process's probes and lines of the split solve
+    ``token`` took, all of them (cancelled and stopped ones too); run by the client
+    on every worker at the end of a solve (``Client.run``)."""
+    with _WORK_LOCK:
+        return _WORK.get(token, (0, 0.0))
 
 
 def _solver(job: ProbeJob) -> Any:

@@ -28,9 +28,19 @@ the number of workers, the order probes finish in, or what their tables held.
 A test is answered as the young-brothers-wait rule has it: at a node, the eldest
 undecided child first; once one child failed to decide the node (an *all* node), its
 younger brothers too, at once. Free workers take speculative probes (younger brothers
-of a child still running), never more probes than there are workers, so the next
-needed probe never waits behind a speculative one. Probes no longer needed are
+of a child still running), never more probes than there are workers; a speculative
+probe is stopped when a more wanted one needs its worker. Probes no longer needed are
 cancelled, and a worker stops one when it sees that (the bounds it stored stay).
+
+The tree starts one ply deep and grows where the work is: a probe that has run
+:data:`SPLIT_AFTER` seconds while a worker had nothing as wanted to do is *split*
+(its position is asked through its children from then on; its worker, whose table
+holds what the stopped probe proved, gets the eldest child). Few splits, few
+boundaries between tables: on two workers of the simulated cluster of
+:mod:`plies.cluster._simulate`, the first line of ``Test_L1_R3`` (``13712``) took 1.35
+times the serial nodes in all and 1.47 times less time than one worker, where a fixed
+split 2 plies deep took 1.51 times the nodes and 1.29 times less time.
+:class:`SplitReport` holds a solve's figures per worker.
 """
 
 from __future__ import annotations
@@ -39,11 +49,12 @@ import importlib.util
 import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from plies.cluster._lines import HEAD_START, NEEDS_DASK
-from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob
+from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob, work_done
 from plies.cluster._tree import Node, Want
 from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
 from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
@@ -56,10 +67,10 @@ from plies.engine._table import TranspositionTable
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 
-__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "solve_parallel"]
+__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "SplitReport", "solve_parallel"]
 
 #: Plies of the tree the client keeps below the root (and below each node of the line).
-DEFAULT_SPLIT = 2
+DEFAULT_SPLIT = 1
 #: The time a task of cheap probes should take on a worker, in seconds.
 CHUNK_SECONDS = 0.05
 #: Probes in one task at most.
@@ -69,6 +80,45 @@ MAX_CHUNK = 64
 HANDOFF_SECONDS = 0.5
 #: Seconds between two looks at the stop request and the limits while probes run.
 WAIT_SECONDS = 0.1
+#: A probe that has run this many seconds while a worker has nothing to do is split:
+#: its position is asked through its children instead (see :meth:`_Split._expand`).
+SPLIT_AFTER = 0.25
+#: Plies below the tree's horizon that splitting a probe may reach at most.
+MAX_EXTRA = 10
+#: Whether a speculative probe is stopped when a more wanted one needs its worker.
+PREEMPT = True
+
+
+@dataclass
+class SplitReport:
+    """How a split solve spread its work, in nodes more than seconds (on a loaded
+    machine, workers get unequal shares of the cores: only the simulated cluster of
+    :mod:`plies.cluster._simulate` gives figures free of the load).
+    ``worker_nodes`` and ``worker_seconds``: per worker address, every node and
+    second of its probes and lines (cancelled and stopped ones too; the result's
+    ``stats.nodes`` counts the finished ones only). ``phases``: per question (``value``,
+    ``best moves``, ``line``), the wall seconds and the finished tasks' nodes.
+    ``tasks`` and ``probes``: the tasks sent and the probes in them; ``expansions``:
+    the probes split while a worker had nothing to do."""
+
+    worker_nodes: dict[str, int] = field(default_factory=dict)
+    worker_seconds: dict[str, float] = field(default_factory=dict)
+    phases: dict[str, tuple[float, int]] = field(default_factory=dict)
+    tasks: int = 0
+    probes: int = 0
+    expansions: int = 0
+    wall: float = 0.0
+
+    @property
+    def total_nodes(self) -> int:
+        """Every node of every worker."""
+        return sum(self.worker_nodes.values())
+
+    @property
+    def critical_nodes(self) -> int:
+        """The largest node sum of one worker: the schedule's length in nodes at best
+        (a worker waiting for another's probe makes it longer)."""
+        return max(self.worker_nodes.values(), default=0)
 
 
 def solve_parallel(
@@ -86,6 +136,7 @@ def solve_parallel(
     table_size: int | None = None,
     split: int = DEFAULT_SPLIT,
     head_start: float = HEAD_START,
+    report: SplitReport | None = None,
 ) -> SolveResult:
     """:func:`plies.engine.solve` of one position on a Dask cluster: a new
     ``distributed.LocalCluster`` of ``workers`` single-threaded processes, or the
@@ -103,6 +154,9 @@ def solve_parallel(
     one solved within ``head_start`` seconds (default
     :data:`~plies.cluster._lines.HEAD_START`) here before a local cluster is started;
     their statistics are then the serial solve's.
+
+    ``report``, if given, is filled in with how the work was spread over the workers
+    (a solve on the cluster only; see :class:`SplitReport`).
     """
     limits = limits if limits is not None else Limits()
     if workers is None and scheduler is None:
@@ -138,7 +192,10 @@ def solve_parallel(
     job = ProbeJob(game, scale, table_size, token)
     try:
         with cluster_client(workers, scheduler, stop_callable(stop)) as client:
-            return _Split(client, job, state, limits, stop, progress, split).solve(weak, moves)
+            run = _Split(client, job, state, limits, stop, progress, split)
+            if report is not None:
+                run.report = report
+            return run.solve(weak, moves)
     except StartStopped:
         raise solve_stopped("stop requested", proven=False, moves=moves) from None
 
@@ -217,6 +274,7 @@ class _Split:
         self.worker_seconds = 0.0
         #: future -> the probe it runs and the worker it was sent to
         self.out: dict[Any, tuple[list[tuple[Node, int]], str | None]] = {}
+        self.sent_at: dict[Any, float] = {}  # future -> when it was sent
         self.per_probe: float | None = None  # seconds a probe takes, lately
         self.chunk = 1  # probes in the last task sent
         #: Probes for free workers while one finishes the line.
@@ -225,24 +283,70 @@ class _Split:
         self.proven = False
         self.moves = "line"
         self.probes = 0
+        self.tasks = 0
+        self.expansions = 0
+        self.report: SplitReport | None = None  # filled in at the end if given
+        self.phases: dict[str, tuple[float, int]] = {}
+        self._began = self._now()
+        self._phase = ("value", self._began, 0)
 
     # -- the serial solver's questions --------------------------------------------
 
     def solve(self, weak: bool, moves: str) -> SolveResult:
         """The value, then the moves ``moves`` asks for; the :class:`SolveResult`."""
+        self.moves = moves
+        warming = self._start()
+        try:
+            if self.job.scale == PONS:
+                solved = self._solve_pons(weak, moves)
+            else:
+                solved = self._solve_engine(weak, moves)
+        finally:  # the probes still running stop (see ProbeJob)
+            self.client.cancel([*warming, *self.out])
+        self._phase_ends("")
+        if self.report is not None:
+            self._fill_report(self.report)
+        return solved
+
+    def _start(self) -> list[Any]:
+        """Wait for a worker, learn the workers, warm them up; the warm-up futures."""
         from plies.cluster._dask import warm_workers, worker_count
 
-        self.moves = moves
         worker_count(self.client, wait_for_one=True)
         self.addresses = self._workers()
         warming = warm_workers(self.client, self.job)
         self._counted = time.monotonic()
+        return warming
+
+    def _now(self) -> float:
+        """The clock the schedule runs by (seconds)."""
+        return time.monotonic()
+
+    def _phase_ends(self, next_phase: str) -> None:
+        """The question asked so far is answered: its figures go to the report."""
+        name, started, nodes = self._phase
+        now = self._now()
+        self.phases[name] = (now - started, self.nodes - nodes)
+        self._phase = (next_phase, now, self.nodes)
+
+    def _worker_work(self) -> dict[str, tuple[int, float]]:
+        """Per worker, the nodes and seconds of this solve (:func:`work_done`)."""
         try:
-            if self.job.scale == PONS:
-                return self._solve_pons(weak, moves)
-            return self._solve_engine(weak, moves)
-        finally:  # the probes still running stop (see ProbeJob)
-            self.client.cancel([*warming, *self.out])
+            done: dict[str, tuple[int, float]] = self.client.run(work_done, self.job.token)
+        except Exception:  # a worker gone: the result stands, no figures
+            return {}
+        return done
+
+    def _fill_report(self, report: SplitReport) -> None:
+        """The report's figures, the workers asked what they did."""
+        done = self._worker_work()
+        report.phases = dict(self.phases)
+        report.worker_nodes = {address: nodes for address, (nodes, _) in done.items()}
+        report.worker_seconds = {address: seconds for address, (_, seconds) in done.items()}
+        report.probes = self.probes
+        report.tasks = self.tasks
+        report.expansions = self.expansions
+        report.wall = self._now() - self._began
 
     def _solve_engine(self, weak: bool, moves: str) -> SolveResult:
         """The Python solver's :func:`~plies.engine.solve`, on the tree."""
@@ -250,6 +354,7 @@ class _Split:
         solver = _TreeSolver(ctx, self)
         value = solver.value(self.root.state, weak=weak)
         self.proven = True
+        self._phase_ends("moves")
         target = value
         if weak:
             target = value if value >= 0 else solver.worst - MAX_PLY
@@ -263,6 +368,7 @@ class _Split:
         state = self.root.state
         score = self._pons_value(weak)
         self.proven = True
+        self._phase_ends("moves")
         size: int = self.game.size  # type: ignore[attr-defined]
         if weak:
             score = (score > 0) - (score < 0)
@@ -306,7 +412,9 @@ class _Split:
         if moves in ("line", "all") and not weak:
             if moves == "all":  # workers free while one finishes the line: best moves
                 self.meanwhile = lambda: self._reaching_wanted(self.root, target)
+            self._phase = ("line", *self._phase[1:])
             pv = self.line(value)
+            self._phase_ends("best moves")
         if moves == "all":
             best = tuple(child.move for child in self.reaching(self.root, target))
         elif moves != "none":
@@ -399,6 +507,7 @@ class _Split:
             pure=False,
         )
         self.out[future] = ([], node.home)
+        self.tasks += 1
         while True:
             self._check()
             if self.meanwhile is not None:
@@ -417,7 +526,7 @@ class _Split:
         brothers one higher unless an elder brother already failed to decide."""
         if node.above(threshold) is not None:
             return
-        if node.final or node.ply >= self.horizon:
+        if node.final or (node.ply >= self.horizon and not node.expanded):
             yield level, node.ply, node, threshold
             return
         children = node.children(self.game, self.winning)
@@ -433,40 +542,99 @@ class _Split:
             first = False
 
     def resolve(self, done: Callable[[], bool], wanted: Callable[[], Iterator[Want]]) -> None:
-        """Run the probes ``wanted`` asks for until ``done()``; stop those running
-        that it no longer asks for (their node or an ancestor was decided)."""
+        """Run the probes ``wanted`` asks for until ``done()``: stop those running
+        that it no longer asks for (their node or an ancestor was decided) or that a
+        more wanted probe needs the worker of; split a long one when a worker would
+        otherwise wait or speculate (:meth:`_expand`)."""
         while not done():
             self._check()
-            self._drop_unwanted(wanted())
-            self._send(wanted())
+            asked = list(wanted())
+            self._drop(asked)
+            if self._expand(asked):
+                continue  # asked again: the split probe's children instead of it
+            self._send(asked)
             if not self.out:
                 raise AssertionError("the split solve found nothing to probe")
             for future in self._wait():
                 self._collect(future)
 
-    def _drop_unwanted(self, wanted: Iterator[Want]) -> None:
-        """Cancel the tasks of probes none of which ``wanted`` asks for (their worker
-        stops them within a few milliseconds; the bounds they stored stay)."""
-        asked = {(id(node), threshold) for _, _, node, threshold in wanted}
-        unwanted = [
-            future
-            for future, (probes, _) in self.out.items()
-            if probes and not any((id(node), t) in asked for node, t in probes)
-        ]
-        for future in unwanted:
-            del self.out[future]
-        if unwanted:
-            self.client.cancel(unwanted)
+    def _levels(self, asked: list[Want]) -> tuple[dict[Any, int], list[int]]:
+        """The level of each probe task out (the most wanted of its probes; absent:
+        none is asked), and the levels of the probes asked and not out, in order."""
+        levels = {(id(node), threshold): level for level, _, node, threshold in asked}
+        running: dict[Any, int] = {}
+        out: set[tuple[int, int]] = set()
+        for future, (probes, _) in self.out.items():
+            found = [levels[key] for key in ((id(n), t) for n, t in probes) if key in levels]
+            if found:
+                running[future] = min(found)
+            out.update((id(node), threshold) for node, threshold in probes)
+        unsent = sorted(level for key, level in levels.items() if key not in out)
+        return running, unsent
 
-    def _send(self, wanted: Iterator[Want]) -> None:
+    def _drop(self, asked: list[Want]) -> None:
+        """Cancel the tasks of probes none of which is ``asked`` for, and speculative
+        ones whose worker a more wanted probe needs (their worker stops them within a
+        few milliseconds; the bounds they stored stay)."""
+        running, unsent = self._levels(asked)
+        dropped = [future for future, (probes, _) in self.out.items()
+                   if probes and future not in running]  # fmt: skip
+        free = len(self.addresses) - len({worker for _, worker in self.out.values()})
+        for level in unsent if PREEMPT else ():
+            if free > 0:
+                free -= 1
+                continue
+            victims = [f for f, at in running.items() if at > level and f not in dropped]
+            if not victims:
+                break
+            dropped.append(max(victims, key=running.__getitem__))
+        for future in dropped:
+            del self.out[future]
+            self.sent_at.pop(future, None)
+        if dropped:
+            self.client.cancel(dropped)
+
+    def _expand(self, asked: list[Want]) -> bool:
+        """Split the probe of the most wanted level that has run longest, at least
+        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do: its
+        position is asked through its children from now on (the probe, no longer
+        asked for, is dropped; its worker's table keeps what it proved, and that
+        worker is sent the eldest child). Whether one was."""
+        running, unsent = self._levels(asked)
+        workers_out = {worker for _, worker in self.out.values()}
+        spare = len(self.addresses) - len(workers_out)
+        now = self._now()
+        picked: tuple[tuple[int, float], Node] | None = None
+        for future, level in running.items():
+            probes, _ = self.out[future]
+            age = now - self.sent_at[future]
+            node = probes[0][0]
+            if len(probes) != 1 or node.final or age < SPLIT_AFTER:
+                continue
+            if node.ply >= self.horizon + MAX_EXTRA or any(at <= level for at in unsent):
+                continue  # a worker has as wanted a probe to run
+            idle = spare > 0 or any(at > level for at in running.values())
+            if idle and (picked is None or (level, -age) < picked[0]):
+                picked = ((level, -age), node)
+        if picked is None:
+            return False
+        node = picked[1]
+        node.expanded = True
+        for child in node.children(self.game, self.winning):
+            child.home = child.home or node.home
+        self.expansions += 1
+        return True
+
+    def _send(self, wanted: Iterable[Want]) -> int:
         """Send the most wanted probes not already out to each free worker: of the
         most wanted level, first those that worker ran before (its table knows the
         positions). One probe per task while probes take long; cheap ones go in
-        chunks of about :data:`CHUNK_SECONDS` (a task costs milliseconds)."""
+        chunks of about :data:`CHUNK_SECONDS` (a task costs milliseconds). The
+        number of workers left with nothing to do."""
         busy = {worker for _, worker in self.out.values()}
         free = [worker for worker in self.addresses if worker not in busy]
         if not free:
-            return
+            return 0
         running = {
             (id(node), threshold) for probes, _ in self.out.values() for node, threshold in probes
         }
@@ -484,9 +652,15 @@ class _Split:
             size = max(1, min(MAX_CHUNK, size, 2 * self.chunk))
         self.chunk = size
         share = max(1, -(-len(ranked) // len(free)))  # spread over the free workers
+        if ranked:  # workers with a probe of the top level at home choose first
+            top = ranked[0][0]
+            homes = {node.home for level, node, _ in ranked if level == top}
+            free.sort(key=lambda worker: worker not in homes)
+        idle = 0
         for worker in free:
             if not ranked:
-                break
+                idle += 1
+                continue
             chunk = [ranked.pop(self._pick(ranked, worker)) for _ in range(min(size, share))
                      if ranked]  # fmt: skip
             for _, node, _ in chunk:
@@ -501,7 +675,10 @@ class _Split:
                 pure=False,
             )
             self.out[future] = ([(node, threshold) for _, node, threshold in chunk], worker)
+            self.sent_at[future] = self._now()
             self.probes += len(chunk)
+            self.tasks += 1
+        return idle
 
     @staticmethod
     def _pick(ranked: list[tuple[int, Node, int]], worker: str) -> int:
@@ -535,6 +712,7 @@ class _Split:
     def _account(self, future: Any) -> list[Probed]:
         """The results of a finished task, counted; a stopped one stops the solve."""
         probes, _ = self.out.pop(future)
+        self.sent_at.pop(future, None)
         try:
             results: list[Probed] = future.result()
         except Exception as exc:  # a bug in a probe, or one that killed its workers

@@ -20,11 +20,13 @@ class Node:
     ``low``/``high`` are the bounds of the node's own probes; ``lower``/``upper``
     those combined with its children's (``score = max over moves``, a move scoring
     ``sign * child``). ``final``: the game is over or the side to move wins at once
-    (always probed, never expanded).
+    (always probed, never expanded). ``expanded``: asked through its children even
+    below the tree's horizon (its probe took long while a worker had nothing to do).
     """
 
     __slots__ = (
         "_children",
+        "expanded",
         "final",
         "high",
         "home",
@@ -47,6 +49,7 @@ class Node:
         self.low = self.lower = -INF
         self.high = self.upper = INF
         self.final = False
+        self.expanded = False
         self.home: str | None = None  # the worker that probed it last
         self._children: list[Node] | None = None
 
@@ -88,6 +91,7 @@ class Node:
                 child = game.play(state, move)
                 same = not game.alternating and game.to_move(child) == mover
                 node = Node(child, self.ply + 1, self, move, 1 if same else -1)
+                node.home = self.home  # its table knows the child best
                 node.final = game.terminal_value(child) is not None or (
                     winning is not None and winning(child) is not None
                 )
