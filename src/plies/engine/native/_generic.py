@@ -59,8 +59,7 @@ class _Work:
         rows = min(plies + prepared.quiescence_plies, prepared.max_plies) + 2
         self.states = np.zeros((rows, prepared.state.size), np.int64)
         self.states[0] = prepared.state
-        # A row: the moves, then their history scores (see the kernel's docstring).
-        self.moves = np.zeros((rows, 2 * max(prepared.max_moves, 1)), np.int64)
+        self.moves = np.zeros((rows, max(prepared.max_moves, 1)), np.int64)
         self.history = np.zeros(max(prepared.move_space, 1), np.int64)
         self.killers = np.full((rows, 2), -1, np.int64)
         self.table = table.search_arrays()

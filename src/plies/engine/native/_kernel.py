@@ -6,14 +6,13 @@ killer moves, history ordering, PVS null windows, leaf loop and quiescence searc
 game's ``quiescence_moves`` at the horizon; nodes below it have negative depths), so on
 the same table contents it visits the same nodes. :func:`exact` is the solver's node:
 fail-soft PVS to the end of every line, with the game's win-in-one and forced-move
-hooks, the score bounds and a table of bounds. Scores are the engine's (float64; see
+hooks and a table of bounds. Scores are the engine's (float64; see
 :mod:`plies.engine._scores`), from the side to move's view.
 
 The arrays every function shares (made by :mod:`plies.engine.native._generic`):
 
 * ``states`` (plies + 2 rows) and ``moves`` (plies + 1 rows): the state and the move
-  list of the node at each ply, so no node allocates; a ``moves`` row is twice the
-  longest list, its second half the history scores the search orders the moves by;
+  list of the node at each ply, so no node allocates;
 * ``history`` (by move id) and ``killers`` (two per ply, -1 for none);
 * ``table``: ``(keys, tags, values, moves, bounds)``, buckets of :data:`WAYS` slots
   (the mixed key modulo the buckets picks one); ``bounds`` 0 marks an empty slot; a store
@@ -102,12 +101,6 @@ def moves_at(b: Any, ply: int) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def scores_at(b: Any, ply: int) -> Any:
-    """The history scores of the move row of ``ply``: the second half of its row."""
-    return offset(b.moves, ply * b.move_size + b.move_size // 2)
-
-
-@njit(cache=True, nogil=True)
 def terminal_score(outcome: float, ply: int) -> float:
     """The engine score of a terminal state ``ply`` plies from the root."""
     if outcome > 0:
@@ -132,59 +125,28 @@ def to_front(moves: Any, start: int, count: int, move: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def order(
-    moves: Any, scores: Any, count: int, tt_move: int, ply: int, history: Any, killers: Any
-) -> int:
-    """Start the engine's order: the table move, first killer and second killer to the
-    front (the others keep their order), and the others' history scores noted now
-    (the children's searches change the history). Returns the front's length; the
-    rest is ordered by :func:`pick`."""
+def order(moves: Any, count: int, tt_move: int, ply: int, history: Any, killers: Any) -> None:
+    """The engine's order: table move, first killer, second killer, then by history
+    (stable, so the game's order breaks ties); past LONG_MOVE_LIST moves no sort, the
+    table move and killers first (as ``front_first``)."""
     first, second = killers[2 * ply], killers[2 * ply + 1]
+    if count > LONG_MOVE_LIST:
+        front = 0
+        for move in (tt_move, first, second):
+            if move >= 0 and to_front(moves, front, count, move):
+                front += 1
+        return
+    for i in range(1, count):  # insertion sort, descending history, stable
+        move = moves[i]
+        score = history[move]
+        k = i
+        while k > 0 and history[moves[k - 1]] < score:
+            moves[k] = moves[k - 1]
+            k -= 1
+        moves[k] = move
     for move in (second, first, tt_move):
         if move >= 0:
             to_front(moves, 0, count, move)
-    front = 0
-    while front < count and (
-        moves[front] == tt_move or moves[front] == first or moves[front] == second
-    ):
-        front += 1
-    for i in range(front, count):
-        scores[i] = history[moves[i]]
-    return front
-
-
-#: Moves :func:`pick` selects one by one before it sorts the rest at once (most nodes
-#: that cut off do so on one of their first moves, and need no more of the order).
-PICKS = 3
-
-
-@njit(cache=True, nogil=True)
-def pick(moves: Any, scores: Any, index: int, front: int, count: int) -> None:
-    """Put the move to search ``index``-th in its place: after the front (see
-    :func:`order`), by descending history score, stable (the game's order breaks
-    ties), as the engine sorts. The first :data:`PICKS` after the front are selected
-    one at a time (moved up, the others keeping their order); at the next, the rest is
-    sorted at once. A node that cuts off early sorts no more than it searched."""
-    if index < front or index > front + PICKS:
-        return
-    if index < front + PICKS:
-        best = index
-        for i in range(index + 1, count):
-            if scores[i] > scores[best]:
-                best = i
-        move, score = moves[best], scores[best]
-        while best > index:
-            moves[best], scores[best] = moves[best - 1], scores[best - 1]
-            best -= 1
-        moves[index], scores[index] = move, score
-        return
-    for i in range(index + 1, count):  # insertion sort, descending, stable
-        move, score = moves[i], scores[i]
-        k = i
-        while k > index and scores[k - 1] < score:
-            moves[k], scores[k] = moves[k - 1], scores[k - 1]
-            k -= 1
-        moves[k], scores[k] = move, score
 
 
 @njit(cache=True, nogil=True)
@@ -391,13 +353,8 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     if control[HAS_ORDER] != 0:
         order_hint(rules, consts, state, row, count)
     ordering = control[ORDERING] != 0
-    # The order is made as the moves are searched (see pick): most nodes cut off early.
-    # Past LONG_MOVE_LIST moves, only the front is ordered (as ``front_first``).
-    scores = scores_at(b, ply)
-    front = count
     if ordering and count > 1:
-        front = order(row, scores, count, tt_move, ply, b.history, b.killers)
-    sorting = count <= LONG_MOVE_LIST
+        order(row, count, tt_move, ply, b.history, b.killers)
     # Step 8. The children; PVS null windows after the first.
     best = -np.inf
     best_move = -1
@@ -405,8 +362,6 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     if depth - 1 <= 0 and control[HAS_QUIESCENCE] == 0:
         # Step 8a. The children are leaves: scored here, as the engine does.
         for index in range(count):
-            if sorting:
-                pick(row, scores, index, front, count)
             move = row[index]
             play(rules, consts, state, move, child)
             control[NODES] += 1
@@ -431,8 +386,6 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     else:
         pvs = control[PVS] != 0
         for index in range(count):
-            if sorting:
-                pick(row, scores, index, front, count)
             move = row[index]
             play(rules, consts, state, move, child)
             if pvs and index > 0:

@@ -250,7 +250,7 @@ class NativeGame(Generic[S, M]):
 
     def buffer_problem(self, prepared: Prepared) -> str | None:
         """Why the search buffers of ``prepared`` would be too large, or None."""
-        cells = (prepared.max_plies + 2) * max(2 * prepared.max_moves, prepared.state.size)
+        cells = (prepared.max_plies + 2) * max(prepared.max_moves, prepared.state.size)
         if cells > self.MAX_BUFFER or prepared.move_space > self.MAX_BUFFER:
             return (
                 f"the native search of this position needs buffers of {cells:,} "
