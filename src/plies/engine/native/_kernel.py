@@ -6,7 +6,7 @@ killer moves, history ordering, PVS null windows, leaf loop and quiescence searc
 game's ``quiescence_moves`` at the horizon; nodes below it have negative depths), so on
 the same table contents it visits the same nodes. :func:`exact` is the solver's node:
 fail-soft PVS to the end of every line, with the game's win-in-one and forced-move
-hooks and a table of bounds. Scores are the engine's (float64; see
+hooks, the score bounds and a table of bounds. Scores are the engine's (float64; see
 :mod:`plies.engine._scores`), from the side to move's view.
 
 The arrays every function shares (made by :mod:`plies.engine.native._generic`):
