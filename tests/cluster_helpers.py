@@ -1,16 +1,20 @@
-"""Helpers of the cluster tests (tests/cluster): Pons' test sets, a subprocess
-environment that imports this checkout's plies, and Python code run in one."""
+"""Helpers of the cluster tests (tests/cluster): Pons' test sets, random positions and
+what a solve must answer whatever the workers, a subprocess environment that imports
+this checkout's plies, and Python code run in one."""
 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import plies
+from plies.games import parse_game_spec
 
 # Beside the checkout (/work/shared for /work/main), found from a worktree too.
 TESTSETS = next(
@@ -49,4 +53,29 @@ def run_python(code: str, timeout: float = 180) -> subprocess.CompletedProcess[s
         check=False,
         env=plies_env(),
         timeout=timeout,
+    )
+
+
+def random_position(spec: str, plies: int, seed: int) -> tuple[Any, Any]:
+    """A position ``plies`` random moves into ``spec`` (fewer if the game ends)."""
+    game = parse_game_spec(spec)
+    state = game.initial_state()
+    chooser = random.Random(seed)
+    for _ in range(plies):
+        if game.terminal_value(state) is not None:
+            break
+        state = game.play(state, chooser.choice(list(game.legal_moves(state))))
+    return game, state
+
+
+def answer(solved: Any) -> tuple[Any, ...]:
+    """What must not depend on the workers or the schedule."""
+    return (
+        solved.result,
+        solved.distance,
+        solved.utility,
+        solved.value,
+        solved.best_moves,
+        solved.pv,
+        solved.weak,
     )

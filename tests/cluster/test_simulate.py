@@ -3,42 +3,14 @@ whatever the schedule, and a schedule that depends on nodes only (no Dask needed
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 import pytest
 
+from cluster_helpers import answer, random_position
 from plies.cluster._simulate import TASK_SECONDS, simulate_split
 from plies.cluster._split import SplitReport
 from plies.engine import solve
 from plies.errors import PliesError
 from plies.games import parse_game_spec
-
-
-def random_position(spec: str, plies: int, seed: int) -> tuple[Any, Any]:
-    """A position ``plies`` random moves into ``spec`` (fewer if the game ends)."""
-    game = parse_game_spec(spec)
-    state = game.initial_state()
-    chooser = random.Random(seed)
-    for _ in range(plies):
-        if game.terminal_value(state) is not None:
-            break
-        state = game.play(state, chooser.choice(list(game.legal_moves(state))))
-    return game, state
-
-
-def answer(solved: Any) -> tuple[Any, ...]:
-    """What must not depend on the workers or the schedule."""
-    return (
-        solved.result,
-        solved.distance,
-        solved.utility,
-        solved.value,
-        solved.best_moves,
-        solved.pv,
-        solved.weak,
-    )
-
 
 #: Entries of each simulated worker's table (saved before each task: small is fast).
 SMALL = 1 << 16

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from cluster_helpers import plies_env
+from cluster_helpers import answer, plies_env, random_position
 from plies.cli import main
 from plies.cluster import solve_parallel
 from plies.cluster._split import SplitReport
@@ -37,31 +35,6 @@ def children(pid: int) -> list[int]:
         if fields.get("PPid", "").strip() == str(pid):
             found.append(int(status.parent.name))
     return found
-
-
-def random_position(spec: str, plies: int, seed: int) -> tuple[Any, Any]:
-    """A position ``plies`` random moves into ``spec`` (fewer if the game ends)."""
-    game = parse_game_spec(spec)
-    state = game.initial_state()
-    chooser = random.Random(seed)
-    for _ in range(plies):
-        if game.terminal_value(state) is not None:
-            break
-        state = game.play(state, chooser.choice(list(game.legal_moves(state))))
-    return game, state
-
-
-def answer(solved: Any) -> tuple[Any, ...]:
-    """What must not depend on the number of workers."""
-    return (
-        solved.result,
-        solved.distance,
-        solved.utility,
-        solved.value,
-        solved.best_moves,
-        solved.pv,
-        solved.weak,
-    )
 
 
 #: (game, plies of random moves, seeds): positions each solved in well under a second.
