@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_errors import run
-from engine.test_native_games import random_position, same_search
+from engine.test_native_games import random_position, same_search, searches_agree
 from plies.engine import Limits, NativeTable, choose_backend, search, solve
 from plies.games.checkers import Checkers, CheckersState, square_bit
 from plies.testing import check_game
@@ -173,16 +173,15 @@ def test_search_agrees_node_for_node(  # noqa: PLR0917  # hypothesis passes them
 ) -> None:
     """Quiescence included: value, move, line, every counter and the selective depth."""
     state = random_position(GAME, seed, plies)
-    options: dict[str, Any] = {
-        "limits": Limits(depth=depth),
-        "algorithm": algorithm,
-        "use_table": use_table,
-        "ordering": ordering,
-        "aspiration": aspiration,
-    }
-    native = search(GAME, state, backend="native", **options)
-    python = search(GAME, state, backend="python", **options)
-    same_search(native, python, nodes=True)
+    native, python = searches_agree(
+        GAME,
+        state,
+        limits=Limits(depth=depth),
+        algorithm=algorithm,
+        use_table=use_table,
+        ordering=ordering,
+        aspiration=aspiration,
+    )
     assert native.stats.seldepth == python.stats.seldepth
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.test_native_games import random_position, same_search
+from engine.test_native_games import random_position, same_search, searches_agree
 from plies.engine import Limits, NativeTable, choose_backend, search, solve
 from plies.engine.native import DEFAULT_ENTRIES, SEARCH_ENTRIES, native_port
 from plies.games.connect4 import Connect4, Connect4State
@@ -70,15 +70,14 @@ def test_search_agrees_node_for_node(
     """Value, best move, line and every counter as the Python engine's: the rules
     order, prune and evaluate exactly as the Python game does."""
     game, state = position
-    options: dict[str, Any] = {
-        "limits": Limits(depth=depth),
-        "algorithm": algorithm,
-        "use_table": use_table,
-        "aspiration": aspiration,
-    }
-    native = search(game, state, backend="native", **options)
-    python = search(game, state, backend="python", **options)
-    same_search(native, python, nodes=True)
+    searches_agree(
+        game,
+        state,
+        limits=Limits(depth=depth),
+        algorithm=algorithm,
+        use_table=use_table,
+        aspiration=aspiration,
+    )
 
 
 @pytest.mark.parametrize("board", [(7, 6), (8, 8)])

@@ -100,6 +100,15 @@ def same_search(native: Any, python: Any, *, nodes: bool) -> None:
         assert native.stats.tt_hits == python.stats.tt_hits
 
 
+def searches_agree(game: Any, state: Any, **options: Any) -> tuple[Any, Any]:
+    """Search ``state`` with ``options`` on both backends, check that they agree node
+    for node (:func:`same_search`), and return both results (native, python)."""
+    native = search(game, state, backend="native", **options)
+    python = search(game, state, backend="python", **options)
+    same_search(native, python, nodes=True)
+    return native, python
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     position=positions,
@@ -120,16 +129,15 @@ def test_search_agrees_node_for_node(  # noqa: PLR0917  # hypothesis passes them
     """The same algorithm on the same table contents (none, or tables that lose
     nothing): the same value, move, line and every counter."""
     game, state = position
-    options: dict[str, Any] = {
-        "limits": Limits(depth=depth),
-        "algorithm": algorithm,
-        "use_table": use_table,
-        "ordering": ordering,
-        "aspiration": aspiration,
-    }
-    native = search(game, state, backend="native", **options)
-    python = search(game, state, backend="python", **options)
-    same_search(native, python, nodes=True)
+    searches_agree(
+        game,
+        state,
+        limits=Limits(depth=depth),
+        algorithm=algorithm,
+        use_table=use_table,
+        ordering=ordering,
+        aspiration=aspiration,
+    )
 
 
 @settings(max_examples=40, deadline=None)

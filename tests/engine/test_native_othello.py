@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_errors import run
-from engine.test_native_games import random_position, same_search
+from engine.test_native_games import random_position, same_search, searches_agree
 from plies.engine import Limits, NativeTable, choose_backend, search, solve
 from plies.errors import SearchError
 from plies.games.othello import PASS, Othello, OthelloState, format_square
@@ -80,16 +79,15 @@ def test_search_agrees_node_for_node(  # noqa: PLR0917  # hypothesis passes them
 ) -> None:
     """Same value, move, line and counters: ``evaluate`` is the Python float to the
     unit and the moves come in the Python order, or the counts would drift."""
-    options: dict[str, Any] = {
-        "limits": Limits(depth=depth),
-        "algorithm": algorithm,
-        "use_table": use_table,
-        "ordering": ordering,
-        "aspiration": aspiration,
-    }
-    native = search(GAME, state, backend="native", **options)
-    python = search(GAME, state, backend="python", **options)
-    same_search(native, python, nodes=True)
+    searches_agree(
+        GAME,
+        state,
+        limits=Limits(depth=depth),
+        algorithm=algorithm,
+        use_table=use_table,
+        ordering=ordering,
+        aspiration=aspiration,
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
