@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,30 @@ def answer(solved: Any) -> tuple[Any, ...]:
         solved.pv,
         solved.weak,
     )
+
+
+def stop_processes(started: list[subprocess.Popen[Any]]) -> None:
+    """End processes each started in a session of its own (a ``dask scheduler`` or
+    ``dask worker`` and its children): SIGTERM to every group, last started first,
+    then SIGKILL to a group still there after 15 s."""
+    for process in reversed(started):
+        os.killpg(process.pid, signal.SIGTERM)
+    for process in started:
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cluster_helpers import plies_env, pons_lines, run_python
+from cluster_helpers import children, plies_env, pons_lines, run_python
 from plies.cli import main
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
@@ -183,19 +183,6 @@ def test_a_killed_driver_resumes_to_the_same_file(
     other = write_lines(tmp_path / "other.txt", pons_lines("Test_L3_R1", 3))
     status, _, err = cli(capsys, "solve", "connect4", "--batch", other, "--resume", str(out))
     assert status == 1 and "cannot resume: output line 1" in err
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux)."""
-    found = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
-        except (OSError, ValueError):
-            continue
-        if fields.get("PPid", "").strip() == str(pid):
-            found.append(int(status.parent.name))
-    return found
 
 
 def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None:

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster_helpers import plies_env, pons_lines
+from cluster_helpers import plies_env, pons_lines, stop_processes
 from plies.cli import main
 
 pytest.importorskip("distributed")
@@ -73,14 +71,7 @@ def scheduler(tmp_path: Path) -> Iterator[str]:
             )
         yield address
     finally:
-        for process in reversed(started):
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in started:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_processes(started)
 
 
 def test_a_batch_on_a_dask_scheduler_and_workers(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster_helpers import answer, plies_env, random_position
+from cluster_helpers import answer, children, plies_env, random_position
 from plies.cli import main
 from plies.cluster import solve_parallel
 from plies.cluster._split import SplitReport
@@ -22,19 +22,6 @@ from plies.errors import PliesError, SearchError
 from plies.games import parse_game_spec
 
 pytest.importorskip("distributed")
-
-
-def children(pid: int) -> list[int]:
-    """The process ids of ``pid``'s children (Linux /proc)."""
-    found = []
-    for status in Path("/proc").glob("[0-9]*/status"):
-        try:
-            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
-        except (OSError, ValueError):
-            continue
-        if fields.get("PPid", "").strip() == str(pid):
-            found.append(int(status.parent.name))
-    return found
 
 
 #: (game, plies of random moves, seeds): positions each solved in well under a second.

@@ -6,8 +6,6 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -16,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster_helpers import plies_env, pons_lines
+from cluster_helpers import plies_env, pons_lines, stop_processes
 from plies.cli import main
 
 pytest.importorskip("distributed")
@@ -99,14 +97,7 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         started.append(subprocess.Popen(worker, **options))  # type: ignore[call-overload]
         yield address, cert, key
     finally:
-        for process in reversed(started):
-            os.killpg(process.pid, signal.SIGTERM)
-        for process in started:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_processes(started)
 
 
 def test_a_batch_through_a_tls_scheduler(
