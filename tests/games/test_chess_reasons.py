@@ -40,6 +40,7 @@ START = chess.STARTING_FEN
         ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8", "a pawn reaching the last rank must .* a8=Q"),
         ("4k3/4r3/8/8/8/8/8/R3K3 w - - 0 1", "Ra2", "white is in check"),
         ("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O-O", "white may no longer castle queenside"),
+        (START, "a1a1", "no white pawn can move to a1"),
     ],
 )
 def test_an_illegal_move_is_refused_with_its_reason(fen: str, move: str, reason: str) -> None:

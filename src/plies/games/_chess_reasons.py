@@ -108,7 +108,14 @@ def illegal_san_reason(board: chess.Board, token: str) -> str:
     ]
     if candidates:  # it moves so, but not legally
         return illegal_reason(board, candidates[0])
-    if piece_type == chess.PAWN and promote is None and chess.square_rank(target) in (0, 7):
+    if (
+        piece_type == chess.PAWN
+        and promote is None
+        and any(
+            move.to_square == target and move.promotion is not None
+            for move in board.pseudo_legal_moves
+        )
+    ):
         return f"a pawn reaching the last rank must become a piece: write {square}=Q (R, B, N)"
     name = chess.piece_name(piece_type)
     if board.is_check():
