@@ -24,11 +24,13 @@ solving summed over the lines, the rest of the wall time (start-up and exit: Pyt
 imports, the kernel's load, the cluster), and when the first and last lines came out.
 
 Then one hard position (``--single``, default :data:`SINGLE`, a line of Test_L1_R3 that
-takes about 20 s serially on an idle core here) solved three ways, with every best move and
+takes about 20 s serially on an idle core here) solved four ways, with every best move and
 the line: ``plies solve connect4 POSITION`` (serial), the same with ``--workers 2`` (the
 LocalCluster's start and stop included), and :func:`plies.cluster.solve_parallel` on a
-LocalCluster of 2 started beforehand. The answers must be the serial one (value, distance,
-best moves, line); prints seconds, nodes and ``serial / split`` (target: 1.6).
+LocalCluster of 2 started beforehand, its workers sharing one table and helping each
+other (the default on one machine) and, for comparison, each with its own table. The
+answers must be the serial one (value, distance, best moves, line); prints seconds, nodes
+and ``serial / split`` (target: 1.6), the fastest of ``--repeat`` runs and every run.
 Wall times vary with the machine's load, so it also prints figures that do not: the
 serial nodes, every worker's nodes on the running cluster (cancelled probes too),
 their sum (``inflation``: over the serial nodes) and their largest (the critical path),
@@ -37,7 +39,7 @@ solve on two simulated workers (:mod:`plies.cluster._simulate`: nodes as time, t
 same figures on any machine, run after run; minutes of one core).
 
 The machine's speed varies from run to run (a shared VM): ``--repeat N`` keeps the
-fastest of N runs of each batch. Run: ``python benchmarks/cluster.py`` (``--testsets
+fastest of N runs of each batch and solve. Run: ``python benchmarks/cluster.py`` (``--testsets
 DIR`` where the sets are not beside the checkout; ``--only batches|single``).
 """
 
@@ -51,6 +53,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,14 +140,18 @@ def solve_command(position: str, extra: list[str]) -> tuple[float, dict[str, Any
     return seconds, json.loads(done.stdout)
 
 
-def split_on_cluster(position: str, workers: int) -> tuple[float, Any, Any]:
+def split_on_cluster(position: str, workers: int, *, shared: bool) -> tuple[float, Any, Any]:
     """Seconds :func:`solve_parallel` takes on a running LocalCluster of ``workers``
-    (the workers' warm-up included), its result and its :class:`SplitReport`."""
+    (the workers' warm-up included), its result and its :class:`SplitReport`; the
+    workers share one table (and help each other) if ``shared``, else each has its own
+    (and long probes are split instead)."""
     import distributed
 
-    from plies.cluster import solve_parallel
+    from plies.cluster import _split, solve_parallel
     from plies.cluster._split import SplitReport
     from plies.games import get_game
+
+    _split.SHARE_TABLE = shared
 
     game = get_game("connect4")
     state = game.parse_position(position)
@@ -185,45 +192,66 @@ def print_schedule(label: str, serial_nodes: int, report: Any) -> None:
     total, critical = report.total_nodes, report.critical_nodes
     per_worker = " + ".join(f"{nodes:,}" for nodes in sorted(report.worker_nodes.values()))
     print(
-        f"{label:<26}{total:>14,}{total / serial_nodes:>10.2f}{critical:>14,}"
-        f"{serial_nodes / critical:>8.2f}{report.expansions:>7}   {per_worker}"
+        f"{label:<30}{total:>14,}{total / serial_nodes:>10.2f}{critical:>14,}"
+        f"{serial_nodes / critical:>8.2f}{report.expansions:>7}{report.helpers:>8}   {per_worker}"
     )
 
 
-def single(position: str, *, simulate: bool = False) -> None:
+def best_of(repeat: int, run: Callable[[], tuple[float, Any]]) -> tuple[float, Any, list[float]]:
+    """The fastest of ``repeat`` runs of ``run`` (which returns seconds and more): its
+    seconds and more, and every run's seconds."""
+    runs = [run() for _ in range(repeat)]
+    best = min(runs, key=lambda each: each[0])
+    return best[0], best[1], [each[0] for each in runs]
+
+
+def single(position: str, *, simulate: bool = False, repeat: int = 1) -> None:
     """Time one hard position serially and split over two workers; print the table."""
     answer = ("result", "distance", "score", "best_moves", "pv")
-    serial_seconds, serial = solve_command(position, [])
-    w2_seconds, w2 = solve_command(position, ["--workers", "2"])
-    r2_seconds, r2, r2_report = split_on_cluster(position, 2)
+    serial_seconds, serial, serial_runs = best_of(repeat, lambda: solve_command(position, []))
+    w2_seconds, w2, w2_runs = best_of(repeat, lambda: solve_command(position, ["--workers", "2"]))
     if any(w2[key] != serial[key] for key in answer):
         raise SystemExit(f"--workers 2 differs from the serial answer: {w2} {serial}")
-    if (r2.result, r2.distance, list(r2.pv)) != (
-        serial["result"],
-        serial["distance"],
-        [int(move) for move in serial["pv"]],
-    ) or [str(move) for move in r2.best_moves] != serial["best_moves"]:
-        raise SystemExit(f"the split solve differs from the serial answer: {r2} {serial}")
+    splits = {}
+    for shared in (True, False):
+
+        def split(shared: bool = shared) -> tuple[float, Any]:
+            seconds, solved, report = split_on_cluster(position, 2, shared=shared)
+            return seconds, (solved, report)
+
+        splits[shared] = best_of(repeat, split)
+        solved = splits[shared][1][0]
+        if (solved.result, solved.distance, list(solved.pv)) != (
+            serial["result"],
+            serial["distance"],
+            [int(move) for move in serial["pv"]],
+        ) or [str(move) for move in solved.best_moves] != serial["best_moves"]:
+            raise SystemExit(f"the split solve differs from the serial answer: {solved} {serial}")
     print(
         f"position {position}: {serial['result']} in {serial['distance']}, score "
-        f"{serial['score']}, best {' '.join(serial['best_moves'])} (all three the same)"
+        f"{serial['score']}, best {' '.join(serial['best_moves'])} (every solve the same)"
     )
-    print(f"{'':<26}{'seconds':>9}{'nodes':>14}{'serial/this':>13}")
-    rows = (
-        ("serial (command)", serial_seconds, serial["nodes"]),
-        ("--workers 2 (command)", w2_seconds, w2["nodes"]),
-        ("running cluster of 2", r2_seconds, r2.stats.nodes),
-    )
-    for label, seconds, nodes in rows:
-        print(f"{label:<26}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}")
+    print(f"{'':<30}{'seconds':>9}{'nodes':>14}{'serial/this':>13}   every run")
+    rows = [
+        ("serial (command)", serial_seconds, serial["nodes"], serial_runs),
+        ("--workers 2 (command)", w2_seconds, w2["nodes"], w2_runs),
+    ]
+    for shared, label in ((True, "running 2, shared table"), (False, "running 2, own tables")):
+        seconds, (solved, _), runs = splits[shared]
+        rows.append((label, seconds, solved.stats.nodes, runs))
+    for label, seconds, nodes, runs in rows:
+        every = " ".join(f"{run:.2f}" for run in runs)
+        print(f"{label:<30}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}   {every}")
     serial_nodes = int(serial["nodes"])
     print(f"serial nodes {serial_nodes:,}; workers' nodes, cancelled probes included:")
     print(
-        f"{'':<26}{'total':>14}{'inflation':>10}{'critical':>14}{'ideal':>8}{'splits':>7}"
-        "   per worker"
+        f"{'':<30}{'total':>14}{'inflation':>10}{'critical':>14}{'ideal':>8}{'splits':>7}"
+        f"{'helpers':>8}   per worker"
     )
-    busy = sum(r2_report.worker_seconds.values()) / r2_report.wall
-    print_schedule(f"running cluster (busy {busy:.2f})", serial_nodes, r2_report)
+    for shared, label in ((True, "shared table"), (False, "own tables")):
+        _, (_, report), _ = splits[shared]
+        busy = sum(report.worker_seconds.values()) / report.wall
+        print_schedule(f"{label} (busy {busy:.2f})", serial_nodes, report)
     if simulate:
         solved, report = simulated(position, 2)
         if [str(move) for move in solved.best_moves] != serial["best_moves"]:
@@ -235,7 +263,7 @@ def single(position: str, *, simulate: bool = False) -> None:
         )
     print(
         "inflation: total / serial nodes; critical: the most nodes of one worker; "
-        "ideal: serial nodes / critical"
+        "ideal: serial nodes / critical (both of the fastest run)"
     )
 
 
@@ -268,7 +296,7 @@ def main() -> None:
     if args.only != "single":
         batches(args)
     if args.only != "batches":
-        single(args.single, simulate=args.simulate)
+        single(args.single, simulate=args.simulate, repeat=args.repeat)
     print(f"load average {os.getloadavg()[0]:.1f} after")
 
 

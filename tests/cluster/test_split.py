@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cluster_helpers import answer, children, plies_env, random_position
+from cluster_helpers import answer, children, plies_env, pons_lines, random_position
 from plies.cli import main
 from plies.cluster import solve_parallel
 from plies.cluster._split import SplitReport
@@ -204,3 +204,33 @@ def test_ctrl_c_while_the_local_cluster_starts_exits_at_once(tmp_path: Path) -> 
         "error: interrupted before the position was solved"
     ]
     assert seconds < 10  # a generous bound: it came within 0.1 s; a start took 3 to 15 s
+
+
+def _tables() -> set[Path]:
+    from plies.cluster._shared import SHM
+
+    return set(SHM.glob("plies-table-*"))
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_helpers_on_a_shared_table_keep_the_serial_answer(
+    shared: bool, address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connect Four's workers on one machine share a table, and one with nothing as
+    wanted to do helps a probe out (its search in another order); without sharing,
+    none does. The answer is the serial one either way, and no table file is left."""
+    from plies.cluster import _split
+
+    monkeypatch.setattr(_split, "SHARE_TABLE", shared)
+    game = parse_game_spec("connect4")
+    before = _tables()
+    helpers = 0
+    for line in pons_lines("Test_L1_R2", 2):
+        state = game.parse_position(line.split()[0])
+        report = SplitReport()
+        solved = solve_parallel(game, state, scheduler=address, moves="all", report=report)
+        assert answer(solved) == answer(solve(game, state, moves="all")), line
+        helpers += report.helpers
+        assert report.expansions == 0 or not shared  # helpers instead, on one machine
+    assert (helpers > 0) == shared
+    assert _tables() <= before

@@ -202,3 +202,70 @@ def test_boards_at_the_edges_of_the_word(size: tuple[int, int]) -> None:
         python = solve(game, state, moves="all", backend="python")
         assert (native.result, native.distance) == (python.result, python.distance)
         assert set(native.best_moves) == set(python.best_moves)
+
+
+def _run_solve_root(table: NativeTable, state: Connect4State, seed: int = 0) -> tuple[int, int]:
+    """Pons' score of ``state`` by the kernel on ``table`` (a helper's order for an odd
+    ``seed``), and the nodes it took."""
+    import numpy as np
+
+    from plies.engine.native import _connect4 as kernel
+    from plies.engine.native._solve import _Kernel
+
+    run = _Kernel(C4, table, Limits(), None, None, seed=seed)
+    position, mask = np.uint64(state.position), np.uint64(state.mask)
+    return int(run.run(kernel.solve_root, position, mask, state.ply, False)), run.nodes
+
+
+def _hard_positions(count: int, empty: int) -> list[Connect4State]:
+    """The first ``count`` random positions with ``empty`` empty cells that the kernel
+    takes at least a thousand nodes to solve."""
+    found = []
+    for seed in range(100):
+        state = random_position(C4, seed, empty)
+        if _run_solve_root(NativeTable(10_007), state)[1] >= 1000:
+            found.append(state)
+        if len(found) == count:
+            return found
+    raise AssertionError("too few hard positions")
+
+
+def test_two_tables_on_one_buffer_share_what_they_prove() -> None:
+    (state,) = _hard_positions(1, 24)
+    buffer = bytearray(NativeTable(100_003).shared_bytes(49))
+    first, second = NativeTable(100_003), NativeTable(100_003)
+    first.share(buffer, 49)
+    second.share(buffer, 49)
+    score, nodes = _run_solve_root(first, state)
+    again, nodes_again = _run_solve_root(second, state)
+    assert again == score and nodes_again < nodes // 10
+    assert second.control is not first.control  # the counters stay each its own
+
+
+def test_an_entry_whose_key_and_value_came_from_two_writers_is_not_read() -> None:
+    """Every stored value replaced by another (as when a second process's write lands
+    between the key and the value of the first's): the kernel refuses each entry, by
+    its seal, and solves as on an empty table. Unsealed, the wrong bounds would give
+    wrong scores."""
+    rng = random.Random(7)
+    for state in _hard_positions(3, 22):
+        table = NativeTable(100_003)
+        _run_solve_root(table, state)
+        written = table.values.nonzero()[0]
+        assert len(written) > 100
+        table.values[written] = [
+            rng.choice([c for c in (2, 40, 70, 120) if c != value])
+            for value in table.values[written]
+        ]
+        expected, _ = _run_solve_root(NativeTable(100_003), state)
+        assert _run_solve_root(table, state)[0] == expected, C4.format_position(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(8, 16), st.integers(0, 2**62))
+def test_a_helper_s_order_gives_the_same_score(seed: int, plies: int, helper: int) -> None:
+    state = random_position(C4, seed, plies)
+    if C4.terminal_value(state) is not None or C4.winning_move(state) is not None:
+        return
+    score, _ = _run_solve_root(NativeTable(10_007), state)
+    assert _run_solve_root(NativeTable(10_007), state, 2 * helper + 1)[0] == score

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from plies.cluster._shared import release, shared_table
 from plies.engine._context import SearchAborted, SearchContext
 from plies.engine._exact import ExactSolver
 from plies.engine._limits import MAX_PLY, Limits
@@ -61,13 +62,16 @@ def engine_shift(value: int, ply: int) -> int:
 
 @dataclass(frozen=True)
 class ProbeJob:
-    """One split solve's work on a worker: the game, the scale, the table size, and
-    ``token`` (the solve's name: a worker keeps one solver per token and thread)."""
+    """One split solve's work on a worker: the game, the scale, the table size,
+    ``token`` (the solve's name: a worker keeps one solver per token and thread), and
+    ``shared``: whether the Connect Four tables of one machine's workers are one
+    (:mod:`plies.cluster._shared`)."""
 
     game: BaseGame[Any, Any]
     scale: str
     table_size: int | None
     token: str
+    shared: bool = False
 
     def warm(self) -> None:
         """Make the solver (and load the native kernel) before the first probe."""
@@ -75,13 +79,16 @@ class ProbeJob:
         with contextlib.suppress(_Stopped):  # the node limit: it is warm all the same
             solver.probe(self.game.initial_state(), 0, 0, Limits(nodes=1), None)
 
-    def probe(self, state: Any, ply: int, threshold: int, limits: Limits) -> Probed:
+    def probe(
+        self, state: Any, ply: int, threshold: int, limits: Limits, *, seed: int = 0
+    ) -> Probed:
         """The fail-soft score of ``state`` (``ply`` plies below the root) in the
-        window ``(threshold, threshold + 1)``."""
+        window ``(threshold, threshold + 1)``; a ``seed`` (odd), a helper's: the same
+        search in another move order, on a shared table (Connect Four only)."""
         started = time.perf_counter()
         solver = _solver(self)
         try:
-            score, nodes = solver.probe(state, ply, threshold, limits, self._stop())
+            score, nodes = solver.probe(state, ply, threshold, limits, self._stop(), seed=seed)
         except _Stopped as exc:
             return self._counted(
                 Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
@@ -160,9 +167,11 @@ def _solver(job: ProbeJob) -> Any:
     earlier solves are let go)."""
     made: dict[str, Any] = _SOLVERS.__dict__.setdefault("made", {})
     if job.token not in made:
+        if made:
+            release()  # the earlier solve's shared table, if it had one
         made.clear()
         made[job.token] = (
-            _PonsSolver(job.game, job.table_size)
+            _PonsSolver(job.game, job.table_size, job.token if job.shared else None)
             if job.scale == PONS
             else _EngineSolver(job.game, job.table_size)
         )
@@ -187,6 +196,8 @@ class _EngineSolver:
         threshold: int,
         limits: Limits,
         stop: Callable[[], bool] | None,
+        *,
+        seed: int = 0,  # helpers are for the shared native table: ignored
     ) -> tuple[int, int]:
         solver = self._exact(limits, stop)
         try:
@@ -214,18 +225,27 @@ class _EngineSolver:
 
 
 class _PonsSolver:
-    """Probes and lines by Pons' Connect Four kernel, on one native table."""
+    """Probes and lines by Pons' Connect Four kernel, on one native table: the
+    machine's table of the split solve ``shared`` (its token) if given and it can be
+    mapped (:func:`~plies.cluster._shared.shared_table`), else one of its own."""
 
-    def __init__(self, game: BaseGame[Any, Any], table_size: int | None) -> None:
+    def __init__(
+        self, game: BaseGame[Any, Any], table_size: int | None, shared: str | None = None
+    ) -> None:
         from plies.engine.native import DEFAULT_ENTRIES, NativeTable
 
         self.game = game
         self.table = NativeTable(table_size or DEFAULT_ENTRIES)
+        self.shared = shared is not None and shared_table(
+            shared,
+            self.table,
+            game.width * (game.height + 1),  # type: ignore[attr-defined]
+        )
 
-    def _kernel(self, limits: Limits, stop: Callable[[], bool] | None) -> Any:
+    def _kernel(self, limits: Limits, stop: Callable[[], bool] | None, seed: int = 0) -> Any:
         from plies.engine.native._solve import _Kernel
 
-        return _Kernel(self.game, self.table, limits, stop, None)  # type: ignore[arg-type]
+        return _Kernel(self.game, self.table, limits, stop, None, seed=seed)  # type: ignore[arg-type]
 
     def probe(
         self,
@@ -234,6 +254,8 @@ class _PonsSolver:
         threshold: int,
         limits: Limits,
         stop: Callable[[], bool] | None,
+        *,
+        seed: int = 0,
     ) -> tuple[int, int]:
         import numpy as np
 
@@ -246,7 +268,7 @@ class _PonsSolver:
             return -((size + 2 - state.ply) // 2), 0
         if state.ply == size:
             return 0, 0
-        run = self._kernel(limits, stop)
+        run = self._kernel(limits, stop, seed)
         position, mask = np.uint64(state.position), np.uint64(state.mask)
         if game.winning_move(state) is not None:
             return (size + 1 - state.ply) // 2, 0

@@ -2,10 +2,10 @@
 
 The client keeps the top of the game tree (:mod:`plies.cluster._tree`), ``split``
 plies deep (default :data:`DEFAULT_SPLIT`), each node with the bounds proven on its
-score so far; the
-workers run *probes*, null-window searches ``(t, t + 1)`` of the positions at the
-bottom of that tree, each on its own transposition table (:mod:`plies.cluster._probe`).
-A probe's fail-soft score is a bound on its position, and a node's bounds follow from
+score so far; the workers run *probes*, null-window searches ``(t, t + 1)`` of the
+positions at the bottom of that tree (:mod:`plies.cluster._probe`). Connect Four's
+workers on one machine share one transposition table (:mod:`plies.cluster._shared`);
+other games' workers, and those of other machines, have their own. A probe's fail-soft score is a bound on its position, and a node's bounds follow from
 its children's by negamax, so every bound the client holds is proven and shared by
 all later questions.
 
@@ -28,23 +28,33 @@ the number of workers, the order probes finish in, or what their tables held.
 A test is answered as the young-brothers-wait rule has it: at a node, the eldest
 undecided child first; once one child failed to decide the node (an *all* node), its
 younger brothers too, at once. Free workers take speculative probes (younger brothers
-of a child still running), never more probes than there are workers; a speculative
-probe is stopped when a more wanted one needs its worker. Probes no longer needed are
+of a child still running) where they cannot help one (below), never more probes than
+there are workers; a speculative probe, or a helper, is stopped when a more wanted
+probe needs its worker. Probes no longer needed are
 cancelled, and a worker stops one when it sees that (the bounds it stored stay).
 
-The tree starts one ply deep and grows where the work is: a probe that has run
-:data:`SPLIT_AFTER` seconds while a worker had nothing as wanted to do is *split*
-(its position is asked through its children from then on; its worker, whose table
-holds what the stopped probe proved, gets the eldest child). Few splits, few
-boundaries between tables: on two workers of the simulated cluster of
-:mod:`plies.cluster._simulate`, the first line of ``Test_L1_R3`` (``13712``) took 1.35
-times the serial nodes in all and 1.47 times less time than one worker, where a fixed
-split 2 plies deep took 1.51 times the nodes and 1.29 times less time.
+A worker with nothing as wanted to do, on the machine of a probe of the most wanted
+level, *helps* it (Lazy SMP): it runs the same probe in another move order (a seed
+swaps the first two moves at some nodes near its root), on the shared table, so each
+search finds bounds the other proved; whichever finishes first answers, the other is
+cancelled. On two workers of one machine, the first line of ``Test_L1_R3``
+(``13712``) took 0.75-1.0 times the serial nodes in all, where splitting probes (below)
+took 1.2-1.5 times.
+
+Otherwise the tree grows where the work is: a probe that has run :data:`SPLIT_AFTER`
+seconds while a worker (of another machine, if tables are shared) had nothing as
+wanted to do is *split* (its position is asked through its children from then on;
+its worker, whose table holds what the stopped probe proved, gets the eldest child).
+Few splits, few boundaries between tables: on two workers of the simulated cluster of
+:mod:`plies.cluster._simulate` (tables not shared), the first line of ``Test_L1_R3``
+took 1.35 times the serial nodes in all and 1.47 times less time than one worker,
+where a fixed split 2 plies deep took 1.51 times the nodes and 1.29 times less time.
 :class:`SplitReport` holds a solve's figures per worker.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import time
@@ -87,6 +97,11 @@ SPLIT_AFTER = 0.25
 MAX_EXTRA = 10
 #: Whether a speculative probe is stopped when a more wanted one needs its worker.
 PREEMPT = True
+#: Whether the workers of one machine share one Connect Four table
+#: (:mod:`plies.cluster._shared`).
+SHARE_TABLE = True
+#: Multiplied by the count of helpers so far: a helper's seed (made odd).
+HELPER_SEED = 0x9E3779B97F4A7C15
 
 
 @dataclass
@@ -99,7 +114,8 @@ class SplitReport:
     ``stats.nodes`` counts the finished ones only). ``phases``: per question (``value``,
     ``best moves``, ``line``), the wall seconds and the finished tasks' nodes.
     ``tasks`` and ``probes``: the tasks sent and the probes in them; ``expansions``:
-    the probes split while a worker had nothing to do."""
+    the probes split while a worker had nothing to do; ``helpers``: the helpers sent
+    (a probe's search in another order, on a shared table)."""
 
     worker_nodes: dict[str, int] = field(default_factory=dict)
     worker_seconds: dict[str, float] = field(default_factory=dict)
@@ -107,6 +123,7 @@ class SplitReport:
     tasks: int = 0
     probes: int = 0
     expansions: int = 0
+    helpers: int = 0
     wall: float = 0.0
 
     @property
@@ -189,7 +206,7 @@ def solve_parallel(
     from plies.cluster._dask import StartStopped, cluster_client
 
     token = uuid.uuid4().hex
-    job = ProbeJob(game, scale, table_size, token)
+    job = ProbeJob(game, scale, table_size, token, shared=SHARE_TABLE and scale == PONS)
     try:
         with cluster_client(workers, scheduler, stop_callable(stop)) as client:
             run = _Split(client, job, state, limits, stop, progress, split)
@@ -285,6 +302,9 @@ class _Split:
         self.probes = 0
         self.tasks = 0
         self.expansions = 0
+        #: helper tasks out (see :meth:`_help`) -> their seed
+        self.helpers: dict[Any, int] = {}
+        self.helped = 0
         self.report: SplitReport | None = None  # filled in at the end if given
         self.phases: dict[str, tuple[float, int]] = {}
         self._began = self._now()
@@ -303,6 +323,8 @@ class _Split:
                 solved = self._solve_engine(weak, moves)
         finally:  # the probes still running stop (see ProbeJob)
             self.client.cancel([*warming, *self.out])
+            if self.job.shared:
+                self._release()
         self._phase_ends("")
         if self.report is not None:
             self._fill_report(self.report)
@@ -329,6 +351,14 @@ class _Split:
         self.phases[name] = (now - started, self.nodes - nodes)
         self._phase = (next_phase, now, self.nodes)
 
+    def _release(self) -> None:
+        """Have every worker unlink the solve's shared table (see
+        :func:`~plies.cluster._shared.release`)."""
+        from plies.cluster._shared import release
+
+        with contextlib.suppress(Exception):  # a worker gone: it unlinked it at exit
+            self.client.run(release, self.job.token)
+
     def _worker_work(self) -> dict[str, tuple[int, float]]:
         """Per worker, the nodes and seconds of this solve (:func:`work_done`)."""
         try:
@@ -346,6 +376,7 @@ class _Split:
         report.probes = self.probes
         report.tasks = self.tasks
         report.expansions = self.expansions
+        report.helpers = self.helped
         report.wall = self._now() - self._began
 
     def _solve_engine(self, weak: bool, moves: str) -> SolveResult:
@@ -558,16 +589,17 @@ class _Split:
             for future in self._wait():
                 self._collect(future)
 
-    def _levels(self, asked: list[Want]) -> tuple[dict[Any, int], list[int]]:
-        """The level of each probe task out (the most wanted of its probes; absent:
-        none is asked), and the levels of the probes asked and not out, in order."""
+    def _levels(self, asked: list[Want]) -> tuple[dict[Any, float], list[int]]:
+        """The level of each probe task out (the most wanted of its probes, half a
+        level more for a helper's; absent: none is asked), and the levels of the
+        probes asked and not out, in order."""
         levels = {(id(node), threshold): level for level, _, node, threshold in asked}
-        running: dict[Any, int] = {}
+        running: dict[Any, float] = {}
         out: set[tuple[int, int]] = set()
         for future, (probes, _) in self.out.items():
             found = [levels[key] for key in ((id(n), t) for n, t in probes) if key in levels]
             if found:
-                running[future] = min(found)
+                running[future] = min(found) + (0.5 if future in self.helpers else 0)
             out.update((id(node), threshold) for node, threshold in probes)
         unsent = sorted(level for key, level in levels.items() if key not in out)
         return running, unsent
@@ -591,29 +623,33 @@ class _Split:
         for future in dropped:
             del self.out[future]
             self.sent_at.pop(future, None)
+            self.helpers.pop(future, None)
         if dropped:
             self.client.cancel(dropped)
 
     def _expand(self, asked: list[Want]) -> bool:
         """Split the probe of the most wanted level that has run longest, at least
-        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do: its
-        position is asked through its children from now on (the probe, no longer
-        asked for, is dropped; its worker's table keeps what it proved, and that
-        worker is sent the eldest child). Whether one was."""
+        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do (and,
+        with tables shared, is on another machine: one on the probe's helps it, see
+        :meth:`_help`): its position is asked through its children from now on (the
+        probe, no longer asked for, is dropped; its worker's table keeps what it
+        proved, and that worker is sent the eldest child). Whether one was."""
         running, unsent = self._levels(asked)
         workers_out = {worker for _, worker in self.out.values()}
-        spare = len(self.addresses) - len(workers_out)
+        spare = [worker for worker in self.addresses if worker not in workers_out]
         now = self._now()
-        picked: tuple[tuple[int, float], Node] | None = None
+        picked: tuple[tuple[float, float], Node] | None = None
         for future, level in running.items():
-            probes, _ = self.out[future]
+            probes, home = self.out[future]
             age = now - self.sent_at[future]
             node = probes[0][0]
             if len(probes) != 1 or node.final or age < SPLIT_AFTER:
                 continue
             if node.ply >= self.horizon + MAX_EXTRA or any(at <= level for at in unsent):
                 continue  # a worker has as wanted a probe to run
-            idle = spare > 0 or any(at > level for at in running.values())
+            idle = spare + [self.out[f][1] for f, at in running.items() if at > level]
+            if self.job.shared:  # a worker of the probe's machine helps it instead
+                idle = [w for w in idle if w is not None and _host(w) != _host(home or "")]
             if idle and (picked is None or (level, -age) < picked[0]):
                 picked = ((level, -age), node)
         if picked is None:
@@ -635,6 +671,9 @@ class _Split:
         free = [worker for worker in self.addresses if worker not in busy]
         if not free:
             return 0
+        wanted = list(wanted)
+        levels = self._levels(wanted)[0]
+        top = min((at for f, at in levels.items() if f not in self.helpers), default=None)
         running = {
             (id(node), threshold) for probes, _ in self.out.values() for node, threshold in probes
         }
@@ -658,6 +697,13 @@ class _Split:
             free.sort(key=lambda worker: worker not in homes)
         idle = 0
         for worker in free:
+            if (
+                self.job.shared
+                and top is not None
+                and (not ranked or ranked[0][0] > top)
+                and self._help(worker, levels, top)
+            ):
+                continue
             if not ranked:
                 idle += 1
                 continue
@@ -678,7 +724,52 @@ class _Split:
             self.sent_at[future] = self._now()
             self.probes += len(chunk)
             self.tasks += 1
+            levels[future] = min(level for level, _, _ in chunk)
+            top = levels[future] if top is None else min(top, levels[future])
         return idle
+
+    def _help(self, worker: str, levels: dict[Any, float], top: float) -> bool:
+        """Send ``worker``, which has nothing as wanted to do, a helper of the most
+        wanted probe out on its machine (its table shared, see
+        :mod:`plies.cluster._shared`), the one with the fewest helpers, the oldest
+        first: the same search in another move order (Lazy SMP), whose bounds the
+        probe finds in the table. Whether there was one to help."""
+        host = _host(worker)
+        helpers: dict[tuple[int, int], int] = {}
+        for future in self.helpers:
+            node, threshold = self.out[future][0][0]
+            helpers[id(node), threshold] = helpers.get((id(node), threshold), 0) + 1
+        picked: tuple[tuple[int, float], Any] | None = None
+        for future, at in levels.items():
+            probes, home = self.out[future]
+            if at != top or future in self.helpers or len(probes) != 1:
+                continue
+            if home is None or _host(home) != host:
+                continue
+            node, threshold = probes[0]
+            rank = (helpers.get((id(node), threshold), 0), self.sent_at.get(future, 0.0))
+            if picked is None or rank < picked[0]:
+                picked = (rank, future)
+        if picked is None:
+            return False
+        node, threshold = self.out[picked[1]][0][0]
+        self.helped += 1
+        seed = (HELPER_SEED * self.helped) % 2**64 | 1
+        future = self.client.submit(
+            _run_probes,
+            self.job,
+            [(node.state, node.ply, threshold)],
+            self._task_limits(),
+            seed,
+            workers=[worker],
+            allow_other_workers=False,
+            pure=False,
+        )
+        self.out[future] = ([(node, threshold)], worker)
+        self.sent_at[future] = self._now()
+        self.helpers[future] = seed
+        self.tasks += 1
+        return True
 
     @staticmethod
     def _pick(ranked: list[tuple[int, Node, int]], worker: str) -> int:
@@ -713,6 +804,7 @@ class _Split:
         """The results of a finished task, counted; a stopped one stops the solve."""
         probes, _ = self.out.pop(future)
         self.sent_at.pop(future, None)
+        self.helpers.pop(future, None)
         try:
             results: list[Probed] = future.result()
         except Exception as exc:  # a bug in a probe, or one that killed its workers
@@ -782,12 +874,14 @@ class _TreeSolver(ExactSolver):
         return root.lower if self.split.test(root, alpha) else root.upper
 
 
-def _run_probes(job: ProbeJob, probes: list[tuple[Any, int, int]], limits: Limits) -> list[Probed]:
+def _run_probes(
+    job: ProbeJob, probes: list[tuple[Any, int, int]], limits: Limits, seed: int = 0
+) -> list[Probed]:
     """On a worker: probes ``(state, ply, threshold)`` one after the other (see
-    :meth:`ProbeJob.probe`), until one is stopped."""
+    :meth:`ProbeJob.probe`; ``seed``, a helper's), until one is stopped."""
     results = []
     for state, ply, threshold in probes:
-        results.append(job.probe(state, ply, threshold, limits))
+        results.append(job.probe(state, ply, threshold, limits, seed=seed))
         if results[-1].stopped is not None:
             break
     results.extend(Probed(stopped=results[-1].stopped) for _ in probes[len(results) :])
@@ -797,6 +891,11 @@ def _run_probes(job: ProbeJob, probes: list[tuple[Any, int, int]], limits: Limit
 def _run_line(job: ProbeJob, state: Any, ply: int, value: int, limits: Limits) -> list[Probed]:
     """On a worker: the rest of a line (see :meth:`ProbeJob.line`)."""
     return [job.line(state, ply, value, limits)]
+
+
+def _host(address: str) -> str:
+    """The machine part of a worker's address (``tcp://HOST:PORT``)."""
+    return address.rsplit(":", 1)[0]
 
 
 def _c_half(value: int) -> int:

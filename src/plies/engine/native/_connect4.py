@@ -15,10 +15,12 @@ Test_L2_R2: 0.82x, Test_L1_R1: 0.92x), for the same CPU time per position or les
 
 The arrays every function shares (made by :mod:`plies.engine.native._solve`):
 
-* ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, column
-  masks in the game's centre-first order...]``, ``key_mask`` the bits of a key the
-  table keeps (Pons keeps 32 when the table's prime size makes them enough);
-* ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table;
+* ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, seed,
+  column masks in the game's centre-first order...]``, ``key_mask`` the bits of a key
+  the table keeps (Pons keeps 32 when the table's prime size makes them enough),
+  ``seed`` 0, or odd for a helper's search (its own move order, see :func:`negamax`);
+* ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
+  stored XORed with its value's :func:`seal` (so processes may share one table);
 * ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
   node with that many stones (its moves, then their scores), so no node allocates;
 * ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
@@ -42,7 +44,7 @@ from plies.engine.native._table import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODE
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
 # Indices into ``board`` (those into ``control`` are the table's).
-BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, COLUMNS = 0, 1, 2, 3, 4, 5, 6
+BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, SEED, COLUMNS = 0, 1, 2, 3, 4, 5, 6, 7
 
 #: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
 #: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30
@@ -52,6 +54,11 @@ LOWER = 96
 #: Enhanced transposition cut-offs are tried at nodes with this many empty cells or
 #: more (below it, a node's subtree is too small to pay for the look-ups).
 ETC_LEFT = 6
+#: A helper's search (``board[SEED]`` not 0, see :func:`negamax`) swaps the first two
+#: moves at one node in ``2**HELPER_BITS`` picked by its seed, where at least
+#: ``HELPER_LEFT`` cells are empty.
+HELPER_LEFT = 20
+HELPER_BITS = 2
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -188,8 +195,8 @@ def negamax(
     slot = key % np.uint64(keys.size)
     # Pons keeps only part of the key: the slot (key modulo a prime) and the low bits
     # tell keys apart by the Chinese remainder theorem when slots * 2**bits > 2**keybits.
-    if keys[slot] == (key & board[KEY_MASK]) and values[slot] != 0:
-        code = np.int64(values[slot])
+    code = np.int64(values[slot])
+    if code != 0 and (keys[slot] ^ seal(code)) == (key & board[KEY_MASK]):
         if code > LOWER - UPPER:
             low = code - LOWER
             if alpha < low:
@@ -213,13 +220,30 @@ def negamax(
             child_mask = mask | scratch[moves, i]
             child_key = child_position + child_mask
             child_slot = child_key % np.uint64(keys.size)
-            if keys[child_slot] == (child_key & board[KEY_MASK]):
-                code = np.int64(values[child_slot])
-                if 0 < code <= LOWER - UPPER and UPPER - code >= beta:
-                    store(slot, key, UPPER - code + LOWER, keys, values, control)
-                    return UPPER - code
+            code = np.int64(values[child_slot])
+            if (
+                0 < code <= LOWER - UPPER
+                and UPPER - code >= beta
+                and (keys[child_slot] ^ seal(code)) == (child_key & board[KEY_MASK])
+            ):
+                store(slot, key, UPPER - code + LOWER, keys, values, control)
+                return UPPER - code
+    # A helper (seed != 0) tries the second move first at some nodes near the root.
+    swap = count  # no swap
+    seed = board[SEED]
+    if (
+        seed != ZERO
+        and count >= 2
+        and cells - moves >= HELPER_LEFT
+        and (key * seed) >> np.uint64(64 - HELPER_BITS) == ZERO
+    ):
+        swap = count - 2
     for i in range(count - 1, -1, -1):
         move = scratch[moves, i]
+        if i == swap:
+            move = scratch[moves, count - 1]
+        elif i == count - 1 and swap < count:
+            move = scratch[moves, swap]
         score = -negamax(
             position ^ mask, mask | move, moves + 1, -beta, -alpha,
             keys, values, board, scratch, control,
@@ -236,13 +260,25 @@ def negamax(
 
 @njit(cache=True, nogil=True)
 def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) -> None:
-    """Write an entry over whatever the slot held; note the slot in the journal."""
-    keys[slot] = key
+    """Write an entry over whatever the slot held, its key sealed with its value (see
+    :func:`seal`); note the slot in the journal."""
+    keys[slot] = key ^ seal(code)
     values[slot] = code
     length = control[JOURNAL_LENGTH]
     if JOURNAL + length < control.size:
         control[JOURNAL + length] = slot
     control[JOURNAL_LENGTH] = length + 1
+
+
+@njit(cache=True, nogil=True)
+def seal(code: Any) -> Any:
+    """What a key is stored XORed with: its value ``code`` repeated in each byte of
+    the low 32 bits. A reader accepts an entry whose key XOR the seal of its value is
+    the key looked up, so an entry whose key and value were written by two different
+    processes sharing the table (each writes a word at a time) is refused, unless
+    ``k1 ^ k2 == seal(v1) ^ seal(v2)``: Hyatt's lockless hashing, as chess engines
+    share tables between threads. Alone in a process, the check changes nothing."""
+    return np.uint64(code) * np.uint64(0x01010101)
 
 
 @njit(cache=True, nogil=True)

@@ -32,7 +32,8 @@ __all__ = ["Connect4Port", "solve_connect4"]
 
 
 class _Kernel:
-    """The arrays of one solve and the runner of kernel calls under its limits."""
+    """The arrays of one solve and the runner of kernel calls under its limits;
+    ``seed`` (odd): a helper's move order (see :mod:`~plies.engine.native._connect4`)."""
 
     def __init__(
         self,
@@ -41,6 +42,8 @@ class _Kernel:
         limits: Limits,
         stop: StopRequest | None,
         progress: Callable[[int], None] | None,
+        *,
+        seed: int = 0,
     ) -> None:
         keys, values, control = table.arrays(game.width * (game.height + 1))
         self.runner = Runner(control, limits, stop, progress)
@@ -48,6 +51,9 @@ class _Kernel:
         # solve of one board size: made once (an easy position's solve took 30 us, 10
         # of them making these).
         board = _board(game.width, game.height, int(keys.itemsize))
+        if seed:
+            board = board.copy()
+            board[kernel.SEED] = seed
         self.arrays = (keys, values, board, _scratch(game.width, game.height), control)
 
     @property
@@ -63,14 +69,15 @@ class _Kernel:
 @functools.lru_cache(maxsize=32)
 def _board(width: int, height: int, key_bytes: int) -> Any:
     """The kernel's read-only constants of a board size: the bottom row, the full
-    board, the column height, cells, width, key mask and column masks centre first."""
+    board, the column height, cells, width, key mask, seed (0) and column masks centre
+    first."""
     h1 = height + 1
     bottom = sum(1 << (c * h1) for c in range(width))
     order = Connect4(width=width, height=height)
     columns = [((1 << height) - 1) << ((c - 1) * h1) for c in _centre_order(order)]
     key_mask = (1 << (8 * key_bytes)) - 1
     board = np.array(
-        [bottom, bottom * ((1 << height) - 1), h1, width * height, width, key_mask, *columns],
+        [bottom, bottom * ((1 << height) - 1), h1, width * height, width, key_mask, 0, *columns],
         dtype=np.uint64,
     )
     return board

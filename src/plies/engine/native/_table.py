@@ -77,12 +77,38 @@ class NativeTable:
         written slots (see :mod:`plies.engine.native._connect4`)."""
         import numpy as np
 
-        dtype = np.uint32 if self.size * 2**32 >= 2**key_bits else np.uint64
+        dtype = self._key_dtype(key_bits)
         if self.keys is None or self.keys.dtype != dtype:
             self.keys = np.zeros(self.size, dtype)
             self.values = np.zeros(self.size, np.int8)
             self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
         return self.keys, self.values, self.control
+
+    def shared_bytes(self, key_bits: int) -> int:
+        """The bytes of a buffer that :meth:`share` can hold the keys and values in."""
+        import numpy as np
+
+        return self.size * (int(np.dtype(self._key_dtype(key_bits)).itemsize) + 1)
+
+    def share(self, buffer: Any, key_bits: int) -> None:
+        """Keep the keys and values for keys of ``key_bits`` bits in ``buffer``, a
+        writable buffer of :meth:`shared_bytes` zero bytes (or of an earlier table of
+        the same size and game), such as a memory map other processes map too: their
+        solves then share what they learn. Each entry's key is sealed with its value
+        (:func:`plies.engine.native._connect4.seal`), so an entry two processes wrote at
+        once is never read as one. The counters and the journal stay this table's own;
+        do not :meth:`clear` or :meth:`touch` a table others use."""
+        import numpy as np
+
+        dtype = np.dtype(self._key_dtype(key_bits))
+        self.keys = np.frombuffer(buffer, dtype, self.size)
+        self.values = np.frombuffer(buffer, np.int8, self.size, self.size * dtype.itemsize)
+        self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
+
+    def _key_dtype(self, key_bits: int) -> Any:
+        import numpy as np
+
+        return np.uint32 if self.size * 2**32 >= 2**key_bits else np.uint64
 
     def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
         """``(keys, tags, values, moves, bounds)`` of the search over native games
