@@ -38,8 +38,8 @@ level, *helps* it (Lazy SMP): it runs the same probe in another move order (a se
 swaps the first two moves at some nodes near its root), on the shared table, so each
 search finds bounds the other proved; whichever finishes first answers, the other is
 cancelled. On two workers of one machine, the first line of ``Test_L1_R3``
-(``13712``) took 0.75-1.0 times the serial nodes in all, where splitting probes (below)
-took 1.2-1.5 times.
+(``13712``) took 1.23 times the serial nodes in all, where splitting probes (below)
+on a table each took 1.38 times (``benchmarks/cluster.py``).
 
 Otherwise the tree grows where the work is: a probe that has run :data:`SPLIT_AFTER`
 seconds while a worker (of another machine, if tables are shared) had nothing as
