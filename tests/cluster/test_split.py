@@ -231,6 +231,5 @@ def test_helpers_on_a_shared_table_keep_the_serial_answer(
         solved = solve_parallel(game, state, scheduler=address, moves="all", report=report)
         assert answer(solved) == answer(solve(game, state, moves="all")), line
         helpers += report.helpers
-        assert report.expansions == 0 or not shared  # helpers instead, on one machine
     assert (helpers > 0) == shared
     assert _tables() <= before

@@ -5,9 +5,10 @@ plies deep (default :data:`DEFAULT_SPLIT`), each node with the bounds proven on 
 score so far; the workers run *probes*, null-window searches ``(t, t + 1)`` of the
 positions at the bottom of that tree (:mod:`plies.cluster._probe`). Connect Four's
 workers on one machine share one transposition table (:mod:`plies.cluster._shared`);
-other games' workers, and those of other machines, have their own. A probe's fail-soft score is a bound on its position, and a node's bounds follow from
-its children's by negamax, so every bound the client holds is proven and shared by
-all later questions.
+other games' workers, and those of other machines, have their own. A probe's
+fail-soft score is a bound on its position, and a node's bounds follow from its
+children's by negamax, so every bound the client holds is proven and shared by all
+later questions.
 
 The questions are the serial solver's, asked of the tree:
 
@@ -30,25 +31,28 @@ undecided child first; once one child failed to decide the node (an *all* node),
 younger brothers too, at once. Free workers take speculative probes (younger brothers
 of a child still running) where they cannot help one (below), never more probes than
 there are workers; a speculative probe, or a helper, is stopped when a more wanted
-probe needs its worker. Probes no longer needed are
-cancelled, and a worker stops one when it sees that (the bounds it stored stay).
+probe needs its worker. Probes no longer needed are cancelled, and a worker stops one
+when it sees that (the bounds it stored stay).
 
 A worker with nothing as wanted to do, on the machine of a probe of the most wanted
 level, *helps* it (Lazy SMP): it runs the same probe in another move order (a seed
 swaps the first two moves at some nodes near its root), on the shared table, so each
 search finds bounds the other proved; whichever finishes first answers, the other is
-cancelled. On two workers of one machine, the first line of ``Test_L1_R3``
-(``13712``) took 1.23 times the serial nodes in all, where splitting probes (below)
-on a table each took 1.38 times (``benchmarks/cluster.py``).
+cancelled.
 
-Otherwise the tree grows where the work is: a probe that has run :data:`SPLIT_AFTER`
-seconds while a worker (of another machine, if tables are shared) had nothing as
-wanted to do is *split* (its position is asked through its children from then on;
-its worker, whose table holds what the stopped probe proved, gets the eldest child).
-Few splits, few boundaries between tables: on two workers of the simulated cluster of
-:mod:`plies.cluster._simulate` (tables not shared), the first line of ``Test_L1_R3``
-took 1.35 times the serial nodes in all and 1.47 times less time than one worker,
-where a fixed split 2 plies deep took 1.51 times the nodes and 1.29 times less time.
+The tree grows where the work is: a probe that has run :data:`SPLIT_AFTER` seconds
+while a worker had nothing as wanted to do is *split* (its position is asked through
+its children from then on; its worker, whose table holds what the stopped probe
+proved, gets the eldest child). Few splits, few boundaries between tables: on two
+workers of the simulated cluster of :mod:`plies.cluster._simulate` (tables not
+shared), the first line of ``Test_L1_R3`` (``13712``) took 1.35 times the serial nodes
+in all and 1.47 times less time than one worker, where a fixed split 2 plies deep took
+1.51 times the nodes and 1.29 times less time. With tables shared, a worker of the
+probe's machine helps it instead, unless the value is asked and the probe is expected
+to be an all node (every child searched: the root taken for a cut node, nodes an odd
+number of plies below it); then its children are asked at once, not one after the
+other. On two workers of one machine, ``13712`` took 1.1-1.2 times the serial nodes in
+all, with a table each 1.4 times (``benchmarks/cluster.py``).
 :class:`SplitReport` holds a solve's figures per worker.
 """
 
@@ -400,6 +404,8 @@ class _Split:
         score = self._pons_value(weak)
         self.proven = True
         self._phase_ends("moves")
+        if self.job.shared:  # split as the value's tests expected: not the moves'
+            self.root.collapse()  # (asked about each root move, no node is expected all)
         size: int = self.game.size  # type: ignore[attr-defined]
         if weak:
             score = (score > 0) - (score < 0)
@@ -554,14 +560,16 @@ class _Split:
     def _wanted(self, node: Node, threshold: int, level: int) -> Iterator[Want]:
         """The probes that would answer "``node`` above ``threshold``?", by level of
         speculation: the eldest undecided child at the node's level, its younger
-        brothers one higher unless an elder brother already failed to decide."""
+        brothers one higher unless an elder brother already failed to decide (or,
+        with tables shared, while the value is asked, the node is expected to be an
+        all node, see :func:`_all_expected`)."""
         if node.above(threshold) is not None:
             return
         if node.final or (node.ply >= self.horizon and not node.expanded):
             yield level, node.ply, node, threshold
             return
         children = node.children(self.game, self.winning)
-        all_node = False
+        all_node = self.job.shared and self._phase[0] == "value" and _all_expected(node)
         first = True
         for child in children:
             child_threshold = child.child_threshold(threshold)
@@ -629,8 +637,9 @@ class _Split:
 
     def _expand(self, asked: list[Want]) -> bool:
         """Split the probe of the most wanted level that has run longest, at least
-        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do (and,
-        with tables shared, is on another machine: one on the probe's helps it, see
+        :data:`SPLIT_AFTER` seconds, if a worker has nothing as wanted to do (with
+        tables shared, unless the value is asked and the probe's node is expected to
+        be an all node, a worker on another machine: one on the probe's helps it, see
         :meth:`_help`): its position is asked through its children from now on (the
         probe, no longer asked for, is dropped; its worker's table keeps what it
         proved, and that worker is sent the eldest child). Whether one was."""
@@ -648,7 +657,8 @@ class _Split:
             if node.ply >= self.horizon + MAX_EXTRA or any(at <= level for at in unsent):
                 continue  # a worker has as wanted a probe to run
             idle = spare + [self.out[f][1] for f, at in running.items() if at > level]
-            if self.job.shared:  # a worker of the probe's machine helps it instead
+            if self.job.shared and not (self._phase[0] == "value" and _all_expected(node)):
+                # a worker of the probe's machine helps it (an expected cut node's)
                 idle = [w for w in idle if w is not None and _host(w) != _host(home or "")]
             if idle and (picked is None or (level, -age) < picked[0]):
                 picked = ((level, -age), node)
@@ -891,6 +901,13 @@ def _run_probes(
 def _run_line(job: ProbeJob, state: Any, ply: int, value: int, limits: Limits) -> list[Probed]:
     """On a worker: the rest of a line (see :meth:`ProbeJob.line`)."""
     return [job.line(state, ply, value, limits)]
+
+
+def _all_expected(node: Node) -> bool:
+    """Whether ``node`` is expected to be an *all* node, every child searched: the
+    root is taken for a *cut* node (its eldest child decides it), the eldest child of
+    a cut node is an all node, every child of an all node a cut node."""
+    return node.ply % 2 == 1
 
 
 def _host(address: str) -> str:

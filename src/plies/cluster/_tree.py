@@ -78,6 +78,15 @@ class Node:
             return self.lower, self.upper
         return -self.upper, -self.lower
 
+    def collapse(self) -> None:
+        """Ask this node and those below it through their own probes again, none
+        expanded below the tree's horizon."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            node.expanded = False
+            stack.extend(node._children or ())
+
     def children(self, game: BaseGame[Any, Any], winning: Any) -> list[Node]:
         """The children in the game's order (as the serial solver orders them)."""
         if self._children is None:
