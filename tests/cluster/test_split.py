@@ -103,11 +103,13 @@ def test_an_easy_position_starts_no_local_cluster() -> None:
         "status = main(['solve', 'connect4', '44455554221', '--workers', '2']);"
         "assert 'distributed' not in sys.modules; sys.exit(status)"
     )
+    before = _tables()
     done = subprocess.run(
         [sys.executable, "-c", code], env=plies_env(), capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("result ")
+    assert _tables() <= before  # the table it solved on (the workers' to be) is gone
 
 
 def test_a_decided_position_is_solved_without_the_cluster() -> None:
@@ -233,3 +235,24 @@ def test_helpers_on_a_shared_table_keep_the_serial_answer(
         helpers += report.helpers
     assert (helpers > 0) == shared
     assert _tables() <= before
+
+
+def test_the_head_start_solves_on_the_workers_shared_table() -> None:
+    """What plies' own process proves while a local cluster would start is in the
+    table the workers map, not lost."""
+    import uuid
+
+    from plies.cluster._probe import pons_table
+    from plies.cluster._shared import release
+    from plies.cluster._split import _head_start
+
+    game = parse_game_spec("connect4")
+    state = game.parse_position(pons_lines("Test_L1_R2", 1)[0].split()[0])
+    token = uuid.uuid4().hex
+    try:
+        here = pons_table(game, 100_003, token)
+        assert _head_start(game, state, 0.3, Limits(), None, None, False, "all", None, here) is None
+        worker = pons_table(game, 100_003, token)
+        assert worker.values is not here.values and worker.values.any()
+    finally:
+        release(token)

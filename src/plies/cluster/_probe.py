@@ -33,7 +33,7 @@ from plies.engine._search import deep_recursion
 from plies.engine._table import TranspositionTable
 from plies.game import BaseGame
 
-__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift", "work_done"]
+__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift", "pons_table", "work_done"]
 
 #: The scale of Connect Four on the native kernel (see the module's docstring).
 PONS = "pons"
@@ -224,23 +224,27 @@ class _EngineSolver:
         return line, solver.ctx.nodes
 
 
+def pons_table(game: BaseGame[Any, Any], table_size: int | None, shared: str | None) -> Any:
+    """A native table for Connect Four probes in this process: the machine's table of
+    the split solve ``shared`` (its token) if given and it can be mapped
+    (:func:`~plies.cluster._shared.shared_table`), else one of its own."""
+    from plies.engine.native import DEFAULT_ENTRIES, NativeTable
+
+    table = NativeTable(table_size or DEFAULT_ENTRIES)
+    if shared is not None:
+        shared_table(shared, table, game.width * (game.height + 1))  # type: ignore[attr-defined]
+    return table
+
+
 class _PonsSolver:
-    """Probes and lines by Pons' Connect Four kernel, on one native table: the
-    machine's table of the split solve ``shared`` (its token) if given and it can be
-    mapped (:func:`~plies.cluster._shared.shared_table`), else one of its own."""
+    """Probes and lines by Pons' Connect Four kernel, on one native table (see
+    :func:`pons_table`)."""
 
     def __init__(
         self, game: BaseGame[Any, Any], table_size: int | None, shared: str | None = None
     ) -> None:
-        from plies.engine.native import DEFAULT_ENTRIES, NativeTable
-
         self.game = game
-        self.table = NativeTable(table_size or DEFAULT_ENTRIES)
-        self.shared = shared is not None and shared_table(
-            shared,
-            self.table,
-            game.width * (game.height + 1),  # type: ignore[attr-defined]
-        )
+        self.table = pons_table(game, table_size, shared)
 
     def _kernel(self, limits: Limits, stop: Callable[[], bool] | None, seed: int = 0) -> Any:
         from plies.engine.native._solve import _Kernel

@@ -68,7 +68,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plies.cluster._lines import HEAD_START, NEEDS_DASK
-from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob, work_done
+from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob, pons_table, work_done
+from plies.cluster._shared import release
 from plies.cluster._tree import Node, Want
 from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
 from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
@@ -198,19 +199,43 @@ def solve_parallel(
         winning is not None and winning(state) is not None
     ):
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
-    if scheduler is None and head_start > 0:
-        started = time.monotonic()
-        solved = _head_start(game, state, head_start, limits, stop, progress, weak, moves, backend)
-        if solved is not None:
-            return solved
-        if limits.time is not None:  # the head start's second counts
-            left = max(0.001, limits.time - (time.monotonic() - started))
-            limits = Limits(nodes=limits.nodes, time=left)
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
+    job = ProbeJob(game, scale, table_size, uuid.uuid4().hex, shared=SHARE_TABLE and scale == PONS)
+    try:
+        if scheduler is None and head_start > 0:
+            # on the workers' table, if they share one: its work is theirs too
+            table = pons_table(game, table_size, job.token) if job.shared else None
+            started = time.monotonic()
+            solved = _head_start(
+                game, state, head_start, limits, stop, progress, weak, moves, backend, table
+            )
+            if solved is not None:
+                return solved
+            if limits.time is not None:  # the head start's second counts
+                left = max(0.001, limits.time - (time.monotonic() - started))
+                limits = Limits(nodes=limits.nodes, time=left)
+        return _solve_on_cluster(job, state, workers, scheduler, limits, stop, progress, split,
+                                 weak, moves, report)  # fmt: skip
+    finally:
+        release(job.token)  # this process's map of the shared table, if it made one
+
+
+def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
+    job: ProbeJob,
+    state: Any,
+    workers: int | None,
+    scheduler: str | None,
+    limits: Limits,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+    split: int,
+    weak: bool,
+    moves: str,
+    report: SplitReport | None,
+) -> SolveResult:
+    """The split solve of :func:`solve_parallel` on the cluster."""
     from plies.cluster._dask import StartStopped, cluster_client
 
-    token = uuid.uuid4().hex
-    job = ProbeJob(game, scale, table_size, token, shared=SHARE_TABLE and scale == PONS)
     try:
         with cluster_client(workers, scheduler, stop_callable(stop)) as client:
             run = _Split(client, job, state, limits, stop, progress, split)
@@ -231,9 +256,11 @@ def _head_start(  # noqa: PLR0917  # solve_parallel's arguments, passed on
     weak: bool,
     moves: str,
     backend: str | None,
+    table: Any,
 ) -> SolveResult | None:
-    """The serial solve of ``state`` if it takes less than ``seconds`` here, else
-    None (a local cluster takes seconds to start: an easy position starts none)."""
+    """The serial solve of ``state`` (on ``table``, if not None) if it takes less than
+    ``seconds`` here, else None (a local cluster takes seconds to start: an easy
+    position starts none)."""
     deadline = time.monotonic() + seconds
     asked = stop_callable(stop)
 
@@ -250,6 +277,7 @@ def _head_start(  # noqa: PLR0917  # solve_parallel's arguments, passed on
             weak=weak,
             moves=moves,
             backend=backend,
+            table=table,
         )
     except SearchError:
         if time.monotonic() < deadline or (asked is not None and asked()):
