@@ -5,11 +5,12 @@ of ``/dev/shm`` as their Connect Four table, so a position one worker proved is 
 to all of them at once: with a table each, a worker re-proves what the others' probes
 already proved. Workers on another machine share theirs with each other. The file is
 named after the solve's token (a random UUID), readable by its owner only. The first
-worker to need it makes it (zeros, under a name of its own, then linked in place, so
-no worker maps a file not yet its size); the client has every worker unlink it at the
-end of the solve (:func:`release`), and a worker unlinks its file when it moves on to
+process to need it makes it (zeros, under a name of its own, then linked in place, so
+no process maps a file not yet its size): plies' own, solving while a local cluster
+would start, or a worker. At the end of the solve the client unlinks it and has every
+worker do so (:func:`release`), and a worker unlinks its file when it moves on to
 another solve or exits. A machine without ``/dev/shm``, or a file that cannot be made,
-leaves the worker its own table.
+leaves the process a table of its own.
 
 Entries are safe to share: the kernel seals each key with its value
 (:func:`plies.engine.native._connect4.seal`), so an entry two workers wrote at once

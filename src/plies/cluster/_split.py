@@ -334,8 +334,7 @@ class _Split:
         self.probes = 0
         self.tasks = 0
         self.expansions = 0
-        #: helper tasks out (see :meth:`_help`) -> their seed
-        self.helpers: dict[Any, int] = {}
+        self.helpers: set[Any] = set()  # the helper tasks out (see :meth:`_help`)
         self.helped = 0
         self.report: SplitReport | None = None  # filled in at the end if given
         self.phases: dict[str, tuple[float, int]] = {}
@@ -386,8 +385,6 @@ class _Split:
     def _release(self) -> None:
         """Have every worker unlink the solve's shared table (see
         :func:`~plies.cluster._shared.release`)."""
-        from plies.cluster._shared import release
-
         with contextlib.suppress(Exception):  # a worker gone: it unlinked it at exit
             self.client.run(release, self.job.token)
 
@@ -659,7 +656,7 @@ class _Split:
         for future in dropped:
             del self.out[future]
             self.sent_at.pop(future, None)
-            self.helpers.pop(future, None)
+            self.helpers.discard(future)
         if dropped:
             self.client.cancel(dropped)
 
@@ -805,7 +802,7 @@ class _Split:
         )
         self.out[future] = ([(node, threshold)], worker)
         self.sent_at[future] = self._now()
-        self.helpers[future] = seed
+        self.helpers.add(future)
         self.tasks += 1
         return True
 
@@ -842,7 +839,7 @@ class _Split:
         """The results of a finished task, counted; a stopped one stops the solve."""
         probes, _ = self.out.pop(future)
         self.sent_at.pop(future, None)
-        self.helpers.pop(future, None)
+        self.helpers.discard(future)
         try:
             results: list[Probed] = future.result()
         except Exception as exc:  # a bug in a probe, or one that killed its workers
