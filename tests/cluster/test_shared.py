@@ -95,3 +95,14 @@ def test_without_dev_shm_a_worker_keeps_its_own_table(
 def test_a_token_names_no_other_file() -> None:
     with pytest.raises(ValueError, match="alphanumeric"):
         shared_table("../x", NativeTable(1009), BITS)
+
+
+def test_a_full_dev_shm_leaves_a_table_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(fd: int, offset: int, length: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_shared.os, "posix_fallocate", full)
+    name = token()
+    table = NativeTable(1009)
+    assert not shared_table(name, table, BITS) and table.keys is None
+    assert not list(_shared.SHM.glob(f"plies-table-{name}*"))  # nothing half made

@@ -78,11 +78,14 @@ def _map(path: Path, size: int) -> mmap.mmap:
 
 
 def _make(path: Path, size: int) -> int:
-    """Make the file at ``path`` (or open the one another worker made first)."""
+    """Make the file at ``path``, ``size`` zero bytes (or open the one another process
+    made first)."""
     own = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
     fd = os.open(own, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.ftruncate(fd, size)
+        # Its pages taken now: a full /dev/shm is an error here (the worker keeps a
+        # table of its own), not a SIGBUS when a search first writes to the page.
+        os.posix_fallocate(fd, 0, size)
         os.link(own, path)
     except FileExistsError:
         os.close(fd)
