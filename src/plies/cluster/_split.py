@@ -52,7 +52,7 @@ probe's machine helps it instead, unless the value is asked and the probe is exp
 to be an all node (every child searched: the root taken for a cut node, nodes an odd
 number of plies below it); then its children are asked at once, not one after the
 other. On two workers of one machine, ``13712`` took 1.1-1.2 times the serial nodes in
-all, with a table each 1.4 times (``benchmarks/cluster.py``).
+all, with a table each 1.3-1.4 times (``benchmarks/cluster.py``).
 :class:`SplitReport` holds a solve's figures per worker.
 """
 
