@@ -257,3 +257,29 @@ def test_the_head_start_solves_on_the_workers_shared_table() -> None:
         assert worker.values is not here.values and worker.values.any()
     finally:
         release(token)
+
+
+def test_a_worker_killed_mid_solve_changes_no_answer(address: str) -> None:
+    """A worker killed while it writes to the shared table (its entries may be torn:
+    the seal refuses them) and runs probes (run again elsewhere): the serial answer."""
+    import distributed
+
+    game = parse_game_spec("connect4")
+    state = game.parse_position("7357561511")  # Test_L1_R2, 6 s here serially
+    killed: list[int] = []
+    with distributed.Client(address) as client:
+        pids = client.run(os.getpid)
+        started = time.monotonic()
+
+        def progress(nodes: int) -> None:
+            if not killed and time.monotonic() - started > 1.5:
+                busy = [w for w, tasks in client.processing().items() if tasks]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(pids[busy[0]])
+
+        solved = solve_parallel(game, state, scheduler=address, moves="all", progress=progress)
+    assert killed
+    assert answer(solved) == answer(solve(game, state, moves="all"))
+    with distributed.Client(address) as client:
+        client.wait_for_workers(2, timeout=60)  # the nanny's new worker, for the next tests
