@@ -262,10 +262,18 @@ def test_an_entry_whose_key_and_value_came_from_two_writers_is_not_read() -> Non
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10**6), st.integers(8, 16), st.integers(0, 2**62))
-def test_a_helper_s_order_gives_the_same_score(seed: int, plies: int, helper: int) -> None:
-    state = random_position(C4, seed, plies)
+@given(st.integers(0, 10**6), st.integers(20, 23), st.integers(0, 2**62))
+def test_a_helper_s_order_gives_the_same_score(seed: int, empty: int, helper: int) -> None:
+    """Helpers swap moves where at least 20 cells are empty: positions with 20-23."""
+    state = random_position(C4, seed, empty)
     if C4.terminal_value(state) is not None or C4.winning_move(state) is not None:
         return
     score, _ = _run_solve_root(NativeTable(10_007), state)
     assert _run_solve_root(NativeTable(10_007), state, 2 * helper + 1)[0] == score
+
+
+def test_helpers_search_in_other_orders() -> None:
+    (state,) = _hard_positions(1, 24)
+    seeds = [0] + [(0x9E3779B97F4A7C15 * n) % 2**64 | 1 for n in (1, 2, 3)]  # as a split's
+    counts = [_run_solve_root(NativeTable(100_003), state, seed)[1] for seed in seeds]
+    assert len(set(counts)) > 2, counts  # each seed its own order, so its own count
