@@ -45,7 +45,8 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=whole_number(1, 1024),
         metavar="N",
-        help="run the batch (solve: or split one position's search) on a local Dask "
+        help="run the batch (solve: or split one position's search; Connect Four's "
+        "workers on one machine then share one table, in /dev/shm) on a local Dask "
         "cluster of N worker processes (needs plies[cluster]); the output is the serial one",
     )
     where.add_argument(
