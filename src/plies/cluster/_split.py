@@ -203,13 +203,22 @@ def solve_parallel(
     job = ProbeJob(game, scale, table_size, uuid.uuid4().hex, shared=SHARE_TABLE and scale == PONS)
     try:
         if scheduler is None and head_start > 0:
+            from plies.cluster._forkserver import start_fork_server, stop_fork_server
+
+            # Meanwhile the server the workers fork from loads Dask and the kernel.
+            start_fork_server(job)
             # on the workers' table, if they share one: its work is theirs too
             table = pons_table(game, table_size, job.token) if job.shared else None
             started = time.monotonic()
-            solved = _head_start(
-                game, state, head_start, limits, stop, progress, weak, moves, backend, table
-            )
+            try:
+                solved = _head_start(
+                    game, state, head_start, limits, stop, progress, weak, moves, backend, table
+                )
+            except BaseException:
+                stop_fork_server()
+                raise
             if solved is not None:
+                stop_fork_server()  # no cluster: the server would hold the output open
                 return solved
             if limits.time is not None:  # the head start's second counts
                 left = max(0.001, limits.time - (time.monotonic() - started))
