@@ -2,10 +2,10 @@
 
 Starting it is the slow part of a cluster's start-up: a new interpreter imports Dask,
 Numba and plies (:mod:`plies.cluster._preload`) and loads the batch's compiled kernel
-from Numba's disk cache, a second or two of one core. A batch started with
-``--workers`` starts it first of all (:func:`start_fork_server`, standard library only,
-so a batch done here never imports Dask), and the workers forked later from it start
-with all of that done.
+from Numba's disk cache, a second or two of one core. A batch, or one position's
+split solve, started with ``--workers`` starts it first of all (:func:`start_fork_server`,
+standard library only, so a batch or a solve done here never imports Dask), and the
+workers forked later from it start with all of that done.
 
 The job reaches the server pickled in the environment variable :data:`WARM_JOB`, set
 for the server's start only: it is this process's own object, never read from
