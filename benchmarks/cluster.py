@@ -30,7 +30,8 @@ LocalCluster's start and stop included), and :func:`plies.cluster.solve_parallel
 LocalCluster of 2 started beforehand, its workers sharing one table and helping each
 other (the default on one machine) and, for comparison, each with its own table. The
 answers must be the serial one (value, distance, best moves, line); prints seconds, nodes
-and ``serial / split`` (target: 1.6), the fastest of ``--repeat`` runs and every run.
+and ``serial / split`` (target: 1.6), the fastest of ``--repeat`` rounds (each run once a
+round, so that a busy moment of the machine falls on all of them) and every run.
 Wall times vary with the machine's load, so it also prints figures that do not: the
 serial nodes, every worker's nodes on the running cluster (cancelled probes too),
 their sum (``inflation``: over the serial nodes) and their largest (the critical path),
@@ -197,30 +198,35 @@ def print_schedule(label: str, serial_nodes: int, report: Any) -> None:
     )
 
 
-def best_of(repeat: int, run: Callable[[], tuple[float, Any]]) -> tuple[float, Any, list[float]]:
-    """The fastest of ``repeat`` runs of ``run`` (which returns seconds and more): its
-    seconds and more, and every run's seconds."""
-    runs = [run() for _ in range(repeat)]
-    best = min(runs, key=lambda each: each[0])
-    return best[0], best[1], [each[0] for each in runs]
-
-
 def single(position: str, *, simulate: bool = False, repeat: int = 1) -> None:
     """Time one hard position serially and split over two workers; print the table."""
     answer = ("result", "distance", "score", "best_moves", "pv")
-    serial_seconds, serial, serial_runs = best_of(repeat, lambda: solve_command(position, []))
-    w2_seconds, w2, w2_runs = best_of(repeat, lambda: solve_command(position, ["--workers", "2"]))
-    if any(w2[key] != serial[key] for key in answer):
-        raise SystemExit(f"--workers 2 differs from the serial answer: {w2} {serial}")
-    splits = {}
-    for shared in (True, False):
 
-        def split(shared: bool = shared) -> tuple[float, Any]:
+    def split(shared: bool) -> Callable[[], tuple[float, Any]]:
+        def run() -> tuple[float, Any]:
             seconds, solved, report = split_on_cluster(position, 2, shared=shared)
             return seconds, (solved, report)
 
-        splits[shared] = best_of(repeat, split)
-        solved = splits[shared][1][0]
+        return run
+
+    runs: dict[str, Callable[[], tuple[float, Any]]] = {
+        "serial": lambda: solve_command(position, []),
+        "w2": lambda: solve_command(position, ["--workers", "2"]),
+        "shared": split(shared=True),
+        "own": split(shared=False),
+    }
+    done: dict[str, list[tuple[float, Any]]] = {name: [] for name in runs}
+    for _ in range(repeat):  # rounds of each run: a busy moment falls on all of them
+        for name, run in runs.items():
+            done[name].append(run())
+    best = {name: min(results, key=lambda each: each[0]) for name, results in done.items()}
+    every = {name: [seconds for seconds, _ in results] for name, results in done.items()}
+    serial_seconds, serial = best["serial"]
+    w2_seconds, w2 = best["w2"]
+    if any(w2[key] != serial[key] for key in answer):
+        raise SystemExit(f"--workers 2 differs from the serial answer: {w2} {serial}")
+    for name in ("shared", "own"):
+        solved = best[name][1][0]
         if (solved.result, solved.distance, list(solved.pv)) != (
             serial["result"],
             serial["distance"],
@@ -233,23 +239,23 @@ def single(position: str, *, simulate: bool = False, repeat: int = 1) -> None:
     )
     print(f"{'':<30}{'seconds':>9}{'nodes':>14}{'serial/this':>13}   every run")
     rows = [
-        ("serial (command)", serial_seconds, serial["nodes"], serial_runs),
-        ("--workers 2 (command)", w2_seconds, w2["nodes"], w2_runs),
+        ("serial (command)", "serial", serial_seconds, serial["nodes"]),
+        ("--workers 2 (command)", "w2", w2_seconds, w2["nodes"]),
     ]
-    for shared, label in ((True, "running 2, shared table"), (False, "running 2, own tables")):
-        seconds, (solved, _), runs = splits[shared]
-        rows.append((label, seconds, solved.stats.nodes, runs))
-    for label, seconds, nodes, runs in rows:
-        every = " ".join(f"{run:.2f}" for run in runs)
-        print(f"{label:<30}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}   {every}")
+    for name, label in (("shared", "running 2, shared table"), ("own", "running 2, own tables")):
+        seconds, (solved, _) = best[name]
+        rows.append((label, name, seconds, solved.stats.nodes))
+    for label, name, seconds, nodes in rows:
+        times = " ".join(f"{run:.2f}" for run in every[name])
+        print(f"{label:<30}{seconds:>9.2f}{nodes:>14,}{serial_seconds / seconds:>13.2f}   {times}")
     serial_nodes = int(serial["nodes"])
     print(f"serial nodes {serial_nodes:,}; workers' nodes, cancelled probes included:")
     print(
         f"{'':<30}{'total':>14}{'inflation':>10}{'critical':>14}{'ideal':>8}{'splits':>7}"
         f"{'helpers':>8}   per worker"
     )
-    for shared, label in ((True, "shared table"), (False, "own tables")):
-        _, (_, report), _ = splits[shared]
+    for name, label in (("shared", "shared table"), ("own", "own tables")):
+        _, (_, report) = best[name]
         busy = sum(report.worker_seconds.values()) / report.wall
         print_schedule(f"{label} (busy {busy:.2f})", serial_nodes, report)
     if simulate:

@@ -38,6 +38,7 @@ from plies.engine._context import SearchContext
 from plies.engine._limits import MAX_PLY
 from plies.engine._negamax import overrides, unchecked_play
 from plies.engine._scores import WIN
+from plies.game import BaseGame
 
 __all__ = [
     "EXACT_CODE",
@@ -46,6 +47,7 @@ __all__ = [
     "ExactSolver",
     "narrow",
     "scaled_utility",
+    "score_bounds",
 ]
 
 #: Bound kinds of a table entry (the low two bits of its int).
@@ -91,10 +93,7 @@ class ExactSolver:
             else None
         )
         self.remaining = game.remaining_plies if overrides(game, "remaining_plies") else None
-        self.mover_wins = game.last_mover_wins and game.alternating
-        low_utility, high_utility = game.utility_bounds()
-        self.worst = scaled_utility(low_utility)
-        self.best = scaled_utility(high_utility)
+        self.worst, self.best, self.mover_wins = score_bounds(game)
         self.ordering = ordering
         self.play = unchecked_play(game)
         self.node = self._make_node()
@@ -345,6 +344,14 @@ class ExactSolver:
         if self.ordering and overrides(self.game, "order_moves"):
             moves = self.game.order_moves(state, moves)
         return moves
+
+
+def score_bounds(game: BaseGame[Any, Any]) -> tuple[int, int, bool]:
+    """``(worst, best, mover_wins)``: the game's least and greatest utility in engine
+    units, and whether only the last mover can win; what the exact solvers' score
+    bounds and :func:`narrow` start from."""
+    low, high = game.utility_bounds()
+    return scaled_utility(low), scaled_utility(high), game.last_mover_wins and game.alternating
 
 
 def narrow(

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from plies.engine._context import StopRequest, solve_stopped
-from plies.engine._exact import narrow, scaled_utility
+from plies.engine._exact import narrow, score_bounds
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import overrides
 from plies.engine._result import SearchResult, SearchStats
@@ -329,9 +329,7 @@ def _value(game: BaseGame[Any, Any], state: Any, work: _Work, *, weak: bool) -> 
     the whole window. (Checkers, two kings against one: 196k nodes narrowed against
     802k in one search; Othello, 12 empties: 82k in one search against 112k narrowed,
     whose scores are disc counts that take many windows to narrow.)"""
-    low, high = game.utility_bounds()
-    worst, best = scaled_utility(low), scaled_utility(high)
-    mover_wins = game.last_mover_wins and game.alternating
+    worst, best, mover_wins = score_bounds(game)
     control = work.control
     control[kernel.WORST], control[kernel.BEST] = worst, best
     control[kernel.MOVER_WINS] = mover_wins
