@@ -54,7 +54,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,21 +98,35 @@ def time_command(path: Path, lines: list[str], extra: list[str]) -> float:
     return seconds
 
 
+@contextmanager
+def running_cluster(workers: int) -> Iterator[Any]:
+    """A LocalCluster of ``workers`` warm single-threaded processes, with the Dask
+    settings ``--workers`` gives its own (:data:`QUIET_LOCAL_CLUSTER`)."""
+    import dask
+    import distributed
+
+    from plies.cluster._dask import QUIET_LOCAL_CLUSTER
+
+    with (
+        dask.config.set(QUIET_LOCAL_CLUSTER),
+        distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+        ) as cluster,
+    ):
+        with distributed.Client(cluster) as client:
+            client.wait_for_workers(workers)
+        yield cluster
+
+
 def time_on_cluster(lines: list[str], workers: int) -> tuple[float, float]:
     """Seconds :func:`run_lines` takes on a running LocalCluster of ``workers``, and the
     seconds of solving the lines took on the workers, summed (their ratio is how many
     workers were solving at once, on average)."""
-    import distributed
-
-    with distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        with distributed.Client(cluster) as client:
-            client.wait_for_workers(workers)
+    with running_cluster(workers) as cluster:
         outputs: list[LineResult] = []
         started = time.perf_counter()
         run_lines(
@@ -146,8 +161,6 @@ def split_on_cluster(position: str, workers: int, *, shared: bool) -> tuple[floa
     (the workers' warm-up included), its result and its :class:`SplitReport`; the
     workers share one table (and help each other) if ``shared``, else each has its own
     (and long probes are split instead)."""
-    import distributed
-
     from plies.cluster import _split, solve_parallel
     from plies.cluster._split import SplitReport
     from plies.games import get_game
@@ -156,15 +169,7 @@ def split_on_cluster(position: str, workers: int, *, shared: bool) -> tuple[floa
 
     game = get_game("connect4")
     state = game.parse_position(position)
-    with distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        with distributed.Client(cluster) as client:
-            client.wait_for_workers(workers)
+    with running_cluster(workers) as cluster:
         started = time.perf_counter()
         report = SplitReport()
         solved = solve_parallel(

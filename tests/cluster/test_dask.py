@@ -258,6 +258,24 @@ def test_workers_plies_starts_skip_the_blas_probe() -> None:
     assert done.stdout.strip() == "[(False, False)]"
 
 
+def test_a_local_clusters_workers_keep_dasks_bookkeeping_rare() -> None:
+    # The settings reach the worker processes (from their nanny), not only this one.
+    code = (
+        "import dask\n"
+        "from plies.cluster._dask import cluster_client\n"
+        "def settings():\n"
+        "    return (dask.config.get('distributed.worker.profile.enabled'),\n"
+        "            dask.config.get('distributed.admin.tick.interval'))\n"
+        "with cluster_client(1, None) as client:\n"
+        "    print(list(client.run(settings).values()))\n"
+        "print(settings())\n"
+    )
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    # Dask's defaults again once the cluster is closed: plies changes them for it only.
+    assert done.stdout.splitlines() == ["[(False, '1s')]", "(True, '20ms')"]
+
+
 class RecordingQueue(LineQueue):
     """A LineQueue that notes which thread delivered each line."""
 
