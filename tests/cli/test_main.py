@@ -134,3 +134,39 @@ def test_a_board_starting_with_two_dashes_and_a_letter(
     status, out, err = run(capsys, "analyze", "othello", board, "--depth", "1")
     assert status == 0, err
     assert out.splitlines()[-1].startswith("bestmove ")
+
+
+def test_plies_own_process_ends_after_its_exit_handlers_without_teardown() -> None:
+    # A handler registered while the command runs still runs, the output is flushed,
+    # the status is main's, and the objects left are not freed one by one (no __del__).
+    code = (
+        "import atexit, sys\n"
+        "from plies import cli\n"
+        "class Freed:\n"
+        "    def __del__(self):\n"
+        "        print('freed', file=sys.stderr)\n"
+        "cli.LEFT = Freed()\n"
+        "def command(argv):\n"
+        "    atexit.register(print, 'handler ran', file=sys.stderr)\n"
+        "    print('x' * 100000, end='')\n"
+        "    return 3\n"
+        "cli._main = command\n"
+        "raise SystemExit(cli.main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 3
+    assert done.stdout == "x" * 100000
+    assert done.stderr == "handler ran\n"
+
+
+def test_an_uncaught_exception_gets_pythons_own_exit() -> None:
+    code = (
+        "from plies import cli\n"
+        "def command(argv):\n"
+        "    raise RuntimeError('bug')\n"
+        "cli._main = command\n"
+        "raise SystemExit(cli.main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert "RuntimeError: bug" in done.stderr
