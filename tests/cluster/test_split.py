@@ -237,28 +237,6 @@ def test_helpers_on_a_shared_table_keep_the_serial_answer(
     assert _tables() <= before
 
 
-def test_the_head_start_solves_on_the_workers_shared_table() -> None:
-    """What plies' own process proves while a local cluster would start is in the
-    table the workers map, not lost."""
-    import uuid
-
-    from plies.cluster._probe import pons_table
-    from plies.cluster._shared import release
-    from plies.cluster._split import _head_start
-
-    game = parse_game_spec("connect4")
-    solve(game, game.parse_position("44455554221"))  # the kernel loaded: the head start solves
-    state = game.parse_position("13712")  # 20 s here
-    token = uuid.uuid4().hex
-    try:
-        here = pons_table(game, 100_003, token)
-        assert _head_start(game, state, 0.2, Limits(), None, None, False, "all", None, here) is None
-        worker = pons_table(game, 100_003, token)
-        assert worker.values is not here.values and worker.values.any()
-    finally:
-        release(token)
-
-
 def test_a_worker_killed_mid_solve_changes_no_answer(address: str) -> None:
     """A worker killed while it writes to the shared table (its entries may be torn:
     the seal refuses them) and runs probes (run again elsewhere): the serial answer."""

@@ -67,6 +67,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies.cluster._head import HeadStart
 from plies.cluster._lines import HEAD_START, NEEDS_DASK
 from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob, pons_table, work_done
 from plies.cluster._shared import release
@@ -201,6 +202,7 @@ def solve_parallel(
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
     scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
     job = ProbeJob(game, scale, table_size, uuid.uuid4().hex, shared=SHARE_TABLE and scale == PONS)
+    head = None
     try:
         if scheduler is None and head_start > 0:
             from plies.cluster._forkserver import start_fork_server, stop_fork_server
@@ -209,23 +211,18 @@ def solve_parallel(
             start_fork_server(job)
             # on the workers' table, if they share one: its work is theirs too
             table = pons_table(game, table_size, job.token) if job.shared else None
-            started = time.monotonic()
-            try:
-                solved = _head_start(
-                    game, state, head_start, limits, stop, progress, weak, moves, backend, table
-                )
-            except BaseException:
+            head = HeadStart(game, state, stop, limits=limits, progress=progress, weak=weak,
+                             moves=moves, backend=backend, table=table)  # fmt: skip
+            if head.wait(head_start):  # no cluster: the server would hold the output open
                 stop_fork_server()
-                raise
-            if solved is not None:
-                stop_fork_server()  # no cluster: the server would hold the output open
-                return solved
-            if limits.time is not None:  # the head start's second counts
-                left = max(0.001, limits.time - (time.monotonic() - started))
-                limits = Limits(nodes=limits.nodes, time=left)
+                solved = head.result()
+                if solved is not None:
+                    return solved
         return _solve_on_cluster(job, state, workers, scheduler, limits, stop, progress, split,
-                                 weak, moves, report)  # fmt: skip
+                                 weak, moves, report, head)  # fmt: skip
     finally:
+        if head is not None:
+            head.stop()
         release(job.token)  # this process's map of the shared table, if it made one
 
 
@@ -241,57 +238,37 @@ def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
     weak: bool,
     moves: str,
     report: SplitReport | None,
+    head: HeadStart | None,
 ) -> SolveResult:
-    """The split solve of :func:`solve_parallel` on the cluster."""
+    """The split solve of :func:`solve_parallel` on the cluster; ``head``, the head
+    start still searching while the cluster starts (the cluster's start is abandoned
+    if it solves the position meanwhile)."""
     from plies.cluster._dask import StartStopped, cluster_client
 
+    asked = stop_callable(stop)
+
+    def start_stopped() -> bool:
+        return (asked is not None and asked()) or (head is not None and head.done())
+
     try:
-        with cluster_client(workers, scheduler, stop_callable(stop)) as client:
+        with cluster_client(workers, scheduler, start_stopped) as client:
+            if head is not None:
+                head.stop()
+                solved = head.result()
+                if solved is not None:
+                    return solved
+                limits = head.limits_left()
             run = _Split(client, job, state, limits, stop, progress, split)
             if report is not None:
                 run.report = report
             return run.solve(weak, moves)
     except StartStopped:
+        if head is not None:
+            head.stop()
+            solved = head.result()  # raises what stopped it (a limit, a stop request)
+            if solved is not None:
+                return solved
         raise solve_stopped("stop requested", proven=False, moves=moves) from None
-
-
-def _head_start(  # noqa: PLR0917  # solve_parallel's arguments, passed on
-    game: BaseGame[Any, Any],
-    state: Any,
-    seconds: float,
-    limits: Limits,
-    stop: StopRequest | None,
-    progress: Callable[[int], None] | None,
-    weak: bool,
-    moves: str,
-    backend: str | None,
-    table: Any,
-) -> SolveResult | None:
-    """The serial solve of ``state`` (on ``table``, if not None) if it takes less than
-    ``seconds`` here, else None (a local cluster takes seconds to start: an easy
-    position starts none)."""
-    deadline = time.monotonic() + seconds
-    asked = stop_callable(stop)
-
-    def head_over() -> bool:
-        return time.monotonic() >= deadline or (asked is not None and asked())
-
-    try:
-        return solve(
-            game,
-            state,
-            limits=limits,
-            stop=head_over,
-            progress=progress,
-            weak=weak,
-            moves=moves,
-            backend=backend,
-            table=table,
-        )
-    except SearchError:
-        if time.monotonic() < deadline or (asked is not None and asked()):
-            raise  # a limit of the solve, or a stop request: not the head start's end
-        return None
 
 
 def _is_connect4(game: BaseGame[Any, Any]) -> bool:
