@@ -173,10 +173,11 @@ def solve_parallel(
     native kernel (unless ``backend="python"``), every other game on the Python
     solver. ``limits`` bound the nodes of all workers together and the time;
     running out, or ``stop``, raises :class:`SearchError` as :func:`solve` does. A
-    position already decided (the game over, a win in one) is solved here, and so is
-    one solved within ``head_start`` seconds (default
-    :data:`~plies.cluster._lines.HEAD_START`) here before a local cluster is started;
-    their statistics are then the serial solve's.
+    position already decided (the game over, a win in one) is solved here. Before a
+    local cluster is started, the position is solved here for ``head_start`` seconds
+    (default :data:`~plies.cluster._lines.HEAD_START`), and on while the cluster starts
+    (:class:`~plies.cluster._head.HeadStart`); a position solved meanwhile is the
+    serial solve's, statistics included.
 
     ``report``, if given, is filled in with how the work was spread over the workers
     (a solve on the cluster only; see :class:`SplitReport`).
@@ -213,8 +214,8 @@ def solve_parallel(
             table = pons_table(game, table_size, job.token) if job.shared else None
             head = HeadStart(game, state, stop, limits=limits, progress=progress, weak=weak,
                              moves=moves, backend=backend, table=table)  # fmt: skip
-            if head.wait(head_start):  # no cluster: the server would hold the output open
-                stop_fork_server()
+            if head.wait(head_start):
+                stop_fork_server()  # no cluster: the server would hold the output open
                 solved = head.result()
                 if solved is not None:
                     return solved
