@@ -207,6 +207,11 @@ def test_a_piece_dragged_with_a_finger(page: Any, server: str) -> None:
     for step in range(1, 7):
         touch("touchMove", (x + (x2 - x) * step / 6, y + (y2 - y) * step / 6))
     assert _squares(page, "legal") == {"f3", "h3"} and _squares(page, "drop") == {"f3"}
+    # The browser may hand the last move over at its next frame (late on a busy machine).
+    page.wait_for_function(
+        "y => document.querySelector('#board .drag-ghost').getBoundingClientRect().bottom < y",
+        arg=y2,
+    )
     ghost = page.locator("#board .drag-ghost").bounding_box()
     assert ghost["y"] + ghost["height"] < y2 < ghost["y"] + 2.5 * ghost["height"]  # in sight
     assert ghost["x"] < x2 < ghost["x"] + ghost["width"]
