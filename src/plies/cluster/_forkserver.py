@@ -41,8 +41,9 @@ def start_fork_server(job: Any = None) -> None:
     it: Ctrl-C at a terminal, sent to every process of the group, then stops the work in
     this process only (a worker's KeyboardInterrupt was a traceback on the terminal).
     Python installs no handler of its own for a signal it starts ignoring, and the
-    server gives its children the handlers it started with. Only the start of the
-    server (milliseconds) ignores SIGINT here."""
+    server gives its children the handlers it started with. This process ignores
+    SIGINT only while it starts the server (milliseconds), and a Ctrl-C meanwhile is
+    held and handled once that is done (see :func:`_sigint_ignored`)."""
     import multiprocessing
     from multiprocessing import forkserver
 
@@ -92,15 +93,20 @@ def _job_in_environment(job: Any) -> Iterator[None]:
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread)."""
+    """SIGINT ignored while the block runs (in the main thread), for the processes it
+    starts; one that comes meanwhile is not lost for this process: it is blocked here
+    too, and Linux keeps a blocked signal pending even while it is ignored, so it
+    reaches this process's own handler once that is back."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def warm_job_from_environment() -> None:
