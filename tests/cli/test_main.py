@@ -136,37 +136,38 @@ def test_a_board_starting_with_two_dashes_and_a_letter(
     assert out.splitlines()[-1].startswith("bestmove ")
 
 
-def test_plies_own_process_ends_after_its_exit_handlers_without_teardown() -> None:
-    # A handler registered while the command runs still runs, the output is flushed,
-    # the status is main's, and the objects left are not freed one by one (no __del__).
+def _as_plies_process(command: str) -> subprocess.CompletedProcess[str]:
+    """A new process run as plies' own (``main()`` without arguments, as the ``plies``
+    script does), its command's work (``_main``) replaced by the body ``command``."""
     code = (
         "import atexit, sys\n"
         "from plies import cli\n"
+        "def command(argv):\n"
+        + "".join(f"    {line}\n" for line in command.splitlines())
+        + "cli._main = command\n"
+        "raise SystemExit(cli.main())\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+
+
+def test_plies_own_process_ends_after_its_exit_handlers_without_teardown() -> None:
+    # A handler registered while the command runs still runs, the output is flushed,
+    # the status is main's, and the objects left are not freed one by one (no __del__).
+    done = _as_plies_process(
         "class Freed:\n"
         "    def __del__(self):\n"
         "        print('freed', file=sys.stderr)\n"
         "cli.LEFT = Freed()\n"
-        "def command(argv):\n"
-        "    atexit.register(print, 'handler ran', file=sys.stderr)\n"
-        "    print('x' * 100000, end='')\n"
-        "    return 3\n"
-        "cli._main = command\n"
-        "raise SystemExit(cli.main())\n"
+        "atexit.register(print, 'handler ran', file=sys.stderr)\n"
+        "print('x' * 100000, end='')\n"
+        "return 3"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 3
     assert done.stdout == "x" * 100000
     assert done.stderr == "handler ran\n"
 
 
 def test_an_uncaught_exception_gets_pythons_own_exit() -> None:
-    code = (
-        "from plies import cli\n"
-        "def command(argv):\n"
-        "    raise RuntimeError('bug')\n"
-        "cli._main = command\n"
-        "raise SystemExit(cli.main())\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    done = _as_plies_process("raise RuntimeError('bug')")
     assert done.returncode == 1
     assert "RuntimeError: bug" in done.stderr

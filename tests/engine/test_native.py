@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.pons import pons_set
+from plies.cluster._split import helper_seed
 from plies.engine import Limits, NativeTable, TranspositionTable, choose_backend, search, solve
 from plies.errors import SearchError
 from plies.games import get_game
@@ -274,6 +275,6 @@ def test_a_helper_s_order_gives_the_same_score(seed: int, empty: int, helper: in
 
 def test_helpers_search_in_other_orders() -> None:
     (state,) = _hard_positions(1, 24)
-    seeds = [0] + [(0x9E3779B97F4A7C15 * n) % 2**64 | 1 for n in (1, 2, 3)]  # as a split's
+    seeds = [0] + [helper_seed(n) for n in (1, 2, 3)]  # a split's first helpers
     counts = [_run_solve_root(NativeTable(100_003), state, seed)[1] for seed in seeds]
     assert len(set(counts)) > 2, counts  # each seed its own order, so its own count

@@ -61,7 +61,7 @@ class HeadStart:
     def wait(self, seconds: float) -> bool:
         """Wait at most ``seconds`` for the solve to end; whether it has."""
         self._thread.join(seconds)
-        return not self._thread.is_alive()
+        return self.done()
 
     def done(self) -> bool:
         """Whether the solve has ended (solved, or stopped)."""
@@ -81,6 +81,11 @@ class HeadStart:
         if self._ended_by_stop and (self._asked is None or not self._asked()):
             return None  # stopped for the cluster, not by a limit or a request
         raise outcome
+
+    def finish(self) -> SolveResult | None:
+        """:meth:`stop`, then :meth:`result`."""
+        self.stop()
+        return self.result()
 
     def limits_left(self) -> Limits:
         """The solve's limits less what the head start took (its time counts)."""

@@ -83,7 +83,7 @@ def _make(path: Path, size: int) -> int:
     own = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
     fd = os.open(own, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        # Its pages taken now: a full /dev/shm is an error here (the worker keeps a
+        # Its pages taken now: a full /dev/shm is an error here (the process keeps a
         # table of its own), not a SIGBUS when a search first writes to the page.
         os.posix_fallocate(fd, 0, size)
         os.link(own, path)

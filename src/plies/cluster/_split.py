@@ -83,7 +83,7 @@ from plies.engine._table import TranspositionTable
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 
-__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "SplitReport", "solve_parallel"]
+__all__ = ["DEFAULT_SPLIT", "HANDOFF_SECONDS", "SplitReport", "helper_seed", "solve_parallel"]
 
 #: Plies of the tree the client keeps below the root (and below each node of the line).
 DEFAULT_SPLIT = 1
@@ -254,8 +254,7 @@ def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
     try:
         with cluster_client(workers, scheduler, start_stopped) as client:
             if head is not None:
-                head.stop()
-                solved = head.result()
+                solved = head.finish()
                 if solved is not None:
                     return solved
                 limits = head.limits_left()
@@ -265,8 +264,7 @@ def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
             return run.solve(weak, moves)
     except StartStopped:
         if head is not None:
-            head.stop()
-            solved = head.result()  # raises what stopped it (a limit, a stop request)
+            solved = head.finish()  # raises what stopped it (a limit, a stop request)
             if solved is not None:
                 return solved
         raise solve_stopped("stop requested", proven=False, moves=moves) from None
@@ -569,19 +567,25 @@ class _Split:
 
     # -- probes ---------------------------------------------------------------------
 
+    def _children_at_once(self, node: Node) -> bool:
+        """Whether ``node``'s children are all asked at once, not the eldest first: with
+        tables shared, while the value is asked, at a node expected to be an all node
+        (see :func:`_all_expected`)."""
+        return self.job.shared and self._phase[0] == "value" and _all_expected(node)
+
     def _wanted(self, node: Node, threshold: int, level: int) -> Iterator[Want]:
         """The probes that would answer "``node`` above ``threshold``?", by level of
         speculation: the eldest undecided child at the node's level, its younger
         brothers one higher unless an elder brother already failed to decide (or,
         with tables shared, while the value is asked, the node is expected to be an
-        all node, see :func:`_all_expected`)."""
+        all node, see :meth:`_children_at_once`)."""
         if node.above(threshold) is not None:
             return
         if node.final or (node.ply >= self.horizon and not node.expanded):
             yield level, node.ply, node, threshold
             return
         children = node.children(self.game, self.winning)
-        all_node = self.job.shared and self._phase[0] == "value" and _all_expected(node)
+        all_node = self._children_at_once(node)
         first = True
         for child in children:
             child_threshold = child.child_threshold(threshold)
@@ -669,7 +673,7 @@ class _Split:
             if node.ply >= self.horizon + MAX_EXTRA or any(at <= level for at in unsent):
                 continue  # a worker has as wanted a probe to run
             idle = spare + [self.out[f][1] for f, at in running.items() if at > level]
-            if self.job.shared and not (self._phase[0] == "value" and _all_expected(node)):
+            if self.job.shared and not self._children_at_once(node):
                 # a worker of the probe's machine helps it (an expected cut node's)
                 idle = [w for w in idle if w is not None and _host(w) != _host(home or "")]
             if idle and (picked is None or (level, -age) < picked[0]):
@@ -776,7 +780,7 @@ class _Split:
             return False
         node, threshold = self.out[picked[1]][0][0]
         self.helped += 1
-        seed = (HELPER_SEED * self.helped) % 2**64 | 1
+        seed = helper_seed(self.helped)
         future = self.client.submit(
             _run_probes,
             self.job,
@@ -913,6 +917,11 @@ def _run_probes(
 def _run_line(job: ProbeJob, state: Any, ply: int, value: int, limits: Limits) -> list[Probed]:
     """On a worker: the rest of a line (see :meth:`ProbeJob.line`)."""
     return [job.line(state, ply, value, limits)]
+
+
+def helper_seed(count: int) -> int:
+    """The seed of a split solve's ``count``-th helper (odd: 0 is the usual order)."""
+    return (HELPER_SEED * count) % 2**64 | 1
 
 
 def _all_expected(node: Node) -> bool:
