@@ -24,6 +24,7 @@ from rich.text import Text
 from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.cli._book import add_book_argument, book_summary, open_book
+from plies.cli._console import output_console
 from plies.engine import (
     ALGORITHMS,
     BACKENDS,
@@ -126,13 +127,9 @@ def register(subparsers: Any) -> None:
     play.set_defaults(handler=run_play)
 
 
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
-
-
 def run_games(_args: argparse.Namespace) -> int:
     """Handler of ``plies games``: one entry per game with its notation."""
-    console = _console()
+    console = output_console()
     for entry in GAMES:
         console.print(f"[bold]{entry.name}[/bold]  {entry.summary}", markup=True)
         defaults = entry.parameter_defaults()
@@ -219,7 +216,7 @@ def _play_game(
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dice = random.Random(seed)
     players = _Players(HUMAN_SIDES[args.human])
-    console = _console()
+    console = output_console()
 
     console.print(f"{game!r}: {', '.join(players.name(p) for p in (0, 1))}", markup=False)
     if game.has_chance:

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from plies.cli._args import note, whole_number
 from plies.cli._batch import add_cluster_arguments, batch_items, run_batch
+from plies.cli._console import output_console
 from plies.cluster import LineResult
 from plies.errors import LimitError, PliesError
 from plies.lab import (
@@ -482,10 +483,6 @@ def _print_json(doc: Any) -> None:
     sys.stdout.write(_json_text(doc) + "\n")
 
 
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
-
-
 def _describe(options: SearchOptions, tree: Tree) -> str:
     parts = [options.algorithm]
     if options.algorithm in ("alphabeta", "negamax"):
@@ -518,7 +515,7 @@ def _describe(options: SearchOptions, tree: Tree) -> str:
 def _print_report(
     tree: Tree, result: TreeResult, args: argparse.Namespace, *, show: bool, narrate_on: bool
 ) -> None:
-    console = _console()
+    console = output_console()
     root_kind = tree.kind[0].upper()
     if args.random:
         console.print(f"Random tree (seed {args.seed}): {format_tree(tree)}")
@@ -617,7 +614,7 @@ def _run_compare(tree: Tree, args: argparse.Namespace) -> int:
             str(r["nodes_visited"]),
             str(r["cutoffs"]),
         )
-    console = _console()
+    console = output_console()
     console.print(table)
     if minimum is not None and shape is not None:
         b, d = shape
