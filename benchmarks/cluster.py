@@ -23,21 +23,22 @@ Then a breakdown of the hard set, from one more run of each command with ``--jso
 solving summed over the lines, the rest of the wall time (start-up and exit: Python,
 imports, the kernel's load, the cluster), and when the first and last lines came out.
 
-Then one hard position (``--single``, default :data:`SINGLE`, a line of Test_L1_R3 that
-takes about 20 s serially on an idle core here) solved four ways, with every best move and
-the line: ``plies solve connect4 POSITION`` (serial), the same with ``--workers 2`` (the
-LocalCluster's start and stop included), and :func:`plies.cluster.solve_parallel` on a
-LocalCluster of 2 started beforehand, its workers sharing one table and helping each
-other (the default on one machine) and, for comparison, each with its own table. The
-answers must be the serial one (value, distance, best moves, line); prints seconds, nodes
-and ``serial / split`` (target: 1.6), the fastest of ``--repeat`` rounds (each run once a
-round, so that a busy moment of the machine falls on all of them) and every run.
-Wall times vary with the machine's load, so it also prints figures that do not: the
-serial nodes, every worker's nodes on the running cluster (cancelled probes too),
-their sum (``inflation``: over the serial nodes) and their largest (the critical path),
-and the ideal speed-up ``serial nodes / critical path``. ``--simulate`` adds the split
-solve on two simulated workers (:mod:`plies.cluster._simulate`: nodes as time, the
-same figures on any machine, run after run; minutes of one core).
+Then hard positions (``--single``, default :data:`SINGLE`: two lines of Test_L1_R3 that
+take about 20 s and 2.5 min serially on an idle core here), each solved four ways, with
+every best move and the line: ``plies solve connect4 POSITION`` (serial), the same with
+``--workers 2`` (the LocalCluster's start and stop included), and
+:func:`plies.cluster.solve_parallel` on a LocalCluster of 2 started beforehand, its workers
+sharing one table and helping each other (the default on one machine) and, for comparison,
+each with its own table. The answers must be the serial one (value, distance, best moves,
+line); prints seconds, nodes and ``serial / split`` (target: 1.6), the fastest of
+``--repeat`` rounds (each run once a round, so that a busy moment of the machine falls on
+all of them) and every run. Wall times vary with the machine's load, so it also prints
+figures that do not: the serial nodes, every worker's nodes on the running cluster
+(cancelled probes too), their sum (``inflation``: over the serial nodes) and their largest
+(the critical path), and the ideal speed-up ``serial nodes / critical path``.
+``--simulate`` adds the split solve on two simulated workers
+(:mod:`plies.cluster._simulate`: nodes as time, the same figures on any machine, run after
+run; minutes of one core).
 
 The machine's speed varies from run to run (a shared VM): ``--repeat N`` keeps the
 fastest of N runs of each batch and solve. Run: ``python benchmarks/cluster.py`` (``--testsets
@@ -74,8 +75,9 @@ SHARED = next(
 )
 #: The sets and how many of their first lines are solved.
 SETS = (("Test_L1_R2", 20), ("Test_L3_R1", 1000))
-#: The single hard position: the first line of Test_L1_R3 (Pons' score 3, 74M nodes).
-SINGLE = "13712"
+#: The hard positions: the first line of Test_L1_R3 (Pons' score 3, 69M nodes of Pons'
+#: solver) and its line 24, the hardest of its first 60 lines but one (score 2, 316M).
+SINGLE = ("13712", "5776")
 
 
 def _env() -> dict[str, str]:
@@ -283,7 +285,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--testsets", type=Path, default=SHARED)
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--single", default=SINGLE, metavar="POSITION")
+    parser.add_argument("--single", nargs="+", default=SINGLE, metavar="POSITION")
     parser.add_argument(
         "--hard-lines",
         type=int,
@@ -307,7 +309,8 @@ def main() -> None:
     if args.only != "single":
         batches(args)
     if args.only != "batches":
-        single(args.single, simulate=args.simulate, repeat=args.repeat)
+        for position in args.single:
+            single(position, simulate=args.simulate, repeat=args.repeat)
     print(f"load average {os.getloadavg()[0]:.1f} after")
 
 

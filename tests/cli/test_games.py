@@ -157,7 +157,7 @@ def test_on_a_terminal_the_board_is_a_rich_panel(
     from rich.console import Console
 
     monkeypatch.setattr(
-        "plies.cli._games._console",
+        "plies.cli._games.output_console",
         lambda: Console(force_terminal=True, color_system=None, width=60, soft_wrap=True),
     )
     status, out, _ = play(capsys, monkeypatch, "", "connect4", "1212121")
