@@ -76,7 +76,7 @@ SHARED = next(
 #: The sets and how many of their first lines are solved.
 SETS = (("Test_L1_R2", 20), ("Test_L3_R1", 1000))
 #: The hard positions: the first line of Test_L1_R3 (Pons' score 3, 69M nodes of Pons'
-#: solver) and its line 24, the hardest of its first 60 lines but one (score 2, 316M).
+#: solver) and its line 24, of its first 53 lines the hardest but one (score 2, 316M).
 SINGLE = ("13712", "5776")
 
 

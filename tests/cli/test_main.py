@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from cli_errors import assert_one_line_error, run
+from cluster_helpers import run_python
 from plies.cli import COMMANDS, command_parser, normalize
 
 OTHELLO_START = "-" * 27 + "XO------OX" + "-" * 27 + "X"
@@ -147,7 +148,7 @@ def _as_plies_process(command: str) -> subprocess.CompletedProcess[str]:
         + "cli._main = command\n"
         "raise SystemExit(cli.main())\n"
     )
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    return run_python(code)
 
 
 def test_plies_own_process_ends_after_its_exit_handlers_without_teardown() -> None:

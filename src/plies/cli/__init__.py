@@ -174,29 +174,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from plies.engine.native._startup import skip_blas_probe
 
-        atexit.register(_exit_now)  # the first handler: the last to run
+        status: list[int] = []  # main's, once it has returned
+        atexit.register(_exit_now, status)  # the first handler: the last to run
         skip_blas_probe()
-        _STATUS.append(_main(None))
-        return _STATUS[-1]
+        status.append(_main(None))
+        return status[0]
     return _main(argv)
 
 
-#: The exit status of plies' own process, once :func:`main` has returned it.
-_STATUS: list[int] = []
-
-
-def _exit_now() -> None:
+def _exit_now(status: list[int]) -> None:
     """At exit, after every other exit handler (non-daemon threads joined, the cluster
-    closed, the output files closed): end the process at once, its output flushed.
-    Python would otherwise free every object one by one first: 0.15 s after a kernel
-    solve, 0.3-1 s after a Dask cluster ran (the modules of Numba and Dask). An
-    uncaught exception (no status) gets Python's own exit."""
-    if not _STATUS:
+    closed, the output files closed): end the process at once with ``status``, its
+    output flushed. Python would otherwise free every object one by one first: 0.15 s
+    after a kernel solve, 0.3-1 s after a Dask cluster ran (the modules of Numba and
+    Dask). An uncaught exception (``status`` empty) gets Python's own exit."""
+    if not status:
         return
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
             stream.flush()
-    os._exit(_STATUS[-1])
+    os._exit(status[0])
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -214,11 +214,11 @@ def solve_parallel(
             table = pons_table(game, table_size, job.token) if job.shared else None
             head = HeadStart(game, state, stop, limits=limits, progress=progress, weak=weak,
                              moves=moves, backend=backend, table=table)  # fmt: skip
-            if head.wait(head_start):
+            if head.wait(head_start):  # solved, or ended by a limit or a stop (raised)
                 stop_fork_server()  # no cluster: the server would hold the output open
                 solved = head.result()
-                if solved is not None:
-                    return solved
+                assert solved is not None  # only HeadStart.stop() ends it with neither
+                return solved
         return _solve_on_cluster(job, state, workers, scheduler, limits, stop, progress, split,
                                  weak, moves, report, head)  # fmt: skip
     finally:
