@@ -22,6 +22,7 @@ from cluster_helpers import children, plies_env, pons_lines, run_python
 from plies.cli import main
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult, run_lines
+from plies.cluster import _lines as lines_module
 from plies.cluster._lines import LineQueue, _run_local
 
 distributed = pytest.importorskip("distributed")
@@ -189,7 +190,7 @@ def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None
     # --workers 2: the command starts (and stops) a LocalCluster of its own.
     # Ctrl-C at a terminal reaches every process of the group, the workers too: they
     # printed KeyboardInterrupt tracebacks.
-    lines = pons_lines("Test_L1_R2", 24)
+    lines = pons_lines("Test_L1_R2", 60)  # seconds on two threads here: worth a cluster
     source = write_lines(tmp_path / "set.txt", lines)
     command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
     driver = subprocess.Popen(
@@ -289,10 +290,19 @@ class RecordingQueue(LineQueue):
         super().deliver(start, results, seconds)
 
 
-def test_a_local_cluster_takes_the_lines_over_from_this_process() -> None:
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_local_cluster_takes_the_lines_over_from_this_process(
+    threads: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # --workers 2 as the command runs it: lines are solved here while the cluster
-    # starts (its fork server with the kernel loaded), then on its workers.
-    lines = pons_lines("Test_L1_R2", 20)
+    # starts (its fork server with the kernel loaded), then on its workers. Here on
+    # this thread alone or, as native lines are, on two (then only a longer batch
+    # is worth a cluster).
+    if threads:
+        monkeypatch.setattr(lines_module, "CLUSTER_WORTH", 0.5)
+    else:
+        monkeypatch.setattr(SolveLines, "threads", lambda self: False)
+    lines = pons_lines("Test_L1_R2", 40 if threads else 20)
     emitted: list[LineResult] = []
 
     def emit(result: LineResult) -> None:
@@ -301,9 +311,10 @@ def test_a_local_cluster_takes_the_lines_over_from_this_process() -> None:
 
     queue = RecordingQueue(list(enumerate(lines, start=1)), emit, threading.Event())
     _run_local(queue, SolveLines("connect4"), threading.Event(), 2)
-    assert [r.number for r in emitted] == list(range(1, 21))  # each line once, in order
+    assert [r.number for r in emitted] == list(range(1, len(lines) + 1))  # once, in order
     assert [r.output for r in emitted] == lines  # Pons' scores
-    assert queue.by[1] == "MainThread"  # a cluster is started once lines are measured
+    assert queue.by[1] in {"MainThread", "plies-lines"}  # a cluster starts after a sample
+    assert ("plies-lines" in queue.by.values()) is threads
     assert "plies-cluster" in queue.by.values()
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import threading
 import time
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -196,3 +198,67 @@ def test_easy_batches_end_the_fork_server_they_did_not_need() -> None:
     done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == pons_lines("Test_L3_R1", 40)
+
+
+@dataclass(frozen=True)
+class Sleepy:
+    """A line job that sleeps ``seconds`` a line (releasing the GIL, like the native
+    kernel) and says whether it ``may_thread``; ``seen`` gets each line's thread."""
+
+    seconds: float
+    may_thread: bool
+    seen: list[str] = field(default_factory=list, hash=False, compare=False)
+
+    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
+        if text == "crash":
+            raise RuntimeError("a bug")
+        self.seen.append(threading.current_thread().name)
+        time.sleep(self.seconds)
+        return LineResult(number, output=text)
+
+    def warm(self) -> None:
+        """Nothing to load."""
+
+    def threads(self) -> bool:
+        return self.may_thread
+
+    def item_key(self, number: int, text: str) -> str:
+        return text
+
+    def output_key(self, output: str) -> str:
+        return output
+
+
+def run_local(job: Sleepy, items: list[tuple[int, str]], monkeypatch: Any) -> list[str]:
+    """The outputs of ``items`` run with ``--workers 2``, no fork server started (a
+    cluster would need one: these batches are too short for it)."""
+    from plies.cluster import _forkserver
+
+    monkeypatch.setattr(_forkserver, "start_fork_server", lambda job=None: None)
+    emitted: list[LineResult] = []
+    run_lines(items, job, emit=emitted.append, stop=threading.Event(), workers=2)
+    return [result.output or "" for result in emitted]
+
+
+def test_lines_that_release_the_gil_run_on_as_many_threads_as_workers(monkeypatch: Any) -> None:
+    items = [(number, f"p{number}") for number in range(1, 13)]
+    job = Sleepy(0.05, may_thread=True)
+    started = time.perf_counter()
+    assert run_local(job, items, monkeypatch) == [text for _, text in items]
+    assert 12 * 0.05 / 2 <= time.perf_counter() - started < 12 * 0.05  # two at a time
+    assert len(set(job.seen)) == 2 and len(job.seen) == 12
+    alone = Sleepy(0.01, may_thread=False)
+    assert run_local(alone, items, monkeypatch) == [text for _, text in items]
+    assert set(alone.seen) == {"MainThread"}
+
+
+def test_an_error_on_a_helper_thread_is_raised(monkeypatch: Any) -> None:
+    items = [(1, "p1"), (2, "p2"), (3, "crash"), (4, "p4"), (5, "crash")]
+    with pytest.raises(RuntimeError, match="a bug"):
+        run_local(Sleepy(0.05, may_thread=True), items, monkeypatch)
+
+
+def test_native_batches_are_solved_on_threads_and_python_ones_not() -> None:
+    assert SolveLines("connect4").threads() and SolveLines("nim", backend="native").threads()
+    assert not SolveLines("connect4", backend="python").threads()
+    assert not TreeLines(LabOptions()).threads()

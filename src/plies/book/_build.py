@@ -335,6 +335,10 @@ class BookLeaves:
         game, table = _solver(self)
         warm_up(game, table)
 
+    def threads(self) -> bool:
+        """Yes on the native backend: its kernel releases the GIL (a table per thread)."""
+        return isinstance(_solver(self)[1], NativeTable)
+
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve the leaf ``text`` (row ``number``); ``stop`` abandons it."""
         game, table = _solver(self)

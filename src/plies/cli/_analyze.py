@@ -331,6 +331,10 @@ class AnalyzeLines:
         """Build the game, once per process."""
         _game_of(self.game_spec)
 
+    def threads(self) -> bool:
+        """No: a process's lines share one game and one book connection."""
+        return False
+
     def _book_line(self, number: int, text: str) -> LineResult | None:
         """The line answered from the book, or None."""
         if self.book is None:

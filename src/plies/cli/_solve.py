@@ -363,6 +363,10 @@ class SolveLines:
         game, table = _solver(self)
         warm_up(game, table, weak=self.weak)
 
+    def threads(self) -> bool:
+        """Yes on the native backend: its kernel releases the GIL (a table per thread)."""
+        return isinstance(_solver(self)[1], NativeTable)
+
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve one line (Ctrl-C, ``stop``, abandons it)."""
         game, table = _solver(self)

@@ -640,6 +640,10 @@ class TreeLines:
     def warm(self) -> None:
         """Nothing to load: trees are read line by line."""
 
+    def threads(self) -> bool:
+        """No: trees are searched in Python, which holds the GIL."""
+        return False
+
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Search the tree of one line."""
         try:

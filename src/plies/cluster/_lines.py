@@ -5,6 +5,7 @@ cluster (Dask itself is imported in :mod:`plies.cluster._dask` only)."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import threading
 import time
@@ -70,7 +71,7 @@ class LineJob(Protocol):
     dataclass of options), so that a Dask worker can run it and give the same answer.
 
     ``warm()`` loads what every line needs (a game, a table, a compiled kernel) once per
-    process; ``item_key``/``output_key`` name the item an output line belongs to, for
+    process and thread; ``item_key``/``output_key`` name the item an output line belongs to, for
     ``--resume`` (:func:`plies.cluster.resume_items`).
     """
 
@@ -80,6 +81,11 @@ class LineJob(Protocol):
 
     def warm(self) -> None:
         """Load what every line needs, once per process."""
+        ...
+
+    def threads(self) -> bool:
+        """Whether lines gain from being solved on several threads of one process at
+        once: their work runs in compiled code that releases the GIL."""
         ...
 
     def item_key(self, number: int, text: str) -> str:
@@ -234,62 +240,131 @@ def _solve_here(
 def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: int) -> None:
     """Run a batch here and on a local cluster of ``workers`` processes.
 
-    The cluster's slowest part, the fork server its workers come from (a new
-    interpreter importing Dask and loading the job's kernel), starts at once, in
-    processes of its own. This process solves the first lines meanwhile; once the
-    lines left are expected to take :data:`CLUSTER_WORTH` seconds here, a thread
-    starts the cluster and feeds it the lines after the ones taken here; when all its
-    workers are warm, this process takes no new line, so that at most ``workers``
-    lines are solved at once (but for the one this process finishes)."""
+    Starting a cluster costs seconds, so this process solves the first lines
+    meanwhile: on ``workers`` threads when the job's lines run without the GIL
+    (:meth:`LineJob.threads`), else on this thread alone. The cluster's slowest part,
+    the fork server its workers come from (a new interpreter importing Dask and loading
+    the job's kernel), starts at once when a core is left for it, else once a cluster
+    is worth it. Once the lines left are expected to take :data:`CLUSTER_WORTH` seconds
+    here, a thread starts the cluster and feeds it the lines after the ones taken here;
+    when all its workers are warm, this process takes no new line, so that at most
+    ``workers`` lines are solved at once (but for the ones this process finishes). A
+    batch done here starts no cluster."""
     from plies.cluster._forkserver import start_fork_server, stop_fork_server
 
+    threads = workers if workers > 1 and job.threads() else 1
+    server_at_once = threads < (os.cpu_count() or 1)
     cluster: _ClusterThread | None = None
 
-    def handed_over() -> bool:
+    def handed_over() -> bool:  # this (the main) thread's: only it starts a cluster
         nonlocal cluster
         if cluster is None:
-            if _worth_a_cluster(queue):
+            if _worth_a_cluster(queue, threads):
+                start_fork_server(job)  # at once, or now
                 cluster = _ClusterThread(queue, job, stop, workers)
                 cluster.start()
             return False
         return cluster.ready.is_set()
 
-    if queue.left() > 1:
+    over_here = threading.Event()  # set when this thread is done: so are its helpers
+
+    def helper_handed_over() -> bool:
+        return over_here.is_set() or (cluster is not None and cluster.ready.is_set())
+
+    if server_at_once and queue.left() > 1:
         start_fork_server(job)
+    helpers = [_HelperThread(queue, job, stop, helper_handed_over) for _ in range(threads - 1)]
     try:
+        for helper in helpers:
+            helper.start()
         _solve_here(queue, job, stop, handed_over)
+        for helper in helpers:
+            helper.finish()
     finally:
+        over_here.set()  # after an error: the helpers take no new line
         if cluster is None:
             stop_fork_server()  # not needed: done here
     if cluster is not None:
         cluster.finish()
 
 
-def _worth_a_cluster(queue: LineQueue) -> bool:
+def _worth_a_cluster(queue: LineQueue, threads: int = 1) -> bool:
     """Whether the lines left are worth starting a cluster for (see
-    :data:`CLUSTER_WORTH`)."""
+    :data:`CLUSTER_WORTH`), solved here on ``threads`` threads."""
     per_line = queue.per_line()
     if per_line is None or queue.measured() < SAMPLE_SECONDS:
         return False
-    return per_line * queue.left() > CLUSTER_WORTH
+    return per_line * queue.left() / threads > CLUSTER_WORTH
 
 
-class _ClusterThread(threading.Thread):
+class _Waited(threading.Thread):
+    """A thread of a run whose caller waits for it with :meth:`finish`: meanwhile the
+    caller emits the results delivered (and sees Ctrl-C); the thread's error is raised
+    there."""
+
+    def __init__(self, name: str, queue: LineQueue) -> None:
+        super().__init__(name=name, daemon=True)
+        self.queue = queue
+        self.error: BaseException | None = None
+
+    def work(self) -> None:
+        """The thread's work."""
+        raise NotImplementedError
+
+    def run(self) -> None:
+        """:meth:`work`; an error is kept for :meth:`finish`."""
+        try:
+            self.work()
+        except BaseException as exc:  # raised again in the caller's thread
+            self.error = exc
+
+    def finish(self) -> None:
+        """Wait for the thread to end, emitting the results delivered meanwhile; raise
+        its error."""
+        while self.is_alive():
+            self.queue.wait(0.1)
+            self.queue.emit_due()
+        self.join()
+        self.queue.emit_due()
+        if self.error is not None:
+            raise self.error
+
+
+class _HelperThread(_Waited):
+    """Solves lines of a queue beside this process's main thread (see
+    :func:`_solve_here`), until a cluster takes the rest."""
+
+    def __init__(
+        self,
+        queue: LineQueue,
+        job: LineJob,
+        stop: threading.Event,
+        handed_over: Callable[[], bool],
+    ) -> None:
+        super().__init__("plies-lines", queue)
+        self.job = job
+        self.stop = stop
+        self.handed_over = handed_over
+
+    def work(self) -> None:
+        """Solve lines here."""
+        _solve_here(self.queue, self.job, self.stop, self.handed_over)
+
+
+class _ClusterThread(_Waited):
     """Starts a local cluster and runs the lines left of a queue on it
     (:func:`plies.cluster._dask.run_on_cluster`); ``ready`` is set once all its workers
     are warm (or the thread is over)."""
 
     def __init__(self, queue: LineQueue, job: LineJob, stop: threading.Event, workers: int) -> None:
-        super().__init__(name="plies-cluster", daemon=True)
-        self.queue = queue
+        super().__init__("plies-cluster", queue)
         self.job = job
         self.stop = stop
         self.workers = workers
         self.ready = threading.Event()
-        self.error: BaseException | None = None
 
-    def run(self) -> None:
-        """The thread's work: the cluster's run; an error is kept for :meth:`finish`."""
+    def work(self) -> None:
+        """The cluster's run."""
         from plies.cluster._dask import run_on_cluster
 
         try:
@@ -301,21 +376,8 @@ class _ClusterThread(threading.Thread):
                 scheduler=None,
                 ready=self.ready,
             )
-        except BaseException as exc:  # raised again in the caller's thread
-            self.error = exc
         finally:
             self.ready.set()
-
-    def finish(self) -> None:
-        """Wait for the run to end, emitting the results it delivers meanwhile (and
-        seeing Ctrl-C); raise its error."""
-        while self.is_alive():
-            self.queue.wait(0.1)
-            self.queue.emit_due()
-        self.join()
-        self.queue.emit_due()
-        if self.error is not None:
-            raise self.error
 
 
 _ADDRESS = re.compile(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})")
