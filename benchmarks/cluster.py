@@ -7,9 +7,10 @@ run on the same machine, and checks every answer against the set:
 * ``serial``: ``plies solve connect4 --batch SET`` (no Dask at all);
 * ``--workers N`` for N = 1 and 2: the same command starting its own LocalCluster, timed
   from the command's start to its exit (cluster start-up and shut-down included). The
-  command solves lines itself while its cluster starts and hands the rest over when
-  the workers are warm; a batch whose lines left are quicker than a cluster's start
-  (Test_L3_R1 here) is finished there and starts no cluster;
+  command solves lines itself (on N threads: the native kernel releases the GIL) while
+  its cluster starts and hands the rest over when the workers are warm; a batch whose
+  lines left are quicker than a cluster's start (Test_L3_R1 here, and Test_L1_R2's 20
+  lines on two threads) is finished there and starts no cluster;
 * ``on a running cluster of N``: :func:`plies.cluster.run_lines` on a LocalCluster of N
   workers started beforehand (what ``--scheduler`` against a running cluster costs: the
   batch itself, warm-up of the workers included).
