@@ -262,3 +262,21 @@ def test_native_batches_are_solved_on_threads_and_python_ones_not() -> None:
     assert SolveLines("connect4").threads() and SolveLines("nim", backend="native").threads()
     assert not SolveLines("connect4", backend="python").threads()
     assert not TreeLines(LabOptions()).threads()
+
+
+def test_a_stop_ends_the_threads_here_with_the_lines_emitted_so_far(monkeypatch: Any) -> None:
+    from plies.cluster import _forkserver
+
+    monkeypatch.setattr(_forkserver, "start_fork_server", lambda job=None: None)
+    items = [(number, f"p{number}") for number in range(1, 41)]
+    stop = threading.Event()
+    emitted: list[LineResult] = []
+
+    def emit(result: LineResult) -> None:
+        emitted.append(result)
+        if len(emitted) == 5:
+            stop.set()  # Ctrl-C
+
+    run_lines(items, Sleepy(0.02, may_thread=True), emit=emit, stop=stop, workers=2)
+    assert [result.output for result in emitted] == [text for _, text in items[:5]]
+    assert not any(thread.name == "plies-lines" for thread in threading.enumerate())
