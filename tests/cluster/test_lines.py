@@ -252,10 +252,12 @@ def test_lines_that_release_the_gil_run_on_as_many_threads_as_workers(monkeypatc
     assert set(alone.seen) == {"MainThread"}
 
 
-def test_an_error_on_a_helper_thread_is_raised(monkeypatch: Any) -> None:
-    items = [(1, "p1"), (2, "p2"), (3, "crash"), (4, "p4"), (5, "crash")]
+def test_an_error_on_either_thread_is_raised_and_ends_the_run(monkeypatch: Any) -> None:
+    items = [(number, "crash" if number == 3 else f"p{number}") for number in range(1, 41)]
+    job = Sleepy(0.05, may_thread=True)
     with pytest.raises(RuntimeError, match="a bug"):
-        run_local(Sleepy(0.05, may_thread=True), items, monkeypatch)
+        run_local(job, items, monkeypatch)
+    assert len(job.seen) < 10  # the other thread took no line after it
 
 
 def test_native_batches_are_solved_on_threads_and_python_ones_not() -> None:

@@ -71,8 +71,9 @@ class LineJob(Protocol):
     dataclass of options), so that a Dask worker can run it and give the same answer.
 
     ``warm()`` loads what every line needs (a game, a table, a compiled kernel) once per
-    process and thread; ``item_key``/``output_key`` name the item an output line belongs to, for
-    ``--resume`` (:func:`plies.cluster.resume_items`).
+    process and thread; ``threads()`` says whether lines may run on threads of one
+    process at once; ``item_key``/``output_key`` name the item an output line belongs
+    to, for ``--resume`` (:func:`plies.cluster.resume_items`).
     """
 
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
@@ -80,7 +81,7 @@ class LineJob(Protocol):
         ...
 
     def warm(self) -> None:
-        """Load what every line needs, once per process."""
+        """Load what every line needs, once per process and thread."""
         ...
 
     def threads(self) -> bool:
@@ -255,9 +256,12 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
     threads = workers if workers > 1 and job.threads() else 1
     server_at_once = threads < (os.cpu_count() or 1)
     cluster: _ClusterThread | None = None
+    helpers: list[_HelperThread] = []
 
     def handed_over() -> bool:  # this (the main) thread's: only it starts a cluster
         nonlocal cluster
+        if any(helper.error is not None for helper in helpers):
+            return True  # raised by its finish() below
         if cluster is None:
             if _worth_a_cluster(queue, threads):
                 start_fork_server(job)  # at once, or now
@@ -273,7 +277,7 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
 
     if server_at_once and queue.left() > 1:
         start_fork_server(job)
-    helpers = [_HelperThread(queue, job, stop, helper_handed_over) for _ in range(threads - 1)]
+    helpers.extend(_HelperThread(queue, job, stop, helper_handed_over) for _ in range(threads - 1))
     try:
         for helper in helpers:
             helper.start()
