@@ -47,7 +47,9 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="run the batch (solve: or split one position's search; Connect Four's "
         "workers on one machine then share one table, in /dev/shm) on a local Dask "
-        "cluster of N worker processes (needs plies[cluster]); the output is the serial one",
+        "cluster of N worker processes (needs plies[cluster]); meanwhile lines are solved "
+        "here, on N threads where they run in the native kernel, and a batch done before a "
+        "cluster is worth it starts none; the output is the serial one",
     )
     where.add_argument(
         "--scheduler",
