@@ -8,7 +8,6 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
@@ -229,34 +228,41 @@ class Sleepy:
         return output
 
 
-def run_local(job: Sleepy, items: list[tuple[int, str]], monkeypatch: Any) -> list[str]:
-    """The outputs of ``items`` run with ``--workers 2``, no fork server started (a
-    cluster would need one: these batches are too short for it)."""
+@pytest.fixture
+def no_fork_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No fork server started (a cluster would need one: these batches are too short
+    for it)."""
     from plies.cluster import _forkserver
 
     monkeypatch.setattr(_forkserver, "start_fork_server", lambda job=None: None)
+
+
+def run_local(job: Sleepy, items: list[tuple[int, str]]) -> list[str]:
+    """The outputs of ``items`` run with ``--workers 2``."""
     emitted: list[LineResult] = []
     run_lines(items, job, emit=emitted.append, stop=threading.Event(), workers=2)
     return [result.output or "" for result in emitted]
 
 
-def test_lines_that_release_the_gil_run_on_as_many_threads_as_workers(monkeypatch: Any) -> None:
+@pytest.mark.usefixtures("no_fork_server")
+def test_lines_that_release_the_gil_run_on_as_many_threads_as_workers() -> None:
     items = [(number, f"p{number}") for number in range(1, 13)]
     job = Sleepy(0.05, may_thread=True)
     started = time.perf_counter()
-    assert run_local(job, items, monkeypatch) == [text for _, text in items]
+    assert run_local(job, items) == [text for _, text in items]
     assert 12 * 0.05 / 2 <= time.perf_counter() - started < 12 * 0.05  # two at a time
     assert len(set(job.seen)) == 2 and len(job.seen) == 12
     alone = Sleepy(0.01, may_thread=False)
-    assert run_local(alone, items, monkeypatch) == [text for _, text in items]
+    assert run_local(alone, items) == [text for _, text in items]
     assert set(alone.seen) == {"MainThread"}
 
 
-def test_an_error_on_either_thread_is_raised_and_ends_the_run(monkeypatch: Any) -> None:
+@pytest.mark.usefixtures("no_fork_server")
+def test_an_error_on_either_thread_is_raised_and_ends_the_run() -> None:
     items = [(number, "crash" if number == 3 else f"p{number}") for number in range(1, 41)]
     job = Sleepy(0.05, may_thread=True)
     with pytest.raises(RuntimeError, match="a bug"):
-        run_local(job, items, monkeypatch)
+        run_local(job, items)
     assert len(job.seen) < 10  # the other thread took no line after it
 
 
@@ -266,10 +272,8 @@ def test_native_batches_are_solved_on_threads_and_python_ones_not() -> None:
     assert not TreeLines(LabOptions()).threads()
 
 
-def test_a_stop_ends_the_threads_here_with_the_lines_emitted_so_far(monkeypatch: Any) -> None:
-    from plies.cluster import _forkserver
-
-    monkeypatch.setattr(_forkserver, "start_fork_server", lambda job=None: None)
+@pytest.mark.usefixtures("no_fork_server")
+def test_a_stop_ends_the_threads_here_with_the_lines_emitted_so_far() -> None:
     items = [(number, f"p{number}") for number in range(1, 41)]
     stop = threading.Event()
     emitted: list[LineResult] = []

@@ -256,7 +256,7 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
     threads = workers if workers > 1 and job.threads() else 1
     server_at_once = threads < (os.cpu_count() or 1)
     cluster: _ClusterThread | None = None
-    helpers: list[_HelperThread] = []
+    helpers: list[_Waited] = []  # solving lines beside this thread
 
     def handed_over() -> bool:  # this (the main) thread's: only it starts a cluster
         nonlocal cluster
@@ -277,7 +277,10 @@ def _run_local(queue: LineQueue, job: LineJob, stop: threading.Event, workers: i
 
     if server_at_once and queue.left() > 1:
         start_fork_server(job)
-    helpers.extend(_HelperThread(queue, job, stop, helper_handed_over) for _ in range(threads - 1))
+    helpers.extend(
+        _Waited("plies-lines", queue, lambda: _solve_here(queue, job, stop, helper_handed_over))
+        for _ in range(threads - 1)
+    )
     try:
         for helper in helpers:
             helper.start()
@@ -302,21 +305,18 @@ def _worth_a_cluster(queue: LineQueue, threads: int = 1) -> bool:
 
 
 class _Waited(threading.Thread):
-    """A thread of a run whose caller waits for it with :meth:`finish`: meanwhile the
-    caller emits the results delivered (and sees Ctrl-C); the thread's error is raised
-    there."""
+    """A thread running ``work`` for a run whose caller waits for it with
+    :meth:`finish`: meanwhile the caller emits the results delivered (and sees Ctrl-C);
+    the thread's error is raised there."""
 
-    def __init__(self, name: str, queue: LineQueue) -> None:
+    def __init__(self, name: str, queue: LineQueue, work: Callable[[], None]) -> None:
         super().__init__(name=name, daemon=True)
         self.queue = queue
+        self.work = work
         self.error: BaseException | None = None
 
-    def work(self) -> None:
-        """The thread's work."""
-        raise NotImplementedError
-
     def run(self) -> None:
-        """:meth:`work`; an error is kept for :meth:`finish`."""
+        """``work()``; an error is kept for :meth:`finish`."""
         try:
             self.work()
         except BaseException as exc:  # raised again in the caller's thread
@@ -334,41 +334,19 @@ class _Waited(threading.Thread):
             raise self.error
 
 
-class _HelperThread(_Waited):
-    """Solves lines of a queue beside this process's main thread (see
-    :func:`_solve_here`), until a cluster takes the rest."""
-
-    def __init__(
-        self,
-        queue: LineQueue,
-        job: LineJob,
-        stop: threading.Event,
-        handed_over: Callable[[], bool],
-    ) -> None:
-        super().__init__("plies-lines", queue)
-        self.job = job
-        self.stop = stop
-        self.handed_over = handed_over
-
-    def work(self) -> None:
-        """Solve lines here."""
-        _solve_here(self.queue, self.job, self.stop, self.handed_over)
-
-
 class _ClusterThread(_Waited):
     """Starts a local cluster and runs the lines left of a queue on it
     (:func:`plies.cluster._dask.run_on_cluster`); ``ready`` is set once all its workers
     are warm (or the thread is over)."""
 
     def __init__(self, queue: LineQueue, job: LineJob, stop: threading.Event, workers: int) -> None:
-        super().__init__("plies-cluster", queue)
+        super().__init__("plies-cluster", queue, self._run_cluster)
         self.job = job
         self.stop = stop
         self.workers = workers
         self.ready = threading.Event()
 
-    def work(self) -> None:
-        """The cluster's run."""
+    def _run_cluster(self) -> None:
         from plies.cluster._dask import run_on_cluster
 
         try:
