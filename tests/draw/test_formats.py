@@ -225,7 +225,7 @@ def test_hash_k_is_the_evaluation_order_everywhere() -> None:
     for fmt, text in texts.items():
         numbers = {int(m) for m in re.findall(r"#(\d+)\b(?![0-9a-fA-F])", text) if len(m) < 3}
         assert numbers == set(range(1, 8)), (fmt, numbers)
-    assert 'label=<14<BR/><FONT POINT-SIZE="9">#5</FONT>>' in texts["dot"]
+    assert 'label=<D1<BR/>14<BR/><FONT POINT-SIZE="9">#5</FONT>>' in texts["dot"]
 
 
 # Control characters ----------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The textbook conventions, once for every format: what each node and edge shows.
 
 MAX is an upward triangle, MIN a downward one, chance a circle, a leaf a box with its
-value. Inside a shape: the node's label (when the tree has labels) and its value.
+value. Inside a shape: the node's name (:meth:`~plies.trees.Tree.name`: its label, else
+``A``, ``B``, ... for inner nodes and ``B1``, ``B2``, ... for leaves, as narration and
+feedback name it) and its value.
 Beside it: alpha and beta (inner nodes, after the static value ``e=`` when the
 node has one) or the evaluation number ``#k`` (leaves: the k-th leaf evaluated; ``#k``
 means that in every format, never the leaf's place in the input). Edges into
@@ -59,7 +61,7 @@ def visible(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class NodeLook:
     """How one node is drawn: ``shape`` is ``max``/``min``/``chance``/``leaf``;
-    ``inside`` the lines in the shape; ``beside`` the note next to it (may be empty);
+    ``inside`` the lines in the shape, the node's name first; ``beside`` the note next to it (may be empty);
     ``state`` one of ``plain``, ``pruned``, ``pv``, ``current``, ``open``, ``unseen``."""
 
     shape: str
@@ -82,10 +84,7 @@ class EdgeLook:
 def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
     """The look of ``node``; ``snap`` None draws the tree before any search."""
     kind = tree.kind[node]
-    label = tree.label[node]
-    inside: list[str] = []
-    if label is not None:
-        inside.append(visible(label))
+    inside = [visible(tree.name(node))]
     beside = ""
     state = "plain"
     cutoff = False
@@ -117,8 +116,6 @@ def node_look(tree: Tree, node: int, snap: Snapshot | None) -> NodeLook:
             state = "open"
         elif status == "unseen":
             state = "unseen"
-    if not inside:
-        inside.append("")
     return NodeLook(kind, tuple(inside), beside, state, cutoff)
 
 

@@ -53,6 +53,7 @@ STYLE = f"""
 .node.chance .shape {{ fill: {COLORS["chance"]}; }}
 .node.leaf .shape {{ fill: {COLORS["leaf"]}; }}
 .node text {{ font: 13px 'DejaVu Sans', Arial, sans-serif; text-anchor: middle; }}
+.node.leaf text.t {{ font-size: 11px; }}
 .node text.ab {{ font-size: 10px; fill: #333; stroke: white; stroke-width: 3px;
   paint-order: stroke; }}
 .node.unseen .shape {{ fill: {COLORS["unseen"]}; stroke: #888; }}
@@ -101,10 +102,9 @@ def _shape(kind: str, x: float, y: float) -> str:
 
 
 def value_text(tree: Tree, node: int, look: NodeLook) -> str:
-    """What the ``.v`` element of a node shows: its value (or leaf value), or nothing."""
-    if tree.label[node] is not None:
-        return look.inside[-1] if len(look.inside) > 1 else ""
-    return look.inside[-1]
+    """What the ``.v`` element of a node shows: its value (or leaf value), or nothing
+    (the first line inside is the node's name, the ``.t`` element)."""
+    return look.inside[-1] if len(look.inside) > 1 else ""
 
 
 def _grid(tree: Tree) -> tuple[float, float, float]:
@@ -182,11 +182,10 @@ def edge_svg(
 def node_svg(
     tree: Tree, node: int, look: NodeLook, where: list[tuple[float, float]], *, ids: bool = True
 ) -> str:
-    """The group of ``node``: its shape, label (``.t``), value (``.v``) and note
+    """The group of ``node``: its shape, name (``.t``), value (``.v``) and note
     (``.ab``: alpha/beta, or a leaf's evaluation number)."""
     x, y = where[node]
-    label = tree.label[node]
-    title = escape(look.inside[0]) if label is not None else ""
+    title = escape(look.inside[0])
     value = escape(value_text(tree, node, look))
     # Baselines where the shape is wide enough: low in MAX, high in MIN.
     title_y, value_y = {

@@ -30,6 +30,7 @@ from plies.lab._room import (
     undo,
 )
 from plies.lab._search import (
+    ExerciseError,
     LabOptions,
     compare_document,
     exercise,
@@ -42,6 +43,7 @@ from plies.lab._search import (
 __all__ = [
     "AnswerError",
     "CheckResult",
+    "ExerciseError",
     "Feedback",
     "LabOptions",
     "Room",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from plies.errors import ArgumentTypeError
+from plies.errors import ArgumentTypeError, TreeError
 from plies.trees import (
     Number,
     SearchOptions,
@@ -20,9 +21,11 @@ from plies.trees import (
     search,
 )
 from plies.trees._format import json_number, result_to_json
-from plies.trees._model import check_bounds
+from plies.trees._model import check_bounds, letter_names
 
 __all__ = [
+    "EXERCISE_TRIES",
+    "ExerciseError",
     "LabOptions",
     "compare_document",
     "exercise",
@@ -204,14 +207,68 @@ def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
     }
 
 
-def _letters(k: int) -> str:
-    """``A``, ``B``, ..., ``Z``, ``AA``, ``AB``, ...: spreadsheet column names."""
-    name = ""
-    k += 1
-    while k:
-        k, rest = divmod(k - 1, 26)
-        name = chr(ord("A") + rest) + name
-    return name
+class ExerciseError(TreeError):
+    """An exercise that cannot be made: the difficulty asked for is impossible on the
+    shape asked for, or no tree of that shape met it in :data:`EXERCISE_TRIES` tries."""
+
+
+#: How many random trees :func:`exercise` draws before it gives up on a difficulty.
+EXERCISE_TRIES = 400
+
+#: The fewest leaves of an exercise: fewer leave nothing to think about.
+MIN_EXERCISE_LEAVES = 4
+
+
+@dataclass(frozen=True)
+class _Difficulty:
+    """What an exercise must ask of the student (see :func:`exercise`)."""
+
+    cutoffs: int
+    deep: bool
+    ties: bool
+    strict: bool
+
+    def met_by(self, tree: Tree) -> bool:
+        """Whether the search of ``tree`` under the chosen rule has it all."""
+        if tree.height < 2 or tree.leaf_count < MIN_EXERCISE_LEAVES:
+            return False
+        if not (self.cutoffs or self.deep or self.ties):
+            return True
+        result = search(tree, SearchOptions(strict=self.strict, trace=False))
+        cuts = result.cut_at.values()
+        if len(cuts) < self.cutoffs:
+            return False
+        depth = tree.depth
+        if self.deep and not any(
+            c.source >= 0 and depth[c.node] - depth[c.source] >= 2 for c in cuts
+        ):
+            return False
+        if self.ties:  # a cut-off that fires under one tie rule and not the other
+            other = search(tree, SearchOptions(strict=not self.strict, trace=False))
+            return other.evaluated != result.evaluated
+        return True
+
+
+def _impossible(difficulty: _Difficulty, branching: int, depth: int, chance: bool) -> str | None:
+    """Why no tree of this shape can have ``difficulty``, if that is plain at once."""
+    if chance and (difficulty.cutoffs or difficulty.deep or difficulty.ties):
+        return "a tree with chance nodes is searched by expectiminimax, which does not prune here"
+    if depth < 2 or branching < 2:
+        return (
+            f"a tree of branching {branching} and depth {depth} is too small to practise "
+            "on: give branching and depth 2 or more"
+        )
+    cutters = sum(branching**d for d in range(1, depth))  # inner nodes below the root
+    if difficulty.cutoffs > cutters:
+        return (
+            f"a tree of branching {branching} and depth {depth} has at most {cutters} "
+            f"cut-offs, not {difficulty.cutoffs}"
+        )
+    if difficulty.deep and depth < 4:
+        # MAX and MIN alternate, so a bound comes from an odd number of levels up:
+        # deep is three, from the root to a node at depth 3 pruning depth 4.
+        return "a deep cut-off (its bound set two or more levels up) needs depth 4 or more"
+    return None
 
 
 def exercise(
@@ -224,21 +281,62 @@ def exercise(
     root: str = "max",
     low: int = -9,
     high: int = 9,
+    cutoffs: int | None = None,
+    deep: bool = False,
+    ties: bool = False,
+    strict: bool = False,
 ) -> Tree:
-    """A practice tree: :func:`plies.trees.random_tree` with these arguments, its inner
-    nodes labelled ``A``, ``B``, ... in preorder as textbooks draw them, so feedback
-    can say "D's second leaf"."""
-    tree = random_tree(
-        branching=branching,
-        depth=depth,
-        seed=seed,
-        ragged=ragged,
-        chance=chance,
-        root=root,
-        low=low,
-        high=high,
+    """A practice tree worth doing, the same for the same arguments.
+
+    A :func:`plies.trees.random_tree` of the shape asked for (``ragged``: at most
+    ``branching`` children and ``depth`` levels), never trivial (two levels or more,
+    :data:`MIN_EXERCISE_LEAVES` leaves or more), whose alpha-beta search under the tie
+    rule ``strict`` has at least ``cutoffs`` cut-offs (by default 1, or 0 for a tree
+    with chance nodes), a deep one with ``deep`` (its bound set two or more levels up)
+    and with ``ties`` a cut-off that fires under one tie rule and not under the other.
+    Trees are drawn from seeds derived from ``seed`` until one qualifies; a difficulty
+    impossible on the shape, or not met in :data:`EXERCISE_TRIES` tries, raises
+    :class:`ExerciseError`. Inner nodes are labelled ``A``, ``B``, ... in preorder as
+    textbooks draw them (their names, :meth:`plies.trees.Tree.name`).
+    """
+    need(seed, int, "seed")
+    if cutoffs is None:
+        cutoffs = 0 if chance else 1
+    need(cutoffs, int, "cutoffs")
+    for name, flag in (("deep", deep), ("ties", ties), ("strict", strict)):
+        need(flag, bool, name)
+    difficulty = _Difficulty(cutoffs=max(cutoffs, 0), deep=deep, ties=ties, strict=strict)
+    why = _impossible(difficulty, branching, depth, chance)
+    if why is not None:
+        raise ExerciseError(f"no exercise: {why}")
+    seeds = random.Random(seed)
+    for attempt in range(EXERCISE_TRIES):
+        tree = random_tree(
+            branching=branching,
+            depth=depth,
+            seed=seed if attempt == 0 else seeds.getrandbits(63),
+            ragged=ragged,
+            chance=chance,
+            root=root,
+            low=low,
+            high=high,
+        )
+        if difficulty.met_by(tree):
+            inner = (node for node in range(len(tree)) if tree.kind[node] != "leaf")
+            for node, name in zip(inner, letter_names(), strict=False):
+                tree.label[node] = name
+            return tree
+    raise ExerciseError(
+        f"no exercise of this shape with {_asked(difficulty)} in {EXERCISE_TRIES} tries "
+        f"from seed {seed}: ask for less, or a bigger tree"
     )
-    inner = (node for node in range(len(tree)) if tree.kind[node] != "leaf")
-    for k, node in enumerate(inner):
-        tree.label[node] = _letters(k)
-    return tree
+
+
+def _asked(difficulty: _Difficulty) -> str:
+    """The difficulty in words, for an error message."""
+    parts = [f"{difficulty.cutoffs} cut-off{'' if difficulty.cutoffs == 1 else 's'} or more"]
+    if difficulty.deep:
+        parts.append("a deep cut-off")
+    if difficulty.ties:
+        parts.append(f"a tie that the {'strict' if difficulty.strict else 'loose'} rule decides")
+    return ", ".join(parts)

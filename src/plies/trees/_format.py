@@ -141,13 +141,13 @@ def tree_to_json(tree: Tree) -> dict[str, Any]:
 def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     """The result as a JSON-ready dict, for programs and graders.
 
-    ``value``, ``bound``, ``path`` (child indices), ``path_labels`` and ``path_moves``
-    (the labels and move names of the nodes along the principal variation, ``null``
-    where none), ``action`` (the move name of the root's chosen child, as in CS188
+    ``value``, ``bound``, ``path`` (child indices), ``path_names`` (the names of the
+    nodes along the principal variation, :meth:`Tree.name`), ``path_labels`` and
+    ``path_moves`` (their labels and move names, ``null`` where none), ``action`` (the move name of the root's chosen child, as in CS188
     ``successors:`` lines or a JSON tree's ``"move"``; ``null`` when that edge has no
     name or the root is a leaf: ``path[0]`` is always its child index), ``leaf_count``,
     ``evaluated`` (leaf numbers in evaluation order), statistics and the options.
-    With ``nodes``, one entry per node with its id, parent, path, label, move, kind,
+    With ``nodes``, one entry per node with its id, parent, path, name, label, move, kind,
     alpha/beta in and out, value, status and reason. Linear in the size of the tree.
     """
     with no_gc():  # a dict per node: collections while they pile up made it quadratic
@@ -164,6 +164,7 @@ def _result_document(result: TreeResult, *, nodes: bool) -> dict[str, Any]:
         "action": tree.move[pv[1]] if len(pv) > 1 else None,
         "path": result.path,
         "path_labels": [tree.label[n] for n in pv[1:]],
+        "path_names": [tree.name(n) for n in pv[1:]],
         "path_moves": [tree.move[n] for n in pv[1:]],
         "leaf_count": tree.leaf_count,
         "evaluated": result.evaluated,
@@ -192,11 +193,13 @@ def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any
     alpha_in, beta_in = result.alpha_in, result.beta_in
     alpha_out, beta_out = result.alpha_out, result.beta_out
     values, status = result.values, result.status
+    name = tree.name
     return [
         {
             "id": n,
             "parent": tree.parent[n],
             "path": None if paths is None else list(paths[n]),
+            "name": name(n),
             "label": tree.label[n],
             "move": tree.move[n],
             "kind": tree.kind[n],
@@ -216,11 +219,9 @@ def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any
 
 
 def node_name(tree: Tree, node: int) -> str:
-    """The name narration gives a node: its label (as drawings show it inside the
-    shape), ``root``, or its path of child indices, ``node 0.2.1``. Deep unlabelled
-    nodes are ``node id 812 (depth 40)``: ``#k`` is kept for the evaluation order."""
-    if tree.label[node] is None and tree.depth[node] > 12:
-        return f"node id {node} (depth {tree.depth[node]})"
+    """The name narration gives a node: :meth:`Tree.name`, the one name drawings,
+    feedback and JSON give it too (its label, else ``A``, ``B``, ... for inner nodes
+    in preorder and ``B1``, ``B2``, ... for leaves)."""
     return tree.name(node)
 
 

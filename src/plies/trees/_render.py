@@ -1,6 +1,7 @@
 """The tree in the terminal, before and after a search, as rich text.
 
-Each node is one line under box-drawing guides. After a search every node shows its
+Each node is one line under box-drawing guides, with its name (:meth:`Tree.name`, as
+narration and drawings name it). After a search every node shows its
 value and its alpha/beta on entry and exit (MAX's view, as the drawings), evaluated
 leaves their place in the evaluation order (``#k``, as the drawings) beside their place
 in the input (``leaf k``); pruned subtrees carry their reason and the principal
@@ -101,7 +102,7 @@ def _node_line(
     """Append the ``(text, style)`` segments of one node's line to ``out``: ``#k`` is
     a leaf's place in the evaluation order, ``leaf k`` its place in the input."""
     kind = tree.kind[node]
-    label = tree.label[node]
+    name = tree.name(node)
     move = tree.move[node]
     prob = tree.probability[node]
     parent = tree.parent[node]
@@ -115,14 +116,13 @@ def _node_line(
     if kind == "leaf":
         v = tree.value[node]
         shown = "?" if v is None else format_number(v)  # a CS188 state without evaluation
-        text = f"{label}: {shown}" if label else shown
+        text = f"{name}: {shown}" if name else shown
         out.append((text, "bold green" if pv else ""))
         if number is not None:
             out.append((f"  #{number}", "bold" if pv else ""))
         if result is not None:
             out.append((f"  (leaf {tree.leaf_index[node] + 1})", "dim"))
     else:
-        name = label if label else ("root" if node == 0 else "")
         out.append((f"{name} " if name else "", "bold green" if pv else "bold"))
         out.append((kind.upper(), _STYLE[kind]))
         static = tree.static[node]

@@ -132,11 +132,11 @@ def _leaf_value(tree: Tree, node: int) -> Number:
 
 
 def _called(tree: Tree, node: int) -> str:
-    """A node as a message names it: ``node B`` (a label), ``the root``, ``node 0.2``."""
-    name = tree.name(node)
-    if tree.label[node] is not None:
-        return f"node {name}"
-    return "the root" if name == "root" else name
+    """A node as a message names it: ``node B`` (:meth:`Tree.name`), ``the root``
+    (unlabelled)."""
+    if node == 0 and tree.label[0] is None:
+        return "the root"
+    return f"node {tree.name(node)}"
 
 
 def _static(tree: Tree, node: int, depth: int) -> Number:

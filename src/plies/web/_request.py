@@ -150,7 +150,9 @@ def exercise_shape(query: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of :func:`plies.lab.exercise` a practice request
     asks for: ``branching``, ``depth``, ``seed`` (a fresh one if left out, returned so
     the exercise can be shared), ``ragged``, ``chance``, ``root`` and ``values``
-    (``"LOW,HIGH"``, whole numbers)."""
+    (``"LOW,HIGH"``, whole numbers); the difficulty, ``cutoffs`` (at least that many,
+    by default 1, 0 with chance nodes), ``deep`` and ``ties``; and ``strict``, the
+    tie rule the exercise is searched and graded by."""
     import random
 
     branching = _whole(query, "branching", 1, 10) or 2
@@ -168,15 +170,23 @@ def exercise_shape(query: Mapping[str, Any]) -> dict[str, Any]:
     low, high = (int(v) for v in values)
     if low > high:
         raise RequestError(f"values LOW,HIGH needs LOW <= HIGH, not {low},{high}")
+    chance = bool(_flag(query, "chance"))
+    cutoffs = _whole(query, "cutoffs", 0, 100)
+    if cutoffs is None:
+        cutoffs = 0 if chance else 1
     return {
         "branching": branching,
         "depth": depth,
         "seed": random.randrange(1_000_000) if seed is None else seed,
         "ragged": bool(_flag(query, "ragged")),
-        "chance": bool(_flag(query, "chance")),
+        "chance": chance,
         "root": _choice(query, "root", ("max", "min"), "max"),
         "low": low,
         "high": high,
+        "cutoffs": cutoffs,
+        "deep": bool(_flag(query, "deep")),
+        "ties": bool(_flag(query, "ties")),
+        "strict": bool(_flag(query, "strict")),
     }
 
 
