@@ -62,7 +62,7 @@ def test_chance_games_make_chance_nodes() -> None:
 
 
 def test_a_tree_too_large_is_refused_before_it_is_built() -> None:
-    with pytest.raises(LimitError, match="smaller --depth"):
+    with pytest.raises(LimitError, match="smaller depth"):
         read_game_tree("connect4", depth=12, max_nodes=10_000)
 
 

@@ -5,7 +5,9 @@ ran out), from the view of the player to move at the root (MAX)."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from plies.errors import LimitError, PliesError
@@ -45,11 +47,19 @@ def game_tree(
         raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
     need(game, BaseGame, "game")
     need(max_nodes, int, "max_nodes")
-    if estimated_nodes(game, state, depth=depth) > PLAINLY_TOO_BIG * max_nodes:
+    too_big = PLAINLY_TOO_BIG * max_nodes
+    if estimated_nodes(game, state, depth=depth, cap=too_big) > too_big:
         raise LimitError(
             f"the tree of this {game.name} position to depth {depth} has far more than "
-            f"{max_nodes:,} nodes; give a smaller --depth"
+            f"{max_nodes:,} nodes; give a smaller depth"
         )
+
+    def too_many() -> LimitError:
+        return LimitError(
+            f"the tree of this {game.name} position to depth {depth} has more than "
+            f"{max_nodes:,} nodes; give a smaller depth"
+        )
+
     root_player = game.to_move(state)
     builder = TreeBuilder(root="max")
     pictures: list[list[str] | None] = []
@@ -57,11 +67,8 @@ def game_tree(
     stack: list[tuple[int, Any, int, str | None, float | None]] = [(-1, state, depth, None, None)]
     while stack:
         parent, position, left, move, p = stack.pop()
-        if len(builder.parent) >= max_nodes:
-            raise LimitError(
-                f"the tree of this {game.name} position to depth {depth} has more than "
-                f"{max_nodes:,} nodes; give a smaller --depth"
-            )
+        if len(builder.parent) + len(stack) >= max_nodes:
+            raise too_many()
         pictures.append(picture(game, position))
         if left == 0 or game.is_terminal(position):
             score = game.utility if game.is_terminal(position) else game.evaluate
@@ -69,19 +76,21 @@ def game_tree(
                 parent, value=score(position, root_player), label=move, move=move, probability=p
             )
             continue
-        children: list[tuple[Any, str, float | None]]
+        pairs: Iterable[tuple[Any, float | None]]
         if game.has_chance and game.is_chance(position):
             kind = "chance"
-            children = [
-                (game.play(position, m), game.format_move(position, m), prob)
-                for m, prob in game.chance_outcomes(position)
-            ]
+            outcomes = game.chance_outcomes(position)
+            count, pairs = len(outcomes), outcomes
         else:
             kind = "max" if game.to_move(position) == root_player else "min"
-            children = [
-                (game.play(position, m), game.format_move(position, m), None)
-                for m in game.legal_moves(position)
-            ]
+            moves = game.legal_moves(position)
+            count, pairs = len(moves), ((m, None) for m in moves)
+        # Counted before any is played: a Nim heap of a million offers a million moves.
+        if len(builder.parent) + len(stack) + 1 + count > max_nodes:
+            raise too_many()
+        children = [
+            (game.play(position, m), game.format_move(position, m), prob) for m, prob in pairs
+        ]
         node = builder.add(parent, kind=kind, label=move, move=move, probability=p)
         stack.extend(
             (node, child, left - 1, text, prob) for child, text, prob in reversed(children)
@@ -99,26 +108,35 @@ PLAINLY_TOO_BIG = 20
 PROBES = 32
 
 
-def estimated_nodes(game: BaseGame[Any, Any], state: Any, *, depth: int) -> float:
+def estimated_nodes(
+    game: BaseGame[Any, Any], state: Any, *, depth: int, cap: float = math.inf
+) -> float:
     """An estimate of how many nodes the tree of ``state`` to ``depth`` plies has, from
     :data:`PROBES` random walks down it (Knuth's estimator, 1975: the sum over a walk
     of the products of the branching factors met, averaged over the walks). It takes
     ``PROBES * depth`` moves, so that a tree of 10^25 nodes (Connect Four, depth 30) is
-    refused at once instead of after building 200,000 of them (13 s)."""
+    refused at once instead of after building 200,000 of them (13 s). Moves are
+    counted, not listed (a game's move list may make them as they are asked for, as
+    Nim's does), and the walks end as soon as the estimate passes ``cap``: eight
+    heaps of a million are refused without making a million moves."""
     rng = random.Random(0)
     total = 0.0
-    for _ in range(PROBES):
+    for probe in range(PROBES):
         position, weight, walk = state, 1.0, 1.0
         for _ in range(depth):
             if game.is_terminal(position):
                 break
             if game.has_chance and game.is_chance(position):
-                moves = [outcome for outcome, _ in game.chance_outcomes(position)]
+                moves: Sequence[Any] = [outcome for outcome, _ in game.chance_outcomes(position)]
             else:
-                moves = list(game.legal_moves(position))
+                moves = game.legal_moves(position)
+            if not moves:
+                break
             weight *= len(moves)
             walk += weight
-            position = game.play(position, rng.choice(moves))
+            if (total + walk) / (probe + 1) > cap:
+                return (total + walk) / (probe + 1)
+            position = game.play(position, moves[rng.randrange(len(moves))])
         total += walk
     return total / PROBES
 

@@ -2,8 +2,11 @@
 
 Routes:
 
-* ``GET /`` the tree lab page, ``GET /practice`` the practice room; ``GET /static/...``
-  their scripts and style (shipped in the package, no network needed);
+* ``GET /`` the tree lab page, ``GET /practice`` the practice room, ``GET /play`` the
+  game room; ``GET /static/...`` their scripts and style (shipped in the package, no
+  network needed);
+* ``GET /api`` the API's reference page, ``GET /api/openapi.json`` the same as an
+  OpenAPI 3.1 document (:mod:`plies.web._openapi` describes every endpoint);
 * ``POST /api/search``: the document ``plies tree --json`` prints for the same tree
   and options;
 * ``POST /api/render``: the same search drawn in a ``--draw`` format (``svg``,
@@ -16,35 +19,44 @@ Routes:
 * ``POST /api/tree``: the tree alone (drawing and nodes), to answer on;
 * ``GET /api/game-tree``: a built-in game's position as tree text (``game``, ``depth``);
 * ``GET /api/exercise``: a random practice tree from a seed and a shape;
-* ``GET /play`` the game room, and its ``POST /api/play/...`` endpoints (see
-  :mod:`plies.web._play`): a built-in game against the engine or another person.
+* ``POST /api/play/...``: the game room (see :mod:`plies.web._play`).
 
-Every bad request is status 400 (413 for a body over the limit) with
-``{"error": "one line"}``; a parse error adds its ``line`` and ``column``. Searches run
-in worker threads, so a slow one does not hold up the others, and every size is
-bounded by :class:`WebSettings`.
+Every bad request is status 400 (413 for a body over the limit, 429 when the server is
+too busy to take it, 404 and 405 for unknown paths and methods) with
+``{"error": "one line"}``; a parse error adds its ``line`` and ``column``. A bug is a
+500 with the same shape, its traceback in the server's log only.
+
+No request can run away with the server: sizes are checked before work starts, and
+the work itself runs in worker processes (:mod:`plies.web._workers`) that are killed
+past the request's time limit or their memory budget, every limit set by
+:class:`WebSettings`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Awaitable, Callable
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from plies import lab
-from plies.errors import LimitError, ParseError, PliesError
+from plies.errors import LimitError, PliesError
 from plies.games import OPENSPIEL
-from plies.trees import Tree, TreeResult, format_tree, tree_to_json
+from plies.web import _jobs
+from plies.web._openapi import openapi_document, reference_page
 from plies.web._pages import lab_page, play_page, practice_page
 from plies.web._play import play_routes
 from plies.web._request import (
@@ -54,10 +66,11 @@ from plies.web._request import (
     read_depth,
     read_tree_request,
 )
+from plies.web._workers import BusyError, WorkerCrash, WorkerPool, WorkerTimeout
 
 __all__ = ["WebSettings", "create_app"]
 
-T = TypeVar("T")
+log = logging.getLogger("plies.web")
 
 #: Download formats: drawing formats of ``--draw`` and the trace table's.
 MEDIA_TYPES = {
@@ -71,6 +84,12 @@ MEDIA_TYPES = {
     "csv": "text/csv; charset=utf-8",
 }
 
+MB = 2**20
+
+
+def _default_workers() -> int:
+    return max(2, min(4, os.cpu_count() or 2))
+
 
 @dataclass(frozen=True, kw_only=True)
 class WebSettings:
@@ -79,8 +98,10 @@ class WebSettings:
     ``max_body``: bytes of a request body (413 above it). ``max_nodes``: nodes of a
     tree the API searches. ``max_step_nodes``: nodes of a tree drawn or stepped
     through (drawings and step data grow with the tree). ``max_seconds``: the time a
-    request may take (a game-room engine search stops at 80% of it).
-    ``max_searches``: game-room searches streamed at once.
+    request may take (a game-room engine search stops at 80% of it), after which its
+    work is stopped. ``max_searches``: game-room engine searches running at once.
+    ``workers``: worker processes for the other requests. ``max_memory``: bytes a
+    worker may grow by for one request (it is stopped above that).
     """
 
     max_body: int = 1_000_000
@@ -88,6 +109,8 @@ class WebSettings:
     max_step_nodes: int = 2_000
     max_seconds: float = 10.0
     max_searches: int = 4
+    workers: int = _default_workers()
+    max_memory: int = 512 * MB
 
 
 class _BodyTooLarge(PliesError):
@@ -97,6 +120,32 @@ class _BodyTooLarge(PliesError):
 def _error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
     line = " ".join(str(message).split())  # one line, whatever the message held
     return JSONResponse({"error": line, **extra}, status_code=status)
+
+
+def _unicode_problem(value: Any, where: str, depth: int = 0) -> str | None:
+    """Where ``value`` (a JSON document) holds text that is not Unicode (a lone
+    surrogate such as ``"\\ud800"``, which JSON can spell but nothing can encode)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where or "the request"
+        return None
+    if depth > 64:
+        return None
+    items: Any = ()
+    if isinstance(value, dict):
+        for key in value:
+            if _unicode_problem(key, f"a key of {where or 'the request'}", depth + 1):
+                return f"a key of {where or 'the request'}"
+        items = ((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    for name, item in items:
+        found = _unicode_problem(item, name, depth + 1)
+        if found:
+            return found
+    return None
 
 
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
@@ -114,97 +163,112 @@ async def _json_body(request: Request, limit: int) -> dict[str, Any]:
         raise RequestError("the request body is not a JSON object") from None
     if not isinstance(data, dict):
         raise RequestError("the request body is not a JSON object")
+    where = _unicode_problem(data, "")
+    if where is not None:
+        raise RequestError(f"{where[:60]} holds text that is not Unicode (a lone surrogate)")
     return data
-
-
-def _read_tree(req: TreeRequest, max_nodes: int) -> Tree:
-    tree = lab.read_tree(
-        req.text, notation=req.notation, root=req.root, branching=req.branching, bounds=req.bounds
-    )
-    if len(tree) > max_nodes:
-        raise LimitError(
-            f"the tree has {len(tree)} nodes, more than this server's limit of {max_nodes} "
-            "(plies serve --max-nodes); the command line has no such limit"
-        )
-    return tree
-
-
-def _search(req: TreeRequest, max_nodes: int, trace: bool) -> TreeResult:
-    return lab.run(_read_tree(req, max_nodes), req.options, trace=trace)
-
-
-def _render(req: TreeRequest, settings: WebSettings, fmt: str, before: bool) -> bytes:
-    from plies import draw
-
-    result = _search(req, settings.max_step_nodes, trace=True)
-    if fmt == "md":
-        return draw.trace_markdown(result).encode("utf-8")
-    if fmt == "csv":
-        return draw.trace_csv(result).encode("utf-8")
-    return draw.render(result.tree if before else result, fmt)
-
-
-def _tree_document(tree: Tree) -> dict[str, Any]:
-    """A tree without its search, for answering or editing on it: plies' own SVG
-    drawing (node ``i`` is the group ``#n{i}``), the tree as text (brackets where they
-    can say everything, else JSON) and as a JSON object, and every node's path, name,
-    kind and leaf number."""
-    from plies.draw import repr_svg
-
-    paths = tree.paths() or [tuple(tree.path(i)) for i in range(len(tree))]
-    return {
-        "svg": repr_svg(tree),
-        "text": format_tree(tree),
-        "json": tree_to_json(tree),
-        "leaf_count": tree.leaf_count,
-        "nodes": [
-            {
-                "id": i,
-                "path": list(paths[i]),
-                "name": lab.node_name(tree, i),
-                "kind": tree.kind[i],
-                "leaf": tree.leaf_index[i] if tree.kind[i] == "leaf" else None,
-            }
-            for i in range(len(tree))
-        ],
-    }
 
 
 def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
     """An endpoint that answers plies' errors with a one-line 400 (413 for a body too
-    large; a parse error adds its line and column)."""
+    large, 429 for a server too busy; a parse error adds its line and column)."""
 
     async def endpoint(request: Request) -> Response:
         try:
             return await handler(request)
         except _BodyTooLarge as exc:
             return _error(str(exc), 413)
-        except ParseError as exc:
-            return _error(str(exc), line=exc.line, column=exc.column)
+        except BusyError as exc:
+            return JSONResponse(
+                {"error": " ".join(str(exc).split())}, status_code=429, headers={"Retry-After": "1"}
+            )
+        except WorkerCrash as exc:
+            log.error("plies web: %s %s failed:\n%s", request.method, request.url.path, exc.detail)
+            return _error("the server failed on this request (a bug: see its log)", 500)
         except PliesError as exc:
+            line, column = getattr(exc, "line", None), getattr(exc, "column", None)
+            if line is not None:
+                return _error(str(exc), line=line, column=column)
             return _error(str(exc))
 
     return endpoint
 
 
-def create_app(settings: WebSettings | None = None) -> Starlette:
-    """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``)."""
-    settings = settings or WebSettings()
+class Workers:
+    """The app's two worker pools, started when first needed: ``lab`` for the tree
+    lab's requests and the room's moves, ``engine`` for engine searches (at most
+    ``max_searches`` at once, refused beyond rather than queued)."""
 
-    async def run_in_threadpool(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``work`` in a worker thread, so a long search holds up no other request;
-        past ``max_seconds`` the request is answered with an error and the thread's
-        result, when it comes, is dropped."""
+    def __init__(self, settings: WebSettings) -> None:
+        self.settings = settings
+        self.lab = WorkerPool(size=settings.workers, memory=settings.max_memory)
+        self.engine = WorkerPool(
+            size=settings.max_searches, memory=settings.max_memory, name="plies-engine"
+        )
+
+    def deadline(self) -> float:
+        """When a request that starts now must be answered."""
+        return time.monotonic() + self.settings.max_seconds
+
+    async def call(self, function: Callable[..., Any], *args: Any, engine: bool = False) -> Any:
+        """``function(*args)`` in a worker, within the request's time limit."""
+        pool = self.engine if engine else self.lab
+        work = functools.partial(
+            pool.call, function, *args, deadline=self.deadline(), patient=not engine
+        )
         try:
-            with anyio.fail_after(settings.max_seconds):
-                return await anyio.to_thread.run_sync(
-                    functools.partial(work, *args, **kwargs), abandon_on_cancel=True
-                )
-        except TimeoutError:
-            raise LimitError(
-                f"the request took longer than {settings.max_seconds:g} s, this server's "
-                "limit (plies serve --max-seconds)"
-            ) from None
+            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except WorkerTimeout:
+            raise LimitError(self.time_message()) from None
+
+    def time_message(self) -> str:
+        return (
+            f"the request took longer than {self.settings.max_seconds:g} s, this server's "
+            "limit, and was stopped"
+        )
+
+    def start(self) -> None:
+        """Start every worker now (the fork server warms plies up first)."""
+        self.lab.start()
+        self.engine.start(1)
+
+    def close(self) -> None:
+        """Stop every worker."""
+        self.lab.close()
+        self.engine.close()
+
+    def pids(self) -> list[int]:
+        """The worker processes alive now."""
+        return self.lab.pids() + self.engine.pids()
+
+
+def _not_found(request: Request, exc: Exception) -> Response:
+    """404, 405 and other HTTP errors of Starlette's own: JSON under ``/api``."""
+    status = getattr(exc, "status_code", 500)
+    detail = getattr(exc, "detail", "") or ""
+    headers = getattr(exc, "headers", None)
+    if status == 404:
+        detail = f"there is no {request.url.path[:80]!r} here"
+    elif status == 405:
+        detail = f"{request.method} is not allowed on {request.url.path[:80]}"
+    if request.url.path.startswith("/api"):
+        return JSONResponse({"error": detail}, status_code=status, headers=headers)
+    return HTMLResponse(
+        f"<!doctype html><title>plies: {status}</title><p>{status}: "
+        f"{detail.replace('<', '&lt;')}. <a href='/'>The lab</a></p>",
+        status_code=status,
+        headers=headers,
+    )
+
+
+def create_app(settings: WebSettings | None = None, *, start: bool = False) -> Starlette:
+    """The web lab as an ASGI application (serve it with uvicorn: ``plies serve``).
+    Its worker processes start with the first request that needs one, or at once with
+    ``start``; they stop when the app shuts down (its lifespan) or the process ends."""
+    settings = settings or WebSettings()
+    workers = Workers(settings)
+    if start:
+        workers.start()
 
     async def tree_body(request: Request) -> tuple[dict[str, Any], TreeRequest]:
         data = await _json_body(request, settings.max_body)
@@ -219,30 +283,33 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     async def play(request: Request) -> Response:
         return HTMLResponse(play_page())
 
+    async def api_page(request: Request) -> Response:
+        return HTMLResponse(reference_page())
+
+    async def api_openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
     async def read_body(request: Request) -> dict[str, Any]:
         return await _json_body(request, settings.max_body)
 
     async def api_search(request: Request) -> Response:
         _, req = await tree_body(request)
-        result = await run_in_threadpool(_search, req, settings.max_nodes, False)
-        return JSONResponse(lab.search_document(result, req.options))
+        return JSONResponse(await workers.call(_jobs.search, req, settings.max_nodes))
 
     async def api_compare(request: Request) -> Response:
         _, req = await tree_body(request)
-        tree = await run_in_threadpool(_read_tree, req, settings.max_step_nodes)
-        return JSONResponse(await run_in_threadpool(lab.compare_document, tree, req.options))
+        return JSONResponse(await workers.call(_jobs.compare, req, settings.max_step_nodes))
 
     async def api_tree(request: Request) -> Response:
         _, req = await tree_body(request)
-        tree = await run_in_threadpool(_read_tree, req, settings.max_step_nodes)
-        return JSONResponse(await run_in_threadpool(_tree_document, tree))
+        return JSONResponse(await workers.call(_jobs.tree, req, settings.max_step_nodes))
 
     async def api_check(request: Request) -> Response:
         data, req = await tree_body(request)
         if "answer" not in data:
             raise RequestError("the request needs an 'answer' to check")
-        result = await run_in_threadpool(_search, req, settings.max_nodes, False)
-        return JSONResponse(lab.check_answer(result, data["answer"]).to_json())
+        doc = await workers.call(_jobs.check, req, data["answer"], settings.max_nodes)
+        return JSONResponse(doc)
 
     async def api_render(request: Request) -> Response:
         data = await _json_body(request, settings.max_body)
@@ -251,7 +318,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             raise RequestError(f"format must be one of {', '.join(MEDIA_TYPES)}, not {fmt!r}"[:300])
         req = read_tree_request(data, max_text=settings.max_body)
         before = data.get("before") is True
-        body = await run_in_threadpool(_render, req, settings, fmt, before)
+        body = await workers.call(_jobs.render, req, settings.max_step_nodes, fmt, before)
         name = f"tree{'-before' if before else ''}.{fmt}"
         return Response(
             body,
@@ -268,22 +335,29 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             # OpenSpiel builds a game before anything here can bound its size.
             raise RequestError("the web lab serves the built-in games, not OpenSpiel's")
         depth = read_depth(query)
-        tree = await run_in_threadpool(
-            lab.read_game_tree, spec, depth=depth, max_nodes=settings.max_step_nodes
+        return JSONResponse(
+            await workers.call(_jobs.game_tree, spec, depth, settings.max_step_nodes)
         )
-        return JSONResponse({"tree": format_tree(tree), "game": spec, "depth": depth})
 
     async def api_exercise(request: Request) -> Response:
         shape = exercise_shape(request.query_params)
-        tree = await run_in_threadpool(lambda: lab.exercise(**shape))
-        return JSONResponse({"tree": format_tree(tree), **shape})
+        return JSONResponse(await workers.call(_jobs.exercise, shape))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            workers.close()
 
     static = resources.files("plies.web") / "static"
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page),
             Route("/practice", practice),
             Route("/play", play),
+            Route("/api", api_page),
+            Route("/api/openapi.json", api_openapi),
             Route("/api/search", _guarded(api_search), methods=["POST"]),
             Route("/api/render", _guarded(api_render), methods=["POST"]),
             Route("/api/compare", _guarded(api_compare), methods=["POST"]),
@@ -294,11 +368,14 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             *play_routes(
                 read_body=read_body,
                 guarded=_guarded,
-                in_thread=run_in_threadpool,
+                workers=workers,
                 max_seconds=settings.max_seconds * 0.8,
-                max_searches=settings.max_searches,
                 lab_nodes=settings.max_step_nodes,
             ),
             Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
-        ]
+        ],
+        exception_handlers={HTTPException: _not_found},
+        lifespan=lifespan,
     )
+    app.state.workers = workers
+    return app

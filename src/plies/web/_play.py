@@ -25,7 +25,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import anyio
@@ -33,9 +33,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from plies import lab
 from plies.errors import LimitError, PliesError
+from plies.web import _jobs
 from plies.web._request import RequestError
+from plies.web._workers import WorkerCrash, WorkerTimeout
 
 __all__ = ["play_routes"]
 
@@ -46,11 +47,6 @@ POLL_SECONDS = 0.01
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _room(data: dict[str, Any]) -> lab.Room:
-    moves = data.get("moves")
-    return lab.open_room(data.get("game", ""), data.get("position") or "", moves or [])
-
-
 def _strength(data: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     """The engine's ``depth`` and ``seconds`` from a request, at most ``max_seconds``
     whichever was asked for (a depth alone still stops at the server's limit)."""
@@ -58,10 +54,7 @@ def _strength(data: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     if depth is None and seconds is None:
         raise RequestError("the request needs a 'depth' or 'seconds' for the engine")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > max_seconds:
-        raise LimitError(
-            f"seconds must be at most {max_seconds:g}, this server's limit (plies serve "
-            "--max-seconds)"
-        )
+        raise LimitError(f"seconds must be at most {max_seconds:g}, this server's limit")
     return {"depth": depth, "seconds": max_seconds if seconds is None else seconds}
 
 
@@ -97,50 +90,38 @@ def play_routes(
     *,
     read_body: Callable[[Request], Awaitable[dict[str, Any]]],
     guarded: Callable[[Handler], Callable[..., Any]],
-    in_thread: Callable[..., Awaitable[Any]],
+    workers: Any,
     max_seconds: float,
-    max_searches: int,
     lab_nodes: int,
 ) -> list[Route]:
     """The room's routes. ``read_body`` reads a bounded JSON body, ``guarded`` turns
-    plies' errors into 400s, ``in_thread`` runs work in a worker thread under the
-    server's time limit; at most ``max_searches`` streamed searches run at once."""
+    plies' errors into 400s, ``workers`` (:class:`plies.web._app.Workers`) runs the
+    work in worker processes under the server's limits: moves on its lab pool,
+    engine searches on its engine pool (refused when all of its workers search)."""
     searches: dict[str, _Search] = {}
 
-    def state_of(room: lab.Room, data: dict[str, Any]) -> dict[str, Any]:
-        return lab.room_state(room, lab_nodes=lab_nodes, names=data.get("names"))
-
-    async def answer(data: dict[str, Any], work: Callable[[], lab.Room]) -> Response:
-        return JSONResponse(await in_thread(lambda: state_of(work(), data)))
+    async def answer(action: str, data: dict[str, Any]) -> Response:
+        return JSONResponse(await workers.call(_jobs.room, action, data, lab_nodes))
 
     async def state(request: Request) -> Response:
-        data = await read_body(request)
-        return await answer(data, lambda: _room(data))
+        return await answer("state", await read_body(request))
 
     async def move(request: Request) -> Response:
         data = await read_body(request)
         if "move" not in data:
             raise RequestError("the request needs a 'move' (text)")
-        return await answer(data, lambda: lab.play_move(_room(data), data["move"]))
+        return await answer("move", data)
 
     async def undo(request: Request) -> Response:
-        data = await read_body(request)
-        return await answer(data, lambda: lab.undo(_room(data), data.get("count", 1)))
+        return await answer("undo", await read_body(request))
 
     async def roll(request: Request) -> Response:
-        data = await read_body(request)
-        return await answer(data, lambda: lab.roll(_room(data)))
+        return await answer("roll", await read_body(request))
 
     async def hint(request: Request) -> Response:
         data = await read_body(request)
         strength = _strength(data, max_seconds)
-
-        def work() -> dict[str, Any]:
-            items = list(lab.think(_room(data), **strength))
-            infos = [item for item in items if item["kind"] == "info"]
-            return {"best": items[-1], "info": infos[-1] if infos else None}
-
-        return JSONResponse(await in_thread(work))
+        return JSONResponse(await workers.call(_jobs.hint, data, strength, engine=True))
 
     async def think(request: Request) -> Response:
         data = await read_body(request)
@@ -150,20 +131,27 @@ def play_routes(
         _forget_stale(searches, max_seconds)
         if search_id in searches:
             raise RequestError(f"a search with id {search_id!r} is already running")
-        if len(searches) >= max_searches:
-            raise LimitError(f"this server runs at most {max_searches} searches at once")
         stop = threading.Event()
-        room = await in_thread(_room, data)
-        items = lab.think(room, stop=stop, **strength)  # checks the request before streaming
+        items = workers.engine.stream(
+            _jobs.think,
+            data,
+            strength,
+            play,
+            lab_nodes,
+            deadline=workers.deadline(),
+            stop=stop,
+            patient=False,
+        )
+        try:  # the worker checks the request before the stream begins
+            await anyio.to_thread.run_sync(next, items, abandon_on_cancel=True)
+        except WorkerTimeout:
+            raise LimitError(workers.time_message()) from None
         searches[search_id] = _Search(stop)
         return StreamingResponse(
             _stream(
-                room,
-                items=items,
-                play=play,
+                _relay(items, workers.time_message()),
                 stop=stop,
                 forget=lambda: searches.pop(search_id, None),
-                state_of=lambda after: state_of(after, data),
             ),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store"},
@@ -187,31 +175,39 @@ def play_routes(
     ]
 
 
-async def _stream(
-    room: lab.Room,
-    *,
-    items: Any,
-    play: bool,
-    stop: threading.Event,
-    forget: Callable[[], object],
-    state_of: Callable[[lab.Room], dict[str, Any]],
-) -> AsyncIterator[str]:
-    """The search's items as Server-Sent Events while a plain thread runs it; when the
-    stream ends for any reason (done, stop, the client gone) the search is stopped."""
+def _relay(
+    items: Iterator[dict[str, Any]], time_message: str
+) -> queue.SimpleQueue[dict[str, Any] | None]:
+    """A queue that a plain thread fills with the search's items as its worker sends
+    them (then None), started now: the worker is read to its end even if the
+    response never starts (a client gone before its first byte)."""
     found: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
 
     def work() -> None:
         try:
             for item in items:
-                if item["kind"] == "best" and play:
-                    item["state"] = state_of(lab.play_move(room, item["text"]))
                 found.put(item)
+        except WorkerTimeout:
+            found.put({"kind": "error", "error": time_message})
         except PliesError as exc:
             found.put({"kind": "error", "error": " ".join(str(exc).split())})
+        except WorkerCrash:
+            found.put({"kind": "error", "error": "the server failed on this search"})
         finally:
             found.put(None)
 
     threading.Thread(target=work, name="plies-room-search", daemon=True).start()
+    return found
+
+
+async def _stream(
+    found: queue.SimpleQueue[dict[str, Any] | None],
+    *,
+    stop: threading.Event,
+    forget: Callable[[], object],
+) -> AsyncIterator[str]:
+    """The search's items as Server-Sent Events; when the stream ends for any reason
+    (done, stop, the client gone) the search is stopped."""
     try:
         while True:
             try:
