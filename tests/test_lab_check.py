@@ -71,7 +71,7 @@ def _perfect(result: TreeResult, *, marking: str = "both") -> dict[str, Any]:
     marking=st.sampled_from(["evaluated", "pruned", "both"]),
 )
 def test_the_search_itself_scores_full_marks(
-    seed: int, branching: int, depth: int, strict: bool, order: str, marking: str
+    *, seed: int, branching: int, depth: int, strict: bool, order: str, marking: str
 ) -> None:
     tree = random_tree(branching=branching, depth=depth, seed=seed, ragged=True)
     result = run(read_tree(format_tree(tree)), LabOptions(strict=strict, order=order))

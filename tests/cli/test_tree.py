@@ -41,8 +41,10 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert (root["alpha_in"], root["beta_in"]) == ("-inf", "inf")
     pruned = [n for n in doc["nodes"] if n["status"] == "pruned"]
     assert [n["path"] for n in pruned] == [[1, 1], [1, 2]]
-    assert pruned[0]["reason"] == "pruned: v=2 <= alpha=3 (set at root)"
+    assert pruned[0]["reason"] == "pruned: v=2 <= alpha=3 (set at A)"
     assert doc["nodes"][5]["status"] == "cutoff"
+    assert [n["name"] for n in doc["nodes"][:3]] == ["A", "B", "B1"]
+    assert doc["path_names"] == ["B", "B1"]
 
 
 def test_lab_sheet_flat_form(capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,8 +91,8 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert "evaluated 5 of 8 leaves" in out
     assert "Step 1: enter A (MAX) with alpha=-inf, beta=inf" in out
     assert "pruned: v=5 >= beta=3 (set at B)" in out
-    assert "so E's remaining child node 0.1.1 is pruned" in out
-    assert "Principal variation: B -> D -> node 0.0.1" in out
+    assert "so E's remaining child E2 is pruned" in out
+    assert "Principal variation: B -> D -> D2" in out
     assert "\x1b[" not in out  # no colour codes when not a terminal
 
 
@@ -319,4 +321,4 @@ def test_negamax_cut_offs_at_min_nodes_say_whose_view(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, out, _ = run(capsys, "tree", AIMA, "--algorithm", "negamax", "--no-narrate")
-    assert "Cut-off at node 1: v=-2 >= beta=-3 (in MIN's view)" in out
+    assert "Cut-off at C: v=-2 >= beta=-3 (in MIN's view)" in out

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 
 from plies.errors import ArgumentTypeError, LimitError, PliesError, TreeError
-from plies.trees import Tree, TreeBuilder, from_leaves, parse, random_tree
+from plies.trees import Tree, TreeBuilder, format_tree, from_leaves, parse, random_tree
 from plies.trees._model import check_bounds
 from strategies import chance_trees, ragged_trees
 
@@ -204,3 +205,61 @@ def test_a_sum_of_probabilities_near_1_never_reads_1() -> None:
 def test_a_fraction_beyond_the_float_range_is_refused() -> None:
     with pytest.raises(TreeError, match="out of the range"):
         from_leaves([Fraction(10**400, 3), 1], branching=2)
+
+
+# Names -------------------------------------------------------------------------------
+
+
+@given(ragged_trees())
+def test_names_are_unique_and_stable_on_unlabelled_trees(tree: Tree) -> None:
+    names = [tree.name(n) for n in range(len(tree))]
+    assert len(set(names)) == len(names)
+    assert names == [parse(format_tree(tree)).name(n) for n in range(len(tree))]
+    for node in range(len(tree)):
+        if tree.children[node]:
+            assert names[node].isalpha() and names[node].isupper()
+        elif node:
+            parent = names[tree.parent[node]]
+            assert names[node] == f"{parent}{tree.child_index[node] + 1}"
+
+
+def test_names_as_textbooks_draw_them() -> None:
+    tree = parse("[[3,12,8],[2,4,6],[14,5,2]]")
+    assert [tree.name(n) for n in range(len(tree))] == (
+        ["A", "B", "B1", "B2", "B3", "C", "C1", "C2", "C3", "D", "D1", "D2", "D3"]
+    )
+    tree = parse("[" * 30 + "1" + "]" * 30)  # letters past Z, short names deep down
+    assert [tree.name(n) for n in (25, 26, 29, 30)] == ["Z", "AA", "AD", "AD1"]
+
+
+def test_labels_are_names_and_other_names_keep_clear_of_them() -> None:
+    tree = parse("B((1,2),S1(x:3,4),(5))")
+    # The root has the label B, so the first unlabelled inner node takes A, then C.
+    assert [tree.name(n) for n in range(len(tree))] == (
+        ["B", "A", "A1", "A2", "S1", "x", "S1.2", "C", "C1"]
+    )
+    clash = parse("A(A1:1,2)")  # the leaf after A1 is A2, clear of the label
+    assert [clash.name(n) for n in range(len(clash))] == ["A", "A1", "A2"]
+    clash = parse("A(B1:1,(2))")  # B's first leaf would be B1, a label already
+    assert [clash.name(n) for n in range(len(clash))] == ["A", "B1", "B", "B.1"]
+
+
+def test_names_follow_labels_set_after_building() -> None:
+    tree = parse("[[1,2],[3]]")
+    assert tree.name(4) == "C"
+    tree.label[0] = "C"  # now a label: the inner nodes below take A and B
+    assert [tree.name(n) for n in range(len(tree))] == ["C", "A", "A1", "A2", "B", "B1"]
+    tree.label = [None] * len(tree)
+    assert tree.name(0) == "A"
+
+
+def test_names_of_100_000_nodes_are_cheap() -> None:
+    tree = random_tree(branching=10, depth=5, seed=1)  # 111,111 nodes
+    start = time.perf_counter()
+    first = tree.name(len(tree) - 1)
+    assert time.perf_counter() - start < 1.0
+    start = time.perf_counter()
+    for node in range(len(tree)):
+        tree.name(node)
+    assert time.perf_counter() - start < 1.0
+    assert first == "PKI10"  # the 11,111th inner node's tenth leaf

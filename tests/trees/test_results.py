@@ -258,12 +258,12 @@ MISSING = tree_with_missing(
 def test_a_leaf_without_value_is_an_error_when_reached(algorithm: str) -> None:
     if algorithm == "minimax":
         for trace in (True, False):  # without a trace, all-leaf frames go through builtins
-            with pytest.raises(SearchError, match=r"leaf node 1\.1 has no value"):
+            with pytest.raises(SearchError, match=r"leaf C2 has no value"):
                 minimax(MISSING, trace=trace)
         return
     # Alpha-beta never reaches it, so it does not matter.
     assert search(MISSING, algorithm=algorithm).value == 3
-    with pytest.raises(SearchError, match=r"leaf node 1\.1 has no value"):
+    with pytest.raises(SearchError, match=r"leaf C2 has no value"):
         search(MISSING, algorithm=algorithm, strict=True)
 
 
@@ -277,7 +277,7 @@ def test_missing_leaf_values_in_exact_values_and_orderings() -> None:
 def test_a_missing_value_under_a_chance_node() -> None:
     tree = tree_with_missing([None, 1, None], ["chance", "leaf", "leaf"], [-1, 0, 0])
     tree.probability[1] = tree.probability[2] = 0.5
-    with pytest.raises(SearchError, match=r"leaf node 1 has no value"):
+    with pytest.raises(SearchError, match=r"leaf A2 has no value"):
         expectiminimax(tree)
 
 
@@ -418,17 +418,17 @@ def test_hash_k_is_the_evaluation_order_in_narration_and_tree() -> None:
     result = alphabeta(parse(LABELLED))
     lines = [line for line in narrate(result) if "evaluate leaf" in line]
     assert [int(m) for line in lines for m in re.findall(r"#(\d+)", line)] == [1, 2, 3, 4, 5]
-    assert "evaluate leaf node 0.0.0 = 2 (#1, leaf 1 of 8)" in lines[0]
+    assert "evaluate leaf D1 = 2 (#1, leaf 1 of 8)" in lines[0]
     rendered = "\n".join(plain_tree_lines(result.tree, result))
     assert "0  #4  (leaf 5)" in rendered  # F's first leaf: fourth evaluated, fifth in input
     assert "9  (leaf 4)" in rendered  # pruned: its input number only
 
 
-def test_deep_nodes_are_not_named_with_hash() -> None:
+def test_deep_nodes_have_short_names_without_hash() -> None:
     tree = parse("[" * 20 + "1" + "]" * 20)
-    assert node_name(tree, 15) == "node id 15 (depth 15)"
+    assert node_name(tree, 15) == "P"
     lines = narrate(alphabeta(tree))
-    assert "evaluate leaf node id 20 (depth 20) = 1 (#1, leaf 1 of 1)" in lines[20]
+    assert "evaluate leaf T1 = 1 (#1, leaf 1 of 1)" in lines[20]
     assert [line for line in lines if "#" in line] == [lines[20]]
 
 

@@ -54,7 +54,7 @@ def test_labelled_tree_prunes_9_7_5() -> None:
     assert result.value == 3
     never = [tree.value[tree.leaf_ids[k]] for k in range(8) if k not in result.evaluated]
     assert never == [9, 7, 5]
-    assert [tree.name(n) for n in result.pv] == ["A", "B", "D", "node 0.0.1"]
+    assert [tree.name(n) for n in result.pv] == ["A", "B", "D", "D2"]
     assert result.reason(tree.node_at([0, 1, 1])) == "pruned: v=5 >= beta=3 (set at B)"
     assert result.reason(tree.node_at([1, 1])) == "pruned: v=1 <= alpha=3 (set at A)"
 

@@ -203,13 +203,14 @@ def test_check_grades_an_answer(client: TestClient) -> None:
         "score": 1.0,
         "right": 9,
         "checked": 9,
+        "graded": ["value", "leaves"],
         "feedback": [],
     }
     wrong = {"value": 3, "evaluated": [0, 1, 2, 4]}
     doc = client.post("/api/check", json={"tree": tree, "answer": wrong}).json()
     assert doc["correct"] is False
     assert doc["feedback"][0]["path"] == [1, 0, 1]
-    assert "F's second leaf is searched, not pruned" in doc["feedback"][0]["message"]
+    assert "F2 is searched, not pruned" in doc["feedback"][0]["message"]
 
 
 @pytest.mark.parametrize("answer", [None, [], {"evaluated": "x"}, {"bogus": 1}])

@@ -61,8 +61,9 @@ def visible(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class NodeLook:
     """How one node is drawn: ``shape`` is ``max``/``min``/``chance``/``leaf``;
-    ``inside`` the lines in the shape, the node's name first; ``beside`` the note next to it (may be empty);
-    ``state`` one of ``plain``, ``pruned``, ``pv``, ``current``, ``open``, ``unseen``."""
+    ``inside`` the lines in the shape, the node's name first; ``beside`` the note
+    next to it (may be empty); ``state`` one of ``plain``, ``pruned``, ``pv``,
+    ``current``, ``open``, ``unseen``."""
 
     shape: str
     inside: tuple[str, ...]

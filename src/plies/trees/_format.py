@@ -143,9 +143,10 @@ def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
 
     ``value``, ``bound``, ``path`` (child indices), ``path_names`` (the names of the
     nodes along the principal variation, :meth:`Tree.name`), ``path_labels`` and
-    ``path_moves`` (their labels and move names, ``null`` where none), ``action`` (the move name of the root's chosen child, as in CS188
-    ``successors:`` lines or a JSON tree's ``"move"``; ``null`` when that edge has no
-    name or the root is a leaf: ``path[0]`` is always its child index), ``leaf_count``,
+    ``path_moves`` (their labels and move names, ``null`` where none), ``action``
+    (the move name of the root's chosen child, as in CS188 ``successors:`` lines or a
+    JSON tree's ``"move"``; ``null`` when that edge has no name or the root is a
+    leaf: ``path[0]`` is always its child index), ``leaf_count``,
     ``evaluated`` (leaf numbers in evaluation order), statistics and the options.
     With ``nodes``, one entry per node with its id, parent, path, name, label, move, kind,
     alpha/beta in and out, value, status and reason. Linear in the size of the tree.
