@@ -442,3 +442,59 @@ def test_json_pictures_read_and_write_back() -> None:
 def test_json_pictures_must_be_a_few_short_rows(picture: str) -> None:
     with pytest.raises(TreeError, match="picture"):
         parse('{"tree": {"picture": ' + picture + ', "children": [1, 2]}}')
+
+
+# Labels in any alphabet --------------------------------------------------------------
+
+
+def test_labels_take_letters_beyond_ascii() -> None:
+    tree = parse("Ω(ü(3,5),é(2,9))")
+    assert tree.label == ["Ω", "ü", None, None, "é", None, None]
+    leafy = parse("Ω(x:1, αβ=2, 中文:3)")
+    assert [leafy.label[n] for n in leafy.leaf_ids] == ["x", "αβ", "中文"]
+    # An accent written as its own mark (u + U+0308) stays with its letter, as typed;
+    # scripts whose words carry marks (Devanagari) read as one label.
+    assert parse("A(u\u0308:1, हिंदी:2)").label[1:] == ["u\u0308", "हिंदी"]
+    assert parse("Straße_2'(Ä1:3, ŷ:4)").label == ["Straße_2'", "Ä1", "ŷ"]
+    assert alphabeta(parse("Ω(ü(3,5),é(2,9))")).value == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Ω(ü(3,5),é(2,x))", "expected '(' or ':' after the label 'x' at column 15, found ')'"),
+        ("中(文:3, 字½:4)", "unexpected character '½' at column 9"),
+        ("Ω(→:3)", "unexpected character '→' at column 3"),
+        ("Ω(ü:3, 2é:4)", "unexpected character '2' at column 8"),
+        ("Ω(ü:3,\u0308é:4)", "unexpected character U+0308 at column 7"),
+        ("Ω(ü:3, é(2,9)", "expected ',' or ')' at column 14, found end of input"),
+        ("Ω(ü:3, é：4)", "unexpected character '：' at column 9"),
+    ],
+)
+def test_errors_after_letters_beyond_ascii_name_the_right_column(text: str, message: str) -> None:
+    """Digits, brackets, commas, ':' and symbols keep their meaning: a label neither
+    starts with a digit nor takes a symbol or a fraction, and columns count characters."""
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert message in str(info.value)
+
+
+_LETTERS = st.characters(categories=["Lu", "Ll", "Lt", "Lm", "Lo"])
+_LABEL_TAIL = st.characters(categories=["Lu", "Ll", "Lo", "Mn", "Mc", "Nd"]) | st.sampled_from(
+    "_'"
+)
+_NOT_NUMBERS = ("inf", "infinity", "nan")  # these words are numbers (or refused as one)
+unicode_labels = st.builds(
+    lambda first, tail: first + tail, _LETTERS | st.just("_"), st.text(_LABEL_TAIL, max_size=4)
+).filter(lambda label: label.lower() not in _NOT_NUMBERS)
+
+
+@given(ragged_trees(), st.data())
+def test_unicode_labels_read_back(tree: Tree, data: st.DataObject) -> None:
+    """Labels of letters of any alphabet (with marks, digits, '_' and "'" after the
+    first) survive format_tree and parse, in brackets and in the automatic notation."""
+    tree.label = [data.draw(unicode_labels) for _ in range(len(tree))]
+    root = tree.kind[0] if tree.kind[0] != "leaf" else "max"
+    for notation in ("brackets", "auto"):
+        again = parse(format_tree(tree, notation), root=root)  # type: ignore[arg-type]
+        assert again.label == tree.label and again.parent == tree.parent

@@ -29,8 +29,9 @@ from plies.draw import (
     write_steps,
     write_trace_table,
 )
-from plies.draw._limits import check_graphviz, check_nodes
+from plies.draw._limits import check_nodes, check_png
 from plies.draw._steps import check_animation, check_steps
+from plies.draw._svg import size
 from plies.trees import Tree, TreeResult
 
 __all__ = ["add_arguments", "check", "draw", "wants_drawing"]
@@ -41,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "drawings",
         "draw the tree and its search for reports, slides and notebooks "
-        "(png drawings and frames and gif animations need Graphviz: pip install "
-        "'plies[draw]' and apt-get install graphviz; gif needs Pillow too; everything else "
-        "works on a bare install). Drawings too large to read are refused before any work",
+        "(png drawings and frames and gif animations need pip install 'plies[draw]', "
+        "which the web extra includes, and no system program; everything else works on a "
+        "bare install). Drawings too large to read are refused before any work",
     )
     group.add_argument(
         "--draw",
@@ -79,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--animate",
         metavar="FILE",
         help="write the steps as one animation: FILE.svg (plays in a browser) or "
-        "FILE.gif (needs Pillow and Graphviz)",
+        "FILE.gif (needs plies[draw])",
     )
     group.add_argument(
         "--trace-table",
@@ -91,9 +92,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-nodes",
         type=whole_number(1),
         metavar="N",
-        help="draw trees of up to N nodes (default by format: 20,000 for svg, html, dot "
-        "and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
-        "pdflatex makes), png up to 32,767 pixels wide (see --dpi)",
+        help="draw trees of up to N nodes (default by format: 20,000 for svg, png, html, "
+        "dot and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
+        "pdflatex makes), png up to 32,767 pixels a side and 50 million pixels (see --dpi)",
     )
     group.add_argument(
         "--max-frames",
@@ -107,7 +108,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=whole_number(1),
         default=DPI,
         metavar="N",
-        help=f"pixels per inch of png drawings, png frames and gif (default: {DPI})",
+        help=f"pixels per inch of png drawings, png frames and gif (default: {DPI}, the "
+        "svg's pixels one for one)",
     )
 
 
@@ -145,16 +147,20 @@ def check(tree: Tree, args: argparse.Namespace) -> None:
     _check_options(args)
     max_nodes = args.max_nodes
     if args.draw is not None:
-        fmt = format_for(args.draw, args.format)
-        check_nodes(tree, fmt, max_nodes)
-        if fmt == "png":
-            check_graphviz(tree, args.dpi)
+        check_nodes(tree, format_for(args.draw, args.format), max_nodes)
     if args.steps is not None or args.animate is not None:
         check_nodes(tree, "svg", max_nodes)
-    if args.steps is not None and args.steps_format == "png":
-        check_graphviz(tree, args.dpi)
-    if args.animate is not None and Path(args.animate).suffix.lower() == ".gif":
-        check_graphviz(tree, args.dpi)
+    if _wants_pixels(args):  # the drawing before the search: no larger than the one after
+        check_png(*size(tree), args.dpi)
+
+
+def _wants_pixels(args: argparse.Namespace) -> bool:
+    """Whether a PNG drawing, PNG frames or a GIF is asked for."""
+    return (
+        (args.draw is not None and format_for(args.draw, args.format) == "png")
+        or (args.steps is not None and args.steps_format == "png")
+        or (args.animate is not None and Path(args.animate).suffix.lower() == ".gif")
+    )
 
 
 def _check_steps(result: TreeResult, args: argparse.Namespace) -> None:

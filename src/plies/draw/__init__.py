@@ -11,11 +11,13 @@ and the evaluation order of the leaves.
 'flowchart TD'
 >>> draw.write("aima.svg", result)          # doctest: +SKIP  (writes a file)
 
-Formats: ``svg`` (drawn by plies itself), ``png`` (through Graphviz: ``pip install
-'plies[draw]'`` and the system ``dot``), ``dot``, ``tex`` (TikZ), ``mmd`` (Mermaid) and
-``html`` (a self-contained page that steps through the search). Only ``png``, PNG step
-frames and GIF animations need Graphviz (and the GIF Pillow); everything else is plain
-Python. Every drawing checks its size before it starts (:mod:`plies.draw._limits`).
+Formats: ``svg`` (drawn by plies itself), ``png`` (plies' SVG rasterised by resvg:
+``pip install 'plies[draw]'``, no system program), ``dot``, ``tex`` (TikZ), ``mmd``
+(Mermaid) and ``html`` (a self-contained page that steps through the search). Only
+``png``, PNG step frames and GIF animations need an extra (resvg-py, and Pillow for the
+GIF); everything else is plain Python. Graphviz draws SVG and PNG only when asked
+(``graphviz=True``). Every drawing checks its size before it starts
+(:mod:`plies.draw._limits`).
 
 Everything that plays a search step by step (the stepper, trace tables, frames,
 animations, and :func:`iter_steps`, the JSON-ready steps a web page can serve) replays
@@ -36,11 +38,12 @@ from plies.draw._dot import GraphvizError, render_dot
 from plies.draw._dot import to_dot as _dot_text
 from plies.draw._errors import DrawError
 from plies.draw._html import to_html as _html_page
-from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes
+from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, check_png
 from plies.draw._mermaid import to_mermaid as _mermaid_text
+from plies.draw._png import svg_to_png
 from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._steps import animated_gif, animated_svg, write_steps
-from plies.draw._svg import to_svg_document
+from plies.draw._svg import size, to_svg_document
 from plies.draw._tikz import to_tikz as _tikz_text
 from plies.draw._trace import trace_csv, trace_markdown, trace_rows, write_trace
 from plies.errors import LimitError
@@ -122,14 +125,26 @@ def to_svg(
 
 
 def to_png(
-    subject: Subject, *, before: bool = False, dpi: int = DPI, max_nodes: int | None = None
+    subject: Subject,
+    *,
+    before: bool = False,
+    dpi: int = DPI,
+    graphviz: bool = False,
+    max_nodes: int | None = None,
 ) -> bytes:
-    """PNG drawn by Graphviz at ``dpi`` pixels per inch (needs the ``graphviz``
-    package and ``dot``)."""
+    """PNG of plies' own SVG (:func:`to_svg`) at ``dpi`` pixels per inch (96: the
+    SVG's pixels one for one), rasterised by resvg with the fonts plies ships (needs
+    the ``resvg-py`` package, in ``plies[draw]`` and ``plies[web]``; no system
+    program). With ``graphviz``, drawn by Graphviz's ``dot`` layout instead (needs the
+    ``graphviz`` package and ``dot``)."""
     tree = _tree(subject)
     check_nodes(tree, "png", max_nodes)
-    check_graphviz(tree, dpi)
-    return render_dot(_dot_text(*_split(subject, before)), "png", dpi=dpi)
+    snap = _split(subject, before)[1]
+    if graphviz:
+        check_graphviz(tree, dpi)
+        return render_dot(_dot_text(tree, snap), "png", dpi=dpi)
+    check_png(*size(tree, snap), dpi)
+    return svg_to_png(to_svg_document(tree, snap), dpi=dpi)
 
 
 def to_tikz(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
@@ -217,7 +232,7 @@ def write_animation(
     dpi: int = DPI,
 ) -> Path:
     """Write the search as an animation: ``.svg`` (SMIL, no dependency) or ``.gif``
-    (needs Pillow and Graphviz)."""
+    (needs Pillow and resvg-py: ``pip install 'plies[draw]'``)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".svg":

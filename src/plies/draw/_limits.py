@@ -5,12 +5,14 @@ every drawing checks the size of its job first and refuses with a :class:`LimitE
 that names the limit and the option that raises it:
 
 - ``max_nodes`` (``--max-nodes``): the largest tree a picture draws. The default
-  depends on the format: 20,000 nodes (a 10,000-leaf tree) for plies' own SVG, the
-  HTML stepper and DOT text, 500 for Mermaid (GitHub renders at most 500 edges).
+  depends on the format: 20,000 nodes (a 10,000-leaf tree) for plies' own SVG and
+  PNG, the HTML stepper and DOT text, 500 for Mermaid (GitHub renders at most 500 edges).
 - TikZ: pdflatex makes no page wider than 575 cm, which is 350 leaves at 1.6 cm each.
-- Graphviz PNG (and Graphviz SVG): at most 32,767 pixels wide, beyond which Graphviz
-  shrinks the whole picture to fit and it becomes unreadable; ``dpi`` (``--dpi``) sets
-  the pixels per inch.
+- PNG (and PNG frames): at most 32,767 pixels a side and 50 million pixels (200 MB
+  while resvg draws it; a failed allocation there ends the process, so this is checked
+  first); ``dpi`` (``--dpi``) sets the pixels per inch.
+- Graphviz's SVG and PNG (when asked for): at most 32,767 pixels wide, beyond which
+  Graphviz shrinks the whole picture to fit and it becomes unreadable.
 - ``max_frames`` (``--max-frames``): step frames and animations, 500 frames by
   default (ten minutes of animation; every search of 100 leaves fits).
 - A GIF holds every frame in memory while Pillow writes it: at most 100 million
@@ -18,6 +20,8 @@ that names the limit and the option that raises it:
 """
 
 from __future__ import annotations
+
+import math
 
 from plies.draw._errors import DrawError
 from plies.errors import LimitError
@@ -28,25 +32,41 @@ __all__ = [
     "GIF_PIXELS",
     "MAX_FRAMES",
     "MAX_NODES",
+    "PNG_PIXELS",
     "PNG_SIDE",
     "check_frames",
     "check_gif",
     "check_graphviz",
     "check_nodes",
+    "check_png",
     "frame_count",
+    "png_size",
 ]
 
 #: Default node limit of the drawings plies lays out itself, per format.
-MAX_NODES: dict[str, int] = {"svg": 20_000, "html": 20_000, "dot": 20_000, "mmd": 500}
+MAX_NODES: dict[str, int] = {
+    "svg": 20_000,
+    "png": 20_000,
+    "html": 20_000,
+    "dot": 20_000,
+    "mmd": 500,
+}
 TEX_LEAVES = 350
 MAX_FRAMES = 500
 DPI = 96
 PNG_SIDE = 32_767
+PNG_PIXELS = 50_000_000
 GIF_PIXELS = 100_000_000
 #: Width of a leaf in Graphviz's layout (measured: 100 leaves, 8,248 px at 96 dpi).
 LEAF_INCHES = 0.9
 
-_NAMES = {"svg": "drawing", "html": "stepper page", "dot": "DOT file", "mmd": "Mermaid chart"}
+_NAMES = {
+    "svg": "drawing",
+    "png": "PNG drawing",
+    "html": "stepper page",
+    "dot": "DOT file",
+    "mmd": "Mermaid chart",
+}
 
 
 def check_nodes(tree: Tree, fmt: str, max_nodes: int | None) -> None:
@@ -66,6 +86,30 @@ def check_nodes(tree: Tree, fmt: str, max_nodes: int | None) -> None:
             f"a {name} of {n:,} nodes is over the limit of {limit:,} nodes; "
             "raise it with --max-nodes (max_nodes= in Python)"
         )
+
+
+def png_size(width: int, height: int, dpi: int) -> tuple[int, int]:
+    """The pixels of a PNG at ``dpi`` of an SVG ``width`` x ``height`` CSS pixels
+    (96 to the inch), as resvg draws it."""
+    return math.ceil(width * dpi / 96), math.ceil(height * dpi / 96)
+
+
+def check_png(width: int, height: int, dpi: int) -> tuple[int, int]:
+    """Refuse a PNG of an SVG ``width`` x ``height`` CSS pixels at ``dpi`` too large
+    to draw; returns its size in pixels."""
+    if dpi < 1:
+        raise LimitError(f"dpi must be at least 1, not {dpi}")
+    pixels_wide, pixels_high = png_size(width, height, dpi)
+    shown = f"a PNG of {pixels_wide:,} x {pixels_high:,} pixels at {dpi} dpi"
+    advice = "lower --dpi (dpi= in Python), or draw .svg or .html instead"
+    if max(pixels_wide, pixels_high) > PNG_SIDE:
+        raise LimitError(f"{shown} is over the limit of {PNG_SIDE:,} pixels a side; {advice}")
+    if pixels_wide * pixels_high > PNG_PIXELS:
+        raise LimitError(
+            f"{shown} is {pixels_wide * pixels_high / 1e6:,.0f} million pixels, over the "
+            f"limit of {PNG_PIXELS // 10**6} million; {advice}"
+        )
+    return pixels_wide, pixels_high
 
 
 def graphviz_width(tree: Tree, dpi: int) -> int:

@@ -6,8 +6,8 @@ step's sentence. Every frame of a search has the same canvas (the caption is wra
 into a box of fixed size) and nodes keep their place from frame to frame.
 
 SVG frames and the animated SVG are drawn by plies itself (no dependency); PNG frames
-and the GIF through Graphviz (``neato -n2`` on the fixed layout), the GIF joined with
-Pillow. Work stays proportional to nodes + steps: one mutable snapshot is played
+and the GIF are those SVG frames rasterised by resvg (:mod:`plies.draw._png`), the GIF
+joined with Pillow. Work stays proportional to nodes + steps: one mutable snapshot is played
 forward and only the nodes a step changed are drawn again; the animated SVG draws each
 state of a node once, shown for the steps it lasts.
 """
@@ -16,21 +16,15 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from plies.draw._changes import track
-from plies.draw._dot import canvas_points, render_pngs, to_dot, wrap_caption
 from plies.draw._errors import DrawError
-from plies.draw._limits import (
-    DPI,
-    MAX_FRAMES,
-    check_frames,
-    check_gif,
-    check_graphviz,
-    check_nodes,
-)
-from plies.draw._look import edge_look, node_look
+from plies.draw._limits import DPI, MAX_FRAMES, check_frames, check_gif, check_nodes, check_png
+from plies.draw._look import edge_look, node_look, visible
+from plies.draw._png import svg_to_png
 from plies.draw._state import Snapshot, final_snapshot, replay
 from plies.draw._svg import STYLE, edge_svg, escape, layout, node_svg, size
 from plies.trees import Tree, TreeResult
@@ -40,9 +34,11 @@ __all__ = [
     "animated_gif",
     "animated_svg",
     "check_animation",
+    "check_frame_png",
     "check_steps",
     "frame_svgs",
     "old_frames",
+    "wrap_caption",
     "write_steps",
 ]
 
@@ -51,7 +47,6 @@ STEP_SECONDS = 1.2
 CAPTION_LINES = 3
 LINE_PX = 18  # caption line height (14 px type)
 CAPTION = CAPTION_LINES * LINE_PX + 10  # pixels above the drawing for the narration
-BATCH = 40  # PNG frames drawn per Graphviz run
 MIN_WIDTH = 480  # the narrowest canvas, so a small tree still has room for captions
 #: The frame files this module writes, and the only files ``write_steps`` replaces.
 FRAME_NAME = re.compile(r"step-\d+\.(svg|png)")
@@ -64,6 +59,16 @@ def _canvas(result: TreeResult) -> tuple[int, int, int]:
     width, height = size(result.tree, final_snapshot(result))
     canvas = max(width, MIN_WIDTH)
     return canvas, height + CAPTION, (canvas - width) // 2
+
+
+def wrap_caption(text: str, width: int, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` characters (the last one cut
+    with an ellipsis when it does not fit), padded with empty lines to ``lines``."""
+    wrapped = textwrap.wrap(visible(text), width) or [""]
+    if len(wrapped) > lines:
+        wrapped = wrapped[:lines]
+        wrapped[-1] = wrapped[-1][: width - 1].rstrip() + "…"
+    return wrapped + [""] * (lines - len(wrapped))
 
 
 def _caption(text: str, width: int) -> str:
@@ -124,16 +129,15 @@ def frame_svgs(result: TreeResult) -> Iterator[str]:
 
 
 def _frame_pngs(result: TreeResult, dpi: int) -> Iterator[bytes]:
-    """Every frame as a PNG drawn by Graphviz on the fixed layout, a batch of
-    :data:`BATCH` frames per Graphviz run."""
-    batch: list[str] = []
-    for snap in replay(result):
-        batch.append(to_dot(result.tree, snap, title=snap.line, pinned=True))
-        if len(batch) == BATCH:
-            yield from render_pngs(batch, dpi=dpi)
-            batch = []
-    if batch:
-        yield from render_pngs(batch, dpi=dpi)
+    """Every frame as a PNG: the SVG frames at ``dpi`` (sizes checked by the caller)."""
+    for svg in frame_svgs(result):
+        yield svg_to_png(svg, dpi=dpi)
+
+
+def check_frame_png(result: TreeResult, dpi: int) -> tuple[int, int]:
+    """Refuse PNG frames too large to draw; returns a frame's size in pixels."""
+    width, height, _left = _canvas(result)
+    return check_png(width, height, dpi)
 
 
 def check_steps(
@@ -150,9 +154,9 @@ def check_steps(
     if fmt not in ("svg", "png"):
         raise DrawError(f"step frames are svg or png, not {fmt!r}")
     check_nodes(result.tree, "svg", max_nodes)
-    if fmt == "png":
-        check_graphviz(result.tree, dpi)
     count = check_frames(result, max_frames, "--steps")
+    if fmt == "png":
+        check_frame_png(result, dpi)
     old_frames(directory)
     return count
 
@@ -268,15 +272,11 @@ def check_animation(
 ) -> int:
     """Every check of :func:`animated_svg` (or with ``gif`` :func:`animated_gif`),
     before any work: the tree's size, the number of frames (returned) and, for a GIF,
-    Graphviz's width and the frames' pixels."""
-    tree = result.tree
-    check_nodes(tree, "svg", max_nodes)
-    if gif:
-        check_graphviz(tree, dpi)
+    each frame's pixels and all of them together."""
+    check_nodes(result.tree, "svg", max_nodes)
     count = check_frames(result, max_frames, "an animation")
     if gif:
-        width_pt, height_pt = canvas_points(tree)
-        check_gif(count, round(width_pt * dpi / 72), round(height_pt * dpi / 72))
+        check_gif(count, *check_frame_png(result, dpi))
     return count
 
 
@@ -321,7 +321,7 @@ def animated_gif(
     max_nodes: int | None = None,
     dpi: int = DPI,
 ) -> bytes:
-    """A looping GIF of the PNG frames (needs Pillow and Graphviz)."""
+    """A looping GIF of the PNG frames (needs Pillow and resvg-py)."""
     check_animation(result, gif=True, max_frames=max_frames, max_nodes=max_nodes, dpi=dpi)
     try:
         from PIL import Image

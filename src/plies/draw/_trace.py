@@ -1,13 +1,21 @@
 """The printable trace table of a search: one row per narrated step, with the node,
 the event, the node's alpha, beta and value after the step (MAX's view), and the
 reason for any cut-off. As Markdown (for reports) or CSV (for spreadsheets), written
-row by row as the search is played back."""
+row by row as the search is played back.
+
+Labels are whatever the tree's author wrote, so the text cells (node, event, reason)
+are made inert on the way out: in CSV a cell a spreadsheet would read as a formula
+(starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and not a plain
+number) gets a leading ``'``, as OWASP advises; in Markdown every character that would
+format, link or open HTML is escaped. The value columns are plies' own numbers
+(``-3``, ``-∞``) and stay as they are, numbers to a spreadsheet."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -18,7 +26,9 @@ from plies.trees import Backup, Enter, Evaluate, Event, Exit, Static, Tree, Tree
 __all__ = [
     "COLUMNS",
     "TraceRow",
+    "csv_cell",
     "iter_trace_rows",
+    "markdown_cell",
     "trace_csv",
     "trace_markdown",
     "trace_rows",
@@ -26,6 +36,8 @@ __all__ = [
 ]
 
 COLUMNS = ("step", "node", "event", "alpha", "beta", "value", "reason")
+#: The columns holding text (labels, names, narration); the others hold numbers.
+TEXT_COLUMNS = frozenset({1, 2, 6})
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,17 +116,56 @@ def trace_rows(result: TreeResult) -> list[TraceRow]:
     return list(iter_trace_rows(result))
 
 
+#: What a spreadsheet reads as the start of a formula (the full-width forms too, which
+#: some spreadsheets take for the ASCII ones).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one it would read as a formula gets a
+    leading ``'`` (a plain number such as ``-2`` stays as it is)."""
+    if text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+#: Characters that format, link or open HTML in GitHub-flavoured Markdown, escaped with
+#: a backslash (any ASCII punctuation may be): emphasis, code, links, tables, entities,
+#: e-mail addresses.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&@])")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: The starts of the links GitHub makes from bare text (``www.``, ``http://``).
+_AUTOLINK = re.compile(r"(?i)(www)\.|://")
+
+
+def markdown_cell(text: str) -> str:
+    """A text cell of a Markdown table that shows its characters and nothing else: no
+    emphasis, code, link, HTML or column break, line breaks as ``<br>``."""
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    text = _AUTOLINK.sub(lambda m: f"{m[1]}\\." if m[1] else ":\\/\\/", text)
+    if text.startswith(("#", "+", "-", "=")):
+        text = "\\" + text  # a heading, a list or a rule if the cell is ever a line
+    return _LINE_BREAK.sub("<br>", text)
+
+
+def _cells(row: TraceRow, escape: Callable[[str], str]) -> list[str]:
+    """The row's cells, its text cells through ``escape``."""
+    return [escape(c) if i in TEXT_COLUMNS else c for i, c in enumerate(row.cells())]
+
+
 def write_trace(out: TextIO, result: TreeResult, *, fmt: str = "md") -> None:
-    """Write the trace table to ``out`` row by row, as Markdown (``md``) or CSV."""
+    """Write the trace table to ``out`` row by row, as Markdown (``md``) or CSV, its
+    text cells made inert (see the module's docstring)."""
     if fmt == "csv":
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(COLUMNS)
         for row in iter_trace_rows(result):
-            writer.writerow(row.cells())
+            writer.writerow(_cells(row, csv_cell))
         return
     out.write("| " + " | ".join(COLUMNS) + " |\n|" + "|".join("---" for _ in COLUMNS) + "|\n")
     for row in iter_trace_rows(result):
-        out.write("| " + " | ".join(c.replace("|", "\\|") for c in row.cells()) + " |\n")
+        out.write("| " + " | ".join(_cells(row, markdown_cell)) + " |\n")
 
 
 def trace_markdown(result: TreeResult) -> str:

@@ -21,6 +21,7 @@ import math
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from typing import Any, Literal, NamedTuple
@@ -56,11 +57,14 @@ NOTATIONS: tuple[str, ...] = ("auto", "brackets", "flat", "json", "cs188")
 MAX_NODES = 20_000_000
 
 _NUMBER = r"[+-]?(?:inf(?:inity)?|∞|(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
-# Leading white space is swallowed by each token, so one match is one token.
+# Leading white space is swallowed by each token, so one match is one token. A word
+# (a label) is a letter of any alphabet or '_', then letters, digits, '_', "'" and the
+# marks that accent letters (u + U+0308 is ü): the pattern takes any word character
+# and any other non-ASCII character, and _check_word refuses what is none of those.
 _TOKEN = re.compile(
     rf"""\s*(?:
      (?P<num>{_NUMBER})(?![\w.])
-    |(?P<word>[A-Za-z_][A-Za-z0-9_']*)
+    |(?P<word>[^\W\d][\w']*(?:[^\x00-\x7f\s][\w']*)*)
     |(?P<open>[\[(])
     |(?P<close>[\])])
     |(?P<comma>,)
@@ -180,14 +184,41 @@ def _tokens(src: _Source) -> Iterator[tuple[str, str, int]]:
             if not stripped:
                 break
             bad = pos + len(rest) - len(stripped)
-            ch = text[bad]
-            shown = repr(ch) if ch.isprintable() else describe_character(ch)
-            raise src.error(f"unexpected character {shown}", bad)
+            raise src.error(f"unexpected character {_shown(text[bad])}", bad)
         kind = m.lastgroup
         assert kind is not None
-        yield kind, m.group(kind), m.start(kind)
+        tok = m.group(kind)
+        if kind == "word" and not tok.isascii():
+            _check_word(src, tok, m.start(kind))
+        yield kind, tok, m.start(kind)
         pos = m.end()
     yield "end", "", n
+
+
+def _is_word_char(ch: str, first: bool) -> bool:
+    """Whether ``ch`` may stand in a label: a letter or '_' first, then also a digit,
+    "'" or a mark (an accent: Unicode category M)."""
+    if ch.isalpha() or ch == "_":
+        return True
+    if first:
+        return False
+    return ch.isdecimal() or ch == "'" or unicodedata.category(ch).startswith("M")
+
+
+def _check_word(src: _Source, word: str, start: int) -> None:
+    """Refuse a non-ASCII word with a character no label takes (a symbol, a fraction,
+    punctuation of another script), at that character's column."""
+    for k, ch in enumerate(word):
+        if not _is_word_char(ch, k == 0):
+            raise src.error(f"unexpected character {_shown(ch)}", start + k)
+
+
+def _shown(ch: str) -> str:
+    """A character for an error message: quoted, or ``U+0308`` for one that does not
+    show on its own (a control character, an accent with no letter under it)."""
+    if ch.isprintable() and not unicodedata.category(ch).startswith("M"):
+        return repr(ch)
+    return describe_character(ch)
 
 
 def parse_brackets(text: str, *, root: str = "max") -> Tree:
