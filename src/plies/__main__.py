@@ -2,4 +2,5 @@
 
 from plies.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when multiprocessing's workers import it
+    raise SystemExit(main())

@@ -59,14 +59,30 @@ def register(subparsers: Any) -> None:
         type=seconds,
         default=10.0,
         metavar="S",
-        help="longest a request may take (default 10 s)",
+        help="longest a request may take; its work is stopped then (default 10 s)",
     )
     p.add_argument(
         "--max-searches",
-        type=whole_number(1),
+        type=whole_number(1, 64),
         default=4,
         metavar="N",
-        help="game-room engine searches running at once (default 4)",
+        help="game-room engine searches running at once, each in a worker process of its "
+        "own; more are refused until one ends (default 4)",
+    )
+    p.add_argument(
+        "--workers",
+        type=whole_number(1, 64),
+        default=None,
+        metavar="N",
+        help="worker processes for the other requests (default: the cores, 2 to 4); "
+        "requests beyond them wait for one, within their time limit",
+    )
+    p.add_argument(
+        "--max-memory",
+        type=whole_number(16, 1_000_000),
+        default=512,
+        metavar="MB",
+        help="memory a request's worker may grow by before it is stopped (default 512 MB)",
     )
     p.set_defaults(handler=run_serve)
 
@@ -86,15 +102,25 @@ def run_serve(args: argparse.Namespace) -> int:
             "the lab (it reads no files and bounds every request)",
             file=sys.stderr,
         )
-    app = create_app(
-        WebSettings(
-            max_body=args.max_body,
-            max_nodes=args.max_nodes,
-            max_step_nodes=args.max_step_nodes,
-            max_seconds=args.max_seconds,
-            max_searches=args.max_searches,
-        )
+    settings = WebSettings(
+        max_body=args.max_body,
+        max_nodes=args.max_nodes,
+        max_step_nodes=args.max_step_nodes,
+        max_seconds=args.max_seconds,
+        max_searches=args.max_searches,
+        max_memory=args.max_memory * 2**20,
+        **({} if args.workers is None else {"workers": args.workers}),
     )
+    # The workers start now, so a student's first request (the first engine move too)
+    # finds plies loaded and its engine compiled: a second, more after an install.
+    slow = threading.Timer(
+        1.0, lambda: print("plies web lab: loading the engine...", file=sys.stderr, flush=True)
+    )
+    slow.start()
+    try:
+        app = create_app(settings, start=True)
+    finally:
+        slow.cancel()
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
 

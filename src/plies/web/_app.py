@@ -161,6 +161,8 @@ async def _json_body(request: Request, limit: int) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise RequestError("the request body is not a JSON object") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise RequestError("the request body holds a number too long to read") from None
     if not isinstance(data, dict):
         raise RequestError("the request body is not a JSON object")
     where = _unicode_problem(data, "")
@@ -203,7 +205,10 @@ class Workers:
         self.settings = settings
         self.lab = WorkerPool(size=settings.workers, memory=settings.max_memory)
         self.engine = WorkerPool(
-            size=settings.max_searches, memory=settings.max_memory, name="plies-engine"
+            size=settings.max_searches,
+            memory=settings.max_memory,
+            name="plies-engine",
+            what="engine searches",
         )
 
     def deadline(self) -> float:

@@ -86,12 +86,14 @@ def lab_page() -> str:
       <button id="edit-add" type="button">Add a child</button>
       <button id="edit-remove" type="button">Remove</button>
     </div>
+    <p id="editor-error" class="error" role="alert" data-testid="editor-error"></p>
   </details>
   <details id="game-box">
     <summary>Or a game position</summary>
     <label>Game and position <input id="game" placeholder="tictactoe:5 1 9"></label>
     <label>Depth <input id="game-depth" type="number" min="0" max="12" value="2"></label>
     <button id="load-game" type="button">Make its tree</button>
+    <p id="game-error" class="error" role="alert" data-testid="game-error"></p>
   </details>
   <fieldset>
     <legend>Search</legend>
@@ -111,6 +113,7 @@ def lab_page() -> str:
   <button id="run" type="button">Search</button>
 </section>
 <section id="output" aria-label="Search">
+  <p id="stale-note" role="status" data-testid="stale-note"></p>
   <div id="summary" aria-live="polite">
     <p>Value: <strong data-testid="value" id="value"></strong> <span id="bound"></span></p>
     <p>Principal variation: <span id="pv" data-testid="pv"></span></p>
@@ -126,6 +129,7 @@ def lab_page() -> str:
     <button data-format="mmd">Mermaid</button><button data-format="html">HTML</button>
     <button data-format="md">trace (Markdown)</button><button data-format="csv">trace (CSV)</button>
   </div>
+  <p id="download-error" class="error" role="alert" data-testid="download-error"></p>
   <p><a id="share" href="/">Link to this search</a></p>
   <h2>Algorithms and orderings compared</h2>
   <div id="compare" data-testid="compare"></div>
@@ -135,8 +139,10 @@ def lab_page() -> str:
 
 
 def practice_page() -> str:
-    """The practice room (``/practice``): a random or given tree to answer on, checked
-    against the real search with feedback per node."""
+    """The practice room (``/practice``): a random or given tree to answer on, by
+    clicking its nodes and edges or in the form beside it, checked against the real
+    search with feedback per node. The exercise's shape, difficulty and tie rule are
+    in its link."""
     return _page(
         "practice alpha-beta",
         "/practice",
@@ -145,30 +151,51 @@ def practice_page() -> str:
 <section id="input" aria-label="Exercise">
   <fieldset>
     <legend>Exercise</legend>
-    <label>Branching <input id="branching" type="number" min="1" max="10" value="2"></label>
-    <label>Depth <input id="depth" type="number" min="1" max="10" value="3"></label>
+    <label>Branching <input id="branching" type="number" min="2" max="10" value="2"></label>
+    <label>Depth <input id="depth" type="number" min="2" max="10" value="3"></label>
     <label>Values <input id="values" value="-9,9"></label>
     <label>Seed <input id="seed" type="number" min="0" placeholder="random"></label>
     <label>Root <select id="root">
       <option value="max">MAX</option><option value="min">MIN</option></select></label>
+    <label>Cut-offs, at least <input id="cutoffs" type="number" min="0" max="100"
+      value="1"></label>
     <label class="check"><input id="ragged" type="checkbox"> ragged</label>
+    <label class="check"><input id="deep" type="checkbox">
+      a deep cut-off (its bound from two or more levels up)</label>
+    <label class="check"><input id="ties" type="checkbox">
+      a tie that the rule decides</label>
     <label class="check"><input id="strict" type="checkbox">
       prune only when strictly beyond the bound</label>
   </fieldset>
   <button id="new" type="button">New exercise</button>
+  <p class="help">New exercise uses the Seed box: empty, or unchanged since the
+  exercise it made, it draws a fresh seed and shows it.</p>
   <p><a id="share" href="/practice">Link to this exercise</a></p>
   <h2>How to answer</h2>
-  <p class="help">Run alpha-beta in your head, left to right. Click a leaf (or tick its
-  box) to mark it <em>pruned</em>, or click an edge to mark the whole subtree below it
-  pruned; type the value each inner node backs up. Then <strong>Check</strong>.</p>
+  <p class="help">Run alpha-beta in your head, left to right. Click (or tap, or Tab
+  to and press Enter) an inner node to type the value it backs up; click a leaf to
+  mark it <em>pruned</em>, or an edge to mark the whole subtree below it pruned.
+  Then <strong>Check</strong>. A blank box is unanswered, never right.</p>
   <label class="check"><input id="bounds" type="checkbox">
     also answer alpha and beta at each node (when it returns)</label>
 </section>
 <section id="output" aria-label="Your answer">
-  <div id="drawing" data-testid="drawing"></div>
+  <div id="drawing-wrap">
+    <div id="drawing" data-testid="drawing"></div>
+    <div id="node-editor" role="dialog" aria-labelledby="node-editor-title" hidden>
+      <p id="node-editor-title"></p>
+      <label>value <input id="pop-value" inputmode="decimal" autocomplete="off"></label>
+      <label class="pop-bound">α <input id="pop-alpha" inputmode="decimal"
+        autocomplete="off"></label>
+      <label class="pop-bound">β <input id="pop-beta" inputmode="decimal"
+        autocomplete="off"></label>
+      <button id="pop-done" type="button">Done</button>
+    </div>
+  </div>
   <form id="answer" aria-label="Answer">
-    <label>Root value
-      <input id="answer-value" data-testid="answer-value" inputmode="decimal"></label>
+    <label id="root-answer"><span id="root-name">The root</span>
+      <input id="answer-value" data-testid="answer-value" inputmode="decimal"
+        placeholder="value"></label>
     <div id="answer-nodes"></div>
   </form>
   <button id="check" type="button">Check</button>

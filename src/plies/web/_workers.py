@@ -189,15 +189,18 @@ class _Worker:
 
 class WorkerPool:
     """Up to ``size`` worker processes, each allowed ``memory`` bytes above its
-    size at start (None: unwatched). Workers start when first needed (or with
-    :meth:`start`) and live until :meth:`close`."""
+    size at start (None: unwatched), doing ``what`` (for messages). Workers start
+    when first needed (or with :meth:`start`) and live until :meth:`close`."""
 
-    def __init__(self, *, size: int, memory: int | None, name: str = "plies-web") -> None:
+    def __init__(
+        self, *, size: int, memory: int | None, name: str = "plies-web", what: str = "requests"
+    ) -> None:
         if size < 1:
             raise ValueError(f"a pool needs at least one worker, not {size}")
         self.size = size
         self.memory = memory
         self.name = name
+        self.what = what
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._starting = 0
@@ -278,7 +281,10 @@ class WorkerPool:
                 raise BusyError("the server is shutting down")
             full = len(self._busy) + self._starting >= self.size
             if not self._idle and full and not patient:
-                raise BusyError(f"this server runs at most {self.size} of these at once")
+                raise BusyError(
+                    f"{self.what}: this server runs at most {self.size} at once, and they "
+                    "all run now; try again when one has ended"
+                )
             if not self._idle and self._waiting >= WAITING_PER_WORKER * self.size:
                 raise BusyError(
                     f"the server is busy ({self._waiting} requests wait); try again in a moment"

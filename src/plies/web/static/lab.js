@@ -48,6 +48,40 @@
     return response;
   }
 
+  // The server's JSON answer; one that is not JSON (a proxy's error page) as an error.
+  async function answer(response) {
+    try {
+      return await response.json();
+    } catch (e) {
+      return {error: 'the server answered ' + response.status + ' ' + response.statusText};
+    }
+  }
+
+  // Results of an earlier search stay on screen beside an error, marked out of date
+  // (for screen readers too) until a search succeeds; while a part is being redrawn it
+  // is only busy.
+  const RESULTS = ['summary', 'stepper', 'compare'];
+
+  function busy(id, on) {
+    if (on) $(id).setAttribute('aria-busy', 'true');
+    else $(id).removeAttribute('aria-busy');
+  }
+
+  function markStale() {
+    for (const id of RESULTS) {
+      $(id).classList.add('stale');
+      busy(id, true);
+    }
+    $('stale-note').textContent = 'Out of date: the results below are from the last search ' +
+      'that worked. Fix the error above to search again.';
+  }
+
+  function markCurrent(id) {
+    $(id).classList.remove('stale');
+    busy(id, false);
+    if (!RESULTS.some((part) => $(part).classList.contains('stale'))) $('stale-note').textContent = '';
+  }
+
   function showError(error) {
     const box = $('parse-error');
     if (!error) {
@@ -73,9 +107,7 @@
   function showResult(doc) {
     $('value').textContent = number(doc.value);
     $('bound').textContent = doc.bound === 'exact' ? '' : '(' + doc.bound + ' bound)';
-    // Unlabelled nodes are named as the command line names them: node 0.2.1.
-    const names = doc.path_labels.map((label, i) =>
-      label === null ? 'node ' + doc.path.slice(0, i + 1).join('.') : label);
+    const names = doc.path_names;  // one name per node, as drawn: A, B, B1, ...
     $('pv').textContent = names.length ? names.join(' → ') + '   (child indices [' + doc.path.join(', ') + '])'
                                        : '(the root is a leaf)';
     $('stats').textContent = 'evaluated ' + doc.evaluated_count + ' of ' + doc.leaf_count + ' leaves, ' +
@@ -119,33 +151,71 @@
   async function run() {
     const mine = ++generation;
     const body = request();
-    const response = await post('/api/search', body);
-    const doc = await response.json();
+    let response;
+    let doc;
+    try {
+      response = await post('/api/search', body);
+      doc = await answer(response);
+    } catch (e) {
+      response = {ok: false};
+      doc = {error: 'the server did not answer; is plies serve still running?'};
+    }
     if (mine !== generation) return;
     if (!response.ok) {
       showError(doc);
+      markStale();
       return;
     }
     showError(null);
     showResult(doc);
+    markCurrent('summary');
+    busy('stepper', true);
+    busy('compare', true);
     if ($('editor-box') && $('editor-box').open && !editing) drawEditor(body.tree);
     const link = shareLink(body);
     $('share').href = link;
     window.history.replaceState(null, '', link);
-    const [page, table] = await Promise.all([
-      post('/api/render', Object.assign({format: 'html'}, body)),
-      post('/api/compare', body)]);
+    await Promise.all([showStepper(body, mine), showTable(body, mine)]);
+  }
+
+  async function showStepper(body, mine) {
+    const page = await post('/api/render', Object.assign({format: 'html'}, body));
+    const text = page.ok ? await page.text() : (await answer(page)).error;
     if (mine !== generation) return;
     if (page.ok) {
-      $('stepper').srcdoc = await page.text();
+      $('stepper').srcdoc = text;
       $('stepper').hidden = false;
-      $('stepper-note').textContent = 'Step with the buttons, or click the drawing and use ←, →, Home, End and space.';
+      $('stepper-note').textContent = 'Step with the buttons, or click the drawing and use ←, →, ' +
+        'Home, End and space. Zoom with +, − and 0 (the whole tree), the buttons, ctrl and the ' +
+        'wheel, or two fingers; drag to move a zoomed tree.';
     } else {
       $('stepper').hidden = true;
-      $('stepper-note').textContent = (await page.json()).error;
+      $('stepper').removeAttribute('srcdoc');
+      $('stepper-note').textContent = text;
     }
-    if (table.ok) showCompare(await table.json());
-    else $('compare').textContent = (await table.json()).error;
+    markCurrent('stepper');
+  }
+
+  async function showTable(body, mine) {
+    const table = await post('/api/compare', body);
+    const doc = await answer(table);
+    if (mine !== generation) return;
+    if (table.ok) showCompare(doc);
+    else $('compare').textContent = doc.error;
+    markCurrent('compare');
+  }
+
+  // The stepper's page sizes its drawing to this window; the frame takes the page's
+  // height, so nothing scrolls inside it.
+  function fitFrame() {
+    const frame = $('stepper');
+    const doc = frame.contentDocument;
+    if (!doc || !doc.body) return;
+    const resize = () => {
+      frame.style.height = Math.ceil(doc.body.getBoundingClientRect().height) + 2 + 'px';
+    };
+    new ResizeObserver(resize).observe(doc.body);
+    resize();
   }
 
   function later() {
@@ -153,10 +223,20 @@
     timer = setTimeout(run, 350);
   }
 
-  async function download(format) {
-    const response = await post('/api/render', Object.assign({format: format}, request()));
+  // A download's error shows beside the download buttons: it says nothing of the tree text.
+  async function download(button) {
+    const format = button.dataset.format;
+    const note = $('download-error');
+    note.textContent = '';
+    let response;
+    try {
+      response = await post('/api/render', Object.assign({format: format}, request()));
+    } catch (e) {
+      note.textContent = button.textContent + ': the server did not answer.';
+      return;
+    }
     if (!response.ok) {
-      showError(await response.json());
+      note.textContent = button.textContent + ': ' + (await answer(response)).error;
       return;
     }
     const url = URL.createObjectURL(await response.blob());
@@ -172,11 +252,9 @@
   async function loadGame() {
     const query = new URLSearchParams({game: $('game').value, depth: $('game-depth').value});
     const response = await fetch('/api/game-tree?' + query.toString());
-    const doc = await response.json();
-    if (!response.ok) {
-      showError(doc);
-      return;
-    }
+    const doc = await answer(response);
+    $('game-error').textContent = response.ok ? '' : doc.error;  // beside the game's box
+    if (!response.ok) return;
     $('tree').value = doc.tree;
     run();
   }
@@ -209,9 +287,9 @@
   async function drawEditor(text) {
     const body = Object.assign(request(), {tree: text});
     const response = await post('/api/tree', body);
-    const doc = await response.json();
-    if (!response.ok) { showError(doc); return false; }
-    showError(null);
+    const doc = await answer(response);
+    $('editor-error').textContent = response.ok ? '' : doc.error;  // in the editor's box
+    if (!response.ok) return false;
     model = doc.json;
     model.tree = normalize(model.tree);
     index(model.tree);
@@ -239,7 +317,9 @@
     const leaf = !node.children;
     const parent = parents[i] >= 0 ? order[parents[i]] : null;
     $('editor').hidden = false;
-    $('editor-title').textContent = (i === 0 ? 'The root' : 'Node ' + i) + (leaf ? ' (a leaf)' : '');
+    const drawn = g && g.querySelector('text.t');  // the node's name, as /api/tree draws it
+    $('editor-title').textContent = (drawn ? drawn.textContent : 'Node ' + i) +
+      (i === 0 ? ' (the root)' : '') + (leaf ? ' (a leaf)' : '');
     $('edit-label').value = node.label || '';
     $('edit-kind-row').hidden = leaf;
     $('edit-kind').value = node.kind || 'max';
@@ -315,8 +395,9 @@
   for (const name of FIELDS.concat(FLAGS)) $(name).addEventListener('change', run);
   $('run').addEventListener('click', run);
   for (const button of document.querySelectorAll('#downloads button')) {
-    button.addEventListener('click', () => download(button.dataset.format));
+    button.addEventListener('click', () => download(button));
   }
+  $('stepper').addEventListener('load', fitFrame);
   fromURL();
   if (new URLSearchParams(window.location.search).has('game')) loadGame();
   else run();
