@@ -19,10 +19,12 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
-from web_load import free_port
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from web_traffic import free_port
 
 BODY = {"game": "othello", "moves": ["d3", "c3"], "seconds": 7, "play": True}
 
