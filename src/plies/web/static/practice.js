@@ -189,17 +189,22 @@
       $('pop-' + bound).value = box(bound, id).value;
       $('pop-' + bound).parentElement.hidden = !$('bounds').checked;
     }
+    $('node-editor').hidden = false;
+    place();
+    $('pop-value').focus();
+    $('pop-value').select();
+  }
+
+  function place() {  // the editor just under its node, inside the drawing's width
+    if (editing === null) return;
     const editor = $('node-editor');
-    editor.hidden = false;
     const wrap = $('drawing-wrap').getBoundingClientRect();
-    const shape = group.getBoundingClientRect();
+    const shape = $('n' + editing).getBoundingClientRect();
     const width = editor.offsetWidth;
     const left = Math.min(Math.max(0, shape.left - wrap.left + shape.width / 2 - width / 2),
                           Math.max(0, wrap.width - width));
     editor.style.left = left + 'px';
     editor.style.top = (shape.bottom - wrap.top + 4) + 'px';
-    $('pop-value').focus();
-    $('pop-value').select();
   }
 
   function closeEditor(refocus) {
@@ -233,7 +238,8 @@
     if (editing !== null && !$('node-editor').contains(e.target) &&
         !$('n' + editing).contains(e.target)) closeEditor(false);
   });
-  $('drawing').addEventListener('scroll', () => closeEditor(false));
+  $('drawing').addEventListener('scroll', place);  // a wide tree scrolls under it
+  window.addEventListener('resize', place);
 
   // The drawing's nodes and edges as buttons ---------------------------------------------
 
