@@ -157,7 +157,7 @@
     const input = document.createElement('input');
     input.dataset.node = node.id;
     input.inputMode = 'decimal';
-    input.placeholder = 'value (blank if pruned)';
+    input.placeholder = 'value';
     input.addEventListener('input', () => showTyped(node.id));
     label.append(node.name + ' (' + node.kind.toUpperCase() + ') ', input);
     boundBoxes(label, node);
@@ -239,7 +239,7 @@
         !$('n' + editing).contains(e.target)) closeEditor(false);
   });
   $('drawing').addEventListener('scroll', place);  // a wide tree scrolls under it
-  window.addEventListener('resize', place);
+  window.addEventListener('resize', fit);
 
   // The drawing's nodes and edges as buttons ---------------------------------------------
 
@@ -277,6 +277,23 @@
     }
   }
 
+  // The drawing as wide as its pane, but never so small that names cannot be read:
+  // below 85% of its size it scrolls sideways instead (a phone shows most of a tree
+  // of eight leaves, and the page can still be zoomed).
+  const SMALLEST = 0.85;
+
+  function fit() {
+    const svg = $('drawing').querySelector('svg');
+    if (!svg) return;
+    const natural = svg.width.baseVal.value;
+    const room = $('drawing').clientWidth - 8;  // its padding
+    const scale = Math.max(SMALLEST, Math.min(1, room / natural));
+    svg.style.width = Math.round(natural * scale) + 'px';
+    svg.style.height = 'auto';
+    svg.style.maxWidth = 'none';
+    place();
+  }
+
   function showTree(doc) {
     closeEditor(false);
     nodes = doc.nodes;
@@ -291,6 +308,7 @@
     rootRow(nodes[0]);
     for (const node of nodes) if (node.id !== 0) form.appendChild(formRow(node));
     wireDrawing();
+    fit();
     showLink();
     $('feedback').replaceChildren();
     say('');
