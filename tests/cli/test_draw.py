@@ -4,7 +4,6 @@ options reaching the drawing, and one-line errors for bad input."""
 from __future__ import annotations
 
 import csv
-import shutil
 import sys
 from pathlib import Path
 
@@ -13,7 +12,6 @@ import pytest
 from plies.cli import main
 
 LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
-has_dot = shutil.which("dot") is not None
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -33,11 +31,10 @@ def test_draw_text_formats(ext: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert expected in path.read_text(encoding="utf-8")
 
 
-@pytest.mark.skipif(not has_dot, reason="Graphviz 'dot' is not installed")
 @pytest.mark.parametrize("ext", ["svg", "png"])
-def test_draw_graphviz_formats(
-    ext: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_draw_picture_formats(ext: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if ext == "png":
+        pytest.importorskip("resvg_py", reason="resvg-py is not installed")
     path = tmp_path / f"tree.{ext}"
     assert run(capsys, LABELLED, "--draw", str(path))[0] == 0
     assert path.stat().st_size > 1000
@@ -85,10 +82,9 @@ def test_animate_svg_and_steps(tmp_path: Path, capsys: pytest.CaptureFixture[str
     anim = tmp_path / "search.svg"
     assert run(capsys, LABELLED, "--animate", str(anim), "--json")[0] == 0
     assert "<set " in anim.read_text(encoding="utf-8")
-    if has_dot:
-        status, _out, err = run(capsys, LABELLED, "--steps", str(tmp_path / "frames"))
-        assert status == 0, err
-        assert len(list((tmp_path / "frames").glob("step-*.svg"))) == 29
+    status, _out, err = run(capsys, LABELLED, "--steps", str(tmp_path / "frames"))
+    assert status == 0, err
+    assert len(list((tmp_path / "frames").glob("step-*.svg"))) == 29
 
 
 @pytest.mark.parametrize(
@@ -117,13 +113,30 @@ def test_errors_are_one_line(
     assert "Traceback" not in err
 
 
-def test_missing_graphviz_is_one_line(
+def test_png_needs_no_graphviz(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """PNG drawings, PNG frames and GIFs come from plies' own SVG (resvg): no 'dot'
+    and no graphviz package needed (it said "needs the graphviz package")."""
+    pytest.importorskip("resvg_py", reason="resvg-py is not installed")
+    pytest.importorskip("PIL", reason="Pillow is not installed")
     monkeypatch.setenv("PATH", str(tmp_path))  # no 'dot' anywhere
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # and no graphviz package
+    png, frames, gif = tmp_path / "tree.png", tmp_path / "frames", tmp_path / "a.gif"
+    args = ["--draw", str(png), "--steps", str(frames), "--steps-format", "png"]
+    status, _out, err = run(capsys, LABELLED, *args, "--animate", str(gif))
+    assert status == 0, err
+    assert png.read_bytes()[:4] == b"\x89PNG" and gif.read_bytes()[:3] == b"GIF"
+    assert len(list(frames.glob("step-*.png"))) == 29
+
+
+def test_missing_resvg_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "resvg_py", None)
     status, _out, err = run(capsys, LABELLED, "--draw", str(tmp_path / "tree.png"))
     assert status == 1
-    assert "Graphviz" in err and len(err.strip().splitlines()) == 1
+    assert "pip install 'plies[draw]'" in err and len(err.strip().splitlines()) == 1
 
 
 def test_svg_needs_no_graphviz(
@@ -182,7 +195,9 @@ BIG = ["--random", "--branching", "10", "--depth", "3", "--seed", "1"]
     [
         (["--steps", "frames"], "--steps would have 823 frames, over the limit of 500; "),
         (["--animate", "a.svg"], "an animation would have 823 frames, over the limit of 500"),
-        (["--draw", "x.png"], "about 86,448 pixels wide at 96 dpi, over the limit of 32,767"),
+        (["--draw", "x.png"], "a PNG of 76,060 x 440 pixels at 96 dpi is over the limit of 32,767"),
+        (["--animate", "a.gif"], "a GIF frame of 76,060 x 440 pixels at 96 dpi is over the"),
+        (["--steps", "f", "--steps-format", "png"], "a PNG frame of 76,060 x 440 pixels"),
         (["--draw", "x.mmd"], "a Mermaid chart of 1,111 nodes is over the limit of 500 nodes"),
         (["--draw", "x.tex"], "over the limit of 350 leaves"),
     ],
@@ -195,15 +210,16 @@ def test_big_jobs_are_refused_before_any_work(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """1,000 leaves: 823 frames (before: 1,139 frames written without a word), a PNG
-    Graphviz would shrink to 0.4, a Mermaid chart GitHub would not render. Refused
-    with one line naming the limit and the option, before any drawing work."""
+    76,060 pixels wide, a Mermaid chart GitHub would not render. Refused with one line
+    naming the limit and the option, before any drawing work (and before the search)."""
     monkeypatch.chdir(tmp_path)
 
     def must_not_run(*args: object, **kwargs: object) -> None:
-        raise AssertionError("Graphviz ran for a job over the limit")
+        raise AssertionError("a renderer ran for a job over the limit")
 
     monkeypatch.setattr("plies.draw._dot.render_dot", must_not_run)
     monkeypatch.setattr("plies.draw.render_dot", must_not_run)
+    monkeypatch.setattr("plies.draw.svg_to_png", must_not_run)
     status, _out, err = run(capsys, *BIG, "--json", *args)
     assert status == 1
     assert message in err, err
@@ -214,9 +230,9 @@ def test_big_jobs_are_refused_before_any_work(
 def test_gif_of_100_leaves_is_refused_up_front(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """100 leaves made a GIF in 81 s and 3.7 GB; now refused before Graphviz runs,
-    pointing at --dpi and the SVG animation."""
-    monkeypatch.setattr("plies.draw._steps.render_pngs", lambda *a, **k: 1 / 0)
+    """100 leaves made a GIF in 81 s and 3.7 GB; now refused before any frame is
+    drawn, pointing at --dpi and the SVG animation."""
+    monkeypatch.setattr("plies.draw._steps.svg_to_png", lambda *a, **k: 1 / 0)
     small = ["--random", "--branching", "10", "--depth", "2", "--seed", "1", "--json"]
     status, _out, err = run(capsys, *small, "--animate", str(tmp_path / "a.gif"))
     assert status == 1
@@ -236,10 +252,13 @@ def test_max_frames_and_max_nodes_raise_the_limits(
     assert status == 0, err
 
 
-@pytest.mark.skipif(not has_dot, reason="Graphviz 'dot' is not installed")
 def test_dpi_sets_the_png_resolution(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    low, high = tmp_path / "low.png", tmp_path / "high.png"
+    """96 dpi draws the SVG's pixels one for one; 48 at half the size, 192 at twice."""
+    pytest.importorskip("resvg_py", reason="resvg-py is not installed")
+    svg, low, high = tmp_path / "tree.svg", tmp_path / "low.png", tmp_path / "high.png"
+    assert run(capsys, LABELLED, "--draw", str(svg))[0] == 0
     assert run(capsys, LABELLED, "--draw", str(low), "--dpi", "48")[0] == 0
     assert run(capsys, LABELLED, "--draw", str(high), "--dpi", "192")[0] == 0
-    width = int.from_bytes(low.read_bytes()[16:20], "big")
-    assert int.from_bytes(high.read_bytes()[16:20], "big") == pytest.approx(4 * width, rel=0.05)
+    width = int(svg.read_text(encoding="utf-8").split('width="', 1)[1].split('"', 1)[0])
+    assert int.from_bytes(low.read_bytes()[16:20], "big") == width // 2
+    assert int.from_bytes(high.read_bytes()[16:20], "big") == 2 * width

@@ -128,6 +128,22 @@ def test_library_limits_raise_limit_error() -> None:
         draw.animated_svg(result)  # 1,000 leaves: more frames than the default allows
     with pytest.raises(LimitError, match=r"max_nodes="):
         draw.to_svg(result, max_nodes=100)
-    with pytest.raises(LimitError, match=r"at 96 dpi, over the limit of 32,767"):
+    with pytest.raises(LimitError, match=r"at 96 dpi is over the limit of 32,767 pixels a side"):
         draw.to_png(result)
     assert draw.to_svg(result).startswith("<svg")  # 1,111 nodes: within the default
+
+
+def test_the_largest_png_stays_small(tmp_path: Path) -> None:
+    """The largest PNG plies draws (just under 25 million pixels: 256 leaves 8 deep at
+    110 dpi, 22,362 x 1,100) peaks at about 230 MB for the whole process; one of 46
+    million pixels took 390 MB and 6 s, and resvg ends the process when an allocation
+    fails, so the cap is checked before it runs."""
+    pytest.importorskip("resvg_py", reason="resvg-py is not installed")
+    path = tmp_path / "x.png"
+    tree = ["--random", "--branching", "2", "--depth", "8", "--seed", "1", "--json"]
+    status, peak, err = _plies_tree(*tree, "--draw", str(path), "--dpi", "110")
+    assert status == 0, err
+    assert int.from_bytes(path.read_bytes()[16:20], "big") == 22_362
+    assert peak < 350 * MB, f"peak {peak // MB} MB"
+    status, _peak, err = _plies_tree(*tree, "--draw", str(path), "--dpi", "130")
+    assert status == 1 and "over the limit of 25 million" in err, err

@@ -1,8 +1,10 @@
-"""Pictures made by external programs: Graphviz SVG/PNG, pdflatex, step frames and
-animations. scripts/test.sh installs the programs; without them these tests skip."""
+"""Pictures made by external programs or libraries: Graphviz SVG/PNG, pdflatex, step
+frames and animations (PNG and GIF by resvg). scripts/test.sh installs the programs;
+without them these tests skip."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import re
@@ -24,6 +26,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 needs_graphviz = pytest.mark.skipif(
     shutil.which("dot") is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)"
+)
+needs_resvg = pytest.mark.skipif(
+    importlib.util.find_spec("resvg_py") is None, reason="resvg-py is not installed"
 )
 needs_pdflatex = pytest.mark.skipif(
     shutil.which("pdflatex") is None,
@@ -57,14 +62,14 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 @needs_graphviz
-def test_png_opens_with_sane_dimensions() -> None:
+def test_graphviz_png_opens_with_sane_dimensions() -> None:
     _tree, result = textbook("labelled")
-    width, height = _png_size(draw.to_png(result))
+    width, height = _png_size(draw.to_png(result, graphviz=True))
     assert 300 < width < 3000 and 200 < height < 2000
     pil = pytest.importorskip("PIL.Image")
     import io
 
-    with pil.open(io.BytesIO(draw.to_png(result))) as image:
+    with pil.open(io.BytesIO(draw.to_png(result, graphviz=True))) as image:
         assert image.size == (width, height)
 
 
@@ -143,7 +148,7 @@ def test_tikz_compiles(name: str, tmp_path: Path) -> None:
     assert expected <= width_cm < expected + 1.5, (width_cm, expected)
 
 
-@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_resvg)])
 def test_step_frames(fmt: str, tmp_path: Path) -> None:
     _tree, result = textbook("labelled")
     paths = draw.write_steps(result, tmp_path / "steps", fmt=fmt)
@@ -170,7 +175,7 @@ def _svg_size(text: str) -> tuple[str | None, str | None]:
     return root.get("width"), root.get("height")
 
 
-@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_graphviz)])
+@pytest.mark.parametrize("fmt", ["svg", pytest.param("png", marks=needs_resvg)])
 def test_every_frame_has_one_canvas(fmt: str, tmp_path: Path) -> None:
     """Captions of every length (step 13's is 170 characters) leave the canvas as it
     is: frames of a slide deck or an animation do not jump."""
@@ -213,7 +218,7 @@ def test_animated_svg_grows_with_nodes_plus_steps() -> None:
     assert sizes[1] < 1.3 * sizes[0], sizes
 
 
-@needs_graphviz
+@needs_resvg
 def test_animated_gif(tmp_path: Path) -> None:
     image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
     _tree, result = textbook("aima-5-2")

@@ -480,8 +480,8 @@ def test_errors_after_letters_beyond_ascii_name_the_right_column(text: str, mess
 
 
 _LETTERS = st.characters(categories=["Lu", "Ll", "Lt", "Lm", "Lo"])
-_LABEL_TAIL = st.characters(categories=["Lu", "Ll", "Lo", "Mn", "Mc", "Nd"]) | st.sampled_from(
-    "_'"
+_LABEL_TAIL = st.characters(
+    categories=["Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd"], include_characters="_'"
 )
 _NOT_NUMBERS = ("inf", "infinity", "nan")  # these words are numbers (or refused as one)
 unicode_labels = st.builds(

@@ -94,7 +94,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="draw trees of up to N nodes (default by format: 20,000 for svg, png, html, "
         "dot and frames; 500 for mmd). Fixed limits: tex up to 350 leaves (the widest page "
-        "pdflatex makes), png up to 32,767 pixels a side and 50 million pixels (see --dpi)",
+        "pdflatex makes), png up to 32,767 pixels a side and 25 million pixels (see --dpi)",
     )
     group.add_argument(
         "--max-frames",
@@ -150,17 +150,18 @@ def check(tree: Tree, args: argparse.Namespace) -> None:
         check_nodes(tree, format_for(args.draw, args.format), max_nodes)
     if args.steps is not None or args.animate is not None:
         check_nodes(tree, "svg", max_nodes)
-    if _wants_pixels(args):  # the drawing before the search: no larger than the one after
-        check_png(*size(tree), args.dpi)
+    for what in _pixel_pictures(args):  # the tree before the search: no larger than after
+        check_png(*size(tree), args.dpi, what)
 
 
-def _wants_pixels(args: argparse.Namespace) -> bool:
-    """Whether a PNG drawing, PNG frames or a GIF is asked for."""
-    return (
-        (args.draw is not None and format_for(args.draw, args.format) == "png")
-        or (args.steps is not None and args.steps_format == "png")
-        or (args.animate is not None and Path(args.animate).suffix.lower() == ".gif")
-    )
+def _pixel_pictures(args: argparse.Namespace) -> list[str]:
+    """The pictures made of pixels asked for: a PNG, PNG frames, a GIF's frames."""
+    wanted = {
+        "a PNG": args.draw is not None and format_for(args.draw, args.format) == "png",
+        "a PNG frame": args.steps is not None and args.steps_format == "png",
+        "a GIF frame": args.animate is not None and Path(args.animate).suffix.lower() == ".gif",
+    }
+    return [what for what, asked in wanted.items() if asked]
 
 
 def _check_steps(result: TreeResult, args: argparse.Namespace) -> None:

@@ -8,7 +8,7 @@ that names the limit and the option that raises it:
   depends on the format: 20,000 nodes (a 10,000-leaf tree) for plies' own SVG and
   PNG, the HTML stepper and DOT text, 500 for Mermaid (GitHub renders at most 500 edges).
 - TikZ: pdflatex makes no page wider than 575 cm, which is 350 leaves at 1.6 cm each.
-- PNG (and PNG frames): at most 32,767 pixels a side and 50 million pixels (200 MB
+- PNG (and PNG frames): at most 32,767 pixels a side and 25 million pixels (100 MB
   while resvg draws it; a failed allocation there ends the process, so this is checked
   first); ``dpi`` (``--dpi``) sets the pixels per inch.
 - Graphviz's SVG and PNG (when asked for): at most 32,767 pixels wide, beyond which
@@ -55,7 +55,7 @@ TEX_LEAVES = 350
 MAX_FRAMES = 500
 DPI = 96
 PNG_SIDE = 32_767
-PNG_PIXELS = 50_000_000
+PNG_PIXELS = 25_000_000
 GIF_PIXELS = 100_000_000
 #: Width of a leaf in Graphviz's layout (measured: 100 leaves, 8,248 px at 96 dpi).
 LEAF_INCHES = 0.9
@@ -90,17 +90,17 @@ def check_nodes(tree: Tree, fmt: str, max_nodes: int | None) -> None:
 
 def png_size(width: int, height: int, dpi: int) -> tuple[int, int]:
     """The pixels of a PNG at ``dpi`` of an SVG ``width`` x ``height`` CSS pixels
-    (96 to the inch), as resvg draws it."""
-    return math.ceil(width * dpi / 96), math.ceil(height * dpi / 96)
+    (96 to the inch), as resvg draws it (rounded, halves up)."""
+    return math.floor(width * dpi / 96 + 0.5), math.floor(height * dpi / 96 + 0.5)
 
 
-def check_png(width: int, height: int, dpi: int) -> tuple[int, int]:
-    """Refuse a PNG of an SVG ``width`` x ``height`` CSS pixels at ``dpi`` too large
-    to draw; returns its size in pixels."""
+def check_png(width: int, height: int, dpi: int, what: str = "a PNG") -> tuple[int, int]:
+    """Refuse ``what`` (a PNG, a PNG frame, a GIF frame) of an SVG ``width`` x
+    ``height`` CSS pixels at ``dpi`` too large to draw; returns its size in pixels."""
     if dpi < 1:
         raise LimitError(f"dpi must be at least 1, not {dpi}")
     pixels_wide, pixels_high = png_size(width, height, dpi)
-    shown = f"a PNG of {pixels_wide:,} x {pixels_high:,} pixels at {dpi} dpi"
+    shown = f"{what} of {pixels_wide:,} x {pixels_high:,} pixels at {dpi} dpi"
     advice = "lower --dpi (dpi= in Python), or draw .svg or .html instead"
     if max(pixels_wide, pixels_high) > PNG_SIDE:
         raise LimitError(f"{shown} is over the limit of {PNG_SIDE:,} pixels a side; {advice}")

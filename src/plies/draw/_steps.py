@@ -134,10 +134,10 @@ def _frame_pngs(result: TreeResult, dpi: int) -> Iterator[bytes]:
         yield svg_to_png(svg, dpi=dpi)
 
 
-def check_frame_png(result: TreeResult, dpi: int) -> tuple[int, int]:
-    """Refuse PNG frames too large to draw; returns a frame's size in pixels."""
+def check_frame_png(result: TreeResult, dpi: int, what: str = "a PNG frame") -> tuple[int, int]:
+    """Refuse PNG (or GIF) frames too large to draw; returns a frame's size in pixels."""
     width, height, _left = _canvas(result)
-    return check_png(width, height, dpi)
+    return check_png(width, height, dpi, what)
 
 
 def check_steps(
@@ -276,7 +276,7 @@ def check_animation(
     check_nodes(result.tree, "svg", max_nodes)
     count = check_frames(result, max_frames, "an animation")
     if gif:
-        check_gif(count, *check_frame_png(result, dpi))
+        check_gif(count, *check_frame_png(result, dpi, "a GIF frame"))
     return count
 
 
