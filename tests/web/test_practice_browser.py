@@ -180,9 +180,24 @@ def test_names_are_drawn_on_an_unlabelled_tree(page: Any, server: str) -> None:
     page.goto(f"{server}/practice?tree={quote('[[3,12,8],[2,4,6],[14,5,2]]')}")
     _drawn(page)
     names = page.locator("#drawing g.node text.t").all_text_contents()
-    assert names == "A B B1 B2 B3 C C1 C2 C3 D D1 D2 D3".split()
+    assert names == ["A", "B", "B1", "B2", "B3", "C", "C1", "C2", "C3", "D", "D1", "D2", "D3"]
     sync_api.expect(page.locator("#root-name")).to_have_text("A (MAX, the root)")
     sync_api.expect(page.locator("#answer-nodes")).to_contain_text("C2 pruned")
     page.fill("#answer-value", "3")
     page.click("#check")
     sync_api.expect(page.get_by_test_id("feedback")).to_contain_text("B's value is not answered")
+
+
+def test_the_lab_names_nodes_as_drawn(page: Any, server: str) -> None:
+    """The principal variation and the editor's title use the drawn names (the editor
+    said "Node 5" and the narration "node 1" of the same node)."""
+    page.goto(f"{server}/?tree={quote('[[1,2],[3,4]]')}")
+    sync_api.expect(page.get_by_test_id("pv")).to_contain_text("C → C1")
+    page.click("#editor-box summary")
+    drawing = page.get_by_test_id("editor-drawing")
+    drawing.locator("#n4").click()
+    sync_api.expect(page.locator("#editor-title")).to_have_text("C")
+    drawing.locator("#n5").click()
+    sync_api.expect(page.locator("#editor-title")).to_have_text("C1 (a leaf)")
+    drawing.locator("#n0").click()
+    sync_api.expect(page.locator("#editor-title")).to_have_text("A (the root)")
