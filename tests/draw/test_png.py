@@ -315,3 +315,10 @@ def test_web_render_gives_png_with_no_graphviz_anywhere(tmp_path: Path) -> None:
     reply = json.loads(done.stdout.strip().splitlines()[-1])
     assert reply["status"] == 200 and reply["type"].startswith("image/png")
     assert bytes.fromhex(reply["head"]) == b"\x89PNG\r\n\x1a\n" and reply["size"] > 5000
+
+
+def test_missing_pillow_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    _tree, result = textbook("labelled")
+    with pytest.raises(draw.DrawError, match=r"needs Pillow: pip install 'plies\[draw\]'"):
+        draw.animated_gif(result)

@@ -42,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "drawings",
         "draw the tree and its search for reports, slides and notebooks "
-        "(png drawings and frames and gif animations need pip install 'plies[draw]', "
-        "which the web extra includes, and no system program; everything else works on a "
-        "bare install). Drawings too large to read are refused before any work",
+        "(png drawings and frames need resvg-py: pip install 'plies[draw]' or 'plies[web]'; "
+        "gif animations need plies[draw]; no system program; everything else works on a bare "
+        "install). Drawings too large to read are refused before any work",
     )
     group.add_argument(
         "--draw",

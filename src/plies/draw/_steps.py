@@ -7,7 +7,8 @@ into a box of fixed size) and nodes keep their place from frame to frame.
 
 SVG frames and the animated SVG are drawn by plies itself (no dependency); PNG frames
 and the GIF are those SVG frames rasterised by resvg (:mod:`plies.draw._png`), the GIF
-joined with Pillow. Work stays proportional to nodes + steps: one mutable snapshot is played
+joined with Pillow: about 0.1 s a frame of 27 leaves and 0.2 s of 100 (Graphviz took
+0.04 s, but needed a system program; a GIF's pixel cap keeps it to seconds). Work stays proportional to nodes + steps: one mutable snapshot is played
 forward and only the nodes a step changed are drawn again; the animated SVG draws each
 state of a node once, shown for the steps it lasts.
 """
@@ -327,7 +328,8 @@ def animated_gif(
         from PIL import Image
     except ImportError:
         raise DrawError(
-            "a GIF animation needs Pillow (pip install pillow); an .svg animation needs nothing"
+            "a GIF animation needs Pillow: pip install 'plies[draw]' (an .svg animation needs "
+            "nothing)"
         ) from None
     # Palette images, one byte a pixel: every frame has the same canvas already.
     images = [
