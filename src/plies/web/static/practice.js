@@ -123,10 +123,12 @@
     const value = group.querySelector('.v');  // typed, else what the tree gives (e=3)
     if (value) value.textContent = box('node', id).value.trim() || value.dataset.given || '';
     const note = group.querySelector('.ab');
-    if (!note) return;
-    const alpha = box('alpha', id).value.trim(), beta = box('beta', id).value.trim();
-    note.textContent = $('bounds').checked && (alpha || beta)
-      ? 'α=' + (alpha || '?') + ' β=' + (beta || '?') : '';
+    if (note) {
+      const alpha = box('alpha', id).value.trim(), beta = box('beta', id).value.trim();
+      note.textContent = $('bounds').checked && (alpha || beta)
+        ? 'α=' + (alpha || '?') + ' β=' + (beta || '?') : '';
+    }
+    group.setAttribute('aria-label', drawnText(group) + ': type its value');
   }
 
   function boundBoxes(label, node) {
@@ -243,6 +245,10 @@
 
   // The drawing's nodes and edges as buttons ---------------------------------------------
 
+  function drawnText(group) {  // a node's name and what it shows (its accessible name starts so)
+    return [...group.querySelectorAll('text')].map((t) => t.textContent).filter(Boolean).join(' ');
+  }
+
   function asButton(element, name, act) {
     element.setAttribute('role', 'button');
     element.setAttribute('tabindex', '0');
@@ -256,11 +262,15 @@
   function wireDrawing() {
     for (const node of nodes) {
       const group = $('n' + node.id);
+      // A space between a node's texts: its name and value read "C1 1", not "C11".
+      for (const text of group ? group.querySelectorAll('text + text') : []) {
+        text.before(document.createTextNode(' '));
+      }
       if (group && node.kind === 'leaf') {
-        asButton(group, node.name + ': mark pruned', () => toggle(node.id));
+        asButton(group, drawnText(group) + ': mark pruned', () => toggle(node.id));
         group.setAttribute('aria-pressed', 'false');
       } else if (group) {
-        asButton(group, node.name + ': type its value', () => openEditor(node.id));
+        asButton(group, drawnText(group) + ': type its value', () => openEditor(node.id));
         group.setAttribute('aria-haspopup', 'dialog');
       }
       const edge = node.id ? $('e' + node.id) : null;
