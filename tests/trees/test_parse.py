@@ -457,6 +457,16 @@ def test_labels_take_letters_beyond_ascii() -> None:
     assert parse("A(u\u0308:1, हिंदी:2)").label[1:] == ["u\u0308", "हिंदी"]
     assert parse("Straße_2'(Ä1:3, ŷ:4)").label == ["Straße_2'", "Ä1", "ŷ"]
     assert alphabeta(parse("Ω(ü(3,5),é(2,9))")).value == 3
+    # The other notations with labels: JSON takes any string, CS188 any state name.
+    assert parse('{"tree": {"label": "Ω", "children": [{"label": "ü", "value": 1}]}}').label == [
+        "Ω",
+        "ü",
+    ]
+    cs188 = (
+        'num_agents: "2"\ndepth: "1"\nstart_state: "Ω"\n'
+        'successors: """\nΩ links ü\nΩ rechts é\n"""\nevaluation: """\nü 3\né 5\n"""\n'
+    )
+    assert parse(cs188).label == ["Ω", "ü", "é"]
 
 
 @pytest.mark.parametrize(
