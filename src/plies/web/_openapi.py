@@ -146,8 +146,14 @@ def _schemas() -> dict[str, Any]:
                 },
                 "alpha": {"type": "object", "additionalProperties": _NUMBER},
                 "beta": {"type": "object", "additionalProperties": _NUMBER},
+                "grade": {
+                    "type": "array",
+                    "items": {"enum": ["value", "values", "alpha", "beta", "leaves"]},
+                    "description": "The parts to grade (default: the root's value and "
+                    "every part given), each in full.",
+                },
             },
-            "additionalProperties": True,
+            "additionalProperties": False,
         },
         "SearchDocument": {
             "type": "object",
@@ -185,6 +191,11 @@ def _schemas() -> dict[str, Any]:
             "required": ["correct", "score", "right", "checked", "feedback"],
             "properties": {
                 "correct": {"type": "boolean"},
+                "graded": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The parts graded.",
+                },
                 "score": {"type": "number", "minimum": 0, "maximum": 1},
                 "right": {"type": "integer"},
                 "checked": {"type": "integer"},
@@ -377,6 +388,14 @@ def _paths() -> dict[str, Any]:
                     _query("ragged", {"type": "boolean"}, "Subtrees of different depths."),
                     _query("chance", {"type": "boolean"}, "Chance nodes too."),
                     _query("root", {"enum": ["max", "min"]}, "Who moves at the root."),
+                    _query(
+                        "cutoffs",
+                        {"type": "integer", "minimum": 0},
+                        "At least this many cut-offs (1; 0 with chance nodes).",
+                    ),
+                    _query("deep", {"type": "boolean"}, "A deep cut-off (depth 4 or more)."),
+                    _query("ties", {"type": "boolean"}, "A cut-off only the tie rule decides."),
+                    _query("strict", {"type": "boolean"}, "The tie rule graded by (CS188)."),
                 ],
                 "responses": {
                     "200": {
