@@ -80,5 +80,14 @@ class ArgumentTypeError(PliesError, TypeError):
 
 class LimitError(PliesError):
     """A job is larger than a limit allows (a drawing too big to read, too many
-    frames, a runaway expansion). The message names the limit and the option or
-    argument that raises it; the check runs before any work starts."""
+    frames, a runaway expansion). The message names the limit and, where there is one,
+    the option or argument that raises it; the check runs before any work starts.
+
+    ``fact`` is which limit was passed; ``advice`` (None if there is none) how to stay
+    under it in the command line's and Python's terms, so that another shell (the web
+    lab) can give its own instead: the message is ``"{fact}; {advice}"``."""
+
+    def __init__(self, fact: str, *, advice: str | None = None) -> None:
+        self.fact = fact
+        self.advice = advice
+        super().__init__(fact if advice is None else f"{fact}; {advice}")

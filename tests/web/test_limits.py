@@ -211,3 +211,20 @@ def test_stopping_the_server_stops_its_workers() -> None:
     while any(_alive(pid) for pid in members):
         assert time.monotonic() < deadline, "a worker outlived its server"
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "words"),
+    [("mmd", "Mermaid chart of 1,093 nodes"), ("tex", "TikZ picture of 729 leaves")],
+)
+def test_drawing_limits_speak_the_webs_language(
+    client: TestClient, fmt: str, words: str
+) -> None:
+    """Over a drawing's limit, the web says what to download instead, not which
+    command-line option raises it."""
+    tree = format_tree(random_tree(branching=3, depth=6, seed=3))  # 1,093 nodes, 729 leaves
+    answer = client.post("/api/render", json={"tree": tree, "format": fmt})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert words in error and "download it as SVG or HTML instead" in error
+    assert "--" not in error and "Python" not in error

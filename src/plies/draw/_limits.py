@@ -76,15 +76,15 @@ def check_nodes(tree: Tree, fmt: str, max_nodes: int | None) -> None:
     if fmt == "tex" and tree.leaf_count > TEX_LEAVES:
         raise LimitError(
             f"a TikZ picture of {tree.leaf_count:,} leaves is over the limit of "
-            f"{TEX_LEAVES} leaves (pdflatex makes no page wider than 575 cm); "
-            "draw .svg or .html instead"
+            f"{TEX_LEAVES} leaves (pdflatex makes no page wider than 575 cm)",
+            advice="draw .svg or .html instead",
         )
     limit = max_nodes if max_nodes is not None else MAX_NODES.get(fmt)
     if limit is not None and n > limit:
         name = _NAMES.get(fmt, f"{fmt.upper()} drawing")
         raise LimitError(
-            f"a {name} of {n:,} nodes is over the limit of {limit:,} nodes; "
-            "raise it with --max-nodes (max_nodes= in Python)"
+            f"a {name} of {n:,} nodes is over the limit of {limit:,} nodes",
+            advice="raise it with --max-nodes (max_nodes= in Python)",
         )
 
 
@@ -103,11 +103,12 @@ def check_png(width: int, height: int, dpi: int, what: str = "a PNG") -> tuple[i
     shown = f"{what} of {pixels_wide:,} x {pixels_high:,} pixels at {dpi} dpi"
     advice = "lower --dpi (dpi= in Python), or draw .svg or .html instead"
     if max(pixels_wide, pixels_high) > PNG_SIDE:
-        raise LimitError(f"{shown} is over the limit of {PNG_SIDE:,} pixels a side; {advice}")
+        raise LimitError(f"{shown} is over the limit of {PNG_SIDE:,} pixels a side", advice=advice)
     if pixels_wide * pixels_high > PNG_PIXELS:
         raise LimitError(
             f"{shown} is {pixels_wide * pixels_high / 1e6:,.0f} million pixels, over the "
-            f"limit of {PNG_PIXELS // 10**6} million; {advice}"
+            f"limit of {PNG_PIXELS // 10**6} million",
+            advice=advice,
         )
     return pixels_wide, pixels_high
 
@@ -126,7 +127,8 @@ def check_graphviz(tree: Tree, dpi: int) -> None:
         raise LimitError(
             f"a Graphviz drawing of {tree.leaf_count:,} leaves would be about {width:,} "
             f"pixels wide at {dpi} dpi, over the limit of {PNG_SIDE:,} (Graphviz would "
-            "shrink it to fit, unreadably); lower --dpi, or draw .svg or .html instead"
+            "shrink it to fit, unreadably)",
+            advice="lower --dpi, or draw .svg or .html instead",
         )
 
 
@@ -145,8 +147,8 @@ def check_frames(result: TreeResult, max_frames: int, what: str) -> int:
     count = frame_count(result)
     if count > max_frames:
         raise LimitError(
-            f"{what} would have {count:,} frames, over the limit of {max_frames:,}; "
-            "raise it with --max-frames (max_frames= in Python)"
+            f"{what} would have {count:,} frames, over the limit of {max_frames:,}",
+            advice="raise it with --max-frames (max_frames= in Python)",
         )
     return count
 
@@ -158,5 +160,6 @@ def check_gif(frames: int, width: int, height: int) -> None:
         raise LimitError(
             f"a GIF of {frames:,} frames of {width:,} x {height:,} pixels is "
             f"{pixels / 1e6:,.0f} million pixels, over the limit of {GIF_PIXELS // 10**6} "
-            "million; lower --dpi, or write --animate FILE.svg instead"
+            "million",
+            advice="lower --dpi, or write --animate FILE.svg instead",
         )

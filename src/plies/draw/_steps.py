@@ -8,9 +8,10 @@ into a box of fixed size) and nodes keep their place from frame to frame.
 SVG frames and the animated SVG are drawn by plies itself (no dependency); PNG frames
 and the GIF are those SVG frames rasterised by resvg (:mod:`plies.draw._png`), the GIF
 joined with Pillow: about 0.1 s a frame of 27 leaves and 0.2 s of 100 (Graphviz took
-0.04 s, but needed a system program; a GIF's pixel cap keeps it to seconds). Work stays proportional to nodes + steps: one mutable snapshot is played
-forward and only the nodes a step changed are drawn again; the animated SVG draws each
-state of a node once, shown for the steps it lasts.
+0.04 s, but needed a system program; a GIF's pixel cap keeps it to seconds). Work
+stays proportional to nodes + steps: one mutable snapshot is played forward and only
+the nodes a step changed are drawn again; the animated SVG draws each state of a node
+once, shown for the steps it lasts.
 """
 
 from __future__ import annotations

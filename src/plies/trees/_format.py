@@ -9,6 +9,7 @@ from typing import Any
 
 from plies.errors import ArgumentTypeError, TreeError
 from plies.trees._model import Number, Tree, format_number, no_gc
+from plies.trees._parse import is_label_word
 from plies.trees._result import Backup, Enter, Evaluate, Event, Exit, Static, TreeResult
 
 __all__ = [
@@ -21,9 +22,6 @@ __all__ = [
     "result_to_json",
     "tree_to_json",
 ]
-
-_PLAIN_LABEL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789'"
-
 
 def json_number(x: Number | None) -> Number | str | None:
     """A value for strict JSON (RFC 8259): infinities become ``"inf"``/``"-inf"``."""
@@ -47,9 +45,7 @@ def _needs_json(tree: Tree) -> bool:
     if any(tree.value[leaf] is None for leaf in tree.leaf_ids):
         return True  # a leaf without a value (CS188: no evaluation line) is JSON's null
     for label in tree.label:
-        if label is not None and (
-            not label or label[0].isdigit() or any(ch not in _PLAIN_LABEL for ch in label)
-        ):
+        if label is not None and not is_label_word(label):
             return True
     # Kinds must alternate by depth from the root for brackets to say them.
     root = tree.kind[0]

@@ -205,6 +205,12 @@ def _is_word_char(ch: str, first: bool) -> bool:
     return ch.isdecimal() or ch == "'" or unicodedata.category(ch).startswith("M")
 
 
+def is_label_word(text: str) -> bool:
+    """Whether ``text`` reads back as one label in the bracket notation: a letter (of
+    any script) or '_' first, then letters, digits, "'" and accents."""
+    return bool(text) and all(_is_word_char(ch, k == 0) for k, ch in enumerate(text))
+
+
 def _check_word(src: _Source, word: str, start: int) -> None:
     """Refuse a non-ASCII word with a character no label takes (a symbol, a fraction,
     punctuation of another script), at that character's column."""

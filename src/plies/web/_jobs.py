@@ -74,7 +74,11 @@ def render(req: TreeRequest, max_nodes: int, fmt: str, before: bool) -> bytes:
         return draw.trace_markdown(result).encode("utf-8")
     if fmt == "csv":
         return draw.trace_csv(result).encode("utf-8")
-    return draw.render(result.tree if before else result, fmt)
+    try:
+        return draw.render(result.tree if before else result, fmt)
+    except LimitError as exc:  # the lab's own advice, not the command line's
+        others = " or ".join(f for f in ("SVG", "HTML") if f.lower() != fmt)
+        raise LimitError(exc.fact, advice=f"download it as {others} instead") from None
 
 
 def tree(req: TreeRequest, max_nodes: int) -> dict[str, Any]:
