@@ -70,7 +70,19 @@ def test_search_answers_what_the_cli_prints(
     assert status == 0
     response = client.post("/api/search", json=body)
     assert response.status_code == 200, response.text
-    assert response.json() == json.loads(out)
+    web, cli = response.json(), json.loads(out)
+    assert len(web.pop("notes")) == len(cli.pop("notes"))  # in each shell's words
+    assert web == cli
+
+
+def test_notes_name_options_as_the_page_does(client: TestClient) -> None:
+    body = {"tree": AIMA, "algorithm": "minimax", "strict": True, "fail_hard": True, "seed": 3}
+    notes = client.post("/api/search", json=body).json()["notes"]
+    assert notes == [
+        '"prune only when strictly beyond the bound" has no effect: minimax does not prune here',
+        '"fail-hard" has no effect: minimax does not prune here',
+        "the seed has no effect on the search without order random",
+    ]
 
 
 def test_compare_answers_what_the_cli_prints(

@@ -163,14 +163,17 @@ def run(tree: Tree, options: LabOptions, *, trace: bool = True) -> TreeResult:
     return search(tree, options.search_options(tree, trace=trace))
 
 
-def search_document(result: TreeResult, options: LabOptions) -> dict[str, Any]:
+def search_document(
+    result: TreeResult, options: LabOptions, *, spell: Callable[[str], str] = _cli_spelling
+) -> dict[str, Any]:
     """The strict JSON document of a search (``plies tree --json``, the web's
     ``/api/search``): :func:`plies.trees.result_to_json` and the ``notes`` on options
-    given that had no effect (option names as the command line spells them)."""
+    given that had no effect (option names as ``spell`` writes them: the command
+    line's ``--fail-hard`` by default)."""
     need(result, TreeResult, "result")
     need(options, LabOptions, "options")
     doc = result_to_json(result)
-    doc["notes"] = options.notes(result.tree)
+    doc["notes"] = options.notes(result.tree, spell=spell)
     return doc
 
 

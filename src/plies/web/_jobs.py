@@ -50,9 +50,27 @@ def _run(req: TreeRequest, max_nodes: int, *, trace: bool) -> TreeResult:
     return lab.run(read_tree(req, max_nodes), req.options, trace=trace)
 
 
+#: The lab page's names of the options a note may say had no effect.
+_OPTION_NAMES = {
+    "strict": '"prune only when strictly beyond the bound"',
+    "fail_hard": '"fail-hard"',
+    "order": "the order",
+    "seed": "the seed",
+    "window": "the root window",
+    "bounds": "the leaf bounds",
+    "no_star1": "star1 false",
+}
+
+
+def _web_spelling(name: str) -> str:
+    return _OPTION_NAMES.get(name, name.replace("_", " "))
+
+
 def search(req: TreeRequest, max_nodes: int) -> dict[str, Any]:
-    """``/api/search``: the document ``plies tree --json`` prints."""
-    return lab.search_document(_run(req, max_nodes, trace=False), req.options)
+    """``/api/search``: the document ``plies tree --json`` prints, its notes naming
+    the options as the lab page does."""
+    result = _run(req, max_nodes, trace=False)
+    return lab.search_document(result, req.options, spell=_web_spelling)
 
 
 def compare(req: TreeRequest, max_nodes: int) -> dict[str, Any]:
