@@ -15,9 +15,10 @@ from browser_helpers import ARGS, CHROMIUM, guarded_page
 from draw.cases import textbook
 from plies import draw
 from plies.draw._html import to_html as html_page
-from plies.trees import alphabeta
+from plies.trees import alphabeta, parse
 from plies.trees._format import narrate
 from plies.trees._random import random_tree
+from stepper_view import GEOMETRY, SIZES, assert_whole_tree_shows, textbook_trees
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(
@@ -126,26 +127,6 @@ def test_before_page_has_no_search(page: Any, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / "before.png"))
 
 
-def test_phone_width_shows_the_drawing(browser: Any, tmp_path: Path) -> None:
-    """At 390 px the narration goes above the drawing and the drawing keeps the full
-    width (side by side, the fixed-width narration squeezed it to nothing)."""
-    _tree, result = textbook("labelled")
-    html = tmp_path / "phone.html"
-    draw.write(html, result)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        page.goto(html.as_uri())
-        box = page.locator("#drawing").bounding_box()
-        line = page.locator("#line").bounding_box()
-        page.screenshot(path=str(tmp_path / "phone.png"))
-        assert box is not None and line is not None
-        assert box["width"] > 350
-        assert line["y"] < box["y"]  # the narration first
-    finally:
-        context.close()
-
-
 def test_wide_tree_keeps_the_current_node_in_view(page: Any, tmp_path: Path) -> None:
     """100 leaves are 7,660 px wide: each step scrolls the drawing to its node (the
     root sat off screen, and so did every step of the right half)."""
@@ -176,3 +157,217 @@ def test_play_speed_and_narration_for_screen_readers(page: Any, tmp_path: Path) 
     page.select_option("#speed", "0.5")
     page.clock.run_for(1800)  # one more step at half speed
     assert page.get_attribute("body", "data-step") == "5"
+
+
+@pytest.fixture(scope="module")
+def stepper_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The downloaded stepper of AIMA Figure 5.2 and of a branching-3 depth-4 tree."""
+    folder = tmp_path_factory.mktemp("steppers")
+    files = {}
+    for name, result in textbook_trees().items():
+        files[name] = folder / f"{name}.html"
+        files[name].write_text(draw.to_html(result), encoding="utf-8")
+    return files
+
+
+def _sized_page(browser: Any, size: str, *, touch: bool = False) -> Any:
+    width, height = SIZES[size]
+    return guarded_page(browser, origin=None, width=width, height=height, has_touch=touch)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("tree", ["aima", "b3d4"])
+def test_the_whole_tree_fits_at_the_first_and_last_step(
+    browser: Any, stepper_files: dict[str, Path], tree: str, size: str
+) -> None:
+    """Scaled to fit: every node inside the drawing's pane, the pane and the narration
+    in the window, the narration beside (desktop) or below (phone) the drawing. AIMA's
+    tree was 744 px in a 564 px pane; on a phone 140 px of it showed under the narration."""
+    page = _sized_page(browser, size)
+    try:
+        page.goto(stepper_files[tree].as_uri())
+        assert page.locator('meta[name="viewport"]').get_attribute("content") == (
+            "width=device-width, initial-scale=1"
+        )
+        assert_whole_tree_shows(page.evaluate(GEOMETRY), f"{tree} at {size}, step 0")
+        page.keyboard.press("End")
+        view = page.evaluate(GEOMETRY)
+        assert view["step"] > 0
+        assert_whole_tree_shows(view, f"{tree} at {size}, last step")
+        below = view["line"][1] >= view["pane"][3]
+        beside = view["line"][0] >= view["pane"][2]
+        assert below if size == "phone" else beside
+        assert not page.errors
+    finally:
+        page.context.close()
+
+
+ZOOM = "Number(document.getElementById('drawing').dataset.zoom)"
+VIEW_X = "Number(document.querySelector('#drawing svg').getAttribute('viewBox').split(' ')[0])"
+
+
+def _view_box(page: Any) -> list[float]:
+    return [float(n) for n in page.get_attribute("#drawing svg", "viewBox").split()]
+
+
+def _zoom(page: Any) -> float:
+    return float(page.get_attribute("#drawing", "data-zoom"))
+
+
+def test_zoom_with_keys_and_buttons_then_fit(page: Any, stepper_files: dict[str, Path]) -> None:
+    """+ and - zoom about the centre, 0 and Fit show the whole tree again; the arrow
+    keys go on stepping (they are not taken for zooming)."""
+    page.goto(stepper_files["b3d4"].as_uri())
+    assert _zoom(page) == 1 and page.is_disabled("#zoom-out") and page.is_disabled("#zoom-fit")
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert _zoom(page) == pytest.approx(2.25)
+    page.keyboard.press("-")
+    assert _zoom(page) == pytest.approx(1.5)
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-step") == "1" and _zoom(page) == pytest.approx(1.5)
+    page.keyboard.press("0")
+    assert _zoom(page) == 1
+    page.click("#zoom-in")
+    assert _zoom(page) == pytest.approx(1.5)
+    page.click("#zoom-fit")
+    assert _zoom(page) == 1
+    page.keyboard.press("-")  # never smaller than the whole tree
+    assert _zoom(page) == 1
+
+
+def test_zoomed_in_the_view_follows_the_current_node(
+    page: Any, stepper_files: dict[str, Path]
+) -> None:
+    """Zoomed in on the left, stepping to the right half's nodes brings each into view."""
+    page.goto(stepper_files["b3d4"].as_uri())
+    for _ in range(5):
+        page.click("#zoom-in")
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")  # the last step with a current node
+    current = page.locator("#drawing g.node.current").bounding_box()
+    pane = page.locator("#drawing").bounding_box()
+    assert current is not None and pane is not None
+    assert (
+        pane["x"] <= current["x"] and current["x"] + current["width"] <= pane["x"] + pane["width"]
+    )
+    assert (
+        pane["y"] <= current["y"] and current["y"] + current["height"] <= pane["y"] + pane["height"]
+    )
+
+
+def test_wheel_and_drag_zoom_and_pan(page: Any, stepper_files: dict[str, Path]) -> None:
+    """ctrl and the wheel zoom where the pointer is; a plain wheel leaves the drawing
+    alone (the page scrolls) until the drawing is clicked; a drag moves a zoomed tree."""
+    page.goto(stepper_files["b3d4"].as_uri())
+    pane = page.locator("#drawing").bounding_box()
+    assert pane is not None
+    x, y = pane["x"] + pane["width"] * 0.25, pane["y"] + pane["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, -200)
+    assert _zoom(page) == 1  # not clicked yet: the wheel scrolls the page
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -200)
+    page.keyboard.up("Control")
+    page.wait_for_function("Number(document.getElementById('drawing').dataset.zoom) > 1")
+    zoomed = _zoom(page)
+    left = _view_box(page)[0]
+    page.mouse.click(x, y)  # focus: now the plain wheel zooms too
+    page.mouse.wheel(0, -200)
+    page.wait_for_function(f"Number(document.getElementById('drawing').dataset.zoom) > {zoomed}")
+    # Zoomed at a point left of the centre: the view moved right, but not past that point.
+    box = _view_box(page)
+    assert left < box[0] < 6216 * 0.25
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 100, y, steps=5)
+    page.mouse.up()
+    assert _view_box(page)[0] > box[0]  # dragged left: more of the right shows
+
+
+def test_pinch_and_two_finger_pan(browser: Any, stepper_files: dict[str, Path]) -> None:
+    """Two fingers spreading apart zoom in on a touch screen; moving together they pan."""
+    page = _sized_page(browser, "phone", touch=True)
+    try:
+        page.goto(stepper_files["b3d4"].as_uri())
+        pane = page.locator("#drawing").bounding_box()
+        assert pane is not None
+        cdp = page.context.new_cdp_session(page)
+        cx, cy = pane["x"] + pane["width"] / 2, pane["y"] + pane["height"] / 2
+
+        def touch(kind: str, points: list[tuple[float, float]]) -> None:
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {
+                    "type": kind,
+                    "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)],
+                },
+            )
+
+        touch("touchStart", [(cx - 20, cy), (cx + 20, cy)])
+        for k in range(1, 11):
+            touch("touchMove", [(cx - 20 - 8 * k, cy), (cx + 20 + 8 * k, cy)])
+        # 40 px apart, then 200: five times larger (touch moves arrive at the next frame).
+        page.wait_for_function(f"Math.abs({ZOOM} - 5) < 0.01", timeout=5000)
+        before = _view_box(page)[0]
+        for k in range(1, 6):
+            touch("touchMove", [(cx - 100 - 10 * k, cy), (cx + 100 - 10 * k, cy)])
+        touch("touchEnd", [])
+        # Both fingers moved 50 px left: the view moved right, the zoom stayed.
+        page.wait_for_function(f"{VIEW_X} > {before} && Math.abs({ZOOM} - 5) < 0.01", timeout=5000)
+        assert not page.errors
+    finally:
+        page.context.close()
+
+
+def test_space_presses_the_focused_button(page: Any, tmp_path: Path) -> None:
+    """Space on a focused button is that button (it started auto-play: Space on Next
+    played); elsewhere it plays and pauses. Arrow keys on the speed list change the
+    speed and do not step; on the page they step."""
+    _tree, result = textbook("aima-5-2")
+    path = tmp_path / "keys.html"
+    path.write_text(draw.to_html(result), encoding="utf-8")
+    page.clock.install()
+    page.goto(path.as_uri())
+    page.focus("#next")
+    page.keyboard.press(" ")
+    page.keyboard.press(" ")
+    page.clock.run_for(5000)
+    assert page.get_attribute("body", "data-step") == "2"  # two presses of Next, no playing
+    assert "Play" in page.inner_text("#play")
+    page.focus("#speed")
+    page.keyboard.press("ArrowDown")
+    assert page.input_value("#speed") == "2"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    assert page.get_attribute("body", "data-step") == "2"  # the list kept its keys
+    assert page.input_value("#speed") == "4"  # End: the last choice
+    page.focus("#drawing")
+    page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-step") == "3"
+    page.keyboard.press(" ")  # not on a control: play
+    assert "Pause" in page.inner_text("#play")
+    page.clock.run_for(225)  # one step at 4x
+    assert page.get_attribute("body", "data-step") == "4"
+    page.keyboard.press(" ")
+    assert "Play" in page.inner_text("#play")
+
+
+def test_labels_that_look_like_markup_step_to_the_end(page: Any, tmp_path: Path) -> None:
+    """A label '<!--<script>' made the next '</script>' not close the step data's
+    element: the page had no steps and a script error. Every '<' in the JSON is now
+    escaped; the labels show as written."""
+    labels = ["<!--<script>", "</script>", "]]>", "a&b", "x\u2028y"]
+    children = ",".join(
+        f'{{"label": "{label}", "value": {i}}}' for i, label in enumerate(labels[1:])
+    )
+    tree = parse(f'{{"tree": {{"label": "{labels[0]}", "children": [{children}]}}}}')
+    path = tmp_path / "markup.html"
+    path.write_text(draw.to_html(alphabeta(tree)), encoding="utf-8")
+    page.goto(path.as_uri())
+    page.keyboard.press("End")
+    last = len(narrate(alphabeta(tree))) + 1
+    assert _state(page)["step"] == last
+    assert _state(page)["line"].startswith("Done: value 3")
+    drawn = page.locator("#drawing text.t").all_text_contents()
+    assert drawn[:4] == labels[:4]
