@@ -4,6 +4,7 @@ bad requests get a 400 (413 for a body too large) with one line, never a 500."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ CHANCE = (
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(max_body=200_000, max_nodes=5_000)))
+def client() -> Iterator[TestClient]:
+    # Its lifespan, run by the with block, ends its worker processes.
+    with TestClient(create_app(WebSettings(max_body=200_000, max_nodes=5_000))) as client:
+        yield client
 
 
 def _cli_args(body: dict[str, Any]) -> list[str]:

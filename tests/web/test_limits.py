@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,8 +22,10 @@ HEAPS = ",".join(["1000000"] * 8)
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(max_seconds=3.0, workers=2)))
+def client() -> Iterator[TestClient]:
+    # Its lifespan, run by the with block, ends its worker processes.
+    with TestClient(create_app(WebSettings(max_seconds=3.0, workers=2))) as client:
+        yield client
 
 
 def _alive(pid: int) -> bool:

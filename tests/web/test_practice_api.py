@@ -4,6 +4,8 @@ always, the same however pruning is marked; nodes have one name everywhere;
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -17,8 +19,10 @@ LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(max_body=200_000, max_nodes=5_000)))
+def client() -> Iterator[TestClient]:
+    # Its lifespan, run by the with block, ends its worker processes.
+    with TestClient(create_app(WebSettings(max_body=200_000, max_nodes=5_000))) as client:
+        yield client
 
 
 def _check(client: TestClient, tree: str, answer: dict[str, object]) -> dict[str, object]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,8 +18,10 @@ from plies.web import WebSettings, create_app
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(WebSettings(max_body=50_000, max_seconds=10.0)))
+def client() -> Iterator[TestClient]:
+    # Its lifespan, run by the with block, ends its worker processes.
+    with TestClient(create_app(WebSettings(max_body=50_000, max_seconds=10.0))) as client:
+        yield client
 
 
 def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
