@@ -179,3 +179,22 @@ def test_a_bad_game_position_says_so_in_the_game_box(page: Any, server: str) -> 
     expect(page.get_by_test_id("parse-error")).to_have_text("")
     assert page.get_attribute("#tree", "aria-invalid") is None
     assert _stale(page) == dict.fromkeys(RESULTS, False)
+
+
+def test_a_bad_edit_says_so_in_the_editor(page: Any, server: str) -> None:
+    """A value the tree cannot hold, typed in the drawing editor: the message shows in
+    the editor (it went under the tree box and marked the unchanged text invalid)."""
+    page.goto(f"{server}/?tree={quote('[[1,2],[3,4]]')}")
+    expect(page.get_by_test_id("value")).to_have_text("3")
+    page.click("#editor-box summary")
+    page.get_by_test_id("editor-drawing").locator("#n2").click()
+    page.fill("#edit-value", "twelve")
+    page.press("#edit-value", "Enter")
+    expect(page.get_by_test_id("editor-error")).not_to_have_text("")
+    expect(page.get_by_test_id("parse-error")).to_have_text("")
+    assert page.get_attribute("#tree", "aria-invalid") is None
+    expect(page.locator("#tree")).to_have_value("[[1,2],[3,4]]")
+    page.fill("#edit-value", "9")
+    page.press("#edit-value", "Enter")
+    expect(page.locator("#tree")).to_have_value("[[9,2],[3,4]]")
+    expect(page.get_by_test_id("editor-error")).to_have_text("")

@@ -71,7 +71,7 @@ def lab_page() -> str:
   <p id="parse-error" role="alert" data-testid="parse-error"></p>
   <details id="editor-box">
     <summary>Edit on the drawing</summary>
-    <p class="help">Click a node to edit it; the text above follows.</p>
+    <p class="help" id="editor-help">Click a node to edit it; the text above follows.</p>
     <div id="editor-drawing" data-testid="editor-drawing"></div>
     <div id="editor" hidden>
       <p id="editor-title"></p>
@@ -131,8 +131,9 @@ def lab_page() -> str:
   </div>
   <p id="download-error" class="error" role="alert" data-testid="download-error"></p>
   <p><a id="share" href="/">Link to this search</a></p>
-  <h2>Algorithms and orderings compared</h2>
-  <div id="compare" data-testid="compare"></div>
+  <h2 id="compare-title">Algorithms and orderings compared</h2>
+  <div id="compare" data-testid="compare" tabindex="0" role="region"
+    aria-labelledby="compare-title"></div>
 </section>
 </main>""",
     )

@@ -72,8 +72,8 @@
       $(id).classList.add('stale');
       busy(id, true);
     }
-    $('stale-note').textContent = 'Out of date: the results below are from the last search ' +
-      'that worked. Fix the error above to search again.';
+    $('stale-note').textContent = 'Out of date: these results are from the last search that ' +
+      'worked; the tree or an option has an error (under the tree box).';
   }
 
   function markCurrent(id) {
@@ -299,9 +299,12 @@
       if (!g) continue;
       g.setAttribute('role', 'button');
       g.setAttribute('tabindex', '0');
-      g.setAttribute('aria-label', 'edit node ' + i);
+      // Named by what it shows (its name and value), described by the editor's help.
+      g.setAttribute('aria-describedby', 'editor-help');
       g.addEventListener('click', () => select(i));
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter') select(i); });
+      g.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(i); }
+      });
     }
     if (selected >= order.length) selected = -1;
     if (selected >= 0) select(selected);
