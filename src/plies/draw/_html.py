@@ -185,12 +185,17 @@ SCRIPT = """
     // The height the drawing may take: the window's (the lab's when embedded) less
     // the controls, so the controls, the tree and the narration beside it show at once.
     let outer = window.innerHeight;
+    let above = 0;  // embedded: the lab's page above the frame (at most a third of its window)
     if (embedded) {
-      try { outer = window.parent.innerHeight; } catch (e) { outer = 700; }
+      try {
+        outer = window.parent.innerHeight;
+        above = embedded.getBoundingClientRect().top + window.parent.scrollY;
+      } catch (e) { outer = 700; }
+      above = Math.min(above, outer / 3);
     }
     const stacked = getComputedStyle(document.querySelector('main')).flexDirection === 'column';
     const header = $('controls').parentNode.offsetHeight;
-    const reserved = stacked ? outer * 0.4 : (embedded ? 190 : header + 30);
+    const reserved = stacked ? outer * 0.4 : above + header + 30;
     return Math.max(200, outer - reserved);
   }
   function paneHeight() {
