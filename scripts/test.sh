@@ -26,6 +26,23 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
 
+# axe-core, the accessibility checker the browser tests run in every page, from the npm
+# registry at the exact version and checksum in tests/axe/package-lock.json (into
+# tests/axe/node_modules). Installed only when that version is missing; npm (with
+# Node.js) from Debian only when there is none.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "scripts/test.sh: installing Debian's npm (Node.js) for axe-core" >&2
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
+fi
+axe_wanted=$(node -p "require('./tests/axe/package-lock.json').packages['node_modules/axe-core'].version")
+axe_found=$(node -p "require('./tests/axe/node_modules/axe-core/package.json').version" 2>/dev/null || true)
+if [ "$axe_found" != "$axe_wanted" ]; then
+  npm ci --prefix tests/axe --no-audit --no-fund --loglevel=error
+fi
+export PLIES_REQUIRE_AXE=1  # the accessibility tests fail, not skip, without axe-core
+
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
 .venv/bin/python -m pytest

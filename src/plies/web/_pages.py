@@ -231,7 +231,9 @@ def play_page() -> str:
     """The game room (``/play``): a built-in game on a board against the engine or
     another person, with hints, undo, the engine's thinking live and positions to
     load and copy; chess and checkers are played by dragging a piece where it goes,
-    or clicking it and then there (a chooser asks what a pawn becomes)."""
+    or clicking it and then there (a chooser asks what a pawn becomes). Every cell
+    of a board is a button named by where it is, what is on it and what it plays;
+    the board is one stop for Tab, with the arrow keys between its cells."""
     games = _game_choices()
     options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
     return _page(
@@ -282,14 +284,15 @@ def play_page() -> str:
   </div>
   <p id="status" data-testid="status" aria-live="polite"></p>
   <p id="error" role="alert" data-testid="error"></p>
-  <div id="board" data-testid="board"></div>
+  <div id="board" data-testid="board" role="group" aria-label="The board"
+    aria-describedby="board-help"></div>
   <p id="board-help" class="help" hidden></p>
   <div id="chooser" data-testid="chooser" role="group" aria-label="Promote the pawn to" hidden>
     <span>Promote to</span> <span id="chooser-pieces"></span>
     <button id="chooser-cancel" type="button">Cancel</button>
   </div>
-  <pre id="board-text" data-testid="board-text"></pre>
-  <div id="moves" data-testid="moves" aria-label="Legal moves"></div>
+  <pre id="board-text" data-testid="board-text" role="group" aria-label="The position"></pre>
+  <div id="moves" data-testid="moves" role="group" aria-label="Legal moves"></div>
   <form id="move-form">
     <label>Move <input id="move-text" data-testid="move-text" spellcheck="false"
       autocomplete="off"></label>

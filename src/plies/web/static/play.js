@@ -205,24 +205,43 @@
   function drawBoard() {
     const box = $('board');
     const board = state.board;
+    const focused = box.contains(document.activeElement);  // kept on its cell, drawn anew
     box.textContent = '';
     box.hidden = !board;
-    $('board-help').hidden = true;
+    $('board-help').hidden = !board;
     $('board-text').hidden = !!board;
     $('board-text').textContent = state.text;
+    reachable($('board-text'));
     if (!board) return;
     box.dataset.game = state.game.split(':')[0];
     box.dataset.style = board.style;
-    $('board-help').hidden = !board.pieces;
     if (board.pieces) {
-      $('board-help').textContent = board.style === 'chess'
+      showHelp(board.style === 'chess'
         ? 'Drag a piece to a marked square, or click it and then the square; castle by ' +
-          'moving the king two squares.'
+          'moving the king two squares. '
         : 'Drag a piece to where it lands, or click it and then the square; a multiple ' +
-          'jump by its last square, or, where several end there, square by square.';
+          'jump by its last square, or, where several end there, square by square. ',
+      'Keys: Tab to the board, arrows between squares, Enter on the piece, then on the square.');
       drawPieceBoard(box, board);
-      return;
+    } else {
+      showHelp('', 'Keys: Tab to the board, arrows between cells, Enter plays.');
+      drawCellBoard(box, board);
     }
+    tabStop(box, focused);
+  }
+
+  // The board's help: how to play it, then how by keys (not shown on a touch screen).
+  function showHelp(text, keys) {
+    const help = $('board-help');
+    help.textContent = text;
+    const span = document.createElement('span');
+    span.className = 'keys-help';
+    span.textContent = keys;
+    help.appendChild(span);
+  }
+
+  // A board of marks or discs: each cell plays the move it stands for.
+  function drawCellBoard(box, board) {
     const height = board.rows.length;
     const width = board.rows[0].length;
     const moveAt = new Map();
@@ -270,30 +289,111 @@
         cell.dataset.col = c;
         // A cell plays the one move it stands for, on a person's turn.
         const move = counts.get(key) === 1 && !isEngine(state.to_move) ? moveAt.get(key) : null;
-        let name = (board.columns[c] || '') + (board.row_labels[r] || '');
-        if (!name) name = 'row ' + (r + 1) + ' column ' + (c + 1);
+        const name = [placeName(board, r, c)];
         if (piece === 'x' || piece === 'o') {
           const mark = document.createElement('span');
           mark.className = 'piece ' + (piece === 'x' ? 'p0' : 'p1');
           if (board.style === 'marks') mark.textContent = piece.toUpperCase();
           cell.appendChild(mark);
-          name += ': ' + names[piece];
+          // The name holds the letter shown (WCAG 2.5.3, label in name).
+          const who = names[piece];
+          name.push(who.includes(mark.textContent) ? who : mark.textContent + ' (' + who + ')');
+        } else {
+          name.push('empty');
         }
         if (move) {
           cell.classList.add('legal');
           cell.dataset.move = move.text;
-          name += ' (play ' + move.text + ')';
+          name.push('play ' + move.text);
           cell.addEventListener('click', () => humanMove(move.text));
         } else {
-          cell.disabled = true;
+          cell.setAttribute('aria-disabled', 'true');  // still focused by the arrows, and read
         }
         if (last.has(key)) cell.classList.add('last');
         if (hinted.has(key)) cell.classList.add('hint');
-        cell.setAttribute('aria-label', name);
+        cell.setAttribute('aria-label', name.join(', '));
         box.appendChild(cell);
       }
     }
   }
+
+  // Where a cell is, in words: "d3" on a board with both labels; "column 4, row 2 from
+  // the bottom" where only the columns are (where pieces fall, as in Connect Four);
+  // else "row 1, column 3" from the top left, as the cells are numbered.
+  function placeName(board, r, c) {
+    if (board.columns.length && board.row_labels.length) return board.columns[c] + board.row_labels[r];
+    if (board.columns.length) {
+      return 'column ' + board.columns[c] + ', row ' + (board.rows.length - r) + ' from the bottom';
+    }
+    return 'row ' + (r + 1) + ', column ' + (c + 1);
+  }
+
+  // -- the board by keyboard -----------------------------------------------------------
+  // The board is one stop for Tab (a roving tab index): the cell focused last, else the
+  // first that can be played. The arrow keys move between cells as they are shown
+  // (flipped or not); Enter or Space presses one. A board drawn anew keeps the focus on
+  // the same cell, so a move played by keys leaves the keys where they were.
+
+  let focusAt = null;  // [r, c] of the board's cell in the tab order
+
+  function boardCell(r, c) {
+    return $('board').querySelector('button.cell[data-row="' + r + '"][data-col="' + c + '"]');
+  }
+
+  function tabStop(box, focused) {
+    const cells = box.querySelectorAll('button.cell');
+    if (!cells.length) return;
+    const current = (focusAt && boardCell(focusAt[0], focusAt[1])) ||
+      box.querySelector('button.cell.legal, button.cell.movable') || cells[0];
+    for (const cell of cells) cell.tabIndex = cell === current ? 0 : -1;
+    if (focused) current.focus({preventScroll: true});
+  }
+
+  function focusCell(cell) {
+    const old = $('board').querySelector('button.cell[tabindex="0"]');
+    if (old && old !== cell) old.tabIndex = -1;
+    cell.tabIndex = 0;
+    focusAt = [Number(cell.dataset.row), Number(cell.dataset.col)];
+    if (document.activeElement !== cell) cell.focus();
+  }
+
+  const ARROWS = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+
+  // The next cell that way; a gap (a light square of checkers) is stepped over.
+  function arrowKey(event) {
+    const step = ARROWS[event.key];
+    const from = event.target.closest('button.cell');
+    if (!step || !from || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    const sign = flipped ? -1 : 1;
+    const rows = state.board.rows;
+    let r = Number(from.dataset.row);
+    let c = Number(from.dataset.col);
+    for (;;) {
+      r += sign * step[0];
+      c += sign * step[1];
+      if (r < 0 || c < 0 || r >= rows.length || c >= rows[0].length) return;
+      const next = boardCell(r, c);
+      if (next) {
+        focusCell(next);
+        return;
+      }
+    }
+  }
+
+  $('board').addEventListener('keydown', arrowKey);
+  $('board').addEventListener('focusin', (event) => {
+    if (event.target.matches('button.cell')) focusCell(event.target);
+  });
+
+  // A box that scrolls sideways (a long position text on a phone) is a stop for Tab, so
+  // that the keys scroll it too; one that does not scroll is none.
+  function reachable(element) {
+    if (element.scrollWidth > element.clientWidth) element.tabIndex = 0;
+    else element.removeAttribute('tabindex');
+  }
+
+  window.addEventListener('resize', () => reachable($('board-text')));
 
   // -- boards played with pieces (chess, checkers) ----------------------------------
   // The server lists each legal move's path (the cells its piece stands on and lands
@@ -400,8 +500,12 @@
     buttons.firstChild.focus();
   }
 
+  // The chooser closed with the focus in it: the focus goes back to the board.
   function closeChooser() {
+    const focused = $('chooser').contains(document.activeElement);
     $('chooser').hidden = true;
+    const cell = focused && $('board').querySelector('button.cell[tabindex="0"]');
+    if (cell) cell.focus();
   }
 
   function drawPieceBoard(box, board) {
@@ -441,13 +545,17 @@
       for (const c of order(8)) {
         const key = cellKey(r, c);
         const piece = board.rows[r][c];
-        const cell = document.createElement('button');
-        cell.type = 'button';
+        // Checkers' light squares are never played on: no buttons, hidden from screen
+        // readers (a drop there still says why).
+        const square = chess ? board.columns[c] + board.row_labels[r] : board.numbers[r][c];
+        const cell = document.createElement(square ? 'button' : 'div');
+        if (square) cell.type = 'button';
+        else cell.setAttribute('aria-hidden', 'true');
         cell.className = 'cell ' + ((r + c) % 2 ? 'dark' : 'light');
         cell.dataset.row = r;
         cell.dataset.col = c;
-        let name = chess ? board.columns[c] + board.row_labels[r] : (board.numbers[r][c] || 'light square');
-        cell.dataset.square = chess ? name : board.numbers[r][c];
+        cell.dataset.square = square;
+        const name = [square];
         if (!chess && board.numbers[r][c]) {
           const number = document.createElement('span');
           number.className = 'number';
@@ -462,14 +570,14 @@
           if (chess) {
             mark.classList.add('glyph');
             mark.textContent = GLYPHS[piece.toLowerCase()] + TEXT_STYLE;
-            name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + ' ' + PIECE_NAMES[piece.toLowerCase()];
+            name.push(state.players[mine ? 0 : 1].toLowerCase() + ' ' + PIECE_NAMES[piece.toLowerCase()]);
           } else {
             const king = piece === piece.toUpperCase();
             if (king) {
               mark.classList.add('king');
               mark.textContent = GLYPHS.q + TEXT_STYLE;
             }
-            name += ': ' + state.players[mine ? 0 : 1].toLowerCase() + (king ? ' king' : ' man');
+            name.push(state.players[mine ? 0 : 1].toLowerCase() + (king ? ' king' : ' man'));
           }
           cell.appendChild(mark);
           // The side to move's pieces can be picked up (those without a move too: a drop
@@ -479,24 +587,28 @@
             cell.addEventListener('pointerdown', (event) => pressPiece(event, r, c));
           }
         }
+        if (!mark) name.push('empty');
         if (movable.has(key)) cell.classList.add('movable');
-        if (onPath.has(key)) cell.classList.add('selected');
+        if (onPath.has(key)) {
+          cell.classList.add('selected');
+          name.push('selected');
+        }
         if (targets.has(key)) {
           cell.classList.add('legal');
-          name += ' (move here)';
+          name.push('move here');
         } else if (steps.has(key)) {
           cell.classList.add('step');
-          name += ' (jump through)';
+          name.push('jump through');
         }
         if (last.has(key)) cell.classList.add('last');
         if (hinted.has(key)) cell.classList.add('hint');
         if (board.check && same(board.check, [r, c])) {
           cell.classList.add('check');
-          name += ' (in check)';
+          name.push('in check');
         }
         if (person) cell.addEventListener('click', () => clickCell(r, c));
-        else cell.disabled = true;
-        cell.setAttribute('aria-label', name);
+        else if (square) cell.setAttribute('aria-disabled', 'true');
+        if (square) cell.setAttribute('aria-label', name.join(', '));
         box.appendChild(cell);
         if (press && press.dragging && same(press.from, [r, c]) && mark) {
           cell.classList.add('lifted');
