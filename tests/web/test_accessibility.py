@@ -123,6 +123,9 @@ def _lab_after_an_error(page: Any, server: str) -> Any:
 
 def _stepper_frame(page: Any, server: str) -> Any:
     _lab_initial(page, server)
+    # The frame's page is written after the search answers: wait for its drawing, not
+    # only for a document (the empty one before it would be checked instead).
+    page.frame_locator("#stepper").locator("#drawing svg").wait_for()
     frame = page.locator("#stepper").element_handle().content_frame()
     frame.wait_for_load_state()
     return frame
