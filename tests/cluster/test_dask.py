@@ -298,9 +298,10 @@ def test_a_local_cluster_takes_the_lines_over_from_this_process(
     # starts (its fork server with the kernel loaded), then on its workers. Here on
     # this thread alone or, as native lines are, on two (then only a longer batch
     # is worth a cluster).
-    if threads:
-        monkeypatch.setattr(lines_module, "CLUSTER_WORTH", 0.5)
-    else:
+    # A cluster is worth it sooner than for the command (1.5 s of lines left): on an
+    # idle machine the first 20 lines took less than that here, and no cluster started.
+    monkeypatch.setattr(lines_module, "CLUSTER_WORTH", 0.5)
+    if not threads:
         monkeypatch.setattr(SolveLines, "threads", lambda self: False)
     lines = pons_lines("Test_L1_R2", 40 if threads else 20)
     emitted: list[LineResult] = []

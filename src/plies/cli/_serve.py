@@ -139,7 +139,10 @@ def run_serve(args: argparse.Namespace) -> int:
             webbrowser.open(url)
 
     threading.Thread(target=announce, daemon=True).start()
-    server.run()
+    try:
+        server.run()
+    finally:
+        app.state.workers.close()  # the app's lifespan did, unless it never started
     return 0
 
 

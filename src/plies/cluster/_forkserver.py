@@ -15,7 +15,6 @@ elsewhere.
 from __future__ import annotations
 
 import base64
-import contextlib
 import os
 import pickle
 import signal
@@ -24,12 +23,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from plies._forkserver import STARTING
+from plies._forkserver import stop_fork_server as stop_server
+
 __all__ = ["WARM_JOB", "start_fork_server", "stop_fork_server"]
 
 #: The environment variable that hands the fork server the job to warm up.
 WARM_JOB = "PLIES_CLUSTER_WARM_JOB"
-
-_STARTING = threading.Lock()
 
 
 def start_fork_server(job: Any = None) -> None:
@@ -49,7 +49,7 @@ def start_fork_server(job: Any = None) -> None:
 
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["distributed", "plies.cluster._preload"])
-    with _STARTING, _sigint_ignored(), _job_in_environment(job):
+    with STARTING, _sigint_ignored(), _job_in_environment(job):
         forkserver.ensure_running()
 
 
@@ -58,19 +58,7 @@ def stop_fork_server() -> None:
     started none of its cluster has no use for it. It would otherwise live on until it
     has loaded all it preloads (seconds), holding this process's standard output and
     error open: a pipe reading them (``plies ... | cat``) waited for it."""
-    from multiprocessing import forkserver
-
-    server = forkserver._forkserver
-    with _STARTING:
-        pid = getattr(server, "_forkserver_pid", None)
-        if pid is None:
-            return
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGTERM)
-        stop = getattr(server, "_stop", None)  # closes its pipes, reaps it
-        if stop is not None:
-            with contextlib.suppress(OSError):
-                stop()
+    stop_server()
 
 
 @contextmanager

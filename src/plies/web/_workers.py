@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from plies._forkserver import STARTING, fork_server_running, stop_fork_server
 from plies.errors import LimitError, PliesError
 
 __all__ = [
@@ -54,6 +55,12 @@ WAITING_PER_WORKER = 8
 PRELOAD = "plies.web._preload"
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+#: The pools open now, and whether a pool started the fork server (then the last one
+#: to close stops it, so that it outlives no server: a cluster started later in the
+#: same process gets a fork server with its own preload).
+_OPEN: set[WorkerPool] = set()
+_STARTED_SERVER = [False]
 
 
 class BusyError(PliesError):
@@ -230,7 +237,11 @@ class WorkerPool:
         import multiprocessing
 
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([PRELOAD])
+        with STARTING:
+            if not fork_server_running():
+                context.set_forkserver_preload([PRELOAD])
+                _STARTED_SERVER[0] = True
+            _OPEN.add(self)
         ours, theirs = context.Pipe()
         process = context.Process(target=_serve, args=(theirs,), name=self.name, daemon=True)
         process.start()
@@ -247,9 +258,10 @@ class WorkerPool:
         self._watcher.start()
 
     def _watching(self) -> None:
-        """Kill a busy worker whose resident size grew past its budget."""
+        """Kill a busy worker whose resident size grew past its budget (until the
+        pool closes: then this thread is no longer its watcher)."""
         assert self.memory is not None
-        while not self._closed:
+        while self._watcher is threading.current_thread():
             with self._changed:
                 busy = list(self._busy)
             for worker in busy:
@@ -259,16 +271,26 @@ class WorkerPool:
             time.sleep(WATCH_SECONDS)
 
     def close(self) -> None:
-        """Stop every worker (busy ones too) and end the pool."""
+        """Stop every worker (busy ones too: their requests are answered busy). The
+        pool can be used again: workers start when next needed."""
         with self._changed:
             self._closed = True
             workers = [*self._idle, *self._busy]
             self._idle.clear()
+            self._watcher = None
             self._changed.notify_all()
         for worker in workers:
             worker.kill("closed")
         for worker in workers:
             worker.reap()
+        with self._changed:
+            self._closed = False
+        with STARTING:
+            _OPEN.discard(self)
+            last = not _OPEN and _STARTED_SERVER[0]
+            _STARTED_SERVER[0] = _STARTED_SERVER[0] and not last
+        if last:
+            stop_fork_server()
 
     def pids(self) -> list[int]:
         """The process ids of the workers alive now."""
@@ -423,8 +445,10 @@ class WorkerPool:
                 raise LimitError(self._memory_message()) from None
             if worker.killed == "time":
                 raise WorkerTimeout("the request ran past this server's time limit") from None
-            if worker.killed in ("stopped", "closed"):
+            if worker.killed == "stopped":
                 return
+            if worker.killed == "closed":
+                raise BusyError("the server is shutting down") from None
             raise WorkerCrash("the worker died") from None
         finally:
             self._release(worker, keep=keep)
