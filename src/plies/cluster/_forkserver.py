@@ -17,13 +17,12 @@ from __future__ import annotations
 import base64
 import os
 import pickle
-import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from plies._forkserver import STARTING
+from plies._forkserver import starting_without_sigint
 from plies._forkserver import stop_fork_server as stop_server
 
 __all__ = ["WARM_JOB", "start_fork_server", "stop_fork_server"]
@@ -37,19 +36,15 @@ def start_fork_server(job: Any = None) -> None:
     nothing), preloading Dask and plies, and warming ``job`` up there (its
     ``warm()``, see :class:`plies.cluster.LineJob`) when one is given.
 
-    The server starts with SIGINT ignored, so that the worker processes it forks ignore
-    it: Ctrl-C at a terminal, sent to every process of the group, then stops the work in
-    this process only (a worker's KeyboardInterrupt was a traceback on the terminal).
-    Python installs no handler of its own for a signal it starts ignoring, and the
-    server gives its children the handlers it started with. This process ignores
-    SIGINT only while it starts the server (milliseconds), and a Ctrl-C meanwhile is
-    held and handled once that is done (see :func:`_sigint_ignored`)."""
+    The server and the workers it forks ignore SIGINT (see :mod:`plies._forkserver`):
+    Ctrl-C at a terminal, sent to every process of the group, then stops the work in
+    this process only."""
     import multiprocessing
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["distributed", "plies.cluster._preload"])
-    with STARTING, _sigint_ignored(), _job_in_environment(job):
+    with starting_without_sigint(), _job_in_environment(job):
         forkserver.ensure_running()
 
 
@@ -77,24 +72,6 @@ def _job_in_environment(job: Any) -> Iterator[None]:
         yield
     finally:
         os.environ.pop(WARM_JOB, None)
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block runs (in the main thread), for the processes it
-    starts; one that comes meanwhile is not lost for this process: it is blocked here
-    too, and Linux keeps a blocked signal pending even while it is ignored, so it
-    reaches this process's own handler once that is back."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def warm_job_from_environment() -> None:

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import contextlib
 
-from plies.engine.native._startup import skip_blas_probe
+from plies._forkserver import ignore_sigint
+
+ignore_sigint()  # first: the server started with SIGINT blocked, its workers ignore it
+
+from plies.engine.native._startup import skip_blas_probe  # noqa: E402
 
 skip_blas_probe()
 with contextlib.suppress(Exception):  # no Numba (or a broken one): workers say so

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import contextlib
 
+from plies._forkserver import ignore_sigint
+
+ignore_sigint()  # first: the server started with SIGINT blocked, its workers ignore it
+
 with contextlib.suppress(Exception):  # a worker then loads what it needs itself
     from plies.web._jobs import warm
 

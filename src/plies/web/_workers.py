@@ -34,7 +34,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from plies._forkserver import STARTING, fork_server_running, stop_fork_server
+from plies._forkserver import (
+    STARTING,
+    fork_server_running,
+    starting_without_sigint,
+    stop_fork_server,
+)
 from plies.errors import LimitError, PliesError
 
 __all__ = [
@@ -235,11 +240,13 @@ class WorkerPool:
 
     def _spawn(self) -> _Worker:
         import multiprocessing
+        from multiprocessing import forkserver
 
         context = multiprocessing.get_context("forkserver")
-        with STARTING:
+        with starting_without_sigint():
             if not fork_server_running():
                 context.set_forkserver_preload([PRELOAD])
+                forkserver.ensure_running()
                 _STARTED_SERVER[0] = True
             _OPEN.add(self)
         ours, theirs = context.Pipe()
