@@ -172,6 +172,15 @@ def test_answering_on_a_phone_by_touch(browser: Any, server: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px viewport"
     page.screenshot(path=str(SHOTS / "practice-390.png"), full_page=True)
+    # The whole tree shows by default; "Actual size" draws it at its size, scrolling.
+    pane = page.locator("#drawing").bounding_box()
+    for node in range(len(tree)):
+        shape = page.locator(f"#n{node} .shape").bounding_box()
+        assert pane is not None and shape is not None
+        assert pane["x"] <= shape["x"] and shape["x"] + shape["width"] <= pane["x"] + pane["width"]
+    page.locator("#drawing-size").tap()
+    sync_api.expect(page.locator("#drawing-size")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("document.getElementById('drawing').scrollWidth > 390")
     assert page.errors == [] and page.outside == []
     page.context.close()
 

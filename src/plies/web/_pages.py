@@ -181,6 +181,7 @@ def practice_page() -> str:
     also answer alpha and beta at each node (when it returns)</label>
 </section>
 <section id="output" aria-label="Your answer">
+  <button id="drawing-size" type="button" aria-pressed="false" hidden>Actual size</button>
   <div id="drawing-wrap">
     <div id="drawing" data-testid="drawing"></div>
     <div id="node-editor" role="dialog" aria-labelledby="node-editor-title" hidden>

@@ -242,6 +242,7 @@
   });
   $('drawing').addEventListener('scroll', place);  // a wide tree scrolls under it
   window.addEventListener('resize', fit);
+  $('drawing-size').addEventListener('click', () => { actualSize = !actualSize; fit(); });
 
   // The drawing's nodes and edges as buttons ---------------------------------------------
 
@@ -287,20 +288,22 @@
     }
   }
 
-  // The drawing as wide as its pane, but never so small that names cannot be read:
-  // below 85% of its size it scrolls sideways instead (a phone shows most of a tree
-  // of eight leaves, and the page can still be zoomed).
-  const SMALLEST = 0.85;
+  // The whole tree, scaled to its pane's width, by default; "Actual size" draws it at
+  // its own size, where a wide tree scrolls sideways (names easier to read on a phone).
+  let actualSize = false;
 
   function fit() {
     const svg = $('drawing').querySelector('svg');
     if (!svg) return;
     const natural = svg.width.baseVal.value;
     const room = $('drawing').clientWidth - 8;  // its padding
-    const scale = Math.max(SMALLEST, Math.min(1, room / natural));
+    const scale = actualSize ? 1 : Math.min(1, room / natural);
     svg.style.width = Math.round(natural * scale) + 'px';
     svg.style.height = 'auto';
     svg.style.maxWidth = 'none';
+    const button = $('drawing-size');
+    button.hidden = natural <= room;  // nothing to choose: the tree fits at its size
+    button.setAttribute('aria-pressed', String(actualSize));
     place();
   }
 
