@@ -205,3 +205,27 @@ def test_the_keys_are_told_where_there_is_a_keyboard(
     sync_api.expect(keys).to_have_text("Keys: Tab to the board, arrows between cells, Enter plays.")
     assert keys.is_visible() is not touch
     page.context.close()
+
+
+def test_flip_and_keys_before_the_first_state_are_harmless(page: Any, server: str) -> None:
+    """Flip and an arrow key while the room's first state is still on its way (it
+    came late in a busy test run: "Cannot read properties of null")."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if held and held[0] is None:  # let go: requests pass
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/play/state", hold)
+    page.goto(f"{server}/play?game=chess")
+    page.wait_for_timeout(200)
+    page.click("#flip")
+    page.keyboard.press("ArrowUp")
+    assert held, "the first state was not asked for"
+    waiting = list(held)
+    held[:] = [None]
+    for route in waiting:
+        route.continue_()
+    sync_api.expect(page.locator("#board button.cell")).to_have_count(64)

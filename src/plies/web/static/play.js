@@ -203,6 +203,7 @@
   }
 
   function drawBoard() {
+    if (!state) return;  // no room yet (Flip clicked while the first state loads)
     const box = $('board');
     const board = state.board;
     const focused = box.contains(document.activeElement);  // kept on its cell, drawn anew
@@ -363,7 +364,7 @@
   function arrowKey(event) {
     const step = ARROWS[event.key];
     const from = event.target.closest('button.cell');
-    if (!step || !from || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!step || !from || !state || event.altKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
     const sign = flipped ? -1 : 1;
     const rows = state.board.rows;
