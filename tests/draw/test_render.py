@@ -261,3 +261,30 @@ def test_animated_svg_shows_one_state_of_each_part_at_a_time() -> None:
         assert times[0][0] == 0 and times[-1][1] == math.inf, part
         for (_b1, e1), (b2, _e2) in itertools.pairwise(times):
             assert e1 == pytest.approx(b2), (part, times)
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    low, high = sorted((_luminance(a), _luminance(b)))
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_greyed_text_is_still_readable() -> None:
+    """Text in pruned and unseen parts (the pruning reason on its edge included) at
+    WCAG's 4.5:1 at least on what it stands on: the lines' grey was 2.6:1."""
+    import re
+
+    from plies.draw._look import COLORS
+    from plies.draw._svg import STYLE
+
+    grey = COLORS["pruned_text"]
+    for background in ("#ffffff", "#f7f7f7", COLORS["unseen"]):
+        assert _contrast(grey, background) >= 4.5, background
+    for rule in (".node.pruned text", ".edge.pruned text", ".node.unseen text"):
+        fill = re.search(re.escape(rule) + r" \{ fill: (#[0-9a-f]{6}); \}", STYLE)
+        assert fill is not None and fill.group(1) == grey, rule

@@ -98,7 +98,7 @@ def to_dot(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None
             attrs.update(
                 style='"filled,dashed"',
                 color=quote(COLORS["pruned"]),
-                fontcolor=quote(COLORS["pruned"]),
+                fontcolor=quote(COLORS["pruned_text"]),
                 fillcolor='"#f7f7f7"',
             )
         elif look.state == "pv":
@@ -123,7 +123,7 @@ def to_dot(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None
             attrs["label"] = quote(" " + edge.label)
         if edge.pruned:
             attrs.update(
-                style="dashed", color=quote(COLORS["pruned"]), fontcolor=quote(COLORS["pruned"])
+                style="dashed", color=quote(COLORS["pruned"]), fontcolor=quote(COLORS["pruned_text"])
             )
         elif edge.pv:
             attrs.update(penwidth="3", color=quote(COLORS["pv"]))

@@ -39,6 +39,9 @@ COLORS = {
     "leaf": "#ffffff",
     "line": "#222222",
     "pruned": "#a0a0a0",
+    # Text in pruned and unseen parts: greyed, still 4.5:1 or more on their fills (5.4:1
+    # on #f7f7f7; the lines' grey would be 2.4:1, too faint for the pruning reason).
+    "pruned_text": "#666666",
     "pv": "#007a5a",
     "cut": "#d55e00",
     "current": "#e8710a",

@@ -57,21 +57,21 @@ STYLE = f"""
 .node text.ab {{ font-size: 10px; fill: #333; stroke: white; stroke-width: 3px;
   paint-order: stroke; }}
 .node.unseen .shape {{ fill: {COLORS["unseen"]}; stroke: #888; }}
-.node.unseen text {{ fill: #777; }}
+.node.unseen text {{ fill: {COLORS["pruned_text"]}; }}
 .node.open .shape {{ stroke: {COLORS["current"]}; stroke-width: 2.4; }}
 .node.current .shape {{ stroke: {COLORS["current"]}; stroke-width: 4; fill: {COLORS["open"]}; }}
 .node.pv .shape {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
 .node.cut .shape {{ stroke: {COLORS["cut"]}; stroke-width: 2.2; }}
 .node.pruned .shape {{ fill: #f7f7f7; stroke: {COLORS["pruned"]}; stroke-dasharray: 4 3; }}
-.node.pruned text {{ fill: {COLORS["pruned"]}; }}
+.node.pruned text {{ fill: {COLORS["pruned_text"]}; }}
 .edge line {{ stroke: {COLORS["line"]}; stroke-width: 1.2; }}
 .edge text {{ font: 10px 'DejaVu Sans', Arial, sans-serif; fill: #555; stroke: white;
   stroke-width: 3px; paint-order: stroke; }}
 .edge.pv line {{ stroke: {COLORS["pv"]}; stroke-width: 3.2; }}
 .edge.pruned line {{ stroke: {COLORS["pruned"]}; stroke-dasharray: 5 4; }}
-.edge.pruned text {{ fill: {COLORS["pruned"]}; }}
+.edge.pruned text {{ fill: {COLORS["pruned_text"]}; }}
 .node text.pic {{ font: 10px 'DejaVu Sans Mono', monospace; fill: #222; }}
-.node.pruned text.pic {{ fill: {COLORS["pruned"]}; }}
+.node.pruned text.pic {{ fill: {COLORS["pruned_text"]}; }}
 """
 
 

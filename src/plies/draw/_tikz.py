@@ -72,8 +72,9 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         "\\usetikzlibrary{shapes.geometric, positioning}",
         "\\pagestyle{empty}",
     ]
-    for name in ("max", "min", "chance", "pv", "pruned", "line"):
-        lines.append(f"\\definecolor{{plies{name}}}{{HTML}}{{{_hex(COLORS[name])}}}")
+    for name in ("max", "min", "chance", "pv", "pruned", "pruned_text", "line"):
+        tex_name = name.replace("_", "")
+        lines.append(f"\\definecolor{{plies{tex_name}}}{{HTML}}{{{_hex(COLORS[name])}}}")
     lines += [
         "\\tikzset{",
         "  every node/.style={font=\\small, align=center, draw=pliesline,"
@@ -88,12 +89,12 @@ def to_tikz(tree: Tree, snap: Snapshot | None = None, *, title: str | None = Non
         "  note/.style={draw=none, font=\\scriptsize, inner sep=1pt},",
         "  pv/.style={draw=pliespv, line width=1.6pt},",
         "  cut/.style={double, double distance=1pt},",
-        "  pruned/.style={draw=pliespruned, dashed, text=pliespruned, fill=white},",
+        "  pruned/.style={draw=pliespruned, dashed, text=pliesprunedtext, fill=white},",
         "  edge/.style={draw=pliesline, line width=0.5pt},",
         "  prunededge/.style={draw=pliespruned, dashed},",
         "  pvedge/.style={draw=pliespv, line width=1.6pt},",
         "  edgelabel/.style={draw=none, font=\\scriptsize, fill=white, inner sep=1pt},",
-        "  reason/.style={edgelabel, text=pliespruned},",
+        "  reason/.style={edgelabel, text=pliesprunedtext},",
         "}",
         "\\newsavebox{\\pliesbox}",
         "\\begin{document}",
