@@ -199,7 +199,8 @@ def test_the_first_engine_move_keeps_its_time_limit() -> None:
         reply = send(base, call)
         assert reply.status == 200
         assert b"event: best" in reply.body
-        assert reply.seconds < 1.5, f"{reply.seconds:.2f} s for a 1 s search"
+        # 1.0 s here; the earlier server took 1.4 s with Numba's cache warm, 8.8 s cold.
+        assert reply.seconds < 1.3, f"{reply.seconds:.2f} s for a 1 s search"
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
