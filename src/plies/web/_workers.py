@@ -183,6 +183,10 @@ class _Worker:
     busy: bool = False
     #: Why it was killed, if it was ("time" or "memory").
     killed: str | None = None
+    #: How long its start took, until its first job: a fork server that starts with
+    #: it loads and warms plies first (seconds, more with Numba's cache cold), which
+    #: that job's time limit does not count.
+    starting: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def kill(self, why: str) -> None:
@@ -233,6 +237,7 @@ class WorkerPool:
             self._starting += max(0, missing)
         for _ in range(max(0, missing)):
             worker = self._spawn()
+            worker.starting = 0.0  # started ahead of any request
             with self._changed:
                 self._starting -= 1
                 self._idle.append(worker)
@@ -242,6 +247,7 @@ class WorkerPool:
         import multiprocessing
         from multiprocessing import forkserver
 
+        began = time.monotonic()
         context = multiprocessing.get_context("forkserver")
         with starting_without_sigint():
             if not fork_server_running():
@@ -253,7 +259,7 @@ class WorkerPool:
         process = context.Process(target=_serve, args=(theirs,), name=self.name, daemon=True)
         process.start()
         theirs.close()
-        worker = _Worker(process, ours)
+        worker = _Worker(process, ours, starting=time.monotonic() - began)
         worker.base = _resident_bytes(process.pid or 0) or 0
         self._watch()
         return worker
@@ -410,6 +416,8 @@ class WorkerPool:
         stop: threading.Event | None = None,
     ) -> Generator[tuple[str, Any], None, None]:
         worker = self._acquire(deadline, patient=patient)
+        deadline += worker.starting  # a worker started for this job: its start is free
+        worker.starting = 0.0
         job_id = next(self._ids)
         keep = False
         try:
