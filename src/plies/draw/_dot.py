@@ -123,7 +123,9 @@ def to_dot(tree: Tree, snap: Snapshot | None = None, *, title: str | None = None
             attrs["label"] = quote(" " + edge.label)
         if edge.pruned:
             attrs.update(
-                style="dashed", color=quote(COLORS["pruned"]), fontcolor=quote(COLORS["pruned_text"])
+                style="dashed",
+                color=quote(COLORS["pruned"]),
+                fontcolor=quote(COLORS["pruned_text"]),
             )
         elif edge.pv:
             attrs.update(penwidth="3", color=quote(COLORS["pv"]))

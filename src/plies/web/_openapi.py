@@ -14,6 +14,7 @@ from typing import Any
 
 from plies import __version__
 from plies.trees import ALGORITHMS, NOTATIONS, ORDERS
+from plies.web._pages import navigation
 
 __all__ = ["openapi_document", "reference_page"]
 
@@ -538,6 +539,7 @@ def reference_page() -> str:
             )
             section.append(f"<h3>Replies</h3><ul>{replies}</ul></section>")
             parts.append("".join(section))
+    nav = navigation("/api")
     index = "".join(
         f'<li><a href="#{escape(m + p)}"><code>{m.upper()} {escape(p)}</code></a></li>'
         for p, ops in doc["paths"].items()
@@ -554,8 +556,7 @@ def reference_page() -> str:
 <body>
 <header>
   <h1>plies <span>the web lab's API</span></h1>
-  <nav><a href="/">Lab</a><a href="/practice">Practice</a><a href="/play">Play</a>
-  <a href="/api" aria-current="page">API</a></nav>
+  <nav>{nav}</nav>
 </header>
 <main id="api">
 <div>

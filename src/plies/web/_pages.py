@@ -9,7 +9,7 @@ from typing import Any
 from plies import __version__
 from plies.trees import ALGORITHMS, ORDERS
 
-__all__ = ["lab_page", "play_page", "practice_page"]
+__all__ = ["PAGES", "lab_page", "navigation", "play_page", "practice_page"]
 
 EXAMPLE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -28,14 +28,22 @@ def _options(values: tuple[str, ...], labels: dict[str, str] | None = None) -> s
     )
 
 
+#: The pages in the navigation bar.
+PAGES = (("/", "Lab"), ("/practice", "Practice"), ("/play", "Play"), ("/api", "API"))
+
+
+def navigation(here: str) -> str:
+    """The links of the navigation bar, ``here`` (a path) marked as the current page."""
+    current = ' aria-current="page"'
+    return "".join(
+        f'<a href="{href}"{current if href == here else ""}>{name}</a>' for href, name in PAGES
+    )
+
+
 def _page(title: str, here: str, script: str, main: str) -> str:
     """A whole page: head, header with the navigation (``here`` is the current page),
     ``main`` and the page's own ``script`` from /static."""
-    current = ' aria-current="page"'
-    nav = "".join(
-        f'<a href="{href}"{current if href == here else ""}>{name}</a>'
-        for href, name in (("/", "Lab"), ("/practice", "Practice"), ("/play", "Play"))
-    )
+    nav = navigation(here)
     return f"""<!doctype html>
 <html lang="en">
 <head>
