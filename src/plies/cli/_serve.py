@@ -21,9 +21,11 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "serve",
         help="serve the alpha-beta lab in a browser (needs plies[web])",
-        description="Serve the web lab: type a tree, step through its search, download "
-        "its drawings. Bound to 127.0.0.1 unless --host says otherwise. Needs the web "
-        "extra: pip install 'plies[web]'.",
+        description="Serve the web lab: the tree lab (type a tree, step through its "
+        "search, download its drawings), the practice room (/practice), the game room "
+        "(/play) and their JSON API (documented at /api). Bound to 127.0.0.1 unless "
+        "--host says otherwise. Every request's work runs in a worker process, stopped at "
+        "its time or memory limit. Needs the web extra: pip install 'plies[web]'.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
