@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from browser_helpers import ARGS, CHROMIUM
+from browser_helpers import ARGS, CHROMIUM, guarded_page
 from plies.web import create_app
 
 
@@ -42,3 +42,15 @@ def browser() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str, tmp_path: Any) -> Iterator[Any]:
+    """A 1366 x 768 page that may reach only the test server; after the test, a
+    screenshot in its tmp_path and no script error or request elsewhere."""
+    page = guarded_page(browser, origin=server, width=1366, height=768)
+    yield page
+    page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
+    assert page.errors == []
+    assert page.outside == []
+    page.context.close()

@@ -3,7 +3,6 @@ Chromium driven by Playwright, with every request off this server blocked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,15 +19,6 @@ pytestmark = pytest.mark.skipif(
 
 LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
 
-
-@pytest.fixture
-def page(browser: Any, server: str, tmp_path: Path) -> Iterator[Any]:
-    page = guarded_page(browser, origin=server, width=1280, height=800)
-    yield page
-    page.screenshot(path=str(tmp_path / "lab.png"), full_page=True)
-    assert page.errors == []
-    assert page.outside == []
-    page.context.close()
 
 
 def test_type_fix_run_and_step_to_the_end(page: Any, server: str) -> None:

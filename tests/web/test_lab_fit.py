@@ -6,7 +6,6 @@ user clicked (a download's beside the downloads, not under the tree box)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,15 +35,6 @@ SIZED = """() => {
   return Math.abs(frame.clientHeight - frame.contentDocument.documentElement.scrollHeight) <= 2;
 }"""
 
-
-@pytest.fixture
-def page(browser: Any, server: str, tmp_path: Path) -> Iterator[Any]:
-    page = guarded_page(browser, origin=server, width=1366, height=768)
-    yield page
-    page.screenshot(path=str(tmp_path / "lab.png"), full_page=True)
-    assert page.errors == []
-    assert page.outside == []
-    page.context.close()
 
 
 def _settle(page: Any) -> None:

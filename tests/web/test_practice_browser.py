@@ -5,7 +5,6 @@ every node's name is drawn."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlparse
@@ -26,14 +25,6 @@ NOTHING_PRUNED = "A(B(C(-6,2),D(-6,-9)),E(F(4,-7),G(1,-2)))"
 #: Where the screenshots go, to be looked at.
 SHOTS = Path("/tmp/plies-practice")
 
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = guarded_page(browser, origin=server, width=1366, height=768)
-    yield page
-    assert page.errors == []
-    assert page.outside == []
-    page.context.close()
 
 
 def _drawn(page: Any) -> None:

@@ -6,7 +6,6 @@ greyed buttons still readable. A real uvicorn server and Debian's Chromium."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,14 +18,6 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
 )
 
-
-@pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
-    page = guarded_page(browser, origin=server, width=1366, height=768)
-    yield page
-    assert page.errors == []
-    assert page.outside == []
-    page.context.close()
 
 
 def _cells(page: Any) -> list[tuple[str, str]]:
