@@ -39,8 +39,13 @@ Item = tuple[int, str]
 
 
 def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--workers``, ``--scheduler``, ``--out`` and ``--resume`` of a batch command."""
-    where = parser.add_mutually_exclusive_group()
+    """``--workers``, ``--scheduler``, ``--out`` and ``--resume`` of a batch command, in
+    their own groups ("cluster", "TLS"), listed by ``--help`` after the command's own
+    (add them last)."""
+    cluster = parser.add_argument_group(
+        "cluster", "run a batch (solve: or one position's search) on a Dask cluster; resume it"
+    )
+    where = cluster.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
         type=whole_number(1, 1024),
@@ -68,7 +73,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
     tls.add_argument("--tls-ca", metavar="FILE", help="the CA certificate (PEM) to trust")
     tls.add_argument("--tls-cert", metavar="FILE", help="this client's certificate (PEM)")
     tls.add_argument("--tls-key", metavar="FILE", help="this client's private key (PEM)")
-    out = parser.add_mutually_exclusive_group()
+    out = cluster.add_mutually_exclusive_group()
     out.add_argument("--out", metavar="FILE", help="write the batch's output to FILE")
     out.add_argument(
         "--resume",
