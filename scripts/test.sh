@@ -4,6 +4,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+
+# apt-get that waits (at most APT_LOCK_WAIT seconds, 300 by default) while another process
+# (an unattended upgrade, another install) holds the apt or dpkg lock, instead of failing
+# at once. DPkg::Lock::Timeout makes 'install' wait for dpkg's lock, but 'update' takes
+# the package lists' lock, which no option waits for: retry while apt says a lock is held.
+apt_get() {
+  local deadline=$((SECONDS + ${APT_LOCK_WAIT:-300})) log status
+  log=$(mktemp)
+  while true; do
+    status=0
+    $sudo apt-get -o "DPkg::Lock::Timeout=${APT_LOCK_WAIT:-300}" "$@" 2>"$log" || status=$?
+    if [ "$status" -eq 0 ] || ! grep -qiE "could not get lock|unable to (lock|acquire)" "$log" \
+      || [ "$SECONDS" -ge "$deadline" ]; then
+      cat "$log" >&2; rm -f "$log"; return "$status"
+    fi
+    echo "scripts/test.sh: another process holds the apt lock; waiting for it" >&2
+    sleep "${APT_LOCK_POLL:-5}"
+  done
+}
+
 # System packages the tests use (Debian names). Installed only when missing.
 # graphviz (dot) draws SVG/PNG; chromium runs the HTML stepper test; texlive-latex-base and
 # texlive-pictures (TikZ) compile the LaTeX drawings; fonts-dejavu-core has α, β and ∞.
@@ -16,9 +37,8 @@ if [ ${#system_packages[@]} -gt 0 ]; then
   if [ ${#missing[@]} -gt 0 ]; then
     echo "scripts/test.sh: installing Debian packages for the drawing and browser tests" \
       "(about 0.5 GB with their dependencies): ${missing[*]}" >&2
-    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    apt_get update -qq
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends "${missing[@]}"
   fi
 fi
 
@@ -32,9 +52,8 @@ fi
 # Node.js) from Debian only when there is none.
 if ! command -v npm >/dev/null 2>&1; then
   echo "scripts/test.sh: installing Debian's npm (Node.js) for axe-core" >&2
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm
+  apt_get update -qq
+  DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends npm
 fi
 axe_wanted=$(node -p "require('./tests/axe/package-lock.json').packages['node_modules/axe-core'].version")
 axe_found=$(node -p "require('./tests/axe/node_modules/axe-core/package.json').version" 2>/dev/null || true)
