@@ -1,17 +1,22 @@
 """Berkeley CS188 GraphGameTreeTest files: moves, missing evaluations, checks of the
-file, and shared or cyclic states counted before they are expanded."""
+file, win and lose names that are no states (a note), Berkeley's own 82 cases, and
+shared or cyclic states counted before they are expanded."""
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plies.cli import main
 from plies.errors import LimitError, ParseError
-from plies.trees import _parse, minimax, parse
+from plies.trees import SearchOptions, Tree, TreeResult, _parse, minimax, parse, search
 
 
 def cs188(
@@ -62,6 +67,132 @@ def test_expectimax_ghosts_are_chance_nodes() -> None:
     assert tree.kind[:2] == ["max", "chance"] and tree.hints == {"algorithm": "expectiminimax"}
 
 
+def test_win_and_lose_names_that_are_not_states_are_a_note() -> None:
+    # Berkeley's own files do this: win_states "d1 ... d8 dx" in a tree without d1-d4.
+    extra = 'win_states: "B Z Y Z"\nlose_states: "q"\n'
+    tree = parse(cs188("A x B\nA y C", "B 1\nC 2", extra=extra))
+    assert tree.kind == ["max", "leaf", "leaf"] and minimax(tree).value == 2
+    assert tree.hints["note"] == (
+        "win_states (line 4) names 'Z' and 'Y', which are not states of the test: ignored; "
+        "lose_states (line 5) names 'q', which is not a state of the test: ignored"
+    )
+    many = " ".join(f"s{k}" for k in range(10))
+    note = parse(cs188("A x B", "B 1", extra=f'win_states: "{many}"\n')).hints["note"]
+    assert note == (
+        "win_states (line 4) names 's0', 's1', 's2', 's3', 's4', 's5' and 4 more, which are "
+        "not states of the test: ignored"
+    )
+    assert "note" not in parse(cs188("A x B", "B 1", extra='win_states: "B"\n')).hints
+
+
+def test_the_note_reaches_the_command_line_and_its_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "1-3-minmax.test"
+    path.write_text(next(c for c in berkeley_cases() if c.name == "q2/1-3-minmax").text)
+    assert main(["tree", f"@{path}", "--json"]) == 0
+    out, err = capsys.readouterr()
+    note = (
+        "win_states (line 5) names 'd1', 'd2', 'd3' and 'd4', which are not states of the "
+        "test: ignored"
+    )
+    assert err == f"note: {note}\n"
+    doc = json.loads(out)
+    assert doc["notes"] == [note] and doc["action"] == "Left"
+    assert main(["tree", f"@{path}"]) == 0
+    assert capsys.readouterr().err == f"note: {note}\n"
+
+
+# Berkeley's own cases ----------------------------------------------------------------------
+
+BERKELEY = Path(__file__).parent / "data" / "cs188" / "berkeley-trees.txt"
+AGENTS = {"minimax": "MinimaxAgent", "alphabeta": "AlphaBetaAgent", "expectimax": "ExpectimaxAgent"}
+
+
+@dataclass(frozen=True)
+class BerkeleyCase:
+    """One CS188 tree test: its file's text and the answer its solution file expects."""
+
+    name: str  # q2/1-3-minmax
+    text: str
+    move: str
+    generated: str  # every state generated, sorted as CS188 sorts them
+
+
+def _berkeley_test(block: list[str], agent: str) -> str:
+    """The test file of one tree of berkeley-trees.txt, for one agent."""
+    shape = re.fullmatch(r"(\d+) agents, depth (\d+), from (\S+)", block[0])
+    assert shape is not None, block[0]
+    agents, depth, start = shape.groups()
+    fields = {"won at ": "win_states", "lost at ": "lose_states"}
+    extra = f'alg: "{AGENTS[agent]}"\n'
+    successors: list[str] = []
+    evaluation: list[str] = []
+    for line in block[1:]:
+        prefix = next((p for p in fields if line.startswith(p)), None)
+        if prefix is not None:
+            extra += f'{fields[prefix]}: "{line.removeprefix(prefix)}"\n'
+        elif line.startswith("scores "):
+            evaluation += line.removeprefix("scores ").split(", ")
+        else:
+            state, moves = line.split(" -> ")
+            successors += [f"{state} {move}" for move in moves.split(", ")]
+    return cs188(
+        "\n".join(successors),
+        "\n".join(evaluation),
+        depth=depth,
+        agents=agents,
+        start=start,
+        extra=extra,
+    )
+
+
+@cache
+def berkeley_cases() -> list[BerkeleyCase]:
+    """The 82 cases of berkeley-trees.txt."""
+    cases: list[BerkeleyCase] = []
+    block: list[str] = []
+    case = re.compile(r"(\w+) \((\S+)\) plays (\S+), generating (.*)")
+    for raw in BERKELEY.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("tree "):
+            block = []
+        elif (m := case.fullmatch(line)) is not None:
+            agent, name, move, generated = m.groups()
+            cases.append(BerkeleyCase(name, _berkeley_test(block, agent), move, generated))
+        else:
+            block.append(line)
+    return cases
+
+
+def generated_states(tree: Tree, result: TreeResult) -> str:
+    """The states a CS188 agent searching as ``result`` did generates, in CS188's order
+    (sorted): the labels of the nodes it did not prune (a depth cut-off is no node)."""
+    status = result.status
+    return " ".join(sorted({tree.name(n) for n in range(len(tree)) if status[n] != "pruned"}))
+
+
+def test_every_berkeley_tree_case_is_here() -> None:
+    names = [case.name for case in berkeley_cases()]
+    assert len(names) == len(set(names)) == 82
+    assert sum(name.startswith("q4/") for name in names) == 16  # the expectimax cases
+    for regression in ("1-3-minmax", "1-4-minmax", "2-3a-vary-depth", "2-4b-vary-depth"):
+        assert {f"q2/{regression}", f"q3/{regression}"} <= set(names)
+
+
+@pytest.mark.parametrize("case", berkeley_cases(), ids=lambda case: case.name)
+def test_berkeley_cases_get_the_expected_move_and_states(case: BerkeleyCase) -> None:
+    tree = parse(case.text)
+    options = SearchOptions(
+        algorithm=str(tree.hints["algorithm"]), strict=bool(tree.hints.get("strict", False))
+    )
+    result = search(tree, options)
+    assert tree.move[result.pv[1]] == case.move
+    assert generated_states(tree, result) == case.generated
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -75,11 +206,9 @@ def test_expectimax_ghosts_are_chance_nodes() -> None:
             "state 'B' has a second evaluation line (the first is at line 8) at line 10",
         ),
         (
-            cs188("A x B", "B 1", extra='win_states: "B Z"\n'),
-            "win_states names 'Z', which is not a state of the test (it has no successors line "
-            "and no evaluation line) at line 4, column 16",
+            cs188("A x B\nA y C", "B 1\nC 2", extra='win_states: "B C"\nlose_states: "Z C"\n'),
+            "state 'C' is in both win_states and lose_states at line 5, column 17",
         ),
-        (cs188("A x B", "B 1", extra='lose_states: "q"\n'), "lose_states names 'q'"),
         (cs188("A x B", "B 1", start="Q"), "start_state 'Q' has no successors and no evaluation"),
         (cs188("A x B", "B 1", start="A B"), "start_state must be one state name"),
         (cs188("A x B", "B 1", depth="two"), "depth must be a whole number, not 'two' at line 2"),

@@ -128,12 +128,15 @@ class LabOptions:
 
     def notes(self, tree: Tree, *, spell: Callable[[str], str] = _cli_spelling) -> list[str]:
         """Why each option given has no effect on searching ``tree``, one sentence each
-        (an option silently ignored looks like one that worked). ``spell`` writes an
+        (an option silently ignored looks like one that worked), after the tree's own
+        ``note`` hint if it has one (what the reader ignored: a CS188 file's
+        ``win_states`` naming states the test does not have). ``spell`` writes an
         option's name as the shell shows it (``--fail-hard`` by default)."""
         options = self.search_options(tree, trace=False)
         algorithm = options.algorithm
         star1 = algorithm == "expectiminimax" and self.star1 and tree.bounds is not None
-        notes: list[str] = []
+        tree_note = tree.hints.get("note")
+        notes: list[str] = [tree_note] if isinstance(tree_note, str) else []
         if not (algorithm in ("alphabeta", "negamax") or star1):
             why = f"{algorithm} does not prune here"
             if self.strict:

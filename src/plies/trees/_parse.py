@@ -910,6 +910,16 @@ def _words(text: str) -> list[tuple[str, int]]:
     return [(m.group(), m.start()) for m in re.finditer(r"\S+", text)]
 
 
+def _listed(names: list[str], most: int = 6) -> str:
+    """``'d1', 'd2' and 'd3'``, or the first ``most`` and how many more."""
+    shown = [_clip(name, 20) for name in names[:most]]
+    if len(names) > most:
+        return f"{', '.join(shown)} and {len(names) - most:,} more"
+    if len(shown) == 1:
+        return shown[0]
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
 def _cs188_fields(src: _Source) -> dict[str, _Field]:
     """Split a CS188 test file into its fields; a block starts on the line after its
     ``key: \"\"\"``."""
@@ -974,8 +984,12 @@ class _CS188:
                 f"start_state {_clip(self.start)} has no successors and no evaluation line",
                 offset,
             )
+        #: Sentences about what the file says that plies ignores (win or lose states
+        #: that are not states of the test), for the tree's ``note`` hint.
+        self.notes: list[str] = []
         self.win = self._states("win_states", states)
         self.lose = self._states("lose_states", states)
+        self._check_win_and_lose()
         alg = self.fields.get("alg", _Field("", 0, 1))
         name = alg.text.strip()
         if name and name not in CS188_ALGORITHMS:
@@ -1047,17 +1061,34 @@ class _CS188:
         return evaluation
 
     def _states(self, key: str, states: set[str]) -> set[str]:
+        """The states ``key`` (``win_states`` or ``lose_states``) names. Names that are
+        not states of the test (no successors line, no evaluation line, no move to
+        them) are ignored with a note, as CS188's autograder ignores them: Berkeley's
+        own tests list ``d1 ... d8`` in trees that have only some of them."""
         field = self.fields.get(key, _Field("", 0, 1))
         named: set[str] = set()
-        for name, offset in _words(field.text):
-            if name not in states:
-                raise field.error(
-                    f"{key} names {_clip(name)}, which is not a state of the test "
-                    "(it has no successors line and no evaluation line)",
-                    offset,
-                )
-            named.add(name)
+        unknown: dict[str, None] = {}  # in the order given, once each
+        for name, _offset in _words(field.text):
+            if name in states:
+                named.add(name)
+            else:
+                unknown[name] = None
+        if unknown:
+            self.notes.append(
+                f"{key} (line {field.line}) names {_listed(list(unknown))}, which "
+                f"{'is not a state' if len(unknown) == 1 else 'are not states'} of the "
+                "test: ignored"
+            )
         return named
+
+    def _check_win_and_lose(self) -> None:
+        """Refuse a state that is both won and lost, at its word in ``lose_states``."""
+        field = self.fields.get("lose_states", _Field("", 0, 1))
+        for name, offset in _words(field.text):
+            if name in self.win:
+                raise field.error(
+                    f"state {_clip(name)} is in both win_states and lose_states", offset
+                )
 
     def is_leaf_state(self, state: str) -> bool:
         """Whether play stops at ``state`` whatever the depth."""
@@ -1184,9 +1215,12 @@ def parse_cs188(text: str) -> Tree:
     likely outcomes when ``alg`` is ``ExpectimaxAgent``); ``depth`` counts rounds in
     which every agent moves once. A state is a leaf when it is in ``win_states`` or
     ``lose_states``, has no successors, or the depth runs out; leaves take their
-    ``evaluation``. A leaf whose state has no evaluation line gets value ``None``:
-    everything but a search works on such a tree, and a search raises
-    :class:`~plies.errors.SearchError` if it reaches that leaf. Inner states with an
+    ``evaluation``. Names in ``win_states``/``lose_states`` that are not states of the
+    test are ignored, as CS188's autograder ignores them, and said in the tree's
+    ``hints["note"]`` (shown as a note by ``plies tree`` and in its JSON's
+    ``notes``); a state in both lists is refused. A leaf whose state has no evaluation
+    line gets value ``None``: everything but a search works on such a tree, and a
+    search raises :class:`~plies.errors.SearchError` if it reaches that leaf. Inner states with an
     evaluation keep it as their static value. Labels are state names and each node's
     ``move`` is the action leading to it. Shared and cyclic states are expanded into a
     tree; the expanded size is computed first and a tree of more than
@@ -1250,6 +1284,8 @@ def parse_cs188(text: str) -> Tree:
         for act, nxt in next_moves:
             push((node, nxt, act, ply))
     tree = builder.build(allow_missing=True)
+    if test.notes:
+        tree.hints["note"] = "; ".join(test.notes)
     if test.algorithm is not None:
         tree.hints["algorithm"] = test.algorithm
     if test.algorithm == "alphabeta":
