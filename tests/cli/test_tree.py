@@ -276,7 +276,7 @@ def test_evaluation_order_names_leaves_by_number_not_hash(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, out, _ = run(capsys, "tree", AIMA, "--no-narrate", "--no-show-tree")
-    assert "Leaves in evaluation order: 3 (leaf 1), 12 (leaf 2)" in out
+    assert "Leaves in evaluation order: 3 (leaf 0), 12 (leaf 1)" in out  # as --json's
     assert "#" not in out.split("Leaves in evaluation order:")[1].splitlines()[0]
 
 

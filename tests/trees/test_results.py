@@ -418,17 +418,17 @@ def test_hash_k_is_the_evaluation_order_in_narration_and_tree() -> None:
     result = alphabeta(parse(LABELLED))
     lines = [line for line in narrate(result) if "evaluate leaf" in line]
     assert [int(m) for line in lines for m in re.findall(r"#(\d+)", line)] == [1, 2, 3, 4, 5]
-    assert "evaluate leaf D1 = 2 (#1, leaf 1 of 8)" in lines[0]
+    assert "evaluate leaf D1 = 2 (#1 evaluated, leaf number 0)" in lines[0]
     rendered = "\n".join(plain_tree_lines(result.tree, result))
-    assert "0  #4  (leaf 5)" in rendered  # F's first leaf: fourth evaluated, fifth in input
-    assert "9  (leaf 4)" in rendered  # pruned: its input number only
+    assert "0  #4  (leaf 4)" in rendered  # F's first leaf: fourth evaluated, leaf number 4
+    assert "9  (leaf 3)" in rendered  # pruned: its leaf number only
 
 
 def test_deep_nodes_have_short_names_without_hash() -> None:
     tree = parse("[" * 20 + "1" + "]" * 20)
     assert node_name(tree, 15) == "P"
     lines = narrate(alphabeta(tree))
-    assert "evaluate leaf T1 = 1 (#1, leaf 1 of 1)" in lines[20]
+    assert "evaluate leaf T1 = 1 (#1 evaluated, leaf number 0)" in lines[20]
     assert [line for line in lines if "#" in line] == [lines[20]]
 
 

@@ -2,7 +2,9 @@
 
 The grader-facing options are a contract: ``TREE`` (text, ``@FILE`` or ``-``),
 ``--root``, ``--algorithm``, ``--strict``, ``--order``, ``--seed``, ``--json`` and
-``--batch`` keep their meaning across releases.
+``--batch`` keep their meaning across releases. The text and ``--json`` number alike,
+as :mod:`plies.trees` describes: child indices and leaf numbers from 0, the evaluation
+order ``#k`` from 1.
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ __all__ = ["TreeLines", "register", "run_tree"]
 #: Above these sizes the tree drawing and the narration are left out unless asked for.
 SHOW_TREE_MAX_NODES = 400
 NARRATE_MAX_NODES = 150
+
+#: Said under the leaves' evaluation order: the one numbering (see :mod:`plies.trees`).
+LEAF_NUMBERS = (
+    "(leaf n counts from 0, left to right, as --json's evaluated and check_answer; #k is "
+    "the k-th leaf evaluated, not a leaf number; child indices count from 0 too)"
+)
 
 DESCRIPTION = """\
 Search an explicit game tree with minimax, alpha-beta, negamax or expectiminimax
@@ -542,12 +550,15 @@ def _print_report(
     indices = _elide([str(i) for i in result.path], ", ")
     console.print(f"[bold]Principal variation[/bold]: {path}   (child indices [{indices}])")
     console.print(result.summary())
-    if result.evaluated and len(result.evaluated) <= 200:
+    listed = bool(result.evaluated) and len(result.evaluated) <= 200
+    if listed:
         order = ", ".join(
-            format_number(tree.value[tree.leaf_ids[k]]) + f" (leaf {k + 1})"  # type: ignore[arg-type]
+            format_number(tree.value[tree.leaf_ids[k]]) + f" (leaf {k})"  # type: ignore[arg-type]
             for k in result.evaluated
         )
         console.print(f"Leaves in evaluation order: {order}")
+    if listed or (show and result.evaluated):  # leaf numbers and #k were printed
+        console.print(LEAF_NUMBERS, style="dim")
     if result.cut_at and len(result.cut_at) <= 100:
         for node in sorted(result.cut_at):
             cut = result.cut_at[node]

@@ -1,9 +1,13 @@
 """Checking a student's answer against the real search, with feedback that says what
 is wrong and why, read from the search's own records (windows, cut-offs).
 
-An answer is an object with any of these parts (nodes are named by their path, dotted
-0-based child indices, the root ``""``; leaves by their number as in ``plies tree
---json``, 0-based left to right in the input):
+An answer is an object with any of these parts. Nodes are named by their path, the
+child indices from the root counting from 0, spelled dotted (``"1.0"``, the root
+``""``) or as the array ``plies tree --json`` writes (``[1, 0]``, the root ``[]``; as
+an object key in JSON, its text ``"[1, 0]"``); leaves by their leaf number, counting
+from 0 left to right in the input, as in ``--json``'s ``evaluated``. A path or leaf
+number from any of plies' outputs can be given back as it is (the numbering is
+described once, in :mod:`plies.trees`):
 
 * ``value``: the root's value;
 * ``values``, ``alpha``, ``beta``: the backed-up value, and alpha and beta when the
@@ -37,7 +41,10 @@ under one pruned subtree, share one message, at that node.
 
 from __future__ import annotations
 
+import json
 import math
+import re
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,17 +145,49 @@ def _number(value: Any, what: str) -> Number:
     return value
 
 
-def _node(tree: Tree, path_text: Any, part: str) -> int:
-    if not isinstance(path_text, str):
-        raise AnswerError(f"{part}: a node path is text like '0.1' ('' for the root)")
+_PATH_FORMS = "'0.1' or [0, 1] ('' or [] for the root)"
+_STEP = re.compile(r"[0-9]{1,18}")
+
+
+def _path_steps(path: Any, part: str) -> list[int]:
+    """The child indices of a node path in any of its spellings (see the module):
+    dotted text ``"0.1"``, a list or tuple ``[0, 1]``, or that list as JSON text
+    ``"[0, 1]"`` (an object key in JSON is text)."""
+    steps: Any = path
+    if isinstance(path, str):
+        text = path.strip()
+        if not text:
+            return []
+        if text.startswith("["):
+            try:
+                steps = json.loads(text)
+            except (ValueError, RecursionError):
+                steps = None
+        else:
+            words = [word.strip() for word in text.split(".")]
+            if all(_STEP.fullmatch(word) for word in words):
+                return [int(word) for word in words]
+    if not isinstance(steps, list | tuple) or not all(
+        isinstance(step, int) and not isinstance(step, bool) and step >= 0 for step in steps
+    ):
+        raise AnswerError(f"{part}: {_shown(path)} is not a path {_PATH_FORMS}")
+    return list(steps)
+
+
+def _shown(path: Any) -> str:
+    """A path as the answer gave it, cut short for a message (``reprlib``: a huge or
+    deeply nested object is not written out whole first)."""
+    shown = reprlib.repr(path)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def _node(tree: Tree, path: Any, part: str) -> int:
+    """The node at ``path`` (any spelling), or an :class:`AnswerError` naming ``part``."""
+    steps = _path_steps(path, part)
     try:
-        path = [int(step) for step in path_text.split(".")] if path_text.strip() else []
-    except ValueError:
-        raise AnswerError(f"{part}: {path_text[:40]!r} is not a path like '0.1'") from None
-    try:
-        return tree.node_at(path)
+        return tree.node_at(steps)
     except PliesError:
-        raise AnswerError(f"{part}: there is no node at path {path_text[:40]!r}") from None
+        raise AnswerError(f"{part}: there is no node at path {_shown(path)}") from None
 
 
 @dataclass
@@ -170,16 +209,16 @@ def _by_node(tree: Tree, given: Any, part: str) -> dict[int, Number] | None:
     if not isinstance(given, Mapping):
         raise AnswerError(f"{part} must map node paths to numbers")
     numbers: dict[int, Number] = {}
-    for path_text, raw in given.items():
-        node = _node(tree, path_text, part)
+    for path, raw in given.items():
+        node = _node(tree, path, part)
         if tree.kind[node] == "leaf":
             raise AnswerError(
-                f"{part}: {path_text[:40]!r} is the leaf {tree.name(node)}; give inner nodes"
+                f"{part}: {_shown(path)} is the leaf {tree.name(node)}; give inner nodes"
             )
         if node in numbers:
             raise AnswerError(f"{part}: {tree.name(node)} is given twice")
         if not _blank(raw):
-            numbers[node] = _number(raw, f"{part}[{path_text[:40]!r}]")
+            numbers[node] = _number(raw, f"{part}[{_shown(path)}]")
     return numbers
 
 

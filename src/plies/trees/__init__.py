@@ -8,6 +8,24 @@ minimax, alpha-beta, negamax or expectiminimax, and explain every step.
 (3, [0, 0])
 >>> result.summary()
 'evaluated 7 of 9 leaves, 11 nodes visited, 1 cut-off'
+
+Numbering is the same in every output (the text of ``plies tree``, its ``--json``, the
+web, the drawings and :func:`plies.lab.check_answer`), so any path or leaf number one
+of them prints can be given to another:
+
+* A node's **path** is the child indices from the root, counting from 0: ``[1, 0]`` is
+  the first child of the root's second child, ``[]`` the root. JSON writes it as an
+  array; where it is text (``check_answer``'s keys, the guided input, error messages)
+  it is dotted, ``"1.0"``, and ``""`` is the root. ``check_answer`` takes both.
+* A **leaf number** counts the leaves from 0, left to right in the input:
+  ``TreeResult.evaluated``, JSON's ``evaluated``, ``check_answer``'s ``evaluated``
+  and the text output's ``leaf n`` (``Tree.leaf_index``, ``Tree.leaf_ids``).
+* ``#k`` is the k-th leaf *evaluated*, counting from 1: a place in the evaluation
+  order (drawings, the stepper, narration), not a leaf number. In AIMA's tree above,
+  leaf 6 (14) is evaluated fifth, ``#5``.
+* A node **id** is its place in preorder, counting from 0 (the root is 0).
+* ``A``, ``B``, ``B1``, ``B2`` are names (:meth:`Tree.name`), not numbers: a leaf's
+  name ends with its place among its parent's children, from 1 as textbooks draw it.
 """
 
 from plies.trees._compare import Comparison, compare, knuth_moore_minimum

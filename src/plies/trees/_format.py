@@ -3,9 +3,11 @@ programs and graders, and the numbered plain-English narration of a search."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, TextIO
 
 from plies.errors import ArgumentTypeError, TreeError
 from plies.trees._model import Number, Tree, format_number, no_gc
@@ -21,6 +23,7 @@ __all__ = [
     "node_name",
     "result_to_json",
     "tree_to_json",
+    "write_result_json",
 ]
 
 def json_number(x: Number | None) -> Number | str | None:
@@ -137,13 +140,16 @@ def tree_to_json(tree: Tree) -> dict[str, Any]:
 def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     """The result as a JSON-ready dict, for programs and graders.
 
-    ``value``, ``bound``, ``path`` (child indices), ``path_names`` (the names of the
+    ``value``, ``bound``, ``path`` (the principal variation's child indices from the
+    root, counting from 0, as every node's ``path`` and as
+    :func:`plies.lab.check_answer` takes them back), ``path_names`` (the names of the
     nodes along the principal variation, :meth:`Tree.name`), ``path_labels`` and
     ``path_moves`` (their labels and move names, ``null`` where none), ``action``
     (the move name of the root's chosen child, as in CS188 ``successors:`` lines or a
     JSON tree's ``"move"``; ``null`` when that edge has no name or the root is a
     leaf: ``path[0]`` is always its child index), ``leaf_count``,
-    ``evaluated`` (leaf numbers in evaluation order), statistics and the options.
+    ``evaluated`` (leaf numbers, counting from 0 left to right, in evaluation order;
+    the drawings' ``#k`` is the place in this list, from 1), statistics and the options.
     With ``nodes``, one entry per node with its id, parent, path, name, label, move, kind,
     alpha/beta in and out, value, status and reason. Linear in the size of the tree.
     """
@@ -178,11 +184,44 @@ def _result_document(result: TreeResult, *, nodes: bool) -> dict[str, Any]:
     if opts.order == "random":
         doc["seed"] = opts.seed
     if nodes:
-        doc["nodes"] = _node_entries(result, doc)
+        doc["nodes"] = list(_node_entries(result, doc))
     return doc
 
 
-def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any]]:
+#: Node entries :func:`write_result_json` writes at a time.
+ENTRIES_PER_WRITE = 1_000
+
+
+def write_result_json(
+    result: TreeResult, stream: TextIO, *, extra: Mapping[str, Any] | None = None
+) -> None:
+    """Write :func:`result_to_json` of ``result``, with the keys of ``extra`` added, to
+    ``stream`` as one line of strict JSON (RFC 8259), its node entries last.
+
+    The same document, written as it is made: the node entries
+    :data:`ENTRIES_PER_WRITE` at a time, so that it takes the memory of a few entries,
+    not of a dict per node and the whole text (5 million nodes: 5 GB more than the
+    search took, and a MemoryError under a 4 GB cap).
+    """
+    doc = result_to_json(result, nodes=False)
+    entries = _node_entries(result, doc)
+    doc.update(extra or {})
+    stream.write(_strict_json(doc)[:-1] + ',"nodes":[')
+    separator = ""
+    while chunk := list(itertools.islice(entries, ENTRIES_PER_WRITE)):
+        stream.write(separator + ",".join(map(_strict_json, chunk)))
+        separator = ","
+    stream.write("]}\n")
+
+
+def _strict_json(value: Any) -> str:
+    """``value`` as compact strict JSON (no NaN or infinity)."""
+    return json.dumps(value, allow_nan=False, separators=(",", ":"))
+
+
+def _node_entries(result: TreeResult, doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The node entries of :func:`result_to_json`, one at a time; says in ``doc`` at
+    once when the paths are left out."""
     tree = result.tree
     paths = tree.paths()
     if paths is None:
@@ -191,7 +230,7 @@ def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any
     alpha_out, beta_out = result.alpha_out, result.beta_out
     values, status = result.values, result.status
     name = tree.name
-    return [
+    return (
         {
             "id": n,
             "parent": tree.parent[n],
@@ -209,7 +248,7 @@ def _node_entries(result: TreeResult, doc: dict[str, Any]) -> list[dict[str, Any
             "reason": result._reason(n),  # n is a node id: skip the argument check
         }
         for n in range(len(tree))
-    ]
+    )
 
 
 # Narration ------------------------------------------------------------------------------
@@ -249,8 +288,8 @@ def narrate_event(tree: Tree, event: Event, negamax: bool = False) -> str:
     Values are in MAX's view, as the tree and the drawings show them, except in
     negamax at MIN nodes, where the search works in MIN's view: those sentences say so
     and give MAX's view beside. An evaluated leaf's place in the evaluation order is
-    written ``#k``, as the drawings write it; ``leaf k of n`` is its place left to
-    right in the input.
+    written ``#k`` (from 1), as the drawings write it, beside its leaf number (from 0,
+    left to right in the input, as JSON's ``evaluated``; see :mod:`plies.trees`).
     """
     f = format_number
     min_view = negamax and tree.kind[event.node] == "min"
@@ -262,9 +301,9 @@ def narrate_event(tree: Tree, event: Event, negamax: bool = False) -> str:
             window += f" in MIN's view (for MAX: alpha={f(-event.beta)}, beta={f(-event.alpha)})"
         return f"enter {_who(tree, event.node)} with {window}"
     if isinstance(event, Evaluate):
-        place = f"leaf {event.leaf + 1} of {tree.leaf_count}"
+        place = f"leaf number {event.leaf}"
         if event.number:
-            place = f"#{event.number}, {place}"
+            place = f"#{event.number} evaluated, {place}"
         return f"evaluate leaf {node_name(tree, event.node)} = {f(event.value)} ({place})"
     if isinstance(event, Static):
         return (

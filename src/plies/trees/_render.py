@@ -3,8 +3,9 @@
 Each node is one line under box-drawing guides, with its name (:meth:`Tree.name`, as
 narration and drawings name it). After a search every node shows its
 value and its alpha/beta on entry and exit (MAX's view, as the drawings), evaluated
-leaves their place in the evaluation order (``#k``, as the drawings) beside their place
-in the input (``leaf k``); pruned subtrees carry their reason and the principal
+leaves their place in the evaluation order (``#k``, from 1, as the drawings) beside
+their leaf number (``leaf n``, from 0 left to right, as JSON's ``evaluated``; see
+:mod:`plies.trees`); pruned subtrees carry their reason and the principal
 variation is highlighted. Colour comes from rich, which drops it when the
 output is not a terminal. Deep trees keep only the last guides of each line, so a
 chain 100,000 nodes deep prints in linear space.
@@ -100,7 +101,8 @@ def _node_line(
     number: int | None,
 ) -> None:
     """Append the ``(text, style)`` segments of one node's line to ``out``: ``#k`` is
-    a leaf's place in the evaluation order, ``leaf k`` its place in the input."""
+    a leaf's place in the evaluation order (from 1), ``leaf n`` its leaf number (from
+    0, left to right in the input)."""
     kind = tree.kind[node]
     name = tree.name(node)
     move = tree.move[node]
@@ -121,7 +123,7 @@ def _node_line(
         if number is not None:
             out.append((f"  #{number}", "bold" if pv else ""))
         if result is not None:
-            out.append((f"  (leaf {tree.leaf_index[node] + 1})", "dim"))
+            out.append((f"  (leaf {tree.leaf_index[node]})", "dim"))
     else:
         out.append((f"{name} " if name else "", "bold green" if pv else "bold"))
         out.append((kind.upper(), _STYLE[kind]))
