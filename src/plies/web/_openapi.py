@@ -137,13 +137,19 @@ def _schemas() -> dict[str, Any]:
                 },
                 "pruned": {
                     "type": "array",
-                    "items": {"type": "string"},
-                    "description": 'Paths ("0.1") of the roots of pruned subtrees.',
+                    "items": {
+                        "oneOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "integer", "minimum": 0}},
+                        ]
+                    },
+                    "description": 'Paths of the roots of pruned subtrees: "1.0" or [1, 0] '
+                    "(child indices from 0, as /api/search's node paths).",
                 },
                 "values": {
                     "type": "object",
                     "additionalProperties": _NUMBER,
-                    "description": "Backed-up values by node path.",
+                    "description": 'Backed-up values by node path: "1.0" or "[1, 0]".',
                 },
                 "alpha": {"type": "object", "additionalProperties": _NUMBER},
                 "beta": {"type": "object", "additionalProperties": _NUMBER},
