@@ -26,6 +26,7 @@ __all__ = [
     "write_result_json",
 ]
 
+
 def json_number(x: Number | None) -> Number | str | None:
     """A value for strict JSON (RFC 8259): infinities become ``"inf"``/``"-inf"``."""
     if x is None:
@@ -206,17 +207,16 @@ def write_result_json(
     doc = result_to_json(result, nodes=False)
     entries = _node_entries(result, doc)
     doc.update(extra or {})
-    stream.write(_strict_json(doc)[:-1] + ',"nodes":[')
+    stream.write(_STRICT.encode(doc)[:-1] + ',"nodes":[')
     separator = ""
     while chunk := list(itertools.islice(entries, ENTRIES_PER_WRITE)):
-        stream.write(separator + ",".join(map(_strict_json, chunk)))
+        stream.write(separator + _STRICT.encode(chunk)[1:-1])  # the entries, no brackets
         separator = ","
     stream.write("]}\n")
 
 
-def _strict_json(value: Any) -> str:
-    """``value`` as compact strict JSON (no NaN or infinity)."""
-    return json.dumps(value, allow_nan=False, separators=(",", ":"))
+#: Compact strict JSON (no NaN or infinity), one encoder for every chunk.
+_STRICT = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
 def _node_entries(result: TreeResult, doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
