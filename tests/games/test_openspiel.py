@@ -4,6 +4,7 @@ games, refusals, the command line."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from plies.cli import main
 from plies.engine import Limits, search, solve
-from plies.errors import IllegalMoveError, ParseError, UnknownGameError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.games import get_game, parse_game_spec
 from plies.testing import check_game
 
@@ -80,7 +81,9 @@ def test_moves_and_positions_read_back() -> None:
     game = get_game("openspiel:tic_tac_toe")
     state = game.parse_position("4, 0")
     assert game.format_position(state) == "4 0"
-    assert game.parse_move(state, "X(0,2)") == 2  # OpenSpiel's text, any case
+    assert game.parse_move(state, "x(0,2)") == 2  # OpenSpiel's text, as written
+    with pytest.raises(ParseError, match=r"case sensitive: did you mean 'x\(0,2\)'"):
+        game.parse_move(state, "X(0,2)")
     assert game.parse_move(state, "8") == 8  # or the action id
     with pytest.raises(ParseError, match="no legal move"):
         game.parse_move(state, "x(9,9)")
@@ -92,6 +95,100 @@ def test_moves_and_positions_read_back() -> None:
         game.parse_position("4 4")
     with pytest.raises(ParseError, match="not an action id"):
         game.parse_position("4 x(0,0)")
+
+
+def test_moves_are_read_case_sensitively_as_san_is() -> None:
+    # 1. e4 c5 2. b3 c4 (OpenSpiel's action ids): the pawn b3 and the bishop f1 both
+    # take on c4. Read case-blind, 'bxc4' and 'Bxc4' were one and the same move.
+    game = get_game("openspiel:chess")
+    state = game.parse_position("2426 1258 673 1403")
+    texts = [game.format_move(state, move) for move in game.legal_moves(state)]
+    assert "bxc4" in texts and "Bxc4" in texts
+    pawn, bishop = game.parse_move(state, "bxc4"), game.parse_move(state, "Bxc4")
+    assert pawn != bishop
+    assert game.format_move(state, pawn) == "bxc4"
+    assert game.format_move(state, bishop) == "Bxc4"
+
+
+@pytest.mark.parametrize("spec", ["chess", "crazyhouse"])
+def test_every_move_text_reads_back_to_its_move(spec: str) -> None:
+    game = get_game(f"openspiel:{spec}")
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(4):
+        state = game.initial_state()
+        for _ in range(60):
+            if game.is_terminal(state):
+                break
+            moves = game.legal_moves(state)
+            for move in moves:
+                assert game.parse_move(state, game.format_move(state, move)) == move
+                checked += 1
+            state = game.play(state, rng.choice(moves))
+    assert checked > 2000
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        # Refused by OpenSpiel only when a state is made: a SpielError traceback before.
+        ("go(board_size=-1)", "cannot load 'go(board_size=-1)': unsupported board size"),
+        ("go(board_size=30)", "supports board size up to 19"),
+        ("hex(board_size=0)", "0 distinct actions"),
+        ("connect_four(rows=-3)", "lasts up to -21 moves"),
+        # A board of 10**10 cells: std::bad_alloc, or the machine's memory, before.
+        ("connect_four(rows=100000,columns=100000)", "lasts up to 1,410,065,408 moves"),
+        ("breakthrough(rows=100000,columns=100000)", "distinct actions"),
+        ("go(komi=abc)", "Wrong type for parameter komi"),
+        ("go(board_size=", "Missing closing bracket"),
+    ],
+)
+def test_openspiel_errors_are_one_line_plies_errors(
+    spec: str, says: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(UnknownGameError, match=re.escape(says)) as caught:
+        parse_game_spec(f"openspiel:{spec}")
+    assert "\n" not in str(caught.value)
+    assert capfd.readouterr().err == ""
+    assert main(["solve", f"openspiel:{spec}"]) == 1
+    err = capfd.readouterr().err
+    assert err.startswith("error: ") and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("4 4", "position item 2"),
+        ("0 3 1 4 2 5", "game is over"),
+        ("99", "action 99 is not legal"),
+        ("9" * 40, "not an action id"),
+        ("-1", "not an action id"),
+    ],
+)
+def test_bad_positions_are_one_line_parse_errors(
+    text: str, says: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    game = get_game("openspiel:tic_tac_toe")
+    with pytest.raises(ParseError, match=says) as caught:
+        game.parse_position(text)
+    assert "\n" not in str(caught.value)
+    assert capfd.readouterr().err == ""
+
+
+def test_bad_moves_are_one_line_errors(capfd: pytest.CaptureFixture[str]) -> None:
+    game = get_game("openspiel:tic_tac_toe")
+    state = game.initial_state()
+    for text in ("x(9,9)", "9" * 40, "", "\x00", "o(0,0)"):
+        with pytest.raises(ParseError):
+            game.parse_move(state, text)
+    with pytest.raises(ArgumentTypeError):
+        game.parse_move(None, "4")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError):
+        game.parse_move(state, 4)  # type: ignore[arg-type]
+    over = game.parse_position("0 3 1 4 2")
+    with pytest.raises(ParseError, match="game is over"):
+        game.parse_move(over, "x(2,2)")
+    assert capfd.readouterr().err == ""
 
 
 @pytest.mark.parametrize(

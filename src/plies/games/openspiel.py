@@ -16,9 +16,17 @@ different move orders share an entry where that text says they are the same (the
 conformance suite checks that the search cannot tell such states apart).
 
 Moves are OpenSpiel's action ids; ``format_move`` writes OpenSpiel's action text
-(``x(1,1)``, ``a3b4``, ``B d4``) and ``parse_move`` reads it back, or an action id.
+(``x(1,1)``, ``a3b4``, ``B d4``) and ``parse_move`` reads it back, as written (case
+counts: in chess ``bxc4`` is a pawn's move and ``Bxc4`` a bishop's), or an action id.
 A POSITION is the action ids from the start separated by spaces (OpenSpiel's
 ``serialize`` order), chance outcomes included; ``format_position`` writes it.
+
+OpenSpiel's own errors (a parameter its game refuses only when a state is made, an
+action it cannot read) become plies' errors in one line, with OpenSpiel's reason; the
+text its C++ code prints to stderr as it raises is kept from the terminal. A game
+larger than :data:`MAX_ACTIONS` actions or :data:`MAX_GAME_LENGTH` moves is refused
+before a state is made (``connect_four(rows=100000,columns=100000)`` would take the
+memory).
 """
 
 from __future__ import annotations
@@ -26,14 +34,28 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
+from plies.errors import (
+    ArgumentTypeError,
+    IllegalMoveError,
+    ParseError,
+    PliesError,
+    UnknownGameError,
+)
 from plies.game import BaseGame
 from plies.games._text import MAX_DIGITS, shown
 
-__all__ = ["MARKOV_TEXT", "OpenSpielGame", "SpielState", "load"]
+__all__ = ["MARKOV_TEXT", "MAX_ACTIONS", "MAX_GAME_LENGTH", "OpenSpielGame", "SpielState", "load"]
+
+T = TypeVar("T")
+
+#: The most distinct actions, and the longest game in moves, of a game plies loads:
+#: OpenSpiel's largest searchable games have 13,689 actions (shogi) and 72,922 moves
+#: (cursor_go); a board of 10**10 cells would be allocated before any search.
+MAX_ACTIONS = 1_000_000
+MAX_GAME_LENGTH = 1_000_000
 
 #: Games whose OpenSpiel text of a state, with the player to move, says all the rules
 #: need (checked by the conformance suite on transpositions). Elsewhere the text can
@@ -75,10 +97,13 @@ class OpenSpielGame(BaseGame[SpielState, int]):
 
     def __init__(self, spec: str) -> None:
         pyspiel = _pyspiel()
-        game = _load_quietly(pyspiel, spec)
-        problem = _unsupported(pyspiel, game)
+        failed = f"openspiel: cannot load {shown(spec)}"
+        game = _quietly(UnknownGameError, failed, lambda: pyspiel.load_game(spec))
+        problem = _quietly(UnknownGameError, failed, lambda: _unsupported(pyspiel, game))
         if problem:
             raise UnknownGameError(f"openspiel:{spec} cannot be searched by plies: {problem}")
+        # A parameter may be refused only when the first state is made (go's board_size).
+        self._initial = _quietly(UnknownGameError, failed, game.new_initial_state)
         self.spec = spec
         self.name = f"openspiel:{spec}"
         self.game = game
@@ -95,7 +120,7 @@ class OpenSpielGame(BaseGame[SpielState, int]):
 
     def initial_state(self) -> SpielState:
         """The start of the game (a chance node in games that begin with a roll)."""
-        return SpielState(self.game.new_initial_state(), (), 0)
+        return SpielState(self._initial.clone(), (), 0)
 
     def to_move(self, state: SpielState) -> int:
         """The player to move; at a chance node the player whose turn it is."""
@@ -178,9 +203,21 @@ class OpenSpielGame(BaseGame[SpielState, int]):
         return str(s.action_to_string(player, move))
 
     def parse_move(self, state: SpielState, text: str) -> int:
-        """An action from OpenSpiel's action text or its id; raises ParseError."""
+        """An action from OpenSpiel's action text, as written (SAN's ``bxc4`` is not
+        ``Bxc4``), or its id; raises ParseError."""
         if not isinstance(text, str):
             raise ArgumentTypeError(f"{self.name}: a move is text, not {text!r}")
+        if not isinstance(state, SpielState):
+            raise ArgumentTypeError(f"{self.name}: a state is a SpielState, not {state!r}")
+        return _quietly(
+            ParseError,
+            f"{self.name}: cannot read move {shown(text)}",
+            lambda: self._parse_move(state, text.strip()),
+        )
+
+    def _parse_move(self, state: SpielState, wanted: str) -> int:
+        """:meth:`parse_move` of stripped text: the one action whose text is exactly
+        ``wanted``, else the action id ``wanted``."""
         s = state.state
         if s.is_terminal():
             raise ParseError(f"{self.name}: the game is over; no move is legal")
@@ -189,25 +226,36 @@ class OpenSpielGame(BaseGame[SpielState, int]):
             if s.is_chance_node()
             else list(s.legal_actions())
         )
-        wanted = text.strip()
-        by_text = {self.format_move(state, action).lower(): action for action in actions}
-        found = by_text.get(wanted.lower())
-        if found is not None:
-            return int(found)
+        by_text: dict[str, list[int]] = {}
+        for action in actions:
+            by_text.setdefault(self.format_move(state, action), []).append(int(action))
+        found = by_text.get(wanted, [])
+        if len(found) == 1:
+            return found[0]
         if wanted.isascii() and wanted.isdigit() and len(wanted) <= MAX_DIGITS:
             if int(wanted) in actions:
                 return int(wanted)
             raise ParseError(f"{self.name}: action {wanted} is not legal here")
-        sample = ", ".join(list(by_text)[:8])
+        if found:
+            raise ParseError(
+                f"{self.name}: {shown(wanted)} names {len(found)} actions here "
+                f"({', '.join(map(str, found[:8]))}); give its action id"
+            )
         raise ParseError(
-            f"{self.name}: {shown(wanted)} is no legal move here (moves: {sample}"
-            f"{', ...' if len(by_text) > 8 else ''}; or an action id)"
+            f"{self.name}: {shown(wanted)} is no legal move here{_hint(wanted, by_text)}"
         )
 
     def parse_position(self, text: str) -> SpielState:
         """The state after the action ids in ``text`` (spaces or commas between)."""
         if not isinstance(text, str):
             raise ArgumentTypeError(f"{self.name}: a position is text, not {text!r}")
+        return _quietly(
+            ParseError,
+            f"{self.name}: cannot read position {shown(text)}",
+            lambda: self._parse_position(text),
+        )
+
+    def _parse_position(self, text: str) -> SpielState:
         state = self.initial_state()
         for number, word in enumerate(text.replace(",", " ").split(), start=1):
             if not (word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS):
@@ -254,31 +302,60 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def _load_quietly(pyspiel: Any, spec: str) -> Any:
-    """``pyspiel.load_game(spec)``; its failure as UnknownGameError with OpenSpiel's
-    reason. OpenSpiel's C++ code prints its errors to the process's stderr before
-    raising (a list of every game for an unknown name): that text is kept from the
-    terminal, and its first line goes into the message."""
+#: What OpenSpiel raises: its SpielError (a RuntimeError), and C++ errors as pybind11
+#: turns them into Python's (``std::length_error``: ValueError, ``std::bad_alloc``:
+#: MemoryError, an argument it cannot convert: TypeError, OverflowError).
+_SPIEL_FAILURES = (RuntimeError, ValueError, TypeError, IndexError, OverflowError, MemoryError)
+
+
+def _quietly(error: type[PliesError], what: str, call: Callable[[], T]) -> T:
+    """``call()``, with OpenSpiel's failure raised as ``error`` in one line: ``what``
+    and OpenSpiel's reason (plies' own errors pass through). OpenSpiel's C++ code prints
+    its errors to the process's stderr before raising (a list of every game for an
+    unknown name): that text is kept from the terminal."""
     with tempfile.TemporaryFile() as caught:
         saved = os.dup(2)
         os.dup2(caught.fileno(), 2)
         try:
-            return pyspiel.load_game(spec)
-        except Exception as exc:  # pyspiel.SpielError, RuntimeError
-            reason = str(exc).strip() or type(exc).__name__
+            return call()
+        except PliesError:
+            raise
+        except _SPIEL_FAILURES as exc:
+            reason = _reason(exc)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
-    reason = reason.removeprefix("OpenSpiel exception:").strip().splitlines()[0]
-    if len(reason) > 160:
-        reason = reason[:157] + "..."
-    raise UnknownGameError(f"openspiel: cannot load {shown(spec)}: {reason}")
+    raise error(f"{what}: {reason}")
+
+
+def _reason(exc: BaseException) -> str:
+    """OpenSpiel's reason for ``exc``, on one line of 160 characters at most."""
+    text = str(exc).strip().removeprefix("OpenSpiel exception:").strip()
+    reason = text.splitlines()[0] if text else type(exc).__name__
+    if isinstance(exc, MemoryError):
+        reason = f"out of memory ({reason})"
+    return reason if len(reason) <= 160 else reason[:157] + "..."
+
+
+def _hint(wanted: str, by_text: dict[str, list[int]]) -> str:
+    """The tail of an unknown move's error: the move meant if only its case differs
+    (case counts), else some legal moves."""
+    same = [text for text in by_text if text.lower() == wanted.lower()]
+    if same:
+        return f" (moves are case sensitive: did you mean {' or '.join(map(shown, same[:3]))}?)"
+    sample = ", ".join(list(by_text)[:8])
+    return f" (moves: {sample}{', ...' if len(by_text) > 8 else ''}; or an action id)"
 
 
 def _unsupported(pyspiel: Any, game: Any) -> str | None:
     """Why plies cannot search ``game`` (a phrase), or None."""
     kind = game.get_type()
     gt = pyspiel.GameType
+    actions, length = game.num_distinct_actions(), game.max_game_length()
+    if not 0 < actions <= MAX_ACTIONS:
+        return f"it has {actions:,} distinct actions (plies takes 1 to {MAX_ACTIONS:,})"
+    if not 0 < length <= MAX_GAME_LENGTH:
+        return f"a game lasts up to {length:,} moves (plies takes 1 to {MAX_GAME_LENGTH:,})"
     if game.num_players() != 2:
         return f"it has {game.num_players()} players (plies searches two-player games)"
     if kind.dynamics != gt.Dynamics.SEQUENTIAL:
