@@ -203,6 +203,56 @@ def test_bad_books_are_refused_in_one_line(tmp_path: Path, tictactoe_book: Path)
     assert issubclass(BookError, PliesError)
 
 
+def schema_of(path: Path) -> list[tuple[str, str]]:
+    """The type and name of everything in an SQLite file, and its journal mode."""
+    with closing(sqlite3.connect(path)) as connection:
+        found = connection.execute("SELECT type, name FROM sqlite_master ORDER BY name")
+        return [
+            *found.fetchall(),
+            ("journal", connection.execute("PRAGMA journal_mode").fetchone()[0]),
+        ]
+
+
+@pytest.mark.parametrize(
+    "tables",
+    [
+        ["CREATE TABLE contacts (name TEXT, phone TEXT)"],
+        ["CREATE TABLE positions (x)"],  # a name a book uses, no more
+        [
+            "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)",
+            "INSERT INTO meta VALUES ('a', 'b')",
+        ],
+        ["CREATE TABLE meta (other)"],  # a table meta of another shape
+    ],
+)
+def test_a_build_never_writes_into_another_programs_database(
+    tmp_path: Path, tables: list[str]
+) -> None:
+    other = tmp_path / "other.sqlite"
+    with closing(sqlite3.connect(other)) as connection:
+        for statement in tables:
+            connection.execute(statement)
+        connection.commit()
+    before, data = schema_of(other), other.read_bytes()
+    with pytest.raises(BookError, match="is an SQLite database but not a plies book") as caught:
+        build_book("tictactoe", other, plies=2)
+    assert "\n" not in str(caught.value)
+    assert schema_of(other) == before and other.read_bytes() == data  # untouched
+
+
+def test_a_build_goes_on_in_an_empty_database_or_a_killed_build(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    sqlite3.connect(empty).close()  # an SQLite file of no table
+    assert build_book("tictactoe", empty, plies=2).complete
+    # Killed after the tables were made, before its meta was written.
+    killed = tmp_path / "killed.sqlite"
+    from plies.book._store import SCHEMA
+
+    with closing(sqlite3.connect(killed)) as connection:
+        connection.executescript(SCHEMA)
+    assert build_book("tictactoe", killed, plies=2).complete
+
+
 def test_a_book_too_large_is_refused_as_it_grows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,6 +23,7 @@ a win in ``d`` plies, ``u * WIN + d`` for a loss, 0 for a draw), NULL until know
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -61,6 +62,10 @@ CREATE TABLE IF NOT EXISTS levels (
 """
 
 
+#: The tables of a book (see :data:`SCHEMA`).
+TABLES = frozenset({"meta", "positions", "levels"})
+
+
 class BookError(PliesError):
     """A book file that cannot be used: missing, not SQLite, not a plies book, or a
     book of another game or depth."""
@@ -75,9 +80,11 @@ def key_text(game: BaseGame[Any, Any], state: Any) -> str:
 def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
     """An SQLite connection to the book at ``path`` (read-only unless ``create``).
 
-    Raises :class:`BookError` for a missing file (when not creating) or one that is
-    not SQLite. A writer uses WAL with ``synchronous=NORMAL``: each result is
-    committed as it arrives, and a killed build loses at most the row being written.
+    Raises :class:`BookError` for a missing file (when not creating), one that is
+    not SQLite, or (when creating) an SQLite database that is not a plies book: its
+    tables are left as they are. A writer uses WAL with ``synchronous=NORMAL``: each
+    result is committed as it arrives, and a killed build loses at most the row being
+    written.
     """
     path = Path(path)
     if create and not path.parent.is_dir():
@@ -85,6 +92,7 @@ def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
     try:
         if create:
             connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_SECONDS)
+            _check_writable_book(connection, path)
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
             connection.executescript(SCHEMA)
@@ -103,6 +111,30 @@ def connect(path: str | Path, *, create: bool = False) -> sqlite3.Connection:
     except OSError as exc:
         raise BookError(f"cannot open book {path}: {exc}") from None
     return connection
+
+
+def _check_writable_book(connection: sqlite3.Connection, path: Path) -> None:
+    """:class:`BookError` (the connection closed) unless the database at ``path`` is
+    empty or a plies book: a build must not add its tables to another program's
+    database, nor turn on its write-ahead log."""
+    tables = {
+        str(name)
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    if not tables:
+        return
+    formats: list[tuple[Any, ...]] = [("?",)]
+    if tables <= TABLES and "meta" in tables:
+        with contextlib.suppress(sqlite3.DatabaseError):  # a table meta of another shape
+            formats = connection.execute("SELECT value FROM meta WHERE name = 'format'").fetchall()
+    # A book, or the tables of one whose build was killed before its meta was written.
+    if formats != [(FORMAT,)] and not (tables == TABLES and not formats):
+        connection.close()
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise BookError(
+            f"{path} is an SQLite database but not a plies book (its tables: {shown}); "
+            "it is left as it is: build into a new file"
+        )
 
 
 def read_meta(connection: sqlite3.Connection, path: str | Path) -> dict[str, str]:
