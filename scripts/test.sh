@@ -64,4 +64,14 @@ export PLIES_REQUIRE_AXE=1  # the accessibility tests fail, not skip, without ax
 
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
+
+# The documentation site (docs/, mkdocs.yml), every warning an error (a broken link, a
+# page left out of the navigation, a docstring mkdocstrings cannot read). It must need no
+# network: where this user may make a network namespace, it is built in one with none.
+docs_site=$(mktemp -d)
+trap 'rm -rf "$docs_site"' EXIT
+offline=()
+unshare --net --map-root-user true 2>/dev/null && offline=(unshare --net --map-root-user)
+NO_MKDOCS_2_WARNING=1 "${offline[@]}" .venv/bin/mkdocs build --strict --site-dir "$docs_site"
+
 .venv/bin/python -m pytest

@@ -1,66 +1,77 @@
-"""The README's game-engine example runs and prints what the README says."""
+"""What the documentation says about games and traces is true.
+
+tests/test_docs.py runs every example; these tests check the claims around them: the
+builders' tutorial game is short, complete and passes the conformance suite (the
+README's earlier one did not: its ``play`` accepted illegal moves), and the trace's
+event types are the ones the students' tutorial names (a cut-off is no event of its
+own but the ``cutoff`` of a ``Backup``).
+"""
 
 from __future__ import annotations
 
-import contextlib
-import io
+import dataclasses
 import re
+import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from plies.cli import main
+from plies import trees
+from plies.errors import IllegalMoveError
+from plies.testing import ConformanceError, check_game
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+CHECK = """        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"cannot take {move!r} of {state[0]} sticks")
+"""
 
 
-def engine_section() -> str:
-    text = README.read_text()
-    start = text.index("\n## Game engine")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end != -1 else len(text)]
+def tutorial_game_source() -> str:
+    """The first python block of the builders' tutorial: the TakeAway game."""
+    match = re.search(r"```python\n(.*?)```", (DOCS / "builders.md").read_text(), re.S)
+    assert match is not None
+    return match.group(1)
 
 
-def test_readme_game_is_complete_short_and_prints_what_it_says() -> None:
-    section = engine_section()
-    code = re.search(r"```python\n(.*?)```", section, re.S)
-    expected = re.search(r"```text\n(.*?)```", section, re.S)
-    assert code is not None and expected is not None
-    source = code.group(1)
+def game_class(source: str) -> Any:
+    """The ``TakeAway`` class the source defines (its class alone, nothing run)."""
+    definition = source[: source.index("game = TakeAway()")]
+    namespace: dict[str, Any] = {"__name__": "tutorial"}
+    exec(compile(definition, str(DOCS / "builders.md"), "exec"), namespace)
+    return namespace["TakeAway"]
+
+
+def test_the_tutorial_game_is_complete_and_short() -> None:
+    source = tutorial_game_source()
     definition = source[source.index("State = ") : source.index("game = TakeAway()")]
     assert len(definition.strip().splitlines()) < 40
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        exec(compile(source, str(README), "exec"), {"__name__": "readme_example"})
-    assert output.getvalue() == expected.group(1)
+    assert "check_game(game" in source
 
 
-def section(title: str) -> str:
-    text = README.read_text()
-    start = text.index(f"\n## {title}")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end != -1 else len(text)]
+def test_the_tutorial_game_passes_the_conformance_suite_and_refuses_illegal_moves() -> None:
+    game = game_class(tutorial_game_source())()
+    report = check_game(game, playouts=50, seed=1)
+    assert report.playouts == 50
+    for move in (4, 0, None):
+        with pytest.raises(IllegalMoveError):
+            game.play((3, 0), move)
 
 
-def test_readme_connect4_solver_example_prints_what_it_says() -> None:
-    text = section("Solving Connect Four exactly")
-    code = re.search(r"```python\n(.*?)```", text, re.S)
-    expected = re.search(r"```text\n(.*?)```", text, re.S)
-    assert code is not None and expected is not None
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        exec(compile(code.group(1), str(README), "exec"), {"__name__": "readme_example"})
-    assert output.getvalue() == expected.group(1)
+def test_without_its_check_the_game_is_refused_by_the_suite() -> None:
+    source = tutorial_game_source()
+    assert CHECK in source
+    unchecked = game_class(source.replace(CHECK, ""))()
+    with pytest.raises(ConformanceError, match="play"):
+        check_game(unchecked, playouts=50, seed=1)
 
 
-def test_readme_connect4_console_example_matches_the_cli(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = section("Solving Connect Four exactly")
-    console = re.search(r"```console\n\$ plies (solve connect4 \d+)\n(.*?)\n\$", text, re.S)
-    assert console is not None
-    assert main(console.group(1).split()) == 0
-    shown = console.group(2).splitlines()
-    out = capsys.readouterr().out.splitlines()
-    assert out[:-1] == shown[:-1]  # all but the nodes/time line, which varies
-    assert out[-1].split()[0] == shown[-1].split()[0] == "nodes"
+def test_the_event_types_the_tutorial_names_are_the_trace_types() -> None:
+    text = " ".join((DOCS / "students.md").read_text().split())
+    sentence = re.search(r"`result.events` is the trace, typed: ([^(]*)\(", text)
+    assert sentence is not None
+    named = set(re.findall(r"`(\w+)`", sentence.group(1)))
+    assert named == {t.__name__ for t in typing.get_args(trees.Event)}
+    assert "Cutoff" not in named
+    assert "cutoff" in {f.name for f in dataclasses.fields(trees.Backup)}

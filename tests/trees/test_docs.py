@@ -1,4 +1,4 @@
-"""The examples in the README and the docstrings run as written."""
+"""The examples in the students' tutorial and the docstrings run as written."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import plies.trees
 import plies.trees._compare
 import plies.trees._search
 
-README = Path(__file__).parents[2] / "README.md"
+TUTORIAL = Path(__file__).parents[2] / "docs" / "students.md"
 
 
 def test_doctests() -> None:
@@ -19,9 +19,9 @@ def test_doctests() -> None:
         assert tried > 0 and failures == 0
 
 
-def test_readme_python_example_for_trees() -> None:
-    text = README.read_text()
-    section = text[text.index("## Explicit trees") :]
+def test_tutorial_python_example_for_trees() -> None:
+    text = TUTORIAL.read_text()
+    section = text[text.index("## 7. From Python") :]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None
     namespace: dict[str, object] = {}
