@@ -126,7 +126,7 @@ def _schemas() -> dict[str, Any]:
         "CheckRequest": _object({**_TREE_FIELDS, "answer": _ref("Answer")}, ["tree", "answer"]),
         "Answer": {
             "type": "object",
-            "description": "A student's answer; see the README's /api/check paragraph for "
+            "description": "A student's answer; the teachers' guide (docs/teachers.md) says "
             "what is graded and how.",
             "properties": {
                 "value": {**_NUMBER, "description": "The root's value."},
