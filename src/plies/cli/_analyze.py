@@ -25,7 +25,13 @@ from typing import Any
 
 from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
-from plies.cli._batch import add_cluster_arguments, batch_items, read_batch, run_batch
+from plies.cli._batch import (
+    add_cluster_arguments,
+    keeps_score,
+    read_batch,
+    run_batch,
+    split_expected,
+)
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
 from plies.cluster import LineResult
 from plies.engine import (
@@ -100,7 +106,9 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="score every position of FILE ('-': standard input), one a line, at the "
         "--depth, --nodes or --time given: one line '<position> <score> <best move> "
-        "<depth>' (or a JSON object with --json) per position",
+        "<depth>' (or a JSON object with --json) per position; lines are read as solve "
+        "--batch reads them ('<position> [<score>]': a test set's expected score is "
+        "left out)",
     )
     add_cluster_arguments(analyze)
     add_book_argument(analyze)
@@ -312,7 +320,9 @@ class AnalyzeLines:
     Its output is ``<position> <score> <best move> <depth>`` (score ``win:N``,
     ``loss:N`` or the evaluation; best move ``(none)`` at the end of a game) or, with
     ``json``, the last depth's JSON object with ``line`` and ``position``; a bad
-    position, or a limit reached before depth 1, is a bad line.
+    position, or a limit reached before depth 1, is a bad line. A line is read as
+    ``solve --batch`` reads it: ``<position> [<score>]``, where the score a test set
+    expects (:func:`~plies.cli._batch.split_expected`) is not part of the position.
     """
 
     game_spec: str
@@ -335,8 +345,12 @@ class AnalyzeLines:
         """No: a process's lines share one game and one book connection."""
         return False
 
+    def position_of(self, text: str) -> str:
+        """The POSITION of a line (without the score a test set's line ends with)."""
+        return split_expected(text, scored=keeps_score(_game_of(self.game_spec)))[0]
+
     def _book_line(self, number: int, text: str) -> LineResult | None:
-        """The line answered from the book, or None."""
+        """The line (its POSITION, ``text``) answered from the book, or None."""
         if self.book is None:
             return None
         game = _game_of(self.game_spec)
@@ -352,11 +366,12 @@ class AnalyzeLines:
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Search one line's position (Ctrl-C, ``stop``, abandons it)."""
         game = _game_of(self.game_spec)
+        position = self.position_of(text)
         try:
-            answered = self._book_line(number, text)
+            answered = self._book_line(number, position)
             if answered is not None:
                 return answered
-            state = game.parse_position(text)
+            state = game.parse_position(position)
             last = None
             for last in iterate(  # noqa: B007  # the last completed depth is the answer
                 game,
@@ -379,12 +394,12 @@ class AnalyzeLines:
         stats = last.stats
         record = result_record(game, state, last)
         if self.json:
-            output = json.dumps({"line": number, "position": text, **record})
+            output = json.dumps({"line": number, "position": position, **record})
         else:
             outcome = last.outcome
             score = f"{outcome}:{last.distance}" if outcome else last.score_text
             best = record["best_move"] or "(none)"
-            output = f"{text} {score.replace(' ', '')} {best} {last.depth}"
+            output = f"{position} {score.replace(' ', '')} {best} {last.depth}"
         return LineResult(number, output=output, nodes=stats.nodes, seconds=stats.time)
 
     def _limits_text(self) -> str:
@@ -393,7 +408,7 @@ class AnalyzeLines:
 
     def item_key(self, number: int, text: str) -> str:
         """The line number (JSON output) or the position (text output)."""
-        return str(number) if self.json else text
+        return str(number) if self.json else self.position_of(text)
 
     def output_key(self, output: str) -> str:
         """The ``line`` of a JSON output line, or the position of a text one."""
@@ -436,7 +451,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         backend=args.backend,
         book=args.book,
     )
-    items = batch_items(read_batch(args.batch))
+    items = read_batch(args.batch)
     searched = bad = 0
     book = open_book(args.book, game)  # a bad book fails here, once
 
@@ -448,7 +463,9 @@ def _run_batch(args: argparse.Namespace) -> int:
             bad += 1
             print(f"error: line {result.number}: {result.error}", file=sys.stderr)
 
-    on_result = count_book_answers(book, game, items, count, needs_moves=True)
+    on_result = count_book_answers(
+        book, game, items, count, needs_moves=True, position_of=job.position_of
+    )
     interrupted = run_batch(args, items, job, label="analysing", on_result=on_result)
     book_summary(book)
     if interrupted:

@@ -9,11 +9,13 @@ from a line to its output line, run the same way serially and on a cluster.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from plies.cli._args import whole_number
 from plies.cluster import (
@@ -24,14 +26,17 @@ from plies.cluster import (
     run_lines,
     tls_files,
 )
-from plies.errors import PliesError
+from plies.errors import LimitError, PliesError
+from plies.game import BaseGame
 
 __all__ = [
     "add_cluster_arguments",
     "batch_items",
     "batch_progress",
+    "keeps_score",
     "read_batch",
     "run_batch",
+    "split_expected",
     "tls_configured",
 ]
 
@@ -83,17 +88,103 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_batch(source: str) -> list[str]:
-    """The lines of a batch file (``-``: standard input; a leading ``@`` is dropped)."""
+#: The longest line a batch may have, in bytes: a position with its moves is a few
+#: kilobytes at most, and a line without an end (``/dev/zero``) must not take the memory.
+MAX_LINE_BYTES = 1 << 20
+#: The most a batch may hold, in bytes and in lines (positions): every line is kept
+#: until the batch ends (its text and about 150 bytes beside it), as ``tree --batch``
+#: reads at most 128 MB.
+MAX_BATCH_BYTES = 128 << 20
+MAX_BATCH_LINES = 1_000_000
+
+
+def read_batch(source: str) -> list[Item]:
+    """The work items of a batch file (``-``: standard input; a leading ``@`` is
+    dropped): ``(line number, stripped text)`` of every line that is neither blank nor
+    a ``#`` comment (see :func:`batch_items`).
+
+    Read line by line, so that an input without end fails early: a line longer than
+    :data:`MAX_LINE_BYTES`, more than :data:`MAX_BATCH_LINES` lines or more than
+    :data:`MAX_BATCH_BYTES` in all is a :class:`~plies.errors.LimitError`, text that is
+    not UTF-8 a :class:`~plies.errors.PliesError`, each naming the line.
+    """
     if source == "-":
-        return sys.stdin.read().splitlines()
+        stream: IO[Any] = getattr(sys.stdin, "buffer", sys.stdin)  # a test's StringIO
+        return _read_items(stream, "standard input")
     path = Path(source.removeprefix("@"))
     try:
-        return path.read_text(encoding="utf-8-sig").splitlines()
+        with path.open("rb") as stream:
+            return _read_items(stream, f"batch file {path}")
     except FileNotFoundError:
         raise PliesError(f"batch file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PliesError(f"cannot read batch file {path}: {exc}") from None
+    except IsADirectoryError:
+        raise PliesError(f"cannot read batch file {path}: it is a directory") from None
+    except OSError as exc:
+        raise PliesError(f"cannot read batch file {path}: {exc.strerror or exc}") from None
+
+
+def _read_items(stream: IO[Any], what: str) -> list[Item]:
+    """The items of a batch read from ``stream`` (bytes, or text from a test), with
+    :func:`read_batch`'s limits. Lines are numbered as ``str.splitlines`` splits them."""
+    items: list[Item] = []
+    number = read = 0
+    while raw := stream.readline(MAX_LINE_BYTES + 1):
+        read += len(raw)
+        if len(raw) > MAX_LINE_BYTES and raw[-1:] not in ("\n", b"\n"):
+            raise LimitError(
+                f"{what}: line {number + 1} is longer than {MAX_LINE_BYTES >> 20} MB "
+                "(a batch holds one position a line)"
+            )
+        if read > MAX_BATCH_BYTES:
+            raise LimitError(
+                f"{what} is larger than {MAX_BATCH_BYTES >> 20} MB, the most a batch may "
+                "take; split it into several batches"
+            )
+        for text in _decoded(raw, what, number + 1, first=number == 0).splitlines():
+            number += 1
+            text = text.strip()
+            if text and not text.startswith("#"):
+                items.append((number, text))
+        if len(items) > MAX_BATCH_LINES:
+            raise LimitError(
+                f"{what} holds more than {MAX_BATCH_LINES:,} positions, the most a batch "
+                "may take; split it into several batches"
+            )
+    return items
+
+
+def _decoded(raw: bytes | str, what: str, number: int, *, first: bool) -> str:
+    """A line's text (without the byte order mark a first line may begin with)."""
+    if isinstance(raw, str):
+        return raw.removeprefix("\ufeff") if first else raw
+    try:
+        return raw.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError:
+        raise PliesError(f"cannot read {what}: line {number} is not UTF-8 text") from None
+
+
+#: An expected score at the end of a batch line, as in Pons' test sets (``4453 -2``).
+_SCORE_WORD = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def keeps_score(game: BaseGame[Any, Any]) -> bool:
+    """Whether ``game`` has a score of its own (Connect Four's, Pons'), so that a batch
+    line may end with the score it expects (:func:`split_expected`)."""
+    return type(game).exact_score is not BaseGame.exact_score
+
+
+def split_expected(text: str, *, scored: bool) -> tuple[str, int | None]:
+    """``(position, expected score or None)`` of a batch line ``<position> [<score>]``,
+    the form of Pons' test sets, as ``solve --batch`` and ``analyze --batch`` read it.
+
+    Only for a game that keeps a score (``scored``, see :func:`keeps_score`) is a last
+    word that is a whole number the expected score; elsewhere such a word belongs to
+    the position (a FEN's move number, Nim's last heap, an OpenSpiel action id).
+    """
+    words = text.split()
+    if scored and len(words) >= 2 and _SCORE_WORD.fullmatch(words[-1]):
+        return " ".join(words[:-1]), int(words[-1])
+    return text.strip(), None
 
 
 def batch_items(lines: list[str]) -> list[Item]:
@@ -156,7 +247,12 @@ def _output(
     if args.resume is None and args.out is None:
 
         def to_stdout(line: str) -> None:
-            print(line, flush=True)
+            try:
+                print(line, flush=True)
+            except BrokenPipeError:  # piped into 'head': the command line's to say
+                raise
+            except OSError as exc:  # > /dev/full
+                raise PliesError(f"cannot write to standard output: {exc.strerror}") from None
 
         yield to_stdout, items
         return
@@ -168,18 +264,27 @@ def _output(
         stream: TextIO = path.open("a" if args.resume is not None else "w", encoding="utf-8")
     except OSError as exc:
         raise PliesError(f"cannot write {path}: {exc}") from None
-    with stream:
 
-        def to_file(line: str) -> None:
+    def to_file(line: str) -> None:
+        try:
             stream.write(line + "\n")
             stream.flush()
+        except OSError as exc:  # a full disk, /dev/full
+            raise PliesError(f"cannot write {path}: {exc.strerror}") from None
 
+    try:
         yield to_file, todo
+    finally:
+        with contextlib.suppress(OSError):  # every line was flushed, or its error said
+            stream.close()
 
 
 def _complete_lines(path: Path) -> list[str]:
     """The complete lines of an output file (none if it does not exist yet); a last
-    line cut short by a kill is removed from the file."""
+    line cut short by a kill is removed from the file. Only a regular file is read
+    (``--resume /dev/zero`` would never end)."""
+    if path.exists() and not path.is_file():
+        raise PliesError(f"cannot resume from {path}: not a regular file")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

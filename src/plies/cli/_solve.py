@@ -14,11 +14,12 @@ import argparse
 import json
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from plies.book import Book
-from plies.cli._analyze import _Progress, format_line, stop_on_interrupt
+from plies.cli._analyze import _game_of, _Progress, format_line, stop_on_interrupt
 from plies.cli._args import (
     add_game_arguments,
     load_position,
@@ -29,9 +30,10 @@ from plies.cli._args import (
 )
 from plies.cli._batch import (
     add_cluster_arguments,
-    batch_items,
+    keeps_score,
     read_batch,
     run_batch,
+    split_expected,
     tls_configured,
 )
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
@@ -370,7 +372,7 @@ class SolveLines:
     def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
         """Solve one line (Ctrl-C, ``stop``, abandons it)."""
         game, table = _solver(self)
-        position, expected = _split_line(text)
+        position, expected = self.split(text)
         # A stop that never comes where none is given (a Dask worker): the native
         # solver counts nodes a little differently unwatched, and JSON shows them.
         stop = stop if stop is not None else threading.Event()
@@ -416,9 +418,18 @@ class SolveLines:
             number, output=output, differs=differs, nodes=stats.nodes, seconds=stats.time
         )
 
+    def split(self, text: str) -> tuple[str, int | None]:
+        """A line's ``(position, expected score or None)``
+        (:func:`~plies.cli._batch.split_expected`)."""
+        return split_expected(text, scored=keeps_score(_game_of(self.game_spec)))
+
+    def position_of(self, text: str) -> str:
+        """The POSITION of a line (without its expected score)."""
+        return self.split(text)[0]
+
     def item_key(self, number: int, text: str) -> str:
         """The line number (JSON output) or the position (text output)."""
-        return str(number) if self.json else _split_line(text)[0]
+        return str(number) if self.json else self.position_of(text)
 
     def output_key(self, output: str) -> str:
         """The ``line`` of a JSON output line, or the position of a text one."""
@@ -486,21 +497,16 @@ class _Tally:
             self.differ += 1
             self.first_difference = self.first_difference or result.differs
 
-
-def _position_of(text: str) -> str:
-    """The POSITION of a batch line (without its expected score)."""
-    return _split_line(text)[0]
-
-
-def _split_line(text: str) -> tuple[str, int | None]:
-    """``(position, expected score or None)``: a last word that is an integer is a score."""
-    words = text.split()
-    if len(words) >= 2:
-        try:
-            return " ".join(words[:-1]), int(words[-1])
-        except ValueError:
-            pass
-    return text.strip(), None
+    def summary(self, wall: float) -> str:
+        """The batch's last line: the wall time it took (``wall`` seconds), then the
+        search time summed over the positions solved (more than the wall time when
+        lines run on several threads or workers at once) and the means per position."""
+        return (
+            f"solved {self.solved} positions in {wall:.2f} s "
+            f"({self.seconds:.2f} s of search summed over positions), "
+            f"{self.nodes / self.solved:,.0f} nodes and "
+            f"{self.seconds / self.solved * 1000:.2f} ms of search per position"
+        )
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -519,19 +525,16 @@ def _run_batch(args: argparse.Namespace) -> int:
         json=args.json,
         book=args.book,
     )
-    items = batch_items(read_batch(args.batch))
+    items = read_batch(args.batch)
     tally = _Tally()
     book = open_book(args.book, game)  # a bad book fails here, once
-    on_result = count_book_answers(book, game, items, tally.add, position_of=_position_of)
+    on_result = count_book_answers(book, game, items, tally.add, position_of=job.position_of)
+    started = time.perf_counter()
     interrupted = run_batch(args, items, job, label="solving", on_result=on_result)
+    wall = time.perf_counter() - started
     book_summary(book)
     if tally.solved:
-        print(
-            f"solved {tally.solved} positions in {tally.seconds:.2f} s, "
-            f"{tally.nodes / tally.solved:,.0f} nodes and "
-            f"{tally.seconds / tally.solved * 1000:.2f} ms per position",
-            file=sys.stderr,
-        )
+        print(tally.summary(wall), file=sys.stderr)
     if interrupted:
         print(f"error: interrupted after {tally.solved} positions", file=sys.stderr)
         return 130
