@@ -148,7 +148,8 @@ def test_standard_input_is_read_as_bytes_or_text(monkeypatch: pytest.MonkeyPatch
     [
         ("MAX_LINE_BYTES", 64, "44\n45\n" + "4" * 100 + "\n", "line 3 is longer than"),
         ("MAX_LINE_BYTES", 64, "4" * 100, "line 1 is longer than"),  # no end of line
-        ("MAX_BATCH_LINES", 5, "4\n" * 6, "holds more than 5 positions"),
+        ("MAX_BATCH_LINES", 5, "4\n" * 6, "has more than 5 lines"),
+        ("MAX_BATCH_LINES", 5, "4\n" + "\n# c\n" * 3, "has more than 5 lines"),
         ("MAX_BATCH_BYTES", 100, "# comment\n" * 11, "is larger than"),
     ],
 )
@@ -200,7 +201,7 @@ def test_files_that_cannot_be_read(tmp_path: Path) -> None:
 def test_output_that_cannot_be_written_or_resumed_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    source = write(tmp_path, "44\n")
+    source = write(tmp_path, f"{STONES}\n")
     # --resume /dev/zero: in tests/cli/test_fuzz_batch.py, under a memory limit.
     cases = [(["--resume", str(tmp_path)], f"cannot resume from {tmp_path}: not a regular file")]
     if Path("/dev/full").exists():

@@ -91,9 +91,11 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
 #: The longest line a batch may have, in bytes: a position with its moves is a few
 #: kilobytes at most, and a line without an end (``/dev/zero``) must not take the memory.
 MAX_LINE_BYTES = 1 << 20
-#: The most a batch may hold, in bytes and in lines (positions): every line is kept
-#: until the batch ends (its text and about 150 bytes beside it), as ``tree --batch``
-#: reads at most 128 MB.
+#: The most a batch may hold, in bytes and in lines (blank lines and comments too):
+#: every position is kept until the batch ends (its text and about 150 bytes beside
+#: it: 1,000,000 short lines peaked at 0.27 GB), as ``tree --batch`` reads at most
+#: 128 MB. Counting every line bounds the time too: 1,000,000 lines are read in 0.3 s,
+#: 128 MB of blank lines took 80 s.
 MAX_BATCH_BYTES = 128 << 20
 MAX_BATCH_LINES = 1_000_000
 
@@ -145,10 +147,10 @@ def _read_items(stream: IO[Any], what: str) -> list[Item]:
             text = text.strip()
             if text and not text.startswith("#"):
                 items.append((number, text))
-        if len(items) > MAX_BATCH_LINES:
+        if number > MAX_BATCH_LINES:
             raise LimitError(
-                f"{what} holds more than {MAX_BATCH_LINES:,} positions, the most a batch "
-                "may take; split it into several batches"
+                f"{what} has more than {MAX_BATCH_LINES:,} lines, the most a batch may "
+                "take; split it into several batches"
             )
     return items
 
