@@ -172,3 +172,34 @@ def test_an_uncaught_exception_gets_pythons_own_exit() -> None:
     done = _as_plies_process("raise RuntimeError('bug')")
     assert done.returncode == 1
     assert "RuntimeError: bug" in done.stderr
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tree", "[1,2]"],
+        ["tree", "[1,2]", "--json"],
+        ["solve", "connect4", "4453"],
+        ["games"],
+    ],
+)
+def test_output_that_cannot_be_written_is_one_line_and_status_1(argv: list[str]) -> None:
+    """A full disk (/dev/full) under the output: one line on stderr and status 1, not a
+    traceback, nor a status 0 with the output lost."""
+    from cluster_helpers import plies_env
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "plies", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=plies_env(),
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        "error: the output could not be written: No space left on device"
+    ]

@@ -190,10 +190,28 @@ def _exit_now(status: list[int]) -> None:
     Dask). An uncaught exception (``status`` empty) gets Python's own exit."""
     if not status:
         return
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
-            stream.flush()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # a reader that closed early, as in _main: not an error
+        pass
+    except OSError as exc:  # what was still buffered is lost: say so, and fail
+        with contextlib.suppress(OSError, ValueError):
+            print(f"error: {_unwritten(exc)}", file=sys.stderr)
+        status[0] = status[0] or 1
+    except ValueError:  # a closed stream
+        pass
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
     os._exit(status[0])
+
+
+def _unwritten(exc: OSError) -> str:
+    """One line for an OSError no command turned into plies' own error: the output
+    that could not be written, or the file named."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    return f"the output could not be written: {reason}"
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -225,3 +243,6 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:  # output piped into 'head' and closed early: not an error
         sys.stderr.close()
         return 0
+    except OSError as exc:  # the output could not be written: a full disk, /dev/full
+        print(f"error: {_unwritten(exc)}", file=sys.stderr)
+        return 1
