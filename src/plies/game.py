@@ -37,6 +37,10 @@ Conventions the engine relies on:
 * When a player can move twice in a row (or the game has chance nodes), set
   :attr:`alternating` to False: the engine then compares ``to_move`` of parent and
   child instead of assuming the turn passes.
+* ``check_state`` says whether a value is a position of the game: the engine asks it
+  once per search, of the position it was given, so that None or another game's state
+  is refused with :class:`~plies.errors.ArgumentTypeError` before the search starts.
+  The built-in games also check the states (and moves) every public method is given.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
-from plies.errors import IllegalMoveError, ParseError
+from plies._arguments import need_text, shown
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, SearchError
 
 __all__ = ["WIN", "BaseGame", "M", "S"]
 
@@ -83,6 +88,9 @@ class BaseGame(ABC, Generic[S, M]):
     #: then knows that a side wins only on its own moves, which bounds the score of a
     #: position before it is searched, and picks its thresholds by win distance.
     last_mover_wins: ClassVar[bool] = False
+    #: The class of the game's states, for :meth:`check_state` (None: the class of
+    #: :meth:`initial_state`'s).
+    state_type: ClassVar[type | None] = None
 
     # -- rules (required) -----------------------------------------------------------
 
@@ -118,6 +126,22 @@ class BaseGame(ABC, Generic[S, M]):
         The engine does not pay for the check: it plays only moves it got from
         :meth:`legal_moves` or :meth:`chance_outcomes`, through :meth:`play_unchecked`.
         """
+
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` can be a position of this game: an
+        :class:`~plies.errors.ArgumentTypeError` for a value of another type (None,
+        text, another game's state), a :class:`~plies.errors.PliesError` for one of
+        the right type that no game reaches (a board of another size).
+
+        The engine asks once per search, of the position it is given. The default
+        accepts any value of the type :meth:`initial_state` returns (or a subclass of
+        it); a game overrides it to look inside its states.
+        """
+        expected = self.state_type or type(self.initial_state())
+        if not isinstance(state, expected):
+            raise ArgumentTypeError(
+                f"{self.name}: a state must be of type {expected.__name__}, not {shown(state)}"
+            )
 
     def play_unchecked(self, state: S, move: M) -> S:
         """:meth:`play` without the legality check, for moves known to be legal.
@@ -186,6 +210,7 @@ class BaseGame(ABC, Generic[S, M]):
         order refined by the history heuristic. The order never changes the value a
         search returns, only how fast it gets there.
         """
+        self.check_state(state)
         return moves
 
     def quiescence_moves(self, state: S) -> Sequence[M]:
@@ -195,6 +220,7 @@ class BaseGame(ABC, Generic[S, M]):
         state. At the horizon the engine evaluates the state ("stand pat") and then
         searches these moves, recursively, until none are left.
         """
+        self.check_state(state)
         return ()
 
     def extension(self, state: S) -> int:
@@ -205,6 +231,7 @@ class BaseGame(ABC, Generic[S, M]):
         guess. The engine extends only within twice the iteration's depth from the
         root, so extensions cannot chain without end.
         """
+        self.check_state(state)
         return 0
 
     def null_move(self, state: S) -> S | None:
@@ -219,6 +246,7 @@ class BaseGame(ABC, Generic[S, M]):
         best move (zugzwang: in chess, when the side to move has only pawns left),
         which would make the pruning wrong.
         """
+        self.check_state(state)
         return None
 
     def is_quiet(self, state: S, move: M) -> bool:
@@ -231,6 +259,7 @@ class BaseGame(ABC, Generic[S, M]):
         answers False where a move must not be reduced (chess: captures, promotions,
         checks, and any move out of check).
         """
+        self.check_state(state)
         return False
 
     def winning_move(self, state: S) -> M | None:
@@ -240,6 +269,7 @@ class BaseGame(ABC, Generic[S, M]):
         engine plays it without generating the others (a win in one is the best
         possible outcome), which makes exact solving much cheaper.
         """
+        self.check_state(state)
         return None
 
     def forced_moves(self, state: S) -> Sequence[M] | None:
@@ -253,6 +283,7 @@ class BaseGame(ABC, Generic[S, M]):
         only the work. The exact solver goes further: below its root it plays only
         these moves, so no position it visits has a win in one. The default: None.
         """
+        self.check_state(state)
         return None
 
     def remaining_plies(self, state: S) -> int | None:
@@ -261,6 +292,7 @@ class BaseGame(ABC, Generic[S, M]):
         Connect Four: the empty cells. The exact solver uses it for its score bounds
         (see :attr:`last_mover_wins`) and to scale its thresholds.
         """
+        self.check_state(state)
         return None
 
     def utility_bounds(self) -> tuple[float, float]:
@@ -279,6 +311,7 @@ class BaseGame(ABC, Generic[S, M]):
         Connect Four answers with Pascal Pons' score; ``plies solve`` prints it. The
         default: None (the game has no score of its own).
         """
+        self.check_state(state)
         return None
 
     # -- chance (optional) ----------------------------------------------------------
@@ -288,20 +321,26 @@ class BaseGame(ABC, Generic[S, M]):
 
         Only asked when :attr:`has_chance` is True.
         """
+        self.check_state(state)
         return False
 
     def chance_outcomes(self, state: S) -> Sequence[tuple[M, float]]:
         """The outcomes of chance node ``state`` with their probabilities (sum 1).
 
         Each outcome is applied with :meth:`play`. Games with chance nodes must
-        override this; the default raises :class:`NotImplementedError`.
+        override this; the default raises :class:`~plies.errors.SearchError` for a
+        game without chance (it has no chance node) and :class:`NotImplementedError`
+        for one that forgot to.
         """
+        if not self.has_chance:
+            raise SearchError(f"{self.name} has no chance nodes")
         raise NotImplementedError(f"{self.name}: chance_outcomes is not implemented")
 
     # -- notation (optional) --------------------------------------------------------
 
     def format_move(self, state: S, move: M) -> str:
         """``move`` (legal in ``state``) as text; the default is ``str(move)``."""
+        self.check_state(state)
         return str(move)
 
     def parse_move(self, state: S, text: str) -> M:
@@ -310,7 +349,8 @@ class BaseGame(ABC, Generic[S, M]):
         The default compares ``text`` (surrounding spaces ignored) with
         :meth:`format_move` of every legal move. Raises :class:`IllegalMoveError`.
         """
-        wanted = text.strip()
+        wanted = need_text(text, "a move's text").strip()
+        self.check_state(state)
         for move in self.legal_moves(state):
             if self.format_move(state, move) == wanted:
                 return move
@@ -326,6 +366,7 @@ class BaseGame(ABC, Generic[S, M]):
         :meth:`parse_move`. Games with a customary board notation override this and
         accept both. Raises :class:`ParseError` or :class:`IllegalMoveError`.
         """
+        need_text(text, "a position's text")
         state = self.initial_state()
         for token in text.replace(",", " ").split():
             if self.is_terminal(state):
@@ -340,6 +381,7 @@ class BaseGame(ABC, Generic[S, M]):
 
         The default is ``repr(state)``, which only suits debugging: games override it.
         """
+        self.check_state(state)
         return repr(state)
 
     def render(self, state: S) -> str:

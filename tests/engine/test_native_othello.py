@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from cli_errors import run
 from engine.test_native_games import random_position, same_search, searches_agree
 from plies.engine import Limits, NativeTable, choose_backend, search, solve
-from plies.errors import SearchError
+from plies.errors import PliesError
 from plies.games.othello import PASS, Othello, OthelloState, format_square
 from plies.testing import check_game
 
@@ -184,10 +184,12 @@ def test_a_stop_requested_before_the_search_stops_it_at_once() -> None:
 def test_the_default_backend_is_native() -> None:
     assert choose_backend(GAME, task="search") == "native"
     assert choose_backend(GAME, task="solve") == "native"
-    overlapping = OthelloState(1 << 27, 1 << 27, 0)  # no board: Python searches it
-    assert choose_backend(GAME, task="search", state=overlapping) == "python"
-    with pytest.raises(SearchError, match="no board"):
-        search(GAME, overlapping, limits=Limits(depth=1), backend="native")
+    overlapping = OthelloState(1 << 27, 1 << 27, 0)  # no board: refused by every engine
+    with pytest.raises(PliesError, match="is not a position"):
+        choose_backend(GAME, task="search", state=overlapping)
+    for backend in ("native", "python"):
+        with pytest.raises(PliesError, match="discs off the board or on one another"):
+            search(GAME, overlapping, limits=Limits(depth=1), backend=backend)
     assert search(GAME, GAME.initial_state(), limits=Limits(depth=3)).stats.nodes > 0
 
 

@@ -17,7 +17,7 @@ from plies.engine import (
     search,
     solve,
 )
-from plies.errors import SearchError
+from plies.errors import ArgumentTypeError, SearchError
 from plies.games import get_game
 from plies.games.mnk import MNKGame, MNKState
 
@@ -101,10 +101,16 @@ def test_limit_with_no_completed_iteration_still_gives_a_move() -> None:
 
 @pytest.mark.parametrize(
     "limits",
-    [{"depth": 0}, {"nodes": -5}, {"time": 0}, {"time": float("nan")}, {"depth": 1.5}],
+    [{"depth": 0}, {"nodes": -5}, {"time": 0}, {"time": float("nan")}, {"nodes": 1 << 62}],
 )
 def test_bad_limits_are_errors(limits: dict[str, float]) -> None:
     with pytest.raises(SearchError):
+        Limits(**limits)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limits", [{"depth": 1.5}, {"nodes": "5"}, {"time": True}])
+def test_limits_of_the_wrong_type_are_argument_type_errors(limits: dict[str, object]) -> None:
+    with pytest.raises(ArgumentTypeError, match="limit must be a"):
         Limits(**limits)  # type: ignore[arg-type]
 
 

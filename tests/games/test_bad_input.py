@@ -223,3 +223,116 @@ def test_parameter_errors_are_plies_errors() -> None:
         get_game("connect4", width="7")  # type: ignore[arg-type]
     with pytest.raises(PliesError):
         get_game("nim", heaps="345")  # type: ignore[arg-type]
+
+
+# -- states: None, another game's, none that a game reaches --------------------------------
+
+#: A position of each game a few moves in.
+POSITIONS = {
+    "tictactoe": "5 1",
+    "nim": "3,4,5",
+    "connect4": "4453",
+    "othello": "f5d6",
+    "checkers": "11-15",
+    "pig": "roll 4",
+    "chess": "e4 e5",
+}
+
+
+def _position(name: str) -> Any:
+    if name == "chess":
+        pytest.importorskip("chess")
+    return get_game(name).parse_position(POSITIONS[name])
+
+
+#: Methods every game has that take a state (and nothing else but a player).
+STATE_METHODS = [
+    "to_move",
+    "legal_moves",
+    "is_terminal",
+    "terminal_value",
+    "key",
+    "canonical_key",
+    "format_position",
+    "render",
+    "winning_move",
+    "remaining_plies",
+    "is_chance",
+]
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+@pytest.mark.parametrize("method", STATE_METHODS)
+def test_every_method_refuses_none_and_another_games_state(name: str, method: str) -> None:
+    # Was an AttributeError ('NoneType' object has no attribute 'won'), or a silently
+    # wrong answer for another game's tuple of the same length.
+    game = get_game(name)
+    other = _position("nim" if name != "nim" else "tictactoe")
+    for bad in (None, other, "4453", (0, 0, 0, False)):
+        with pytest.raises(ArgumentTypeError, match=f"{game.name}: a state must be of type"):
+            getattr(game, method)(bad)
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_moves_and_text_of_the_wrong_type_are_refused(name: str) -> None:
+    game = get_game(name)
+    state = _position(name)
+    with pytest.raises(ArgumentTypeError):
+        game.play(None, game.legal_moves(state)[0] if game.legal_moves(state) else 1)
+    with pytest.raises(ArgumentTypeError):
+        game.parse_move(state, None)
+    with pytest.raises(ArgumentTypeError):
+        game.parse_position(b"4453")
+    with pytest.raises(ArgumentTypeError):
+        game.format_move(state, object())
+    with pytest.raises(PliesError):
+        game.utility(state, "x")
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "problem"),
+    [
+        ("tictactoe", lambda s: s._replace(ply=5), "1 x and 1 o marks at ply 5"),
+        ("tictactoe", lambda s: s._replace(o=s.x), "marks off the board or on one another"),
+        ("tictactoe", lambda s: s._replace(won=True), "won flag"),
+        ("connect4", lambda s: s._replace(mask=s.mask << 1), "stones"),
+        ("connect4", lambda s: s._replace(ply=None), "fields"),
+        ("othello", lambda s: s._replace(opponent=s.mover), "on one another"),
+        ("othello", lambda s: s._replace(player=2), "player 2"),
+        ("checkers", lambda s: s._replace(kings=1 << 40), "kings that are no pieces"),
+        ("checkers", lambda s: s._replace(quiet=-1), "draw count -1"),
+        ("nim", lambda s: s._replace(player=2), "its player is not 0 or 1"),
+        ("nim", lambda s: s._replace(heaps=[1, 2]), "its heaps are no tuple"),
+        ("pig", lambda s: s._replace(total=-4), "turn total -4"),
+    ],
+)
+def test_a_state_no_game_reaches_is_refused(name: str, make: Any, problem: str) -> None:
+    game = get_game(name)
+    bad = make(_position(name))
+    with pytest.raises(PliesError, match=problem):
+        game.check_state(bad)
+    with pytest.raises(PliesError, match="is not a position"):
+        game.format_position(bad)
+
+
+def test_a_chance_outcome_of_a_game_without_chance_is_an_error() -> None:
+    # Was NotImplementedError, as for a game that forgot to implement it.
+    game = get_game("tictactoe")
+    with pytest.raises(PliesError, match="tictactoe has no chance nodes"):
+        game.chance_outcomes(game.initial_state())
+
+
+@pytest.mark.parametrize("name", ["connect4", "checkers", "chess"])
+def test_order_moves_refuses_what_is_no_list_of_moves(name: str) -> None:
+    game = get_game(name)
+    state = _position(name)
+    for bad in (None, 3, [None, None], ["x", "y"]):
+        with pytest.raises(ArgumentTypeError, match="moves must be"):
+            game.order_moves(state, bad)
+
+
+@pytest.mark.parametrize("spec", [None, 3, b"connect4", ["connect4"]])
+def test_a_game_spec_that_is_no_text_is_an_argument_type_error(spec: Any) -> None:
+    # Was AttributeError: 'NoneType' object has no attribute 'strip'.
+    with pytest.raises(ArgumentTypeError, match="a game spec is text"):
+        parse_game_spec(spec)

@@ -108,7 +108,8 @@ def register(subparsers: Any) -> None:
         "--moves",
         choices=("all", "line", "best", "none"),
         help="what to find besides the value: every best move and a line (default for "
-        "one position), a line, one best move, or nothing (default with --batch)",
+        "one position), a line, one best move (default for one position with --weak), or "
+        "nothing (default with --batch)",
     )
     solver.add_argument(
         "--backend",
@@ -189,6 +190,14 @@ def solve_record(
     }
 
 
+def single_moves(args: argparse.Namespace) -> str:
+    """What a solve of one position finds besides the value: ``--moves``, else every
+    best move and a line, or with ``--weak`` one best move (a weak solve proving every
+    winning move could take far longer than the value: mate in one in chess never
+    ended, each king and queen move that keeps the win searched to its end)."""
+    return str(args.moves or ("best" if args.weak else "all"))
+
+
 def _solve_notes(args: argparse.Namespace) -> None:
     """A ``note:`` for an option given that does less than asked."""
     if args.weak and args.moves in ("line", "all"):
@@ -232,7 +241,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 stop=stop,
                 progress=progress.nodes,
                 weak=args.weak,
-                moves=args.moves or "all",
+                moves=single_moves(args),
                 table=make_table(game, args),
             )
         except SearchError:
@@ -263,7 +272,7 @@ def _quick(
             limits=Limits(nodes=QUICK_NODES, time=args.time),
             stop=stop,
             weak=args.weak,
-            moves=args.moves or "all",
+            moves=single_moves(args),
             backend="python",
         )
     except SearchError:  # too hard for a quick answer (or stopped: the caller sees it)
@@ -275,7 +284,7 @@ def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> Solve
     says on stderr whether the book answered."""
     if book is None:
         return None
-    solved = book.answer(state, moves=args.moves or "all", weak=args.weak)
+    solved = book.answer(state, moves=single_moves(args), weak=args.weak)
     if solved is not None:
         book_summary(book)
     return solved
@@ -301,7 +310,7 @@ def _run_split(args: argparse.Namespace, game: BaseGame[Any, Any], state: Any) -
                 stop=stop,
                 progress=progress.nodes,
                 weak=args.weak,
-                moves=args.moves or "all",
+                moves=single_moves(args),
                 backend=args.backend,
                 table_size=args.table_size,
             )

@@ -29,11 +29,16 @@ Trees and results show themselves in Jupyter through :func:`repr_svg` and
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+from plies._arguments import need_bool, need_int, need_number, need_object, need_path, need_text
 
 # The renderers' aliases differ from their module names, which stay importable (and
 # patchable) as plies.draw._dot, plies.draw._tikz, ...
-from plies.draw._changes import result_steps as iter_steps
+from plies.draw import _changes, _state, _steps, _trace
 from plies.draw._dot import GraphvizError, render_dot
 from plies.draw._dot import to_dot as _dot_text
 from plies.draw._errors import DrawError
@@ -41,11 +46,10 @@ from plies.draw._html import to_html as _html_page
 from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, check_png
 from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._png import svg_to_png
-from plies.draw._state import Snapshot, final_snapshot, replay
-from plies.draw._steps import animated_gif, animated_svg, write_steps
+from plies.draw._state import Snapshot
 from plies.draw._svg import size, to_svg_document
 from plies.draw._tikz import to_tikz as _tikz_text
-from plies.draw._trace import trace_csv, trace_markdown, trace_rows, write_trace
+from plies.draw._trace import write_trace
 from plies.errors import LimitError
 from plies.trees import Tree, TreeResult
 
@@ -88,7 +92,88 @@ _ALIASES = {"gv": "dot", "tikz": "tex", "mermaid": "mmd", "htm": "html", "md": "
 Subject = Tree | TreeResult
 
 
+# -- the checks of the arguments -----------------------------------------------------
+
+#: How each drawing option is checked (before anything is drawn): a wrong type raises
+#: ArgumentTypeError, a value out of range LimitError, both naming the option.
+_OPTION_CHECKS: dict[str, Callable[[Any], object]] = {
+    "before": lambda value: need_bool(value, "before"),
+    "graphviz": lambda value: need_bool(value, "graphviz"),
+    "max_nodes": lambda value: (
+        value is None or need_int(value, "max_nodes", minimum=1, error=LimitError)
+    ),
+    "dpi": lambda value: need_int(value, "dpi", minimum=1, error=LimitError),
+    "max_frames": lambda value: need_int(value, "max_frames", minimum=1, error=LimitError),
+    "seconds": lambda value: need_number(value, "seconds", above=0, error=LimitError),
+    "fmt": lambda value: need_text(value, "fmt"),
+    "format": lambda value: value is None or need_text(value, "format"),
+}
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """Check the drawing options given (see :data:`_OPTION_CHECKS`)."""
+    for name, value in options.items():
+        check = _OPTION_CHECKS.get(name)
+        if check is not None:
+            check(value)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _of_result(function: F) -> F:
+    """``function(result, ...)`` with ``result`` (a :class:`TreeResult`) and the
+    drawing options checked first: a wrong one is a PliesError, not an AttributeError
+    deep inside."""
+
+    @functools.wraps(function)
+    def checked(result: Any, *args: Any, **options: Any) -> Any:
+        need_object(result, TreeResult, "result")
+        _check_options(options)
+        return function(result, *args, **options)
+
+    return checked  # type: ignore[return-value]
+
+
+iter_steps = _of_result(_changes.result_steps)
+final_snapshot = _of_result(_state.final_snapshot)
+replay = _of_result(_state.replay)
+animated_gif = _of_result(_steps.animated_gif)
+animated_svg = _of_result(_steps.animated_svg)
+trace_csv = _of_result(_trace.trace_csv)
+trace_markdown = _of_result(_trace.trace_markdown)
+trace_rows = _of_result(_trace.trace_rows)
+
+
+def write_steps(
+    result: TreeResult,
+    directory: Path,
+    *,
+    fmt: str = "svg",
+    max_frames: int = MAX_FRAMES,
+    max_nodes: int | None = None,
+    dpi: int = DPI,
+) -> list[Path]:
+    """Write one ``step-NNN.{fmt}`` per frame (``svg`` or ``png``) into ``directory``
+    (made if missing) and return the paths in order.
+
+    The directory must be new, empty or hold only frames of an earlier run
+    (``step-*.svg``/``step-*.png``): those are removed first, so no stale frame is
+    left behind; any other file makes it refuse, before anything is written."""
+    need_object(result, TreeResult, "result")
+    _check_options({"fmt": fmt, "max_frames": max_frames, "max_nodes": max_nodes, "dpi": dpi})
+    return _steps.write_steps(
+        result,
+        need_path(directory, "directory"),
+        fmt=fmt,
+        max_frames=max_frames,
+        max_nodes=max_nodes,
+        dpi=dpi,
+    )
+
+
 def _split(subject: Subject, before: bool) -> tuple[Tree, Snapshot | None]:
+    need_bool(before, "before")
     if isinstance(subject, TreeResult):
         return subject.tree, None if before else final_snapshot(subject)
     if isinstance(subject, Tree):
@@ -102,6 +187,7 @@ def _tree(subject: Subject) -> Tree:
 
 def to_dot(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """DOT source for Graphviz (``before``: the tree without search annotations)."""
+    _check_options({"before": before, "max_nodes": max_nodes})
     check_nodes(_tree(subject), "dot", max_nodes)
     return _dot_text(*_split(subject, before))
 
@@ -116,6 +202,7 @@ def to_svg(
     """SVG drawn by plies itself on its fixed layout (no dependency; the same picture
     as the HTML stepper, the animations and notebooks), or with ``graphviz`` by
     Graphviz's ``dot`` layout (needs the ``graphviz`` package and ``dot``)."""
+    _check_options({"before": before, "graphviz": graphviz, "max_nodes": max_nodes})
     tree = _tree(subject)
     check_nodes(tree, "svg", max_nodes)
     if graphviz:
@@ -137,6 +224,7 @@ def to_png(
     the ``resvg-py`` package, in ``plies[draw]`` and ``plies[web]``; no system
     program). With ``graphviz``, drawn by Graphviz's ``dot`` layout instead (needs the
     ``graphviz`` package and ``dot``)."""
+    _check_options({"before": before, "dpi": dpi, "graphviz": graphviz, "max_nodes": max_nodes})
     tree = _tree(subject)
     check_nodes(tree, "png", max_nodes)
     snap = _split(subject, before)[1]
@@ -149,18 +237,21 @@ def to_png(
 
 def to_tikz(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """A LaTeX document with a TikZ picture (tikz and geometry; see its header)."""
+    _check_options({"before": before, "max_nodes": max_nodes})
     check_nodes(_tree(subject), "tex", max_nodes)
     return _tikz_text(*_split(subject, before))
 
 
 def to_mermaid(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """Mermaid flowchart text, for Markdown on GitHub and wikis."""
+    _check_options({"before": before, "max_nodes": max_nodes})
     check_nodes(_tree(subject), "mmd", max_nodes)
     return _mermaid_text(*_split(subject, before))
 
 
 def to_html(subject: Subject, *, before: bool = False, max_nodes: int | None = None) -> str:
     """A self-contained HTML page that steps through the search (offline, no server)."""
+    _check_options({"before": before, "max_nodes": max_nodes})
     tree = _tree(subject)
     check_nodes(tree, "html", max_nodes)
     if isinstance(subject, TreeResult) and not before:
@@ -170,7 +261,8 @@ def to_html(subject: Subject, *, before: bool = False, max_nodes: int | None = N
 
 def format_for(path: str | Path, format: str | None = None) -> str:
     """The drawing format named by ``format``, else by the extension of ``path``."""
-    name = format if format is not None else Path(path).suffix.lstrip(".")
+    _check_options({"format": format})
+    name = format if format is not None else need_path(path, "path").suffix.lstrip(".")
     name = _ALIASES.get(name.lower(), name.lower())
     if name not in FORMATS:
         shown = f"format {format!r}" if format is not None else f"the extension of '{path}'"
@@ -192,6 +284,7 @@ def render(
 ) -> bytes:
     """The drawing in ``format`` (one of :data:`FORMATS`) as bytes. Sizes are checked
     first: see :mod:`plies.draw._limits` for the limits and what raises them."""
+    need_text(format, "format")
     fmt = format_for("", format)
     if fmt == "png":
         return to_png(subject, before=before, dpi=dpi, max_nodes=max_nodes)
@@ -217,7 +310,7 @@ def write(
 ) -> Path:
     """Draw ``subject`` into ``path``; the format comes from ``format`` or the
     extension. Returns the path written."""
-    path = Path(path)
+    path = need_path(path, "path")
     fmt = format_for(path, format)
     _write_bytes(path, render(subject, fmt, before=before, max_nodes=max_nodes, dpi=dpi))
     return path
@@ -233,7 +326,8 @@ def write_animation(
 ) -> Path:
     """Write the search as an animation: ``.svg`` (SMIL, no dependency) or ``.gif``
     (needs Pillow and resvg-py: ``pip install 'plies[draw]'``)."""
-    path = Path(path)
+    path = need_path(path, "path")
+    need_object(result, TreeResult, "result")
     suffix = path.suffix.lower()
     if suffix == ".svg":
         data = animated_svg(result, max_frames=max_frames, max_nodes=max_nodes).encode("utf-8")
@@ -248,7 +342,8 @@ def write_animation(
 def write_trace_table(path: str | Path, result: TreeResult) -> Path:
     """Write the trace table to ``path``, Markdown (``.md``) or CSV (``.csv``), row
     by row: memory stays proportional to the tree, whatever the number of steps."""
-    path = Path(path)
+    path = need_path(path, "path")
+    need_object(result, TreeResult, "result")
     suffix = path.suffix.lower()
     if suffix not in (".md", ".csv"):
         raise DrawError(f"a trace table is .md or .csv, not '{path}'")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from plies._arguments import need_int, need_number
 from plies.errors import SearchError
 
 __all__ = ["MAX_PLY", "Limits"]
@@ -31,15 +31,15 @@ class Limits:
     time: float | None = None
 
     def __post_init__(self) -> None:
-        for label, value in (("depth", self.depth), ("nodes", self.nodes)):
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 1
-            ):
-                raise SearchError(f"{label} limit must be a positive integer, got {value!r}")
-        if self.time is not None and (
-            isinstance(self.time, bool)
-            or not isinstance(self.time, int | float)
-            or not math.isfinite(self.time)
-            or self.time <= 0
-        ):
-            raise SearchError(f"time limit must be a positive number of seconds, got {self.time!r}")
+        for label, value in (("depth", self.depth), ("node", self.nodes)):
+            if value is not None:
+                need_int(
+                    value, f"{label} limit", minimum=1, maximum=_MOST[label], error=SearchError
+                )
+        if self.time is not None:
+            need_number(self.time, "time limit", above=0, error=SearchError)
+
+
+#: The largest depth and node limits: a line never goes deeper than MAX_PLY, and node
+#: counts are kept in 64-bit integers by the native kernels.
+_MOST = {"depth": MAX_PLY, "node": (1 << 62) - 1}

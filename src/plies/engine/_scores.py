@@ -15,6 +15,8 @@ are plain expectations and the table needs no shift.
 
 from __future__ import annotations
 
+from plies._arguments import need_number
+from plies.errors import SearchError
 from plies.game import WIN
 
 __all__ = [
@@ -47,6 +49,7 @@ def terminal_score(outcome: float, ply: int, ply_weight: int = 1) -> float:
 
 def score_outcome(score: float) -> str | None:
     """``"win"`` or ``"loss"`` for a proven score, None for a heuristic one."""
+    need_number(score, "score", error=SearchError)
     if score >= WIN_THRESHOLD:
         return "win"
     if score <= -WIN_THRESHOLD:
@@ -59,6 +62,7 @@ def score_distance(score: float) -> int | None:
 
     Exact when utilities are multiples of 0.001 and the distance is below one million.
     """
+    need_number(score, "score", error=SearchError)
     magnitude = abs(score)
     if magnitude < WIN_THRESHOLD:
         return None
@@ -69,6 +73,7 @@ def score_distance(score: float) -> int | None:
 
 def describe_score(score: float) -> str:
     """Short text for a score: ``win in 5``, ``loss in 4`` or the number itself."""
+    need_number(score, "score", error=SearchError)
     outcome = score_outcome(score)
     if outcome is not None:
         return f"{outcome} in {score_distance(score)}"

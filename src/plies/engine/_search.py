@@ -27,6 +27,15 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from plies._arguments import need_bool, need_int
+from plies.engine._arguments import (
+    check_backend,
+    check_game,
+    check_search,
+    check_solve,
+    check_table,
+    check_task,
+)
 from plies.engine._context import SearchAborted, SearchContext, StopRequest, solve_stopped
 from plies.engine._exact import ExactSolver
 from plies.engine._limits import MAX_PLY, Limits
@@ -49,7 +58,7 @@ from plies.engine.native import (
     numba_missing,
 )
 from plies.engine.native._table import NativeTable
-from plies.errors import SearchError
+from plies.errors import ArgumentTypeError, LimitError, SearchError
 from plies.game import BaseGame
 
 __all__ = [
@@ -94,7 +103,18 @@ def choose_backend(
     None picks native where the game has a port, Numba imports and the options allow
     it; ``"native"`` where it cannot run raises :class:`SearchError` saying why.
     """
+    _check_backend_question(game, state, task, backend)
     return _pick_backend(game, backend, state, task, **options)
+
+
+def _check_backend_question(game: Any, state: Any, task: Any, backend: Any = None) -> None:
+    """The checks of :func:`choose_backend`'s and :func:`fallback_reason`'s arguments
+    (``state`` may be None: any position)."""
+    check_game(game)
+    check_task(task)
+    check_backend(backend)
+    if state is not None:
+        game.check_state(state)
 
 
 def table_for(
@@ -103,7 +123,10 @@ def table_for(
     """A new table for :func:`solve` of ``game`` on the backend ``backend`` picks, of
     ``entries`` entries (None: that backend's default for this game: the native port's
     own size, Pons' 2**23 for Connect Four and 2**20 for the other ports; the Python
-    table's 2**20)."""
+    table's 2**20). A table larger than the machine's memory raises
+    :class:`~plies.errors.LimitError` before anything is allocated."""
+    if entries is not None:
+        need_int(entries, "entries", minimum=16, error=LimitError)
     if choose_backend(game, backend) == "native":
         return NativeTable(entries or native_port(game).table_entries)
     return TranspositionTable(entries) if entries else TranspositionTable()
@@ -122,6 +145,11 @@ def warm_up(
     loads each compiled function on its first call, so a position a few plies before
     the end is solved (for :data:`WARM_NODES` nodes at most). ``table`` is left empty,
     and a native one mapped whole (:meth:`NativeTable.touch`)."""
+    check_game(game)
+    check_table(table)
+    if table is None:
+        raise ArgumentTypeError("table must be a TranspositionTable or a NativeTable, not None")
+    need_bool(weak, "weak")
     states = [game.initial_state()]
     while game.terminal_value(states[-1]) is None and game.legal_moves(states[-1]):
         states.append(game.play(states[-1], game.legal_moves(states[-1])[0]))
@@ -147,6 +175,7 @@ def fallback_reason(
     """Why ``task`` on ``game`` runs in Python although the game has a native port
     (one line for the user), or None (native, or no port at all: nothing to say).
     ``options`` are those of :func:`search` or :func:`solve`."""
+    _check_backend_question(game, state, task, options.get("backend"))
     if getattr(game, "native", None) is None or options.get("backend") == "python":
         return None
     problem = numba_missing() or native_port_problem(game, state, task)
@@ -236,15 +265,6 @@ def deep_recursion(max_ply: int) -> Iterator[None]:
                 sys.setrecursionlimit(guard.saved)
 
 
-def _check_options(game: BaseGame[Any, Any], algorithm: str, chance: str) -> None:
-    if algorithm not in ALGORITHMS:
-        raise SearchError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
-    if chance not in CHANCE_MODES:
-        raise SearchError(f"unknown chance method {chance!r} (known: {', '.join(CHANCE_MODES)})")
-    if not isinstance(game, BaseGame):
-        raise SearchError(f"{game!r} is not a plies game (subclass plies.game.BaseGame)")
-
-
 class _Run:
     """One iterative-deepening search: the context, the node function, the loop."""
 
@@ -264,9 +284,6 @@ class _Run:
         stop: StopRequest | None,
         progress: Callable[[int], None] | None,
     ) -> None:
-        _check_options(game, algorithm, chance)
-        if not isinstance(limits, Limits):
-            raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
         self.game = game
         self.state = state
         self.play = unchecked_play(game)
@@ -405,7 +422,8 @@ class _Run:
                 self.last = SearchResult(
                     value=value,
                     best_move=best_move,
-                    pv=self._pv(best_move, depth),
+                    # A mate proven beyond the depth (an extension): its whole line.
+                    pv=self._pv(best_move, max(depth, score_distance(value) or 0)),
                     depth=depth,
                     completed=True,
                     exact=exact,
@@ -521,8 +539,7 @@ def _native_search(
     **options: Any,
 ) -> Any:
     """The native search run (``iterations()``, ``result()``) of :func:`search`, or
-    None when the Python engine runs it (see ``backend``)."""
-    _check_options(game, algorithm, chance)
+    None when the Python engine runs it (see ``backend``). The arguments are checked."""
     if backend == "python":
         return None
     picked = _pick_backend(
@@ -530,10 +547,7 @@ def _native_search(
     )
     if picked != "native":
         return None
-    if limits is None:
-        limits = Limits()
-    if not isinstance(limits, Limits):
-        raise SearchError(f"limits must be a plies.engine.Limits, got {limits!r}")
+    assert limits is not None
     port = native_port(game)
     return port.search(game, state, limits=limits, algorithm=algorithm, **options)
 
@@ -561,6 +575,11 @@ def iterate(
     interrupts an iteration (that iteration is thrown away). Options are those of
     :func:`search`.
     """
+    limits = check_search(
+        game, state, limits=limits, algorithm=algorithm, algorithms=ALGORITHMS, chance=chance,
+        chance_modes=CHANCE_MODES, table=table, use_table=use_table, ordering=ordering,
+        seed=seed, aspiration=aspiration, stop=stop, progress=progress, backend=backend,
+    )  # fmt: skip
     native = _native_search(
         game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
         use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
@@ -572,7 +591,7 @@ def iterate(
     run = _Run(
         game,
         state,
-        limits=limits if limits is not None else Limits(),
+        limits=limits,
         algorithm=algorithm,
         chance=chance,
         table=table,
@@ -632,6 +651,11 @@ def search(
     visit the same nodes on the same table contents; :func:`fallback_reason` says
     why a game with a port runs in Python.
     """
+    limits = check_search(
+        game, state, limits=limits, algorithm=algorithm, algorithms=ALGORITHMS, chance=chance,
+        chance_modes=CHANCE_MODES, table=table, use_table=use_table, ordering=ordering,
+        seed=seed, aspiration=aspiration, stop=stop, progress=progress, backend=backend,
+    )  # fmt: skip
     native = _native_search(
         game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
         use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
@@ -643,7 +667,7 @@ def search(
     run = _Run(
         game,
         state,
-        limits=limits if limits is not None else Limits(),
+        limits=limits,
         algorithm=algorithm,
         chance=chance,
         table=table,
@@ -700,12 +724,12 @@ def solve(
     solver. The native solver keeps its table in a :class:`NativeTable` (default: a
     new one of about 2**23 entries, 40 MB).
     """
-    _check_options(game, "negamax", "plain")
+    limits = check_solve(
+        game, state, table=table, limits=limits, stop=stop, ordering=ordering,
+        progress=progress, weak=weak, moves=moves, solve_moves=SOLVE_MOVES, backend=backend,
+    )  # fmt: skip
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use search")
-    if moves not in SOLVE_MOVES:
-        raise SearchError(f"unknown moves option {moves!r} (known: {', '.join(SOLVE_MOVES)})")
-    limits = limits if limits is not None else Limits()
     if limits.depth is not None:
         raise SearchError("solve searches to the end of the game: give no depth limit")
     picked = _pick_backend(game, backend, state, "solve", table=table, ordering=ordering)

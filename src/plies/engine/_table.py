@@ -25,7 +25,8 @@ from collections.abc import Hashable
 from itertools import islice
 from typing import Any
 
-from plies.errors import ArgumentTypeError, LimitError, SearchError
+from plies._arguments import check_memory, need_int
+from plies.errors import LimitError, SearchError
 
 __all__ = ["EXACT", "LOWER", "UPPER", "Entry", "TranspositionTable"]
 
@@ -34,6 +35,10 @@ LOWER = 1
 UPPER = 2
 
 Entry = tuple[float, int, float, Any]
+
+#: Bytes a full table takes per entry on CPython, at least (a dict slot, its key and
+#: its entry): a table that cannot fit in memory even so is refused when made.
+LEAST_ENTRY_BYTES = 100
 
 
 class TranspositionTable:
@@ -45,10 +50,12 @@ class TranspositionTable:
     """
 
     def __init__(self, capacity: int = 1 << 20) -> None:
-        if isinstance(capacity, bool) or not isinstance(capacity, int):
-            raise ArgumentTypeError(f"table capacity must be an int, got {capacity!r}")
-        if capacity < 16:
-            raise LimitError(f"transposition table capacity must be at least 16, got {capacity}")
+        need_int(capacity, "transposition table capacity", minimum=16, error=LimitError)
+        check_memory(
+            capacity * LEAST_ENTRY_BYTES,
+            f"a full transposition table of {capacity:,} entries",
+            advice="give a smaller capacity (the command line's --table-size)",
+        )
         self.capacity = capacity
         #: Key -> :data:`Entry` (an int for the exact solver, see ``engine._exact``).
         self.entries: dict[Hashable, Any] = {}

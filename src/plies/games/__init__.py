@@ -200,6 +200,8 @@ def parse_game_spec(spec: str) -> BaseGame[Any, Any]:
     Raises :class:`UnknownGameError` for an unknown name or malformed parameters.
     ``openspiel:TEXT`` is an OpenSpiel game (see :func:`get_game`).
     """
+    if not isinstance(spec, str):
+        raise ArgumentTypeError(f"a game spec is text such as 'connect4', not {spec!r:.40}")
     name, colon, rest = spec.strip().partition(":")
     if name == OPENSPIEL and colon:
         return _openspiel(rest)

@@ -9,9 +9,22 @@ it is long, so an error is one readable line whatever was typed.
 
 from __future__ import annotations
 
-from plies.errors import ArgumentTypeError, ParseError
+from collections.abc import Mapping
 
-__all__ = ["MAX_DIGITS", "clip", "int_move_type", "read_int", "shown"]
+from plies.errors import ArgumentTypeError, ParseError, PliesError
+
+__all__ = [
+    "MAX_DIGITS",
+    "RESULTS",
+    "check_export",
+    "check_player",
+    "check_result",
+    "clip",
+    "int_move_type",
+    "read_int",
+    "shown",
+    "whole",
+]
 
 #: The most digits a number in a move or POSITION may have (a billion billion).
 MAX_DIGITS = 18
@@ -57,4 +70,53 @@ def int_move_type(move: object, *, game: str) -> None:
     if type(move) is not int:
         raise ArgumentTypeError(
             f"{game}: a move is an int, got {clip(repr(move))} of type {type(move).__name__}"
+        )
+
+
+def whole(value: object) -> bool:
+    """Whether ``value`` is an int (a bool is not): a field of a state, a count."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_player(player: object) -> None:
+    """Raise unless ``player`` is 0 or 1 (:class:`ArgumentTypeError` for a non-int)."""
+    if not whole(player):
+        raise ArgumentTypeError(
+            f"a player is 0 or 1, got {clip(repr(player))} of type {type(player).__name__}"
+        )
+    if player not in (0, 1):
+        raise PliesError(f"a player is 0 or 1, got {player}")
+
+
+#: The results of a solved position.
+RESULTS = ("win", "draw", "loss")
+
+
+def check_result(result: object, distance: object) -> None:
+    """Raise unless ``result`` is one of :data:`RESULTS` and ``distance`` an int of 0
+    or more (plies to the end)."""
+    if not isinstance(result, str):
+        raise ArgumentTypeError(f"a result is win, draw or loss, got {clip(repr(result))}")
+    if result not in RESULTS:
+        raise PliesError(f"a result is win, draw or loss, got {clip(repr(result))}")
+    if not whole(distance):
+        raise ArgumentTypeError(f"a distance is an int, got {clip(repr(distance))}")
+    assert isinstance(distance, int)
+    if distance < 0:
+        raise PliesError(f"a distance is 0 or more plies, got {distance}")
+
+
+def check_export(moves: object, headers: object) -> None:
+    """Raise :class:`ArgumentTypeError` unless ``moves`` is a list or tuple (of moves,
+    checked as they are played) and ``headers`` None or a mapping of strings to
+    strings (an exported game's tags)."""
+    if not isinstance(moves, list | tuple):
+        raise ArgumentTypeError(f"moves must be a list or tuple of moves, got {clip(repr(moves))}")
+    if headers is None:
+        return
+    if not isinstance(headers, Mapping) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in headers.items()
+    ):
+        raise ArgumentTypeError(
+            f"headers must be a mapping of strings to strings, got {clip(repr(headers))}"
         )

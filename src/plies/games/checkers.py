@@ -56,9 +56,10 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import clip, read_int, shown
+from plies.games._text import check_export, check_player, clip, read_int, shown, whole
 
 __all__ = [
     "DRAW_MOVES",
@@ -291,6 +292,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
     """
 
     name = "checkers"
+    state_type = CheckersState
     last_mover_wins = True  # the only wins: a move that leaves the opponent no move
     # No winning_move hook: a complete one (the solver needs every win in one) cost
     # more than it saved, measured: 2K v 1K (B:WK28:BK19,K23) solved in 3.6-4.0 s with
@@ -316,6 +318,35 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
             return "Checkers()"
         return f"Checkers(draw_moves={self.draw_moves})"
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is a :class:`CheckersState`: the two sides' pieces
+        on the 32 dark squares, apart, the kings among them, the player 0 or 1 and the
+        draw count from 0 to this game's limit."""
+        super().check_state(state)
+        assert isinstance(state, CheckersState)
+        black, white, kings, player, quiet = state
+        if not all(whole(field) for field in state):
+            problem = "its fields are not five ints"
+        elif min(black, white, kings) < 0 or (black | white) & ~_BOARD or black & white:
+            problem = "pieces off the board or on one another"
+        elif kings & ~(black | white):
+            problem = "kings that are no pieces"
+        elif player not in (0, 1) or not 0 <= quiet <= self.draw_plies:
+            problem = f"player {player}, draw count {quiet}"
+        else:
+            return
+        raise PliesError(f"checkers: {shown(repr(state))} is not a position ({problem})")
+
+    @staticmethod
+    def _check_move(move: object) -> CheckersMove:
+        """``move``, which must be a tuple of ints (a move's squares)."""
+        if type(move) is not tuple or not all(type(square) is int for square in move):
+            raise ArgumentTypeError(
+                "checkers: a move is a tuple of squares such as (11, 15), got "
+                f"{clip(repr(move))} of type {type(move).__name__}"
+            )
+        return move
+
     def native(self) -> Any:
         """The native port (:mod:`plies.engine.native._checkers`): the rules compiled."""
         from plies.engine.native._checkers import CheckersNative
@@ -330,6 +361,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
     def to_move(self, state: CheckersState) -> int:
         """0 when Black is to move, 1 for White."""
+        if type(state) is not CheckersState:
+            self.check_state(state)
         return state.player
 
     def legal_moves(self, state: CheckersState) -> list[CheckersMove]:
@@ -337,6 +370,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
         In square order of the piece moved; ``[]`` once the game is over.
         """
+        if type(state) is not CheckersState:
+            self.check_state(state)
         cached, moves = self._last_moves
         if cached is state:
             return moves
@@ -381,11 +416,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         Raises :class:`ArgumentTypeError` for a move that is not a tuple of ints and
         :class:`IllegalMoveError` (with the reason) for one that is not legal.
         """
-        if type(move) is not tuple or not all(type(square) is int for square in move):
-            raise ArgumentTypeError(
-                "checkers: a move is a tuple of squares such as (11, 15), got "
-                f"{clip(repr(move))} of type {type(move).__name__}"
-            )
+        self.check_state(state)
+        self._check_move(move)
         legal = self.legal_moves(state)
         if move not in legal:
             raise IllegalMoveError(self._illegal_reason(state, move, legal))
@@ -393,29 +425,37 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
     def play_unchecked(self, state: CheckersState, move: CheckersMove) -> CheckersState:
         """:meth:`play` for a legal move, without the checks (the engine's path)."""
-        black, white, kings, player, quiet = state
-        start = _MASK_OF[move[0]]
-        end = _MASK_OF[move[-1]]
-        # A step or a single jump (most moves) without a loop.
-        captured = _HOP[move[0] * 33 + move[1]] if len(move) == 2 else _captured(move)
-        moved = start | end if start != end else 0
-        if kings & start:
-            kings ^= moved
-            quiet = 0 if captured else quiet + 1
-        else:
-            kings |= end & _CROWN[player]
-            quiet = 0
-        kings &= ~captured
-        if player == 0:
-            return CheckersState(black ^ moved, white & ~captured, kings, 1, quiet)
-        return CheckersState(black & ~captured, white ^ moved, kings, 0, quiet)
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            black, white, kings, player, quiet = state
+            start = _MASK_OF[move[0]]
+            end = _MASK_OF[move[-1]]
+            # A step or a single jump (most moves) without a loop.
+            captured = _HOP[move[0] * 33 + move[1]] if len(move) == 2 else _captured(move)
+            moved = start | end if start != end else 0
+            if kings & start:
+                kings ^= moved
+                quiet = 0 if captured else quiet + 1
+            else:
+                kings |= end & _CROWN[player]
+                quiet = 0
+            kings &= ~captured
+            if player == 0:
+                return CheckersState(black ^ moved, white & ~captured, kings, 1, quiet)
+            return CheckersState(black & ~captured, white ^ moved, kings, 0, quiet)
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def is_terminal(self, state: CheckersState) -> bool:
         """Whether the side to move has no move, or the draw count has run out."""
+        if type(state) is not CheckersState:
+            self.check_state(state)
         return state.quiet >= self.draw_plies or not _has_move(state)
 
     def utility(self, state: CheckersState, player: int) -> float:
         """-1 for the side with no legal move, +1 for the other; 0 for a draw."""
+        self.check_state(state)
+        check_player(player)
         value = self.terminal_value(state)
         if value is None:
             return 0.0
@@ -423,17 +463,22 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
     def is_draw_by_rule(self, state: CheckersState) -> bool:
         """Whether the game ended drawn by the draw rule."""
+        self.check_state(state)
         return state.quiet >= self.draw_plies and _has_move(state)
 
     # -- search hooks -----------------------------------------------------------------
 
     def key(self, state: CheckersState) -> int:
         """One integer: the three bitboards, the side to move and the draw count."""
+        if type(state) is not CheckersState:
+            self.check_state(state)
         black, white, kings, player, quiet = state
         return black | white << 35 | kings << 70 | (quiet << 1 | player) << 105
 
     def terminal_value(self, state: CheckersState) -> float | None:
         """-1.0 when the side to move has no move, 0.0 for a draw, else None."""
+        if type(state) is not CheckersState:
+            self.check_state(state)
         if not _has_move(state):
             return -1.0
         if state.quiet >= self.draw_plies:
@@ -450,6 +495,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         material: 13 for 12 men against 11, 100 for two kings against one, so it trades
         down), and its kings 3 per square they close on the opponent's pieces.
         """
+        if type(state) is not CheckersState:
+            self.check_state(state)
         black, white, kings, _, _ = state
         empty = _BOARD & ~(black | white)
         score = 0
@@ -492,28 +539,38 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
     ) -> Sequence[CheckersMove]:
         """Captures taking the most pieces (kings first among equals); steps that
         crown first, then man steps, then king steps."""
-        if len(moves) < 2:
-            return moves
-        if _is_jump(moves[0]):
-            kings = state.kings
+        if type(state) is not CheckersState:
+            self.check_state(state)
+        try:  # no cost unless raised
+            if len(moves) < 2:
+                return moves
+            if _is_jump(moves[0]):
+                kings = state.kings
+                return sorted(
+                    moves,
+                    key=lambda m: -(2 * len(m) + (_captured(m) & kings).bit_count()),
+                )
+            kings, crown = state.kings, _CROWN[state.player]
             return sorted(
                 moves,
-                key=lambda m: -(2 * len(m) + (_captured(m) & kings).bit_count()),
+                key=lambda m: (
+                    0
+                    if 1 << square_bit(m[1]) & crown and not kings >> square_bit(m[0]) & 1
+                    else 2
+                    if kings >> square_bit(m[0]) & 1
+                    else 1
+                ),
             )
-        kings, crown = state.kings, _CROWN[state.player]
-        return sorted(
-            moves,
-            key=lambda m: (
-                0
-                if 1 << square_bit(m[1]) & crown and not kings >> square_bit(m[0]) & 1
-                else 2
-                if kings >> square_bit(m[0]) & 1
-                else 1
-            ),
-        )
+        except (TypeError, IndexError):
+            raise ArgumentTypeError(
+                f"checkers: moves must be a sequence of moves (tuples of squares), got "
+                f"{clip(repr(moves))}"
+            ) from None
 
     def quiescence_moves(self, state: CheckersState) -> Sequence[CheckersMove]:
         """The captures, biggest first, when the side to move must capture; else none."""
+        if type(state) is not CheckersState:
+            self.check_state(state)
         moves = self.legal_moves(state)
         if moves and _is_jump(moves[0]):
             return self.order_moves(state, moves)
@@ -523,7 +580,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
     def format_move(self, state: CheckersState, move: CheckersMove) -> str:
         """``11-15`` for a step, ``22x15`` or ``22x15x24`` for a capture."""
-        return format_path(move)
+        self.check_state(state)
+        return format_path(self._check_move(move))
 
     def parse_move(self, state: CheckersState, text: str) -> CheckersMove:
         """Read ``11-15``, ``22x15``, ``22x15x24`` or the short ``22x24`` and check it.
@@ -532,7 +590,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         :class:`IllegalMoveError` (with the legal moves) for a move that is not legal
         or a short form that fits more than one capture.
         """
-        match = _MOVE_TEXT.fullmatch(text)
+        match = _MOVE_TEXT.fullmatch(need_text(text, "a move's text"))
+        self.check_state(state)
         if match is None:
             raise ParseError(
                 f"checkers: a move is squares 1-32 joined by '-' or 'x' (11-15, 22x15x24), "
@@ -596,7 +655,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         Raises :class:`ParseError` for malformed text and :class:`IllegalMoveError`
         for an illegal move.
         """
-        if _FEN_START.match(text):
+        if _FEN_START.match(need_text(text, "a position's text")):
             return self._parse_fen(text)
         state = self.initial_state()
         count = 0
@@ -660,6 +719,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
 
     def format_position(self, state: CheckersState) -> str:
         """The FEN form: ``B:W21,...,K30:B1,...``, then ``:N`` if the draw count is N > 0."""
+        self.check_state(state)
 
         def listed(pieces: int) -> str:
             return ",".join(
@@ -686,6 +746,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         standard notation, lines of at most 80 characters, then the result.
         :meth:`parse_position` reads the moves back (numbers skipped, without the
         result). Raises IllegalMoveError for a move not legal where it is played."""
+        self.check_state(start)
+        check_export(moves, headers)
         tags = {"Event": "?", "Date": datetime.date.today().strftime("%Y.%m.%d")}
         tags |= {"Black": "?", "White": "?", "Result": "*", "GameType": "21"}
         if start != self.initial_state():
@@ -693,6 +755,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         words: list[str] = []
         state, number = start, 1
         for ply, move in enumerate(moves):
+            self._check_move(move)
             if state.player == 0:
                 words.append(f"{number}.")
             elif ply == 0:
@@ -723,6 +786,7 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         ``b``/``w`` are men, ``B``/``W`` kings, ``.`` an empty dark square; the last
         line names the side to move and the draw count.
         """
+        self.check_state(state)
         lines = []
         for row in range(8):
             cells = []

@@ -50,9 +50,10 @@ import datetime
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.game import BaseGame
-from plies.games._text import clip, shown
+from plies.games._text import check_export, check_player, clip, shown
 
 try:
     import chess
@@ -313,6 +314,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     """
 
     name = "chess"
+    state_type = ChessState
 
     def __init__(self, *, null_move: int = 1, reductions: int = 0) -> None:
         if MISSING is not None:
@@ -323,10 +325,29 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         self.use_null_move = bool(null_move)
         self.use_reductions = bool(reductions)
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is a :class:`ChessState` (made by this game)."""
+        super().check_state(state)
+        assert isinstance(state, ChessState)
+        if not isinstance(state.board, chess.Board):
+            raise ArgumentTypeError(f"chess: {shown(repr(state))} holds no chess.Board")
+
+    @staticmethod
+    def _check_move(move: object) -> chess.Move:
+        """``move``, which must be a :class:`chess.Move`."""
+        if not isinstance(move, chess.Move):
+            raise ArgumentTypeError(
+                f"chess: a move is a chess.Move, got {clip(repr(move))} of type "
+                f"{type(move).__name__} (parse_move reads SAN and UCI text)"
+            )
+        return move
+
     # -- positions ----------------------------------------------------------------------
 
     def state_of(self, board: chess.Board) -> ChessState:
         """A state of ``board`` (copied, its move stack left behind) with no past."""
+        if not isinstance(board, chess.Board):
+            raise ArgumentTypeError(f"chess: a board is a chess.Board, got {clip(repr(board))}")
         copied = board.copy(stack=False)
         copied.castling_rights = copied.clean_castling_rights()  # as a push keeps them
         mg, eg, phase = _sums(copied)
@@ -338,10 +359,14 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def to_move(self, state: ChessState) -> int:
         """0 when white is to move, 1 for black."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         return 0 if state.board.turn else 1
 
     def legal_moves(self, state: ChessState) -> list[chess.Move]:
         """python-chess's legal moves (empty once the game is over)."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         moves = state._moves
         if moves is None:
             moves = [] if self.terminal_value(state) is not None else list(state.board.legal_moves)
@@ -350,11 +375,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def play(self, state: ChessState, move: chess.Move) -> ChessState:
         """The position after ``move``; raises IllegalMoveError if it is not legal."""
-        if not isinstance(move, chess.Move):
-            raise ArgumentTypeError(
-                f"chess: a move is a chess.Move, got {clip(repr(move))} of type "
-                f"{type(move).__name__} (parse_move reads SAN and UCI text)"
-            )
+        self.check_state(state)
+        self._check_move(move)
         if move not in self.legal_moves(state):
             if self.terminal_value(state) is not None:
                 raise IllegalMoveError(f"chess: move {move.uci()} after the game is over")
@@ -363,6 +385,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def play_unchecked(self, state: ChessState, move: chess.Move) -> ChessState:
         """:meth:`play` for a legal move: copy the board, push, update the sums."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         board = state.board
         mg, eg, phase = state.mg, state.eg, state.phase
         white = board.turn
@@ -410,10 +434,13 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def is_terminal(self, state: ChessState) -> bool:
         """Whether the game is over (mate, stalemate or a draw rule)."""
+        self.check_state(state)
         return self.terminal_value(state) is not None
 
     def utility(self, state: ChessState, player: int) -> float:
         """-1 for the side mated, +1 for the other, 0 for a draw."""
+        self.check_state(state)
+        check_player(player)
         value = self.terminal_value(state)
         if value is None:
             raise IllegalMoveError("chess: utility of a game that is not over")
@@ -422,6 +449,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def outcome(self, state: ChessState) -> str | None:
         """Why the game is over (``checkmate``, ``stalemate``, ``insufficient material``,
         ``fifty moves``, ``threefold repetition``), or None while it goes on."""
+        self.check_state(state)
         if self.terminal_value(state) is None:
             return None
         board = state.board
@@ -438,6 +466,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def key(self, state: ChessState) -> Hashable:
         """The pieces, side to move, castling and en-passant rights, the fifty-move
         counter and the positions already repeated (see :meth:`ChessState.key`)."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         return state.key()
 
     def terminal_value(self, state: ChessState) -> float | None:
@@ -448,6 +478,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         queens). Whether any legal move exists is asked lazily (:func:`_has_move`: a
         safe king step, else the first move python-chess finds). The answer is kept.
         """
+        if type(state) is not ChessState:
+            self.check_state(state)
         value = state._value
         if value is not False:
             return value  # None or a float once computed (False: not yet)
@@ -468,6 +500,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         """Material and piece-square bonuses, pawn structure and the king's pawn
         shield (:func:`~plies.games._chess_eval.pawn_king_terms`), tapered by the game
         phase, plus a bishop pair bonus; centipawns for ``player``."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         phase = min(state.phase, _FULL_PHASE)
         board = state.board
         pawn_mg, pawn_eg = pawn_king_terms(board)
@@ -483,12 +517,16 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def extension(self, state: ChessState) -> int:
         """One ply more where the side to move is in check (check extension)."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         return 1 if state.in_check() else 0
 
     def null_move(self, state: ChessState) -> ChessState | None:
         """The position with the turn passed (no en passant), or None: in check,
         right after a pass, or when the side to move has nothing but pawns and king
         (where passing might be better than any move: zugzwang)."""
+        if type(state) is not ChessState:
+            self.check_state(state)
         board = state.board
         if not self.use_null_move or state.move is None or state.in_check():
             return None
@@ -505,6 +543,10 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def is_quiet(self, state: ChessState, move: chess.Move) -> bool:
         """Neither a capture nor a promotion nor a check, and not out of check
         (always False when reductions are off: no move is reduced)."""
+        if type(state) is not ChessState:
+            self.check_state(state)
+        if type(move) is not chess.Move:
+            self._check_move(move)
         board = state.board
         return self.use_reductions and not (
             move.promotion
@@ -516,6 +558,12 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def order_moves(self, state: ChessState, moves: Sequence[chess.Move]) -> list[chess.Move]:
         """Captures first, most valuable victim by least valuable attacker (MVV-LVA),
         then promotions, then the quiet moves in python-chess's order."""
+        if type(state) is not ChessState:
+            self.check_state(state)
+        if not isinstance(moves, Sequence) or not all(type(m) is chess.Move for m in moves):
+            raise ArgumentTypeError(
+                f"chess: moves must be a list of chess.Move, got {clip(repr(moves))}"
+            )
         board = state.board
         piece_at = board.piece_type_at
         enemy = board.occupied_co[not board.turn]
@@ -540,6 +588,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         queen promotions, leaving out a capture of a lesser piece on a defended square
         (it loses material at once, the usual cheap stand-in for exchange evaluation).
         """
+        if type(state) is not ChessState:
+            self.check_state(state)
         board = state.board
         if state.in_check():
             return self.order_moves(state, self.legal_moves(state))
@@ -573,11 +623,13 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def format_move(self, state: ChessState, move: chess.Move) -> str:
         """``move`` in SAN (``Nf3``, ``O-O``, ``exd8=Q#``)."""
-        return state.board.san(move)
+        self.check_state(state)
+        return state.board.san(self._check_move(move))
 
     def format_uci(self, state: ChessState, move: chess.Move) -> str:
         """``move`` in UCI notation (``g1f3``, ``e7e8q``)."""
-        return move.uci()
+        self.check_state(state)
+        return self._check_move(move).uci()
 
     def parse_move(self, state: ChessState, text: str) -> chess.Move:
         """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``e4``, ``Nxf7+``, ``O-O``);
@@ -585,6 +637,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         if not isinstance(text, str):
             raise ArgumentTypeError(f"chess: a move is text, got {type(text).__name__}")
         token = text.strip()
+        self.check_state(state)
         board = state.board
         if self.terminal_value(state) is not None:
             raise IllegalMoveError(f"chess: move {shown(token)} after the game is over")
@@ -619,7 +672,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def parse_position(self, text: str) -> ChessState:
         """A FEN, ``startpos`` or nothing (the start), then ``moves ...``; or moves only."""
-        words = text.split()
+        words = need_text(text, "a position's text").split()
         moves_at = words.index("moves") if "moves" in words else len(words)
         head, tail = words[:moves_at], words[moves_at + 1 :]
         if head[:1] == ["startpos"] and len(head) > 1:
@@ -669,6 +722,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
     def format_position(self, state: ChessState) -> str:
         """The FEN; with ``moves ...`` after an earlier FEN when a position repeated
         since the last capture or pawn move (so that the repetition rule reads back)."""
+        self.check_state(state)
         if not state.repeated():
             return state.board.fen()
         line: list[str] = []
@@ -694,6 +748,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         ``start`` is not the usual start, and ``headers`` over those (``Event``,
         ``White``, ``Black``, ...). Raises IllegalMoveError for a move not legal
         where it is played."""
+        self.check_state(start)
+        check_export(moves, headers)
         import chess.pgn  # python-chess's PGN writer, only for this
 
         game = chess.pgn.Game()
@@ -717,6 +773,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def render(self, state: ChessState) -> str:
         """The board, white at the bottom, with files, ranks and the side to move."""
+        self.check_state(state)
         rows = str(state.board).splitlines()
         lines = [f"{8 - i} {row}" for i, row in enumerate(rows)]
         lines.append("  a b c d e f g h")

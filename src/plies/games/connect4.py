@@ -28,9 +28,10 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import int_move_type, read_int, shown
+from plies.games._text import check_player, check_result, int_move_type, read_int, shown, whole
 
 __all__ = ["Connect4", "Connect4State"]
 
@@ -93,6 +94,7 @@ class Connect4(BaseGame[Connect4State, int]):
     has_chance = False
     #: Only the stone that completes four wins; a full board is a draw.
     last_mover_wins = True
+    state_type = Connect4State
 
     def __init__(self, width: int = 7, height: int = 6) -> None:
         for label, value in (("width", width), ("height", height)):
@@ -179,6 +181,36 @@ class Connect4(BaseGame[Connect4State, int]):
 
         return Connect4Port(self)
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is a :class:`Connect4State` a game on this board
+        reaches: stones in its cells, stacked from the bottom of each column, as many
+        for each side as the turn says, ``ply`` counting them and ``won`` saying
+        whether the last mover has four in a row (and the other has not)."""
+        super().check_state(state)
+        assert isinstance(state, Connect4State)
+        position, mask, ply, won = state
+        if not (whole(position) and whole(mask) and whole(ply) and isinstance(won, bool)):
+            problem = "its fields are not three ints and a bool"
+        elif position < 0 or mask < 0 or mask & ~self._board_mask or position & ~mask:
+            problem = "stones off the board"
+        elif (mask + self._bottom_mask) & mask:
+            problem = "stones floating above an empty cell"
+        elif ply != mask.bit_count() or position.bit_count() != ply // 2:
+            problem = f"{mask.bit_count()} stones at ply {ply}"
+        elif won != self._has_four(position ^ mask) or self._has_four(position):
+            problem = "its won flag does not match the lines on the board"
+        else:
+            return
+        raise PliesError(f"connect4: {shown(repr(state))} is not a position ({problem})")
+
+    def _check_move(self, move: object) -> int:
+        """``move``, an int naming a column of the board."""
+        int_move_type(move, game="connect4")
+        assert isinstance(move, int)
+        if not 1 <= move <= self.width:
+            raise IllegalMoveError(f"connect4: illegal move {move}: the columns are 1-{self.width}")
+        return move
+
     # -- rules ------------------------------------------------------------------------
 
     def initial_state(self) -> Connect4State:
@@ -187,6 +219,8 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def to_move(self, state: Connect4State) -> int:
         """0 for the first player (X), 1 for the second (O)."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return state.ply & 1
 
     def legal_moves(self, state: Connect4State) -> tuple[int, ...]:
@@ -195,6 +229,8 @@ class Connect4(BaseGame[Connect4State, int]):
         The centre-first order is the move-ordering hint: central columns take part
         in more lines of four. The tuple is shared between calls (it is immutable).
         """
+        if type(state) is not Connect4State:
+            self.check_state(state)
         if state.won:
             return ()
         # One tuple per set of full columns, built on first use: a dict look-up
@@ -214,9 +250,8 @@ class Connect4(BaseGame[Connect4State, int]):
         :class:`IllegalMoveError` for a column off the board, a full column or a
         finished game.
         """
-        int_move_type(move, game="connect4")
-        if not 1 <= move <= self.width:
-            raise IllegalMoveError(f"connect4: illegal move {move}: the columns are 1-{self.width}")
+        self.check_state(state)
+        self._check_move(move)
         if self.is_terminal(state):
             raise IllegalMoveError(f"connect4: illegal move {move}: the game is over")
         if state.mask & self._top[move]:
@@ -225,41 +260,50 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def play_unchecked(self, state: Connect4State, move: int) -> Connect4State:
         """:meth:`play` for a legal move, without the checks (the engine's path)."""
-        position, mask, ply, _ = state
-        new_mask = mask | (mask + self._bottom[move])
-        # Four-in-a-row test of the mover's stones, unrolled, with the shifts and
-        # their doubles precomputed and no bool() calls (was a loop over the four
-        # shifts calling _has_four: 2.0 us -> 1.8 us -> 1.3 us per play on 7 x 6).
-        stones = position | (new_mask ^ mask)
-        v1, v2, h1, h2, d1, d2, a1, a2 = self._four_shifts
-        m = stones & (stones >> v1)
-        if m & (m >> v2):
-            won = True
-        else:
-            m = stones & (stones >> h1)
-            if m & (m >> h2):
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            position, mask, ply, _ = state
+            new_mask = mask | (mask + self._bottom[move])
+            # Four-in-a-row test of the mover's stones, unrolled, with the shifts and
+            # their doubles precomputed and no bool() calls (was a loop over the four
+            # shifts calling _has_four: 2.0 us -> 1.8 us -> 1.3 us per play on 7 x 6).
+            stones = position | (new_mask ^ mask)
+            v1, v2, h1, h2, d1, d2, a1, a2 = self._four_shifts
+            m = stones & (stones >> v1)
+            if m & (m >> v2):
                 won = True
             else:
-                m = stones & (stones >> d1)
-                if m & (m >> d2):
+                m = stones & (stones >> h1)
+                if m & (m >> h2):
                     won = True
                 else:
-                    m = stones & (stones >> a1)
-                    won = m & (m >> a2) != 0
-        return _new_state(Connect4State, (position ^ mask, new_mask, ply + 1, won))
+                    m = stones & (stones >> d1)
+                    if m & (m >> d2):
+                        won = True
+                    else:
+                        m = stones & (stones >> a1)
+                        won = m & (m >> a2) != 0
+            return _new_state(Connect4State, (position ^ mask, new_mask, ply + 1, won))
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def is_terminal(self, state: Connect4State) -> bool:
         """Whether somebody has four in a row or the board is full."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return state.won or state.ply == self.size
 
     def utility(self, state: Connect4State, player: int) -> float:
         """+1 if ``player`` completed four, -1 if the opponent did, 0 for a draw."""
+        self.check_state(state)
+        check_player(player)
         if not state.won:
             return 0.0
         return 1.0 if (state.ply - 1) & 1 == player else -1.0
 
     def winner(self, state: Connect4State) -> int | None:
         """The player (0 or 1) who completed four, or None (game on, or a draw)."""
+        self.check_state(state)
         return (state.ply - 1) & 1 if state.won else None
 
     def _has_four(self, stones: int) -> bool:
@@ -274,6 +318,8 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def key(self, state: Connect4State) -> int:
         """``position + mask``: one integer, unique per position."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return state.position + state.mask
 
     def canonical_key(self, state: Connect4State) -> int:
@@ -284,6 +330,7 @@ class Connect4(BaseGame[Connect4State, int]):
         stops at the empty sentinel bit), so mirroring the key column by column is
         the key of the mirrored board.
         """
+        self.check_state(state)
         key = state.position + state.mask
         h1 = self._h1
         column = (1 << h1) - 1
@@ -294,17 +341,23 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def terminal_value(self, state: Connect4State) -> float | None:
         """-1 if the side to move has lost, 0 on a full board, None while the game is on."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         if state.won:
             return -1.0
         return 0.0 if state.ply == self.size else None
 
     def evaluate(self, state: Connect4State, player: int) -> float:
         """:meth:`heuristic` seen by ``player`` (cell weights plus threats)."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         score = self.heuristic(state)
         return float(score if state.ply & 1 == player else -score)
 
     def winning_move(self, state: Connect4State) -> int | None:
         """A column where the side to move completes four now, or None."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         if state.won:
             return None
         wins = self.winning_cells(state.position, state.mask) & self.playable_cells(state)
@@ -316,6 +369,8 @@ class Connect4(BaseGame[Connect4State, int]):
         """The moves that do not give the opponent a win next move (see
         :meth:`non_losing_moves`), centre first; asked once :meth:`winning_move`
         found no win."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         position, mask, _, won = state
         if won:
             return None
@@ -348,37 +403,53 @@ class Connect4(BaseGame[Connect4State, int]):
         column). The winning cells found are remembered for :meth:`forced_moves` of
         the children.
         """
-        if len(moves) < 2:
-            return moves
-        position, mask = state.position, state.mask
-        replicate = self._replicate
-        masks = mask * replicate
-        landings = (masks + self._slot_bottoms) & self._slot_columns
-        threats = self._line_ends(position * replicate | landings) & (
-            (self._board_mask * replicate ^ masks) ^ landings
-        )
-        slot_mask, slot_shift = self._slot_mask, self._slot_shift
-        cache = self._threats
-        if len(cache) > self._threats_capacity:
-            cache.clear()
-        child_stones = position ^ mask
-        bottom = self._bottom
-        counts = {}
-        for move in moves:
-            cells = (threats >> slot_shift[move]) & slot_mask
-            counts[move] = cells.bit_count()
-            cache[child_stones + (mask | (mask + bottom[move]))] = cells  # the child's key
-        return sorted(moves, key=counts.__getitem__, reverse=True)
+        if type(state) is not Connect4State:
+            self.check_state(state)
+        try:  # no cost unless raised
+            if len(moves) < 2:
+                return moves
+            position, mask = state.position, state.mask
+            replicate = self._replicate
+            masks = mask * replicate
+            landings = (masks + self._slot_bottoms) & self._slot_columns
+            threats = self._line_ends(position * replicate | landings) & (
+                (self._board_mask * replicate ^ masks) ^ landings
+            )
+            slot_mask, slot_shift = self._slot_mask, self._slot_shift
+            cache = self._threats
+            if len(cache) > self._threats_capacity:
+                cache.clear()
+            child_stones = position ^ mask
+            bottom = self._bottom
+            counts = {}
+            for move in moves:
+                cells = (threats >> slot_shift[move]) & slot_mask
+                counts[move] = cells.bit_count()
+                cache[child_stones + (mask | (mask + bottom[move]))] = cells  # the child's key
+            return sorted(moves, key=counts.__getitem__, reverse=True)
+        except (TypeError, IndexError):
+            raise ArgumentTypeError(
+                f"connect4: moves must be a sequence of columns 1-{self.width}, got "
+                f"{shown(repr(moves))}"
+            ) from None
 
     def remaining_plies(self, state: Connect4State) -> int:
         """The empty cells: the game ends when the board is full, if not before."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return self.size - state.ply
 
     # -- evaluation -------------------------------------------------------------------
 
     def winning_cells(self, stones: int, mask: int) -> int:
         """Empty cells (playable or not) that would complete four for ``stones``."""
-        return self._line_ends(stones) & (self._board_mask ^ mask)
+        try:
+            return self._line_ends(stones) & (self._board_mask ^ mask)
+        except TypeError:  # no cost unless raised: this is the solver's hot path
+            raise ArgumentTypeError(
+                f"connect4: stones and mask are ints, got {shown(repr(stones))} and "
+                f"{shown(repr(mask))}"
+            ) from None
 
     def _line_ends(self, p: int) -> int:
         """Cells (stones or not) that lie on a four with three stones of ``p``.
@@ -415,6 +486,8 @@ class Connect4(BaseGame[Connect4State, int]):
         counts 16 for its owner, and a threat playable right now by the side to move
         counts 512 (a win next move). Terminal states are not scored here.
         """
+        if type(state) is not Connect4State:
+            self.check_state(state)
         position, mask, _, _ = state
         opponent = position ^ mask
         # Unrolled over the five binary digits of the weights (1.5 us -> 0.9 us).
@@ -437,14 +510,20 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def playable_cells(self, state: Connect4State) -> int:
         """Bitmask of the cells where a stone would land now, one per non-full column."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return (state.mask + self._bottom_mask) & self._board_mask
 
     def move_bit(self, state: Connect4State, move: int) -> int:
         """The single bit of the cell where a stone dropped in column ``move`` lands."""
+        self.check_state(state)
+        self._check_move(move)
         return (state.mask + self._bottom[move]) & self._column_mask[move]
 
     def can_win_next(self, state: Connect4State) -> bool:
         """Whether the side to move can complete four with its next stone."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return bool(self.winning_cells(state.position, state.mask) & self.playable_cells(state))
 
     def non_losing_moves_mask(self, state: Connect4State) -> int:
@@ -456,6 +535,8 @@ class Connect4(BaseGame[Connect4State, int]):
         threats mean every move loses (empty mask). Meant for states where
         :meth:`can_win_next` is false, as in Pons' solver.
         """
+        if type(state) is not Connect4State:
+            self.check_state(state)
         theirs = self.winning_cells(state.position ^ state.mask, state.mask)
         return self._non_losing(theirs, self.playable_cells(state))
 
@@ -473,6 +554,8 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def non_losing_moves(self, state: Connect4State) -> list[int]:
         """The columns of :meth:`non_losing_moves_mask`, centre first."""
+        if type(state) is not Connect4State:
+            self.check_state(state)
         cells = self.non_losing_moves_mask(state)
         column_mask = self._column_mask
         return [c for c in self._centre_order if cells & column_mask[c]]
@@ -482,6 +565,8 @@ class Connect4(BaseGame[Connect4State, int]):
 
         Pons orders moves by this count (more threats first).
         """
+        self.check_state(state)
+        self._check_move(move)
         stones = state.position | self.move_bit(state, move)
         return self.winning_cells(stones, state.mask).bit_count()
 
@@ -492,6 +577,7 @@ class Connect4(BaseGame[Connect4State, int]):
         22 minus the stones it has placed), a loss the negation, a draw 0: faster wins
         score higher. Raises :class:`PliesError` if the game is not over.
         """
+        self.check_state(state)
         if state.won:  # the winning stone was the ply-th: Pons' (size + 1 - moves) // 2
             return -((self.size + 2 - state.ply) // 2)
         if state.ply == self.size:
@@ -507,6 +593,8 @@ class Connect4(BaseGame[Connect4State, int]):
         win with the last stone of the board), a loss the negation, a draw 0.
         :meth:`result_of_score` converts back.
         """
+        self.check_state(state)
+        check_result(result, distance)
         if result == "draw":
             return 0
         score = (self.size + 2 - state.ply - distance) // 2
@@ -520,6 +608,9 @@ class Connect4(BaseGame[Connect4State, int]):
         and loses on an even one. Raises :class:`PliesError` for a score no game from
         ``state`` can have.
         """
+        self.check_state(state)
+        if not whole(score):
+            raise ArgumentTypeError(f"connect4: a score is an int, got {shown(repr(score))}")
         low, high = self.score_bounds(state)
         if not low <= score <= high:
             raise PliesError(
@@ -540,13 +631,16 @@ class Connect4(BaseGame[Connect4State, int]):
         losing to the opponent's next stone; Pons' solver tightens both by one once
         :meth:`can_win_next` is false. For the empty 7 x 6 board: (-21, 21).
         """
+        if type(state) is not Connect4State:
+            self.check_state(state)
         return (-((self.size - state.ply) // 2), (self.size + 1 - state.ply) // 2)
 
     # -- notation ---------------------------------------------------------------------
 
     def format_move(self, state: Connect4State, move: int) -> str:
         """A move as its 1-based column number."""
-        return str(move)
+        self.check_state(state)
+        return str(self._check_move(move))
 
     def parse_move(self, state: Connect4State, text: str) -> int:
         """Read a 1-based column and check that it can be played in ``state``.
@@ -554,6 +648,12 @@ class Connect4(BaseGame[Connect4State, int]):
         Raises :class:`ParseError` for text that is not a column of this board and
         :class:`IllegalMoveError` for a full column or a finished game.
         """
+        need_text(text, "a move's text")
+        self.check_state(state)
+        return self._parse_move(state, text)
+
+    def _parse_move(self, state: Connect4State, text: str) -> int:
+        """:meth:`parse_move` of a state known to be one (parse_position's own)."""
         stripped = text.strip()
         if not (stripped.isascii() and stripped.isdigit()):
             raise ParseError(
@@ -575,13 +675,14 @@ class Connect4(BaseGame[Connect4State, int]):
         on wider boards moves must be separated by commas or spaces. Raises
         :class:`ParseError` or :class:`IllegalMoveError` naming the bad move.
         """
+        text = need_text(text, "a position's text")
         tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
         if self.width <= 9:
             tokens = [digit for token in tokens for digit in token]
         state = self._initial
         for index, token in enumerate(tokens, start=1):
             try:
-                move = self.parse_move(state, token)
+                move = self._parse_move(state, token)
             except PliesError as exc:
                 raise type(exc)(f"{exc} (move {index} of {shown(text.strip())})") from None
             state = self.play_unchecked(state, move)
@@ -595,6 +696,7 @@ class Connect4(BaseGame[Connect4State, int]):
         through a finished game): :meth:`parse_position` reads it back to an equal
         state. Moves are digits, or comma-separated on boards wider than 9.
         """
+        self.check_state(state)
         moves = self._move_sequence(state)
         separator = "" if self.width <= 9 else ","
         return separator.join(str(m) for m in moves)
@@ -637,6 +739,7 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def render(self, state: Connect4State) -> str:
         """The board as text, top row first: ``X`` first player, ``O`` second, ``.`` empty."""
+        self.check_state(state)
         first = state.position if state.ply & 1 == 0 else state.position ^ state.mask
         lines = []
         for row in range(self.height - 1, -1, -1):

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import int_move_type, read_int, shown
+from plies.games._text import check_player, int_move_type, read_int, shown, whole
 
 __all__ = ["MNKGame", "MNKState"]
 
@@ -57,6 +58,7 @@ class MNKGame(BaseGame[MNKState, int]):
     name = "mnk"
     #: Only the mark completing k in a row wins; a full board is a draw.
     last_mover_wins = True
+    state_type = MNKState
 
     def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
         for label, value in (("m", m), ("n", n), ("k", k)):
@@ -97,6 +99,38 @@ class MNKGame(BaseGame[MNKState, int]):
 
         return MNKNative(self)
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is an :class:`MNKState` that a game on this board
+        reaches: marks on its cells only, never two on one, as many x as o or one
+        more, ``ply`` counting them and ``won`` saying whether the last mover has
+        k in a row (and the other has not)."""
+        super().check_state(state)
+        assert isinstance(state, MNKState)
+        x, o, ply, won = state
+        if not (whole(x) and whole(o) and whole(ply) and isinstance(won, bool)):
+            raise PliesError(f"{self.name}: {shown(repr(state))} is not a position (field types)")
+        nx, no = x.bit_count(), o.bit_count()
+        problem = None
+        if x < 0 or o < 0 or (x | o) >> self.size or x & o:
+            problem = "marks off the board or on one another"
+        elif nx - no not in (0, 1) or ply != nx + no:
+            problem = f"{nx} x and {no} o marks at ply {ply}"
+        elif won != (self._has_line(o if ply & 1 == 0 else x)) or self._has_line(
+            x if ply & 1 == 0 else o
+        ):
+            problem = "its won flag does not match the lines on the board"
+        if problem:
+            raise PliesError(f"{self.name}: {shown(repr(state))} is not a position ({problem})")
+
+    def _check_move(self, move: object) -> None:
+        """Raise unless ``move`` is an int naming a cell of the board."""
+        int_move_type(move, game=self.name)
+        assert isinstance(move, int)
+        if not 0 <= move < self.size:
+            raise IllegalMoveError(
+                f"{self.name}: no cell {move} (cells are 0-{self.size - 1}, 0-based)"
+            )
+
     # -- rules ----------------------------------------------------------------------
 
     def initial_state(self) -> MNKState:
@@ -105,10 +139,14 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def to_move(self, state: MNKState) -> int:
         """0 (``x``) when an even number of marks is down, else 1 (``o``)."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         return state.ply & 1
 
     def legal_moves(self, state: MNKState) -> list[int]:
         """Empty cells, most lines through them first; none once the game is over."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         if state.won:
             return []
         taken = state.x | state.o
@@ -121,6 +159,7 @@ class MNKGame(BaseGame[MNKState, int]):
         :class:`IllegalMoveError` for a cell off the board, a taken cell or a
         finished game.
         """
+        self.check_state(state)
         int_move_type(move, game=self.name)
         if not 0 <= move < self.size:
             raise IllegalMoveError(
@@ -135,27 +174,35 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def play_unchecked(self, state: MNKState, move: int) -> MNKState:
         """:meth:`play` for a legal move, without the checks (the engine's path)."""
-        x, o, ply, _ = state
-        bit = 1 << move
-        if ply & 1:
-            o |= bit
-            mine = o
-        else:
-            x |= bit
-            mine = x
-        won = False
-        for line in self._lines_through[move]:
-            if mine & line == line:
-                won = True
-                break
-        return _new_state(MNKState, (x, o, ply + 1, won))
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            x, o, ply, _ = state
+            bit = 1 << move
+            if ply & 1:
+                o |= bit
+                mine = o
+            else:
+                x |= bit
+                mine = x
+            won = False
+            for line in self._lines_through[move]:
+                if mine & line == line:
+                    won = True
+                    break
+            return _new_state(MNKState, (x, o, ply + 1, won))
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def is_terminal(self, state: MNKState) -> bool:
         """Whether someone has ``k`` in a row or the board is full."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         return state.won or state.ply == self.size
 
     def utility(self, state: MNKState, player: int) -> float:
         """+1 if ``player`` completed a line, -1 if the opponent did, 0 otherwise."""
+        self.check_state(state)
+        check_player(player)
         if not state.won:
             return 0.0
         return 1.0 if (state.ply - 1) & 1 == player else -1.0
@@ -164,14 +211,20 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def key(self, state: MNKState) -> int:
         """One integer: the ``x`` bits, then the ``o`` bits above them."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         return state.x | state.o << self.size
 
     def remaining_plies(self, state: MNKState) -> int:
         """The empty cells: the game ends when the board is full, if not before."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         return self.size - state.ply
 
     def terminal_value(self, state: MNKState) -> float | None:
         """-1 for the side to move if the last move won, 0 on a full board, else None."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         if state.won:
             return -1.0
         if state.ply == self.size:
@@ -180,6 +233,8 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def evaluate(self, state: MNKState, player: int) -> float:
         """Open lines: lines holding marks of ``player`` only, minus the opponent's."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         x, o = state.x, state.o
         score = 0
         for line in self._all_lines:
@@ -191,6 +246,8 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def winning_move(self, state: MNKState) -> int | None:
         """A cell that completes ``k`` in a row for the side to move, if there is one."""
+        if type(state) is not MNKState:
+            self.check_state(state)
         if state.won:
             return None
         mine = state.o if state.ply & 1 else state.x
@@ -208,10 +265,18 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def format_move(self, state: MNKState, move: int) -> str:
         """The 1-based cell number."""
+        self.check_state(state)
+        self._check_move(move)
         return str(move + 1)
 
     def parse_move(self, state: MNKState, text: str) -> int:
         """Read a 1-based cell number and check that the cell is free."""
+        need_text(text, "a move's text")
+        self.check_state(state)
+        return self._parse_move(state, text)
+
+    def _parse_move(self, state: MNKState, text: str) -> int:
+        """:meth:`parse_move` of a state known to be one (parse_position's own)."""
         stripped = text.strip()
         if not (stripped.isascii() and stripped.isdigit()):
             raise ParseError(
@@ -228,7 +293,7 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def parse_position(self, text: str) -> MNKState:
         """Read moves (``5 1 9``, ``519``) or a board (``x.o/.x./..o``); empty = start."""
-        stripped = text.strip()
+        stripped = need_text(text, "a position's text").strip()
         if any(ch in stripped.lower() for ch in "xo./"):
             return self._parse_board(stripped)
         tokens = stripped.replace(",", " ").split()
@@ -236,7 +301,7 @@ class MNKGame(BaseGame[MNKState, int]):
             tokens = list(tokens[0])
         state = self._initial
         for token in tokens:
-            state = self.play_unchecked(state, self.parse_move(state, token))
+            state = self.play_unchecked(state, self._parse_move(state, token))
         return state
 
     def _parse_board(self, text: str) -> MNKState:
@@ -269,6 +334,7 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def format_position(self, state: MNKState) -> str:
         """The board, rows from the top joined by ``/`` (``x.o/.x./..o``)."""
+        self.check_state(state)
         cells = "".join(
             "x" if state.x >> c & 1 else "o" if state.o >> c & 1 else "." for c in range(self.size)
         )
@@ -276,6 +342,7 @@ class MNKGame(BaseGame[MNKState, int]):
 
     def render(self, state: MNKState) -> str:
         """The board as a grid; empty cells show their number."""
+        self.check_state(state)
         width = len(str(self.size))
         lines = []
         for r in range(self.n):

@@ -18,9 +18,10 @@ from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple, overload
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import clip, read_int, shown
+from plies.games._text import check_player, clip, read_int, shown, whole
 
 __all__ = ["Nim", "NimMove", "NimState"]
 
@@ -118,6 +119,7 @@ class Nim(BaseGame[NimState, NimMove]):
     name = "nim"
     #: Normal play: whoever takes the last object wins.
     last_mover_wins = True
+    state_type = NimState
 
     def __init__(self, heaps: Sequence[int] = (3, 4, 5)) -> None:
         if isinstance(heaps, int) and not isinstance(heaps, bool):
@@ -137,6 +139,37 @@ class Nim(BaseGame[NimState, NimMove]):
 
         return NimNative(self)
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is a :class:`NimState`: a tuple of 1 to
+        :data:`MAX_HEAPS` heap sizes from 0 to :data:`MAX_HEAP`, player 0 or 1."""
+        super().check_state(state)
+        assert isinstance(state, NimState)
+        heaps, player = state
+        if not isinstance(heaps, tuple):
+            problem = "its heaps are no tuple of ints"
+        elif not 1 <= len(heaps) <= MAX_HEAPS or not all(
+            whole(size) and 0 <= size <= MAX_HEAP for size in heaps
+        ):
+            problem = f"want 1 to {MAX_HEAPS} heaps of 0 to {MAX_HEAP:,}"
+        elif not whole(player) or player not in (0, 1):
+            problem = "its player is not 0 or 1"
+        else:
+            return
+        raise PliesError(f"nim: {shown(repr(state))} is not a position ({problem})")
+
+    @staticmethod
+    def _check_move(move: object) -> tuple[int, int]:
+        """``move`` as ``(heap, take)``; raise :class:`ArgumentTypeError` unless it is a
+        pair of ints."""
+        if not isinstance(move, tuple) or len(move) != 2:
+            raise ArgumentTypeError(
+                f"nim: a move is a NimMove(heap, take) pair, got {clip(repr(move))}"
+            )
+        heap, take = move
+        if type(heap) is not int or type(take) is not int:
+            raise ArgumentTypeError(f"nim: a move's heap and take are ints, got {clip(repr(move))}")
+        return heap, take
+
     # -- rules ----------------------------------------------------------------------
 
     def initial_state(self) -> NimState:
@@ -145,11 +178,15 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def to_move(self, state: NimState) -> int:
         """The player to move."""
+        if type(state) is not NimState:
+            self.check_state(state)
         return state.player
 
     def legal_moves(self, state: NimState) -> NimMoves:
         """Every (heap, count): heaps left to right, larger takes first (made lazily,
         see :class:`NimMoves`)."""
+        if type(state) is not NimState:
+            self.check_state(state)
         return NimMoves(state.heaps)
 
     def play(self, state: NimState, move: NimMove) -> NimState:
@@ -158,13 +195,8 @@ class Nim(BaseGame[NimState, NimMove]):
         Raises :class:`ArgumentTypeError` unless ``move`` is a pair of ints and
         :class:`IllegalMoveError` for a heap that does not exist or holds fewer.
         """
-        if not isinstance(move, tuple) or len(move) != 2:
-            raise ArgumentTypeError(
-                f"nim: a move is a NimMove(heap, take) pair, got {clip(repr(move))}"
-            )
-        heap, take = move
-        if type(heap) is not int or type(take) is not int:
-            raise ArgumentTypeError(f"nim: a move's heap and take are ints, got {clip(repr(move))}")
+        self.check_state(state)
+        heap, take = self._check_move(move)
         if not 0 <= heap < len(state.heaps):
             raise IllegalMoveError(
                 f"nim: illegal move {clip(repr(move))}: no heap {heap} "
@@ -179,20 +211,30 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def play_unchecked(self, state: NimState, move: NimMove) -> NimState:
         """:meth:`play` for a legal move, without the checks."""
-        heaps = list(state.heaps)
-        heaps[move.heap] -= move.take
-        return NimState(tuple(heaps), 1 - state.player)
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            heaps = list(state.heaps)
+            heaps[move.heap] -= move.take
+            return NimState(tuple(heaps), 1 - state.player)
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def remaining_plies(self, state: NimState) -> int:
         """The objects left: every move takes at least one."""
+        if type(state) is not NimState:
+            self.check_state(state)
         return sum(state.heaps)
 
     def is_terminal(self, state: NimState) -> bool:
         """Whether every heap is empty."""
+        if type(state) is not NimState:
+            self.check_state(state)
         return not any(state.heaps)
 
     def utility(self, state: NimState, player: int) -> float:
         """-1 for the player facing empty heaps (the other took the last object), +1 else."""
+        self.check_state(state)
+        check_player(player)
         return -1.0 if player == state.player else 1.0
 
     # -- search hooks ---------------------------------------------------------------
@@ -203,14 +245,20 @@ class Nim(BaseGame[NimState, NimMove]):
         (Sorting the heaps would merge more states, but the table's moves name heaps
         by position, so states with one key must have the same moves.)
         """
+        if type(state) is not NimState:
+            self.check_state(state)
         return state.heaps
 
     def terminal_value(self, state: NimState) -> float | None:
         """-1 (a loss for the side to move) when every heap is empty, else None."""
+        if type(state) is not NimState:
+            self.check_state(state)
         return None if any(state.heaps) else -1.0
 
     def winning_move(self, state: NimState) -> NimMove | None:
         """Take the whole heap when only one heap is left (the last object wins)."""
+        if type(state) is not NimState:
+            self.check_state(state)
         non_empty = [i for i, size in enumerate(state.heaps) if size]
         if len(non_empty) == 1:
             return NimMove(non_empty[0], state.heaps[non_empty[0]])
@@ -220,11 +268,14 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def format_move(self, state: NimState, move: NimMove) -> str:
         """``H:N``: take N from heap H (1-based)."""
-        return f"{move.heap + 1}:{move.take}"
+        self.check_state(state)
+        heap, take = self._check_move(move)
+        return f"{heap + 1}:{take}"
 
     def parse_move(self, state: NimState, text: str) -> NimMove:
         """Read ``H:N`` and check that heap H holds at least N objects."""
-        heap_text, sep, count_text = text.strip().partition(":")
+        heap_text, sep, count_text = need_text(text, "a move's text").strip().partition(":")
+        self.check_state(state)
         if not sep:
             raise ParseError(f"nim: a move is HEAP:COUNT such as 2:3, got {shown(text)}")
         heap = read_int(heap_text, what="the heap of a move", game="nim") - 1
@@ -239,7 +290,7 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def parse_position(self, text: str) -> NimState:
         """Read heap sizes (``3,4,5``); empty text is the default start."""
-        tokens = text.replace(",", " ").split()
+        tokens = need_text(text, "a position's text").replace(",", " ").split()
         if not tokens:
             return self._initial
         if not all(token.isascii() and token.isdigit() for token in tokens):
@@ -251,10 +302,12 @@ class Nim(BaseGame[NimState, NimMove]):
 
     def format_position(self, state: NimState) -> str:
         """The heap sizes joined by commas."""
+        self.check_state(state)
         return ",".join(map(str, state.heaps))
 
     def render(self, state: NimState) -> str:
         """One line per heap: its number, size and objects."""
+        self.check_state(state)
         return "\n".join(
             f"heap {i + 1}: {size:>2} {'|' * min(size, 60)}" for i, size in enumerate(state.heaps)
         )

@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from plies.errors import IllegalMoveError, ParseError
+from plies._arguments import need_text
+from plies.errors import IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import int_move_type, shown
+from plies.games._text import check_player, int_move_type, shown, whole
 
 __all__ = ["PASS", "Othello", "OthelloState", "format_square", "parse_square"]
 
@@ -158,6 +159,7 @@ class Othello(BaseGame[OthelloState, int]):
     """Othello on the standard 8 x 8 board from the standard start position."""
 
     name = "othello"
+    state_type = OthelloState
 
     def __init__(self) -> None:
         # The last (state, moves of its side to move): the engine asks terminal_value,
@@ -176,6 +178,33 @@ class Othello(BaseGame[OthelloState, int]):
     def __repr__(self) -> str:
         return "Othello()"
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is an :class:`OthelloState`: two disjoint sets of
+        discs on the 64 squares and the player 0 or 1."""
+        super().check_state(state)
+        assert isinstance(state, OthelloState)
+        mover, opponent, player = state
+        if not (whole(mover) and whole(opponent) and whole(player)):
+            problem = "its fields are not three ints"
+        elif mover < 0 or opponent < 0 or (mover | opponent) & ~_FULL or mover & opponent:
+            problem = "discs off the board or on one another"
+        elif player not in (0, 1):
+            problem = f"player {player}, not 0 or 1"
+        else:
+            return
+        raise PliesError(f"othello: {shown(repr(state))} is not a position ({problem})")
+
+    @staticmethod
+    def _check_move(move: object) -> int:
+        """``move``, an int naming a square 0-63 or :data:`PASS`."""
+        int_move_type(move, game="othello")
+        assert isinstance(move, int)
+        if not 0 <= move <= PASS:
+            raise IllegalMoveError(
+                f"othello: illegal move {move}: a move is a square 0-63 or PASS (64)"
+            )
+        return move
+
     def native(self) -> Any:
         """The native port (:mod:`plies.engine.native._othello`): the rules compiled."""
         from plies.engine.native._othello import OthelloNative
@@ -190,6 +219,8 @@ class Othello(BaseGame[OthelloState, int]):
 
     def to_move(self, state: OthelloState) -> int:
         """0 when black (X) is to move, 1 for white (O)."""
+        if type(state) is not OthelloState:
+            self.check_state(state)
         return state.player
 
     def legal_moves(self, state: OthelloState) -> list[int]:
@@ -197,6 +228,8 @@ class Othello(BaseGame[OthelloState, int]):
 
         ``[PASS]`` when there are none but the opponent can move; ``[]`` at the end.
         """
+        if type(state) is not OthelloState:
+            self.check_state(state)
         mover, opponent, _ = state
         moves = self._moves_of(state)
         if moves:
@@ -211,29 +244,34 @@ class Othello(BaseGame[OthelloState, int]):
         Raises :class:`ArgumentTypeError` for a move that is not an int and
         :class:`IllegalMoveError` (with the reason) for one that is not legal.
         """
-        int_move_type(move, game="othello")
-        if not 0 <= move <= PASS:
-            raise IllegalMoveError(
-                f"othello: illegal move {move}: a move is a square 0-63 or PASS (64)"
-            )
+        self.check_state(state)
+        self._check_move(move)
         if move not in self.legal_moves(state):
             raise IllegalMoveError(self._illegal_reason(state, move))
         return self.play_unchecked(state, move)
 
     def play_unchecked(self, state: OthelloState, move: int) -> OthelloState:
         """:meth:`play` for a legal move, without the checks (the engine's path)."""
-        mover, opponent, player = state
-        if move == PASS:
-            return OthelloState(opponent, mover, 1 - player)
-        flipped = _flips(mover, opponent, move)
-        return OthelloState(opponent ^ flipped, mover | flipped | (1 << move), 1 - player)
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            mover, opponent, player = state
+            if move == PASS:
+                return OthelloState(opponent, mover, 1 - player)
+            flipped = _flips(mover, opponent, move)
+            return OthelloState(opponent ^ flipped, mover | flipped | (1 << move), 1 - player)
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def is_terminal(self, state: OthelloState) -> bool:
         """Whether neither side can move."""
+        if type(state) is not OthelloState:
+            self.check_state(state)
         return not self._moves_of(state) and not _move_mask(state.opponent, state.mover)
 
     def utility(self, state: OthelloState, player: int) -> float:
         """+1 if ``player`` has more discs, -1 if fewer, 0 for an equal count."""
+        self.check_state(state)
+        check_player(player)
         mover, opponent, to_move = state
         diff = mover.bit_count() - opponent.bit_count()
         if to_move != player:
@@ -242,6 +280,7 @@ class Othello(BaseGame[OthelloState, int]):
 
     def disc_counts(self, state: OthelloState) -> tuple[int, int]:
         """The numbers of black and white discs."""
+        self.check_state(state)
         mover, opponent, player = state
         if player == 0:
             return mover.bit_count(), opponent.bit_count()
@@ -251,10 +290,14 @@ class Othello(BaseGame[OthelloState, int]):
 
     def key(self, state: OthelloState) -> int:
         """One integer: mover discs, opponent discs and the side to move."""
+        if type(state) is not OthelloState:
+            self.check_state(state)
         return state.mover | (state.opponent << 64) | (state.player << 128)
 
     def terminal_value(self, state: OthelloState) -> float | None:
         """The utility for the side to move if neither side can move, else None."""
+        if type(state) is not OthelloState:
+            self.check_state(state)
         mover, opponent, _ = state
         if self._moves_of(state) or _move_mask(opponent, mover):
             return None
@@ -268,6 +311,8 @@ class Othello(BaseGame[OthelloState, int]):
         next to an empty corner costs 50; the disc difference weighs 1 per disc,
         rising to 4 per disc once fewer than 16 squares are empty.
         """
+        if type(state) is not OthelloState:
+            self.check_state(state)
         mover, opponent, to_move = state
         score = 10 * (self._moves_of(state).bit_count() - _move_mask(opponent, mover).bit_count())
         score += 100 * ((mover & _CORNERS).bit_count() - (opponent & _CORNERS).bit_count())
@@ -286,7 +331,8 @@ class Othello(BaseGame[OthelloState, int]):
 
     def format_move(self, state: OthelloState, move: int) -> str:
         """A square as ``d3``, or ``pass``."""
-        return format_square(move)
+        self.check_state(state)
+        return format_square(self._check_move(move))
 
     def parse_move(self, state: OthelloState, text: str) -> int:
         """Read ``d3`` or ``pass`` and check it is legal in ``state``.
@@ -295,7 +341,8 @@ class Othello(BaseGame[OthelloState, int]):
         (with the legal moves) for a square that flips nothing, an occupied square, a
         pass while a move exists, or any move after the game is over.
         """
-        move = parse_square(text)
+        move = parse_square(need_text(text, "a move's text"))
+        self.check_state(state)
         if move in self.legal_moves(state):
             return move
         raise IllegalMoveError(self._illegal_reason(state, move))
@@ -320,7 +367,7 @@ class Othello(BaseGame[OthelloState, int]):
         See the module documentation for both forms. Raises :class:`ParseError` for
         text in neither form and :class:`IllegalMoveError` for an illegal move.
         """
-        compact = re.sub(r"[\s/]+", "", text).upper()
+        compact = re.sub(r"[\s/]+", "", need_text(text, "a position's text")).upper()
         if _BOARD_CHARS.fullmatch(compact):
             if len(compact) != 65 or compact[64] not in "XO":
                 raise ParseError(
@@ -355,6 +402,7 @@ class Othello(BaseGame[OthelloState, int]):
 
     def format_position(self, state: OthelloState) -> str:
         """The board as 64 characters ``X``/``O``/``-`` (rank 1 first), a space, the side."""
+        self.check_state(state)
         black, white = (
             (state.mover, state.opponent) if state.player == 0 else (state.opponent, state.mover)
         )
@@ -365,6 +413,7 @@ class Othello(BaseGame[OthelloState, int]):
 
     def render(self, state: OthelloState) -> str:
         """The board as text with files and ranks, then the disc count and side to move."""
+        self.check_state(state)
         black, white = self.disc_counts(state)
         board = self.format_position(state)
         lines = ["  a b c d e f g h"]

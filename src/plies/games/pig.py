@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import clip, read_int, shown
+from plies.games._text import check_player, clip, read_int, shown, whole
 
 __all__ = ["HOLD", "ROLL", "Pig", "PigMove", "PigState"]
 
@@ -36,6 +37,9 @@ HOLD = "hold"
 
 PigMove = str | int
 """A decision (:data:`ROLL` or :data:`HOLD`) or a die face 1..faces."""
+
+#: The largest score or turn total a state holds (what POSITION text can give).
+_MOST = 10**18 - 1
 
 _STATE = re.compile(
     r"scores\s+(\d+)\s*,\s*(\d+)\s+total\s+(\d+)\s+player\s+([12])(\s+rolling)?",
@@ -58,6 +62,7 @@ class Pig(BaseGame[PigState, PigMove]):
 
     name = "pig"
     has_chance = True
+    state_type = PigState
 
     def __init__(self, target: int = 20, faces: int = 6) -> None:
         for label, value, low, high in (("target", target, 1, 1000), ("faces", faces, 2, 100)):
@@ -75,6 +80,42 @@ class Pig(BaseGame[PigState, PigMove]):
     def __repr__(self) -> str:
         return f"Pig(target={self.target}, faces={self.faces})"
 
+    def check_state(self, state: object) -> None:
+        """Raise unless ``state`` is a :class:`PigState` of this game: two scores and
+        a turn total from 0 (scores below the target but for a finished game's
+        winner), the player 0 or 1 and ``rolling`` a bool."""
+        super().check_state(state)
+        assert isinstance(state, PigState)
+        scores, total, player, rolling = state
+        if not (
+            isinstance(scores, tuple)
+            and len(scores) == 2
+            and all(whole(score) for score in scores)
+            and whole(total)
+            and whole(player)
+            and isinstance(rolling, bool)
+        ):
+            problem = "its fields are not a pair of ints, two ints and a bool"
+        elif min(*scores, total) < 0 or min(scores) >= self.target or player not in (0, 1):
+            problem = f"scores {scores}, turn total {total}, player {player}"
+        elif max(scores) >= self.target and (total or rolling):
+            problem = "a turn under way after the end of the game"
+        elif max(*scores, total) > _MOST:
+            problem = f"numbers above {_MOST:,}"
+        else:
+            return
+        raise PliesError(f"pig: {shown(repr(state))} is not a position ({problem})")
+
+    @staticmethod
+    def _check_move(move: object) -> PigMove:
+        """``move``, a str or an int (a die face)."""
+        if type(move) is not str and type(move) is not int:
+            raise ArgumentTypeError(
+                f"pig: a move is 'roll', 'hold' or a die face (int), got {clip(repr(move))} "
+                f"of type {type(move).__name__}"
+            )
+        return move
+
     # -- rules ------------------------------------------------------------------------
 
     def initial_state(self) -> PigState:
@@ -83,6 +124,8 @@ class Pig(BaseGame[PigState, PigMove]):
 
     def to_move(self, state: PigState) -> int:
         """The player whose turn it is."""
+        if type(state) is not PigState:
+            self.check_state(state)
         return state.player
 
     def legal_moves(self, state: PigState) -> list[PigMove]:
@@ -90,6 +133,8 @@ class Pig(BaseGame[PigState, PigMove]):
 
         At a chance node the decisions are not available: see :meth:`chance_outcomes`.
         """
+        if type(state) is not PigState:
+            self.check_state(state)
         if state.rolling or self.is_terminal(state):
             return []
         return [ROLL, HOLD] if state.total else [ROLL]
@@ -100,11 +145,8 @@ class Pig(BaseGame[PigState, PigMove]):
         Raises :class:`ArgumentTypeError` for a move that is neither a str nor an int
         and :class:`IllegalMoveError` for one not allowed now (see :meth:`parse_move`).
         """
-        if type(move) is not str and type(move) is not int:
-            raise ArgumentTypeError(
-                f"pig: a move is 'roll', 'hold' or a die face (int), got {clip(repr(move))} "
-                f"of type {type(move).__name__}"
-            )
+        self.check_state(state)
+        self._check_move(move)
         if self.is_terminal(state):
             raise IllegalMoveError(f"pig: illegal move {clip(repr(move))}: the game is over")
         if state.rolling:
@@ -124,34 +166,54 @@ class Pig(BaseGame[PigState, PigMove]):
 
     def play_unchecked(self, state: PigState, move: PigMove) -> PigState:
         """:meth:`play` for a legal move or outcome, without the checks."""
-        scores, total, player, _ = state
-        if move == ROLL:
-            return PigState(scores, total, player, True)
-        if move == HOLD:
-            banked = (
-                (scores[0] + total, scores[1]) if player == 0 else (scores[0], scores[1] + total)
-            )
-            return PigState(banked, 0, 1 - player, False)
-        if move == 1:
-            return PigState(scores, 0, 1 - player, False)
-        assert isinstance(move, int)
-        return PigState(scores, total + move, player, False)
+        try:  # no cost unless raised: a value that is no state, refused by its check
+            scores, total, player, _ = state
+            if move == ROLL:
+                return PigState(scores, total, player, True)
+            if move == HOLD:
+                banked = (
+                    (scores[0] + total, scores[1])
+                    if player == 0
+                    else (scores[0], scores[1] + total)
+                )
+                return PigState(banked, 0, 1 - player, False)
+            if move == 1:
+                return PigState(scores, 0, 1 - player, False)
+            assert isinstance(move, int)
+            return PigState(scores, total + move, player, False)
+        except (AttributeError, TypeError, ValueError):
+            self.check_state(state)
+            raise
 
     def is_terminal(self, state: PigState) -> bool:
         """Whether a player has reached the target."""
+        if type(state) is not PigState:
+            self.check_state(state)
         return max(state.scores) >= self.target
 
     def utility(self, state: PigState, player: int) -> float:
         """+1 if ``player`` reached the target, -1 if the opponent did."""
+        self.check_state(state)
+        check_player(player)
         return 1.0 if state.scores[player] >= self.target else -1.0
 
     def is_chance(self, state: PigState) -> bool:
         """Whether the die is in the air."""
+        if type(state) is not PigState:
+            self.check_state(state)
         return state.rolling
 
     def chance_outcomes(self, state: PigState) -> tuple[tuple[PigMove, float], ...]:
         """The die faces 1..faces, each with probability ``1 / faces``."""
+        if type(state) is not PigState:
+            self.check_state(state)
         return self._outcomes
+
+    def key(self, state: PigState) -> PigState:
+        """The state itself (the default key), once it is known to be one."""
+        if type(state) is not PigState:
+            self.check_state(state)
+        return state
 
     def utility_bounds(self) -> tuple[float, float]:
         """Utilities are -1 and +1."""
@@ -167,6 +229,8 @@ class Pig(BaseGame[PigState, PigMove]):
         risk), the player on turn wins with probability about ``b / (a + b)``. When
         holding reaches the target it is 1, or ``1 - 1/faces`` with the die rolling.
         """
+        if type(state) is not PigState:
+            self.check_state(state)
         scores, total, on_turn, rolling = state
         need_other = self.target - scores[1 - on_turn]  # at least 1: the game is on
         if scores[on_turn] + total >= self.target:
@@ -183,7 +247,8 @@ class Pig(BaseGame[PigState, PigMove]):
 
     def format_move(self, state: PigState, move: PigMove) -> str:
         """``roll``, ``hold`` or a die face as its number."""
-        return str(move)
+        self.check_state(state)
+        return str(self._check_move(move))
 
     def parse_move(self, state: PigState, text: str) -> PigMove:
         """Read ``roll``/``hold`` (or ``r``/``h``) at a decision, a face at a chance node.
@@ -192,7 +257,8 @@ class Pig(BaseGame[PigState, PigMove]):
         for a move that is not allowed now (``hold`` with a turn total of 0, a
         decision while the die rolls, anything after the game is over).
         """
-        word = text.strip().lower()
+        word = need_text(text, "a move's text").strip().lower()
+        self.check_state(state)
         move: PigMove
         if word in ("roll", "r"):
             move = ROLL
@@ -220,7 +286,7 @@ class Pig(BaseGame[PigState, PigMove]):
         See the module documentation. Raises :class:`ParseError` or
         :class:`IllegalMoveError` naming the bad part.
         """
-        stripped = text.strip()
+        stripped = need_text(text, "a position's text").strip()
         if stripped.lower().startswith("scores"):
             match = _STATE.fullmatch(stripped)
             if match is None:
@@ -250,12 +316,14 @@ class Pig(BaseGame[PigState, PigMove]):
 
     def format_position(self, state: PigState) -> str:
         """``scores A,B total T player P`` (P is 1 or 2), plus ``rolling`` at a chance node."""
+        self.check_state(state)
         first, second = state.scores
         text = f"scores {first},{second} total {state.total} player {state.player + 1}"
         return f"{text} rolling" if state.rolling else text
 
     def render(self, state: PigState) -> str:
         """Scores, target, turn total and what happens next, on two lines."""
+        self.check_state(state)
         first, second = state.scores
         lines = [f"player 1: {first}   player 2: {second}   (target {self.target})"]
         if self.is_terminal(state):

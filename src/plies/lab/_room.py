@@ -35,7 +35,8 @@ from plies.engine import Limits, StopRequest, iterate, search
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame
 from plies.games import OPENSPIEL, parse_game_spec
-from plies.lab._games import checkers_cell, checkers_rows, picture
+from plies.lab._games import MAX_GAME_TREE_NODES, checkers_cell, checkers_rows, picture
+from plies.lab._search import need
 
 __all__ = [
     "MAX_MOVES",
@@ -130,11 +131,19 @@ def open_room(spec: str, position: str = "", moves: Sequence[str] = ()) -> Room:
     return room
 
 
+def _need_room(room: object) -> Room:
+    """``room``, which must be a :class:`Room` (:class:`ArgumentTypeError` if not)."""
+    need(room, Room, "room")
+    assert isinstance(room, Room)
+    return room
+
+
 def play_move(room: Room, text: str) -> Room:
     """``room`` after the move (or, at a chance node, the outcome) typed as ``text``.
 
     Raises the game's :class:`~plies.errors.IllegalMoveError` with its reason.
     """
+    _need_room(room)
     text = _text(text, "move", MAX_MOVE_TEXT).strip()
     if not text:
         raise IllegalMoveError(f"{room.game.name}: a move is needed, not empty text")
@@ -160,6 +169,7 @@ def _after(room: Room, move: Any) -> Room:
 
 def undo(room: Room, count: int = 1) -> Room:
     """``room`` with its last ``count`` moves taken back."""
+    _need_room(room)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise RoomError(f"undo takes back a whole number of moves >= 1, not {count!r}")
     if count > len(room.moves):
@@ -173,6 +183,9 @@ def undo(room: Room, count: int = 1) -> Room:
 def roll(room: Room, rng: random.Random | None = None) -> Room:
     """``room`` after a chance event drawn by its probability (``rng``: a fresh
     system-seeded generator unless given)."""
+    _need_room(room)
+    if rng is not None:
+        need(rng, random.Random, "rng")
     if not room.is_chance():
         raise RoomError(f"{room.game.name}: no chance event is due, so there is nothing to roll")
     outcomes = list(room.game.chance_outcomes(room.state))
@@ -430,7 +443,12 @@ def room_state(
     each move (``movers``: 0, 1 or None for a chance event), the board (grid games)
     and the game's own picture, the game exported (with the players' ``names`` where
     the export has a header for them), and the depth to open the position at in the
-    tree lab (``lab_depth``, trees of at most ``lab_nodes`` nodes)."""
+    tree lab (``lab_depth``, trees of at most ``lab_nodes`` nodes, from 1 to
+    :data:`~plies.lab._games.MAX_GAME_TREE_NODES`)."""
+    _need_room(room)
+    need(lab_nodes, int, "lab_nodes")
+    if not 1 <= lab_nodes <= MAX_GAME_TREE_NODES:
+        raise LimitError(f"lab_nodes must be from 1 to {MAX_GAME_TREE_NODES:,}, not {lab_nodes:,}")
     game, state = room.game, room.state
     board = _board(game, state)
     players = _players(game)
@@ -570,6 +588,9 @@ def think(
     The limits are checked before anything runs (:class:`RoomError`); the first item
     comes only after the position was checked to be one where a player moves.
     """
+    _need_room(room)
+    if stop is not None and not isinstance(stop, threading.Event) and not callable(stop):
+        raise RoomError(f"stop must be a threading.Event, a callable or None, not {stop!r:.40}")
     limits = _limits(depth, seconds)
     game, state = room.game, room.state
     if game.is_terminal(state):

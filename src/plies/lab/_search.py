@@ -54,6 +54,7 @@ def read_tree(
 def with_bounds(tree: Tree, bounds: tuple[Number, Number] | None) -> Tree:
     """``tree`` with known leaf ``bounds`` (for Star1), checked against its leaves;
     ``None`` leaves it as it is."""
+    need(tree, Tree, "tree")
     if bounds is not None:
         check_bounds(tree, bounds)
         tree.bounds = bounds
@@ -264,7 +265,11 @@ def _impossible(difficulty: _Difficulty, branching: int, depth: int, chance: boo
             f"a tree of branching {branching} and depth {depth} is too small to practise "
             "on: give branching and depth 2 or more"
         )
-    cutters = sum(branching**d for d in range(1, depth))  # inner nodes below the root
+    cutters = 0  # inner nodes below the root, counted as far as the cut-offs asked for
+    for level in range(1, depth):  # (a sum over every level hung on a depth of 10**30)
+        cutters += branching**level
+        if cutters >= difficulty.cutoffs:
+            break
     if difficulty.cutoffs > cutters:
         return (
             f"a tree of branching {branching} and depth {depth} has at most {cutters} "
@@ -306,6 +311,8 @@ def exercise(
     textbooks draw them (their names, :meth:`plies.trees.Tree.name`).
     """
     need(seed, int, "seed")
+    need(branching, int, "branching")
+    need(depth, int, "depth")
     if cutoffs is None:
         cutoffs = 0 if chance else 1
     need(cutoffs, int, "cutoffs")

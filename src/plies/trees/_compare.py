@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from plies.errors import ArgumentTypeError, SearchError
+from plies.errors import ArgumentTypeError, LimitError, SearchError
 from plies.trees._model import Number, Tree
 from plies.trees._result import SearchOptions
 from plies.trees._search import _check_tree, search
@@ -24,7 +25,17 @@ def knuth_moore_minimum(branching: int, depth: int) -> int:
             raise ArgumentTypeError(f"{name} must be an int, not {x!r}")
         if x < 0:
             raise SearchError(f"{name} must be 0 or more, not {x}")
+    if branching > 1 and (depth + 1) // 2 * math.log10(branching) > MAX_COUNT_DIGITS:
+        raise LimitError(
+            f"knuth_moore_minimum({branching}, {depth}) has more than {MAX_COUNT_DIGITS:,} "
+            "digits: lower the branching or the depth"
+        )
     return int(branching ** ((depth + 1) // 2) + branching ** (depth // 2) - 1)
+
+
+#: The most digits :func:`knuth_moore_minimum` computes (Python prints ints of up to
+#: 4,300 digits; a depth of 10**30 took for ever).
+MAX_COUNT_DIGITS = 4_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any, TextIO
 
+from plies._arguments import need_bool, need_object
 from plies.errors import ArgumentTypeError, TreeError
 from plies.trees._model import Number, Tree, format_number, no_gc
 from plies.trees._parse import is_label_word
@@ -67,6 +68,7 @@ def format_tree(tree: Tree, notation: str = "auto") -> str:
     ``json``, or ``auto``: brackets unless the tree has something only JSON can say
     (chance nodes, static values, moves, non-alternating kinds).
     """
+    need_object(tree, Tree, "tree")
     if notation == "auto":
         notation = "json" if _needs_json(tree) else "brackets"
     if notation == "json":
@@ -108,6 +110,7 @@ def format_tree(tree: Tree, notation: str = "auto") -> str:
 
 def tree_to_json(tree: Tree) -> dict[str, Any]:
     """The JSON document form of ``tree`` (see :func:`plies.trees.parse`)."""
+    need_object(tree, Tree, "tree")
     objects: list[dict[str, Any]] = []
     for node in range(len(tree)):
         obj: dict[str, Any] = {}
@@ -154,6 +157,8 @@ def result_to_json(result: TreeResult, *, nodes: bool = True) -> dict[str, Any]:
     With ``nodes``, one entry per node with its id, parent, path, name, label, move, kind,
     alpha/beta in and out, value, status and reason. Linear in the size of the tree.
     """
+    need_object(result, TreeResult, "result")
+    need_bool(nodes, "nodes")
     with no_gc():  # a dict per node: collections while they pile up made it quadratic
         return _result_document(result, nodes=nodes)
 
@@ -354,6 +359,7 @@ def _narrate_backup(tree: Tree, event: Backup, *, min_view: bool, child_min_view
 
 def narrate(result: TreeResult) -> list[str]:
     """The numbered narration of a search: one line per event, ``Step 1: ...``."""
+    need_object(result, TreeResult, "result")
     return [f"Step {i}: {line}" for i, (_event, line) in enumerate(narrated_events(result), 1)]
 
 

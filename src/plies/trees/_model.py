@@ -412,8 +412,18 @@ class Tree:
 
     # Node access ------------------------------------------------------------------
 
+    def check_node(self, node: object) -> int:
+        """``node``, which must be a node id of this tree (an int from 0 to the number
+        of nodes less one): :class:`ArgumentTypeError` or :class:`TreeError` if not."""
+        if isinstance(node, bool) or not isinstance(node, int):
+            raise ArgumentTypeError(f"node must be a node id (an int), not {_show(node)}")
+        if not 0 <= node < len(self.parent):
+            raise TreeError(f"no node {_show(node)}: node ids run from 0 to {len(self.parent) - 1}")
+        return node
+
     def path(self, node: int) -> list[int]:
         """Child indices from the root down to ``node`` (``[]`` for the root)."""
+        self.check_node(node)
         steps: list[int] = []
         parent, child_index = self.parent, self.child_index
         while node > 0:
@@ -425,6 +435,8 @@ class Tree:
     def paths(self, limit: int = 20_000_000) -> list[tuple[int, ...]] | None:
         """Every node's path, in one pass; ``None`` if together they would hold more
         than ``limit`` steps (a chain 100,000 deep has five billion)."""
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise ArgumentTypeError(f"limit must be a whole number, not {_show(limit)}")
         if sum(self.depth) > limit:
             return None
         paths: list[tuple[int, ...]] = [()] * len(self.parent)
@@ -434,6 +446,10 @@ class Tree:
 
     def node_at(self, path: Sequence[int]) -> int:
         """The node id reached by following child indices from the root."""
+        if not isinstance(path, list | tuple) or not all(
+            isinstance(step, int) and not isinstance(step, bool) for step in path
+        ):
+            raise ArgumentTypeError(f"path must be a list of child indices, not {_show(path)}")
         node = 0
         for step in path:
             kids = self.children[node]
@@ -454,6 +470,7 @@ class Tree:
         on the first call (about 0.1 s per 100,000 nodes) and kept until a label
         changes.
         """
+        self.check_node(node)
         names = self._names
         if names is None or self._names_at != self._label.changes:
             names = self._names = self._all_names()
@@ -481,7 +498,7 @@ class Tree:
 
     def node(self, node: int) -> Node:
         """A read-only :class:`Node` view of node ``node``."""
-        return Node(self, node)
+        return Node(self, self.check_node(node))
 
     def nodes(self) -> Iterator[Node]:
         """Every node as a :class:`Node`, in preorder."""

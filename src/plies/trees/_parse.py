@@ -91,9 +91,9 @@ def parse_number(text: str) -> Number:
 
     Whole numbers may have at most 300 digits (see :data:`plies.trees._model.MAX_DIGITS`)
     and decimals must be within the float range (``1e400`` is refused, not read as
-    infinity; write ``inf``). NaN is refused. Raises :class:`ValueError` (not
-    :class:`ParseError`) so callers can add a position, or :class:`ArgumentTypeError`
-    if ``text`` is not a string.
+    infinity; write ``inf``). NaN is refused. Raises :class:`ParseError` without a
+    position (callers that have one add it), or :class:`ArgumentTypeError` if ``text``
+    is not a string.
     """
     if not isinstance(text, str):
         raise ArgumentTypeError(f"parse_number needs a string, not {type(text).__name__}")
@@ -101,7 +101,7 @@ def parse_number(text: str) -> Number:
     if _INT.match(t):
         digits = len(t) - (t[0] in "+-")
         if digits > MAX_DIGITS:
-            raise ValueError(
+            raise ParseError(
                 f"the number {_clip(t, 16)} has {digits:,} digits; plies reads whole "
                 f"numbers of at most {MAX_DIGITS} digits"
             )
@@ -112,12 +112,12 @@ def parse_number(text: str) -> Number:
     if low in ("-inf", "-infinity", "-∞"):
         return -math.inf
     if low in ("nan", "-nan"):
-        raise ValueError(f"{_clip(text)} (not a number) cannot be a value")
+        raise ParseError(f"{_clip(text)} (not a number) cannot be a value")
     if not re.fullmatch(_NUMBER, t, re.IGNORECASE):
-        raise ValueError(f"not a number: {_clip(text)}")
+        raise ParseError(f"not a number: {_clip(text)}")
     value = float(t)
     if math.isinf(value):
-        raise ValueError(
+        raise ParseError(
             f"the number {_clip(t, 16)} is out of range (floats reach about 1.8e308; "
             "write inf for an infinite value)"
         )

@@ -27,7 +27,7 @@ from plies.engine._result import SearchResult, SearchStats
 from plies.engine._scores import WIN_THRESHOLD, terminal_score
 from plies.engine.native import _kernel as kernel
 from plies.engine.native._protocol import NativeGame, Prepared
-from plies.engine.native._runner import KernelStopped, Runner, compiled
+from plies.engine.native._runner import KernelStopped, Runner, compiled, load
 from plies.engine.native._table import SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
@@ -157,6 +157,9 @@ class SearchRun:
                 stop=stop, progress=progress,
             )  # fmt: skip
             self.work = work
+            first = self.port.encode_move(prepared, game.legal_moves(state)[0])
+            if _load_search(work, first):
+                self.started = time.perf_counter()  # the clock counts searching only
             work.control[kernel.PVS] = algorithm == "pvs"
             work.control[kernel.USE_TABLE] = use_table
             work.control[kernel.ORDERING] = ordering
@@ -217,6 +220,36 @@ class SearchRun:
                 self.algorithm, replace(stats, ebf=last.stats.ebf),
             )  # fmt: skip
         return last
+
+
+def _load_search(work: _Work, first_move: int) -> bool:
+    """Load the search's kernel functions (see :func:`~._runner.load`), with the
+    types of the real calls; ``first_move`` is a legal move of the root."""
+    line = np.zeros(2, np.int64)
+    return load(
+        work.control,
+        [
+            (kernel.negamax, (work.rules, work.consts, 0, 1, -INF, INF, work.states,
+                              work.moves, work.history, work.killers, work.table, work.control)),
+            (kernel.principal_variation, (work.rules, work.consts, first_move, 1, work.states,
+                                          work.moves, work.table, line)),
+        ],
+    )  # fmt: skip
+
+
+def _load_solve(work: _Work, max_moves: int) -> bool:
+    """Load the exact solver's kernel functions (see :func:`~._runner.load`)."""
+    line = np.zeros(work.states.shape[0] - 1, np.int64)
+    found = np.zeros(max(max_moves, 1), np.int64)
+    tables = (work.states, work.moves, work.table, work.control)
+    return load(
+        work.control,
+        [
+            (kernel.exact, (work.rules, work.consts, 0, -INF, INF, *tables)),
+            (kernel.line, (work.rules, work.consts, 0.0, line, *tables)),
+            (kernel.best_moves, (work.rules, work.consts, 0, 0.0, True, found, *tables)),
+        ],
+    )
 
 
 def _node(work: _Work, depth: int, alpha: float, beta: float) -> float:
@@ -310,6 +343,8 @@ def solve_port(
             port, prepared, plies=prepared.max_plies, table=table, limits=limits, stop=stop,
             progress=progress,
         )  # fmt: skip
+        if _load_solve(work, prepared.max_moves):
+            started = time.perf_counter()  # the clock counts solving only
         value = float(_value(game, state, work, weak=weak))
         proven = True
         best, pv = _solution(port, prepared, work, value, weak=weak, moves=moves)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, stop_call
 from plies.engine._limits import Limits
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP
 
-__all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled"]
+__all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]
 
 #: Nodes a kernel call runs in the caller's thread before it moves to a worker that
 #: can be stopped (~5 ms at the kernel's speed; a thread costs ~0.1 ms to start).
@@ -48,6 +48,28 @@ def compiled(function: Any) -> Any:
         entry = _ENTRIES[function] = function.overloads[signatures[0]].entry_point
         return entry
     return function
+
+
+def load(control: Any, calls: Iterable[tuple[Any, tuple[Any, ...]]]) -> bool:
+    """Load the kernel functions of ``calls`` (``(function, arguments)``, the arguments
+    of a real call, ``control`` among them) that this process has not loaded yet, before
+    a search's clock starts: each is called once with a node limit of 0, so it stops at
+    its first node, then ``control`` is restored. Returns whether any was loaded.
+
+    Numba loads a function on its first call, from its cache (tens of ms) or, on a
+    machine's first run, compiling it (seconds): counted in the search, the first
+    search after install reported ``time 4.97 nps 2``."""
+    todo = [(function, arguments) for function, arguments in calls if not function.signatures]
+    if not todo:
+        return False
+    saved = control.copy()
+    try:
+        for function, arguments in todo:
+            control[NODE_LIMIT] = 0
+            function(*arguments)
+    finally:
+        control[:] = saved
+    return True
 
 
 class KernelStopped(Exception):

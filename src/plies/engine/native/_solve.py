@@ -23,7 +23,7 @@ from plies.engine._limits import Limits
 from plies.engine._result import SearchStats, SolveResult
 from plies.engine._scores import WIN
 from plies.engine.native import _connect4 as kernel
-from plies.engine.native._runner import KernelStopped, Runner
+from plies.engine.native._runner import KernelStopped, Runner, load
 from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.games.connect4 import Connect4, Connect4State
@@ -119,6 +119,8 @@ def solve_connect4(
     table.busy = True
     try:
         run = _Kernel(game, table, limits, stop, progress)
+        if _load(game, state, run, weak=weak):
+            started = time.perf_counter()  # the clock counts solving only
         score, best_moves, pv = _search(game, state, run, weak=weak, moves=moves)
     except KernelStopped as exc:
         raise solve_stopped(str(exc), proven=exc.proven, moves=moves) from None
@@ -126,6 +128,23 @@ def solve_connect4(
         table.busy = False
     stats = SearchStats(nodes=run.nodes, time=time.perf_counter() - started)
     return _result(game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
+
+
+def _load(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool) -> bool:
+    """Load Pons' kernel functions (see :func:`~._runner.load`), with the types of
+    the real calls."""
+    position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
+    line = np.zeros(max(game.size - ply, 1), np.uint64)
+    found = np.zeros(game.width, np.uint64)
+    arrays = run.arrays
+    return load(
+        arrays[-1],
+        [
+            (kernel.solve_root, (position, mask, ply, weak, *arrays)),
+            (kernel.principal_line, (position, mask, ply, 0, line, *arrays)),
+            (kernel.best_moves, (position, mask, ply, 0, True, found, *arrays)),
+        ],
+    )
 
 
 def _search(

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from plies.errors import ArgumentTypeError, LimitError
+from plies._arguments import check_memory, need_int
+from plies.errors import LimitError
 
 __all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
 
@@ -28,6 +29,11 @@ DEFAULT_ENTRIES = 1 << 23
 #: Entries of the table of the search and solver over other native games (the
 #: protocol's kernel) when given none: a prime near 2**20, 33 bytes each, 35 MB.
 SEARCH_ENTRIES = 1 << 20
+#: Bytes an entry takes: the least (Pons' uint32 keys and int8 values) and in the
+#: search's arrays (a uint64 key, an int64 tag, a float64 value, an int64 move, an
+#: int8 bound).
+LEAST_ENTRY_BYTES = 5
+SEARCH_ENTRY_BYTES = 33
 
 
 @functools.cache
@@ -46,10 +52,10 @@ class NativeTable:
     """
 
     def __init__(self, entries: int = DEFAULT_ENTRIES) -> None:
-        if isinstance(entries, bool) or not isinstance(entries, int):
-            raise ArgumentTypeError(f"table entries must be an int, got {entries!r}")
-        if entries < 3:
-            raise LimitError(f"native table needs at least 3 entries, got {entries}")
+        need_int(entries, "a native table's entries", minimum=3, error=LimitError)
+        # Before the prime is looked for (trial division up to its square root: 46 s
+        # of CPU for 10**18 entries) and before anything is allocated.
+        _check_fits(entries * LEAST_ENTRY_BYTES, entries)
         self.size = next_prime(entries)
         self.keys: Any = None
         self.values: Any = None
@@ -79,6 +85,7 @@ class NativeTable:
 
         dtype = self._key_dtype(key_bits)
         if self.keys is None or self.keys.dtype != dtype:
+            _check_fits(self.size * (np.dtype(dtype).itemsize + 1), self.size)
             self.keys = np.zeros(self.size, dtype)
             self.values = np.zeros(self.size, np.int8)
             self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
@@ -118,6 +125,7 @@ class NativeTable:
 
         if self.search is None:
             slots = -(-self.size // 8) * 8  # whole buckets of eight slots
+            _check_fits(slots * SEARCH_ENTRY_BYTES, self.size)
             self.search = (
                 np.zeros(slots, np.uint64),
                 np.zeros(slots, np.int64),
@@ -158,3 +166,13 @@ class NativeTable:
 
     def __repr__(self) -> str:
         return f"NativeTable(size={self.size}, nbytes={self.nbytes})"
+
+
+def _check_fits(nbytes: int, entries: int) -> None:
+    """Raise :class:`LimitError` when a table of ``entries`` entries taking ``nbytes``
+    bytes would not fit in the machine's memory."""
+    check_memory(
+        nbytes,
+        f"a native table of {entries:,} entries",
+        advice="give fewer entries (the command line's --table-size)",
+    )
