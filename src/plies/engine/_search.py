@@ -635,14 +635,21 @@ def search(
     ``ordering`` switch the table and move ordering off. Equal moves are broken by
     the game's move order, or at random (reproducibly) when ``seed`` is given.
     ``aspiration`` is the half-width of the first window around the previous
-    iteration's value, in evaluation units (None or 0: full windows). ``stop`` is a
+    iteration's value, in evaluation units (None or 0: full windows; an infinite,
+    NaN or negative width is a :class:`SearchError`). ``stop`` is a
     :class:`threading.Event` or a callable; once it is set the search ends.
     ``progress`` is called with the node count every few hundred nodes (for a
     progress display; keep it cheap).
 
     Hitting a limit is not an error: the result then has ``completed=False`` and is
     the last completed iteration's (or, if none completed, the static evaluation and
-    the first move, at depth 0). Statistics cover all the work done.
+    the first move, at depth 0). Statistics cover all the work done; their ``time``
+    does not count loading the native kernel (Numba loads it on first use: seconds on a
+    machine's first run, when it compiles).
+
+    Every argument is checked before the search starts: one of the wrong type raises
+    :class:`~plies.errors.ArgumentTypeError` naming it, and ``state`` must be a
+    position of ``game`` (:meth:`~plies.game.BaseGame.check_state`).
 
     ``backend`` picks the engine: ``"python"`` (any game), ``"native"`` (the compiled
     search of a game with a native port, see :mod:`plies.engine.native`: m,n,k and
@@ -708,7 +715,9 @@ def solve(
     the end of the game for the principal variation, ``"best"`` finds one, ``"all"``
     every one (in ``best_moves``) and the line, ``"none"`` none (the value alone, the fastest).
     ``weak`` decides only win, draw or loss, which is faster (no line then: ``"line"``
-    finds one best move). Only for deterministic games small enough to solve.
+    finds one best move; ``"all"`` proves every move that keeps the result, which can
+    take far longer than the value: in chess, each move of a won ending searched to its
+    end). Only for deterministic games small enough to solve.
 
     ``table`` reuses a :class:`TranspositionTable` between solves of one game (its
     ``capacity`` bounds the memory; a table used by :func:`search` cannot be shared
