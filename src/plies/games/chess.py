@@ -461,6 +461,36 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             return "threefold repetition"
         return "fifty moves"
 
+    def unclaimed(self, state: ChessState) -> ChessState:
+        """``state`` as if its draw by rule (threefold repetition, the fifty-move rule,
+        insufficient material) were not claimed: the game goes on with the legal moves
+        of the board, and the rules apply again from the next move. Any other state
+        (the game goes on, or ends in mate or stalemate) is returned as it is. For the
+        UCI engine: a GUI asks for a move whenever one is legal."""
+        if self.terminal_value(state) != 0 or not _has_move(state):
+            return state
+        return _with_moves(state, list(state.board.legal_moves))
+
+    def restricted(self, state: ChessState, moves: Sequence[chess.Move]) -> ChessState:
+        """``state`` with only ``moves`` to choose from (UCI's ``searchmoves``: a search
+        of some root moves); the positions after them are the usual ones. Raises
+        IllegalMoveError for a move not legal in ``state``."""
+        self.check_state(state)
+        if not isinstance(moves, list | tuple):
+            raise ArgumentTypeError(
+                f"chess: moves must be a list of moves, got {clip(repr(moves))}"
+            )
+        legal = self.legal_moves(state)
+        for move in moves:
+            if not isinstance(move, chess.Move):
+                raise ArgumentTypeError(
+                    f"chess: a move is a chess.Move, got {clip(repr(move))} of type "
+                    f"{type(move).__name__}"
+                )
+            if move not in legal:
+                raise IllegalMoveError(f"chess: illegal move {move.uci()} in {state.board.fen()}")
+        return _with_moves(state, list(dict.fromkeys(moves)))
+
     # -- search hooks -------------------------------------------------------------------
 
     def key(self, state: ChessState) -> Hashable:
@@ -786,6 +816,22 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
 def _first(pair: tuple[int, Any]) -> int:
     return pair[0]
+
+
+def _with_moves(state: ChessState, moves: list[chess.Move]) -> ChessState:
+    """A copy of ``state`` (same board and past) whose game goes on with ``moves``
+    (see :meth:`Chess.unclaimed` and :meth:`Chess.restricted`)."""
+    copy = ChessState(
+        state.board,  # never changed once a state holds it: shared
+        parent=state.parent,
+        move=state.move,
+        mg=state.mg,
+        eg=state.eg,
+        phase=state.phase,
+    )
+    copy._moves = moves
+    copy._value = None
+    return copy
 
 
 def _has_move(state: ChessState) -> bool:
