@@ -45,6 +45,7 @@ __all__ = [
     "LOWER_CODE",
     "UPPER_CODE",
     "ExactSolver",
+    "best_moves_and_line",
     "narrow",
     "scaled_utility",
     "score_bounds",
@@ -344,6 +345,37 @@ class ExactSolver:
         if self.ordering and overrides(self.game, "order_moves"):
             moves = self.game.order_moves(state, moves)
         return moves
+
+
+def best_moves_and_line(
+    value: int,
+    *,
+    weak: bool,
+    moves: str,
+    floor: int,
+    line: Callable[[int], tuple[Any, ...]],
+    reaching: Callable[[int, bool], Sequence[Any]],
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(best moves, line)`` of a solved position of exact ``value`` (for ``weak``,
+    a score of the result's sign), as :func:`~plies.engine.solve` finds them for its
+    ``moves`` option: ``"line"`` the line and its first move, ``"best"`` one best move,
+    ``"all"`` every best move and the line, ``"none"`` nothing; a weak solve finds no
+    line (its best moves only keep the result).
+
+    ``line(value)`` is the optimal line, ``reaching(target, first_only)`` the moves
+    that reach ``target`` in the game's order (the first only, if asked): a best move
+    reaches the value, or in a weak solve any win, any draw, or for a loss anything at
+    all (``floor``, a score below every score)."""
+    target = value if not weak or value >= 0 else floor
+    pv: tuple[Any, ...] = ()
+    if moves in ("line", "all") and not weak:
+        pv = line(value)
+    best: tuple[Any, ...] = ()
+    if moves == "all":
+        best = tuple(reaching(target, False))
+    elif moves != "none":
+        best = pv[:1] or tuple(reaching(target, True))
+    return best, pv or best[:1]
 
 
 def score_bounds(game: BaseGame[Any, Any]) -> tuple[int, int, bool]:

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from plies._arguments import need_bool, need_int
 from plies.engine._arguments import (
@@ -37,7 +37,7 @@ from plies.engine._arguments import (
     check_task,
 )
 from plies.engine._context import SearchAborted, SearchContext, StopRequest, solve_stopped
-from plies.engine._exact import ExactSolver
+from plies.engine._exact import ExactSolver, best_moves_and_line
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import (
     CHANCE_MODES,
@@ -107,16 +107,6 @@ def choose_backend(
     return _pick_backend(game, backend, state, task, **options)
 
 
-def _check_backend_question(game: Any, state: Any, task: Any, backend: Any = None) -> None:
-    """The checks of :func:`choose_backend`'s and :func:`fallback_reason`'s arguments
-    (``state`` may be None: any position)."""
-    check_game(game)
-    check_task(task)
-    check_backend(backend)
-    if state is not None:
-        game.check_state(state)
-
-
 def table_for(
     game: BaseGame[Any, Any], backend: str | None = None, entries: int | None = None
 ) -> TranspositionTable | NativeTable:
@@ -178,26 +168,53 @@ def fallback_reason(
     _check_backend_question(game, state, task, options.get("backend"))
     if getattr(game, "native", None) is None or options.get("backend") == "python":
         return None
-    problem = numba_missing() or native_port_problem(game, state, task)
-    return problem or _option_problem(task, options)
+    port_problem, option_problem = _native_problems(game, state, task, options)
+    return port_problem or option_problem
 
 
-def _option_problem(task: str, options: dict[str, Any]) -> str | None:
-    """Which option asks for the Python engine, as a sentence, or None."""
-    if isinstance(options.get("table"), TranspositionTable):
-        return "a TranspositionTable is the python backend's (the native one is a NativeTable)"
-    if options.get("ordering") is False and task == "solve":
-        return "ordering=False is for the python backend"
-    if task == "search":
-        if options.get("algorithm", DEFAULT_ALGORITHM) not in NATIVE_ALGORITHMS:
-            return f"the native search runs {' and '.join(NATIVE_ALGORITHMS)} only"
-        if options.get("seed") is not None:
-            return "seeded tie-breaking is the python backend's"
-    return None
+def _check_backend_question(game: Any, state: Any, task: Any, backend: Any) -> None:
+    """The checks of :func:`choose_backend`'s and :func:`fallback_reason`'s arguments
+    (``state`` may be None: any position)."""
+    check_game(game)
+    check_task(task)
+    check_backend(backend)
+    if state is not None:
+        game.check_state(state)
 
 
 #: The algorithms of the native search (the rest run in Python).
 NATIVE_ALGORITHMS = ("pvs", "negamax")
+
+
+def _native_problems(
+    game: BaseGame[Any, Any], state: Any, task: str, options: dict[str, Any]
+) -> tuple[str | None, str | None]:
+    """The one place that says why ``task`` cannot run natively: ``(the port's
+    problem, the options' problem)``, each a sentence or None.
+
+    The port's: the game has none (known without making it: a game without a port
+    needs no Numba, whose import cost a chess engine's first move a second, five under
+    load, past a UCI movetime), Numba does not import, or the port does not take this
+    task or position. The options': one of :func:`search`'s or :func:`solve`'s options
+    asks for the Python engine."""
+    port_problem: str | None
+    if not has_port(game):
+        port_problem = f"{game.name} has no native port"
+    else:
+        port_problem = numba_missing() or native_port_problem(game, state, task)
+    option_problem: str | None = None
+    if isinstance(options.get("table"), TranspositionTable):
+        option_problem = (
+            "a TranspositionTable is the python backend's (the native one is a NativeTable)"
+        )
+    elif options.get("ordering") is False and task == "solve":
+        option_problem = "ordering=False is for the python backend"
+    elif task == "search":
+        if options.get("algorithm", DEFAULT_ALGORITHM) not in NATIVE_ALGORITHMS:
+            option_problem = f"the native search runs {' and '.join(NATIVE_ALGORITHMS)} only"
+        elif options.get("seed") is not None:
+            option_problem = "seeded tie-breaking is the python backend's"
+    return port_problem, option_problem
 
 
 def _pick_backend(
@@ -207,24 +224,19 @@ def _pick_backend(
     task: str = "solve",
     **options: Any,
 ) -> str:
-    """``"native"`` or ``"python"`` for ``task`` (see :func:`solve`'s ``backend``)."""
+    """``"native"`` or ``"python"`` for ``task`` (see :func:`solve`'s ``backend``):
+    the choice of :func:`choose_backend`, :func:`search` and :func:`solve`."""
     if backend not in (None, *BACKENDS):
         raise SearchError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if backend == "python":
         return "python"
-    # A game without a port needs no Numba: importing it cost a chess engine's first
-    # move a second (five under load), past a UCI movetime.
-    if not has_port(game):
-        problem: str | None = f"{game.name} has no native port"
-    else:
-        problem = numba_missing() or native_port_problem(game, state, task)
+    port_problem, option_problem = _native_problems(game, state, task, options)
     if backend is None:
-        return "python" if problem or _option_problem(task, options) else "native"
-    if problem:
-        raise SearchError(problem)
-    wrong_option = _option_problem(task, options)
-    if wrong_option:
-        raise SearchError(f"backend 'native': {wrong_option}")
+        return "python" if port_problem or option_problem else "native"
+    if port_problem:
+        raise SearchError(port_problem)
+    if option_problem:
+        raise SearchError(f"backend 'native': {option_problem}")
     return "native"
 
 
@@ -491,6 +503,16 @@ class _Run:
             current = play(current, move)
         return tuple(pv)
 
+    def result(self) -> SearchResult:
+        """Run every iteration; the last completed one's result (marked cut short if a
+        limit or a stop ended the search), else :meth:`fallback`'s."""
+        for _ in self.iterations():
+            pass
+        result = self.last if self.last is not None else self.fallback()
+        if self.aborted:
+            result = replace(result, completed=False, stats=self.ctx.stats(result.stats.ebf))
+        return result
+
     def fallback(self) -> SearchResult:
         """A result when no iteration completed: the static evaluation, first move."""
         game, state = self.game, self.state
@@ -552,6 +574,41 @@ def _native_search(
     return port.search(game, state, limits=limits, algorithm=algorithm, **options)
 
 
+class _SearchRun(Protocol):
+    """A search set up by :func:`_started`: the native port's run or a :class:`_Run`."""
+
+    def iterations(self) -> Iterator[SearchResult]:
+        """A result per completed depth."""
+        ...
+
+    def result(self) -> SearchResult:
+        """The last completed depth's result."""
+        ...
+
+
+def _started(
+    game: BaseGame[Any, Any],
+    state: Any,
+    *,
+    limits: Limits | None,
+    table: TranspositionTable | NativeTable | None,
+    backend: str | None,
+    **options: Any,
+) -> _SearchRun:
+    """The one set-up of :func:`iterate` and :func:`search`: every argument checked,
+    then the run of the backend picked, the native port's or a :class:`_Run`, each
+    with ``iterations()`` and ``result()`` (nothing searched yet). ``options``: the
+    other keywords of :func:`search`."""
+    checked = check_search(
+        game, state, limits=limits, algorithms=ALGORITHMS, chance_modes=CHANCE_MODES,
+        table=table, backend=backend, **options,
+    )  # fmt: skip
+    native = _native_search(game, state, backend, limits=checked, table=table, **options)
+    if native is not None:
+        return native  # type: ignore[no-any-return]
+    return _Run(game, state, limits=checked, table=_python_table(table, backend), **options)
+
+
 def iterate(
     game: BaseGame[Any, Any],
     state: Any,
@@ -575,33 +632,11 @@ def iterate(
     interrupts an iteration (that iteration is thrown away). Options are those of
     :func:`search`.
     """
-    limits = check_search(
-        game, state, limits=limits, algorithm=algorithm, algorithms=ALGORITHMS, chance=chance,
-        chance_modes=CHANCE_MODES, table=table, use_table=use_table, ordering=ordering,
-        seed=seed, aspiration=aspiration, stop=stop, progress=progress, backend=backend,
+    run = _started(
+        game, state, limits=limits, algorithm=algorithm, chance=chance, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration, stop=stop,
+        progress=progress, backend=backend,
     )  # fmt: skip
-    native = _native_search(
-        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
-        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
-        stop=stop, progress=progress,
-    )  # fmt: skip
-    if native is not None:
-        return native.iterations()  # type: ignore[no-any-return]
-    table = _python_table(table, backend)
-    run = _Run(
-        game,
-        state,
-        limits=limits,
-        algorithm=algorithm,
-        chance=chance,
-        table=table,
-        use_table=use_table,
-        ordering=ordering,
-        seed=seed,
-        aspiration=aspiration,
-        stop=stop,
-        progress=progress,
-    )
     return run.iterations()
 
 
@@ -652,45 +687,18 @@ def search(
     position of ``game`` (:meth:`~plies.game.BaseGame.check_state`).
 
     ``backend`` picks the engine: ``"python"`` (any game), ``"native"`` (the compiled
-    search of a game with a native port, see :mod:`plies.engine.native`: m,n,k and
-    Nim; ``pvs`` or ``negamax``, no seed, no :class:`TranspositionTable`: it keeps
-    its table in a :class:`NativeTable`) or None, native where it can run. Both
-    visit the same nodes on the same table contents; :func:`fallback_reason` says
-    why a game with a port runs in Python.
+    search of a game with a native port, see :mod:`plies.engine.native`: Connect
+    Four, m,n,k, Nim, Othello and checkers; ``pvs`` or ``negamax``, no seed, no
+    :class:`TranspositionTable`: it keeps its table in a :class:`NativeTable`) or
+    None, native where it can run. Both visit the same nodes on the same table
+    contents; :func:`fallback_reason` says why a game with a port runs in Python.
     """
-    limits = check_search(
-        game, state, limits=limits, algorithm=algorithm, algorithms=ALGORITHMS, chance=chance,
-        chance_modes=CHANCE_MODES, table=table, use_table=use_table, ordering=ordering,
-        seed=seed, aspiration=aspiration, stop=stop, progress=progress, backend=backend,
+    run = _started(
+        game, state, limits=limits, algorithm=algorithm, chance=chance, table=table,
+        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration, stop=stop,
+        progress=progress, backend=backend,
     )  # fmt: skip
-    native = _native_search(
-        game, state, backend, limits=limits, algorithm=algorithm, chance=chance, table=table,
-        use_table=use_table, ordering=ordering, seed=seed, aspiration=aspiration,
-        stop=stop, progress=progress,
-    )  # fmt: skip
-    if native is not None:
-        return native.result()  # type: ignore[no-any-return]
-    table = _python_table(table, backend)
-    run = _Run(
-        game,
-        state,
-        limits=limits,
-        algorithm=algorithm,
-        chance=chance,
-        table=table,
-        use_table=use_table,
-        ordering=ordering,
-        seed=seed,
-        aspiration=aspiration,
-        stop=stop,
-        progress=progress,
-    )
-    for _ in run.iterations():
-        pass
-    result = run.last if run.last is not None else run.fallback()
-    if run.aborted:
-        result = replace(result, completed=False, stats=run.ctx.stats(result.stats.ebf))
-    return result
+    return run.result()
 
 
 def solve(
@@ -768,18 +776,16 @@ def solve(
             value = solver.value(state, weak=weak)
             proven = True
             if game.terminal_value(state) is None:
-                # The least score the best moves reach: the value, or for a weak solve
-                # any win, any draw, or any score at all.
-                target = value
-                if weak:
-                    target = value if value >= 0 else solver.worst - MAX_PLY
-                if moves in ("line", "all") and not weak:
-                    pv = solver.line(state, value)
-                if moves == "all":
-                    best_moves = tuple(solver.best_moves(state, target))
-                elif moves != "none":
-                    best_moves = pv[:1] or tuple(solver.best_moves(state, target, first_only=True))
-                pv = pv or best_moves[:1]
+                best_moves, pv = best_moves_and_line(
+                    value,
+                    weak=weak,
+                    moves=moves,
+                    floor=solver.worst - MAX_PLY,
+                    line=lambda exact: solver.line(state, exact),
+                    reaching=lambda target, first: solver.best_moves(
+                        state, target, first_only=first
+                    ),
+                )
     except SearchAborted as exc:
         raise solve_stopped(str(exc), proven=proven, moves=moves) from None
     return solve_result(value, best_moves, pv, ctx.stats(), weak=weak, moves=moves)
