@@ -326,7 +326,7 @@ def test_workers_of_a_batchs_cluster_start_with_its_kernel_loaded() -> None:
         "from plies.cluster._dask import cluster_client\n"
         "from plies.cluster._forkserver import start_fork_server\n"
         "def loaded():\n"
-        "    from plies.engine.native import _connect4\n"
+        "    from plies.games.connect4 import _pons as _connect4\n"
         "    return len(_connect4.solve_root.overloads)\n"
         "start_fork_server(SolveLines('connect4'))\n"
         "with cluster_client(1, None) as client:\n"

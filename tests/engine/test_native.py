@@ -210,8 +210,8 @@ def _run_solve_root(table: NativeTable, state: Connect4State, seed: int = 0) -> 
     ``seed``), and the nodes it took."""
     import numpy as np
 
-    from plies.engine.native import _connect4 as kernel
-    from plies.engine.native._solve import _Kernel
+    from plies.games.connect4 import _pons as kernel
+    from plies.games.connect4._solve import _Kernel
 
     run = _Kernel(C4, table, Limits(), None, None, seed=seed)
     position, mask = np.uint64(state.position), np.uint64(state.mask)

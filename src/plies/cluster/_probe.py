@@ -247,7 +247,7 @@ class _PonsSolver:
         self.table = pons_table(game, table_size, shared)
 
     def _kernel(self, limits: Limits, stop: Callable[[], bool] | None, seed: int = 0) -> Any:
-        from plies.engine.native._solve import _Kernel
+        from plies.games.connect4._solve import _Kernel
 
         return _Kernel(self.game, self.table, limits, stop, None, seed=seed)  # type: ignore[arg-type]
 
@@ -263,8 +263,8 @@ class _PonsSolver:
     ) -> tuple[int, int]:
         import numpy as np
 
-        from plies.engine.native import _connect4 as kernel
         from plies.engine.native._runner import KernelStopped
+        from plies.games.connect4 import _pons as kernel
 
         game = self.game
         size: int = game.size  # type: ignore[attr-defined]
@@ -292,9 +292,9 @@ class _PonsSolver:
     ) -> tuple[tuple[Any, ...], int]:
         import numpy as np
 
-        from plies.engine.native import _connect4 as kernel
         from plies.engine.native._runner import KernelStopped
-        from plies.engine.native._solve import _column
+        from plies.games.connect4 import _pons as kernel
+        from plies.games.connect4._solve import _column
 
         game = self.game
         size: int = game.size  # type: ignore[attr-defined]

@@ -273,7 +273,7 @@ def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
 def _is_connect4(game: BaseGame[Any, Any]) -> bool:
     """Whether ``game``'s native port is Pons' Connect Four kernel."""
     from plies.engine.native import native_port
-    from plies.engine.native._solve import Connect4Port
+    from plies.games.connect4._solve import Connect4Port
 
     return isinstance(native_port(game), Connect4Port)
 
@@ -408,7 +408,7 @@ class _Split:
 
     def _solve_pons(self, weak: bool, moves: str) -> SolveResult:
         """The native Connect Four solve, on the tree (Pons' scores)."""
-        from plies.engine.native._solve import _result
+        from plies.games.connect4._solve import _result
 
         state = self.root.state
         score = self._pons_value(weak)

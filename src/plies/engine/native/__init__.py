@@ -1,39 +1,88 @@
-"""Compiled search kernels (Numba), behind ``plies.engine.solve(..., backend=)``.
+"""Compiled search kernels (Numba) and the native game protocol, behind
+``plies.engine.solve(..., backend=)`` and ``plies.engine.search``.
 
-A game advertises its port with a ``native()`` method. Connect Four's solves by Pascal
-Pons' method (:mod:`plies.engine.native._connect4`) where the board fits a 64-bit word;
-its rules, and m,n,k's, Nim's, Othello's and checkers', are written in the native game
-protocol (:mod:`plies.engine.native._protocol`:
-:class:`NativeGame`, :func:`rule`) and get the compiled search and exact solver
-(:mod:`plies.engine.native._kernel`). Callers use the engine; this package only
-answers which games it ports (:func:`native_port_problem`) and solves them
-(:func:`solve_native`). Numba and NumPy
-are imported on the first native solve, never by ``import plies``; the compiled code
-is cached on disk (``__pycache__``), so only the first run on a machine compiles.
+A game advertises its port with a ``native()`` method; the engine finds ports only
+that way (:func:`native_port`, :func:`has_port`, :func:`native_port_problem`), so this
+package imports no game. Each port lives in its game's home (``games/<name>``)
+and builds on the public names below:
+
+* the protocol: :class:`NativeGame` (the adapter of a Python game), :class:`Prepared`,
+  :func:`rule` (compile a rule), :func:`int64_array`; a port written in it gets the
+  generic compiled search (PVS, iterative deepening, table) and exact solver;
+* bit tricks for compiled rules: :data:`popcount`, :data:`trailing_zeros`, :func:`ptr`
+  (an array's data pointer, as the rules receive them), :func:`call_legal_moves` and
+  :func:`call_play` (the rules called through their addresses, from compiled code),
+  :func:`play_move` and :func:`describe_state` (from Python, for the conformance suite);
+* what a port with its own kernel needs (Connect Four's Pons solver):
+  :class:`NativeTable` and the indices of its ``control`` row (:data:`NODES`,
+  :data:`NODE_LIMIT`, :data:`STOP`, :data:`JOURNAL_LENGTH`, :data:`JOURNAL`),
+  :class:`Runner` (kernel calls under limits and stop requests), :func:`load` (load
+  kernel functions before the clock starts), :class:`KernelStopped`, :func:`compiled`.
+
+Numba and NumPy are imported when a name that needs them is first asked for (the
+protocol's, the runner's), never by ``import plies``; the compiled code is cached on
+disk (``__pycache__``), so only the first run on a machine compiles.
+:func:`skip_blas_probe` shortens Numba's start-up in plies' own processes.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from plies.engine._result import SolveResult
-from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
+from plies.engine.native._startup import skip_blas_probe
+from plies.engine.native._table import (
+    DEFAULT_ENTRIES,
+    JOURNAL,
+    JOURNAL_LENGTH,
+    NODE_LIMIT,
+    NODES,
+    SEARCH_ENTRIES,
+    STOP,
+    NativeTable,
+)
 from plies.game import BaseGame
+
+if TYPE_CHECKING:
+    from plies.engine.native._bits import popcount, trailing_zeros
+    from plies.engine.native._kernel import describe as describe_state
+    from plies.engine.native._kernel import legal_moves as call_legal_moves
+    from plies.engine.native._kernel import play as call_play
+    from plies.engine.native._kernel import play_move
+    from plies.engine.native._pointers import ptr
+    from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
+    from plies.engine.native._runner import KernelStopped, Runner, compiled, load
 
 __all__ = [
     "DEFAULT_ENTRIES",
+    "JOURNAL",
+    "JOURNAL_LENGTH",
+    "NODES",
+    "NODE_LIMIT",
     "SEARCH_ENTRIES",
+    "STOP",
+    "KernelStopped",
     "NativeGame",
     "NativeTable",
     "Prepared",
+    "Runner",
+    "call_legal_moves",
+    "call_play",
+    "compiled",
+    "describe_state",
     "has_port",
     "int64_array",
+    "load",
     "native_port",
     "native_port_problem",
     "numba_missing",
+    "play_move",
+    "popcount",
+    "ptr",
     "rule",
-    "solve_native",
+    "skip_blas_probe",
+    "trailing_zeros",
 ]
 
 BACKENDS = ("python", "native")
@@ -92,20 +141,31 @@ def native_port_problem(
     return port.problem(state)  # type: ignore[no-any-return]
 
 
-def solve_native(game: BaseGame[Any, Any], state: Any, **options: Any) -> SolveResult:
-    """:func:`plies.engine.solve` by the native kernel (the caller checked the port).
-
-    ``options`` are the keywords of
-    :func:`~plies.engine.native._solve.solve_connect4`; this function only defers
-    importing Numba and NumPy until a native solve runs.
-    """
-    return native_port(game).solve(game, state, **options)  # type: ignore[no-any-return]
+#: The names that import Numba, and where they live: ``name: (module, its name there)``.
+_LAZY = {
+    "NativeGame": ("_protocol", "NativeGame"),
+    "Prepared": ("_protocol", "Prepared"),
+    "rule": ("_protocol", "rule"),
+    "int64_array": ("_protocol", "int64_array"),
+    "popcount": ("_bits", "popcount"),
+    "trailing_zeros": ("_bits", "trailing_zeros"),
+    "ptr": ("_pointers", "ptr"),
+    "call_legal_moves": ("_kernel", "legal_moves"),
+    "call_play": ("_kernel", "play"),
+    "play_move": ("_kernel", "play_move"),
+    "describe_state": ("_kernel", "describe"),
+    "KernelStopped": ("_runner", "KernelStopped"),
+    "Runner": ("_runner", "Runner"),
+    "compiled": ("_runner", "compiled"),
+    "load": ("_runner", "load"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    """The protocol's names (:mod:`._protocol`), imported (with Numba) when asked for."""
-    if name in ("NativeGame", "Prepared", "rule", "int64_array"):
-        from plies.engine.native import _protocol
-
-        return getattr(_protocol, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """The names that need Numba (see :data:`_LAZY`), imported when first asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    globals()[name] = value  # asked once
+    return value

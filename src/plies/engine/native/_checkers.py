@@ -41,7 +41,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from plies.engine.native import _kernel as kernel
-from plies.engine.native._connect4 import popcount
+from plies.engine.native._bits import popcount
 from plies.engine.native._pointers import ptr
 from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
 from plies.games.checkers import (

@@ -19,12 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import StopRequest, solve_stopped
-from plies.engine._exact import narrow, score_bounds
-from plies.engine._limits import MAX_PLY, Limits
-from plies.engine._negamax import overrides
-from plies.engine._result import SearchResult, SearchStats
-from plies.engine._scores import WIN_THRESHOLD, terminal_score
+from plies.engine.kernel_api import (
+    MAX_PLY,
+    WIN_THRESHOLD,
+    Limits,
+    SearchResult,
+    SearchStats,
+    StopRequest,
+    narrow,
+    overrides,
+    score_bounds,
+    solve_stopped,
+    terminal_score,
+)
 from plies.engine.native import _kernel as kernel
 from plies.engine.native._protocol import NativeGame, Prepared
 from plies.engine.native._runner import KernelStopped, Runner, compiled, load

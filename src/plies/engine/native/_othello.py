@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from plies.engine.native._connect4 import popcount
+from plies.engine.native._bits import popcount
 from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
 from plies.games.othello import (
     _CORNERS,
@@ -199,7 +199,7 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
 @njit(cache=True, nogil=True, inline="always")
 def _bits(x: Any) -> Any:
     """The number of set bits of a uint64, as an int64."""
-    return np.int64(popcount(x))  # type: ignore[call-arg]  # an intrinsic
+    return np.int64(popcount(x))
 
 
 @rule("terminal_value")

@@ -49,7 +49,8 @@ calls them through :mod:`plies.engine.native._pointers`. (A tuple of Numba's
 first-class function values, the first way this was written, cost 16 us per rule and
 call to unbox: 0.13 ms per kernel call, more than a whole tic-tac-toe iteration.)
 So a game pays only for compiling its own small rules, once, and loads them from the
-cache afterwards. (Connect Four keeps its hand-inlined solver, ``_connect4``.)
+cache afterwards. (Connect Four also keeps Pons' hand-inlined solver, in its home
+``games/connect4``.)
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ class NativeGame(Generic[S, M]):
 
     def solve(self, game: Any, state: S, **options: Any) -> Any:
         """:func:`plies.engine.solve` by the kernel (see ``_generic.solve_port``)."""
-        from plies.engine._search import solve_result
+        from plies.engine.kernel_api import solve_result
         from plies.engine.native._generic import solve_port
 
         weak, moves = options["weak"], options["moves"]

@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, stop_callable
-from plies.engine._limits import Limits
+from plies.engine.kernel_api import CHECK_GAP, Limits, StopRequest, deadline_of, stop_callable
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP
 
 __all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]

@@ -1,7 +1,7 @@
 """The native transposition table: two fixed arrays, as in Pons' solver.
 
 ``keys`` holds (part of) each position's key and ``values`` one int8 (0: empty; see
-:mod:`plies.engine.native._connect4` for the bound encoding). The slot of a key is the
+Connect Four's Pons solver for the bound encoding). The slot of a key is the
 key modulo the table's size, a prime; a new entry always replaces the old one. Keys
 are kept as uint32 when ``size * 2**32`` exceeds every key of the board (then the low
 32 bits and the slot identify a key, by the Chinese remainder theorem: 7 x 6 keys
@@ -18,7 +18,7 @@ from plies.errors import LimitError
 
 __all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
 
-#: Indices into ``control`` (see _connect4): the kernel's counters, then the journal
+#: Indices into ``control`` (see Connect Four's ``_pons``): the kernel's counters, then the journal
 #: of written slots, whose capacity is the slots clear() can empty one by one.
 NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
 _JOURNAL_CAPACITY = 1 << 16
@@ -80,7 +80,7 @@ class NativeTable:
     def arrays(self, key_bits: int) -> tuple[Any, Any, Any]:
         """``(keys, values, control)`` for keys of ``key_bits`` bits, made (or
         widened) as needed; ``control`` holds the kernel's counters and the journal of
-        written slots (see :mod:`plies.engine.native._connect4`)."""
+        written slots (see Connect Four's Pons solver)."""
         import numpy as np
 
         dtype = self._key_dtype(key_bits)
@@ -102,7 +102,7 @@ class NativeTable:
         writable buffer of :meth:`shared_bytes` zero bytes (or of an earlier table of
         the same size and game), such as a memory map other processes map too: their
         solves then share what they learn. Each entry's key is sealed with its value
-        (:func:`plies.engine.native._connect4.seal`), so an entry two processes wrote at
+        (``seal`` in Connect Four's Pons solver), so an entry two processes wrote at
         once is never read as one. The counters and the journal stay this table's own;
         do not :meth:`clear` or :meth:`touch` a table others use."""
         import numpy as np

@@ -177,7 +177,7 @@ class Connect4(BaseGame[Connect4State, int]):
     def native(self) -> Any:
         """The native port (:mod:`plies.engine.native`): the compiled search on every
         board, the exact solve by Pons' kernel where the board fits 64 bits."""
-        from plies.engine.native._solve import Connect4Port
+        from plies.games.connect4._solve import Connect4Port
 
         return Connect4Port(self)
 

@@ -1,11 +1,11 @@
 """The native solve of a Connect Four position: the kernel's score, the moves, limits.
 
-The value comes from Pons' search (:func:`~plies.engine.native._connect4.solve_root`),
+The value comes from Pons' search (:func:`._pons.solve_root`),
 best moves and the line from null-window probes of the children on the same table.
 Results are the engine's :class:`~plies.engine.SolveResult`, as the Python solver
 gives them (the same value, distance, best moves and, in the same move order, line).
 
-Limits and stop requests: see :mod:`plies.engine.native._runner`.
+Limits and stop requests: see :class:`plies.engine.native.Runner`.
 """
 
 from __future__ import annotations
@@ -18,22 +18,32 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine._context import StopRequest, solve_stopped
-from plies.engine._limits import Limits
-from plies.engine._result import SearchStats, SolveResult
-from plies.engine._scores import WIN
-from plies.engine.native import _connect4 as kernel
-from plies.engine.native._runner import KernelStopped, Runner, load
-from plies.engine.native._table import DEFAULT_ENTRIES, SEARCH_ENTRIES, NativeTable
+from plies.engine.kernel_api import (
+    WIN,
+    Limits,
+    SearchStats,
+    SolveResult,
+    StopRequest,
+    solve_stopped,
+)
+from plies.engine.native import (
+    DEFAULT_ENTRIES,
+    SEARCH_ENTRIES,
+    KernelStopped,
+    NativeTable,
+    Runner,
+    load,
+)
 from plies.errors import SearchError
-from plies.games.connect4 import Connect4, Connect4State
+from plies.games.connect4 import _pons as kernel
+from plies.games.connect4._rules import Connect4, Connect4State
 
 __all__ = ["Connect4Port", "solve_connect4"]
 
 
 class _Kernel:
     """The arrays of one solve and the runner of kernel calls under its limits;
-    ``seed`` (odd): a helper's move order (see :mod:`~plies.engine.native._connect4`)."""
+    ``seed`` (odd): a helper's move order (see :mod:`._pons`)."""
 
     def __init__(
         self,
@@ -131,7 +141,7 @@ def solve_connect4(
 
 
 def _load(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool) -> bool:
-    """Load Pons' kernel functions (see :func:`~._runner.load`), with the types of
+    """Load Pons' kernel functions (see :func:`plies.engine.native.load`), with the types of
     the real calls."""
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     line = np.zeros(max(game.size - ply, 1), np.uint64)
@@ -250,7 +260,7 @@ class Connect4Port:
     """Connect Four's native port: the exact solve by Pons' kernel where
     ``(height + 1) * width`` bits fit one 64-bit word; the protocol's compiled search
     (PVS, iterative deepening, table) on every board size, and its exact solver on the
-    larger boards, through :class:`._connect4_rules.Connect4Native`. That port is made
+    larger boards, through :class:`._native.Connect4Native`. That port is made
     on first use (loading its compiled rules cost a Connect Four solve 0.12 s of
     start-up), and it answers the rest of the protocol's API (``rules``, ``prepare``...)."""
 
@@ -267,7 +277,7 @@ class Connect4Port:
     def rules_port(self) -> Any:
         """The protocol's port of the game (made once)."""
         if self._rules is None:
-            from plies.engine.native._connect4_rules import Connect4Native
+            from plies.games.connect4._native import Connect4Native
 
             self._rules = Connect4Native(self.game)
         return self._rules

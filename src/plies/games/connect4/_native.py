@@ -35,11 +35,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros as _cttz
 
-from plies.engine.native._connect4 import popcount as _ctpop
-from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
-from plies.games.connect4 import Connect4, Connect4State
+from plies.engine.native import NativeGame, Prepared, int64_array, popcount, rule, trailing_zeros
+from plies.games.connect4._rules import Connect4, Connect4State
 
 __all__ = ["Connect4Native"]
 
@@ -52,11 +50,6 @@ HEADER = 16
 # state: ply and won in both layouts; then the bitboards, or the rows layout's fields.
 PLY, WON, POSITION, MASK = 0, 1, 2, 3
 SCORE, HEIGHTS = 2, 3
-
-#: Bits set in a word: one POPCNT (typed loosely for mypy: Numba's intrinsic).
-popcount: Any = _ctpop
-#: The index of the lowest set bit of a non-zero word: one TZCNT (likewise).
-trailing_zeros: Any = _cttz
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

@@ -13,7 +13,7 @@ and one whose stored upper bound already gives a cut-off ends the node unsearche
 On Pons' sets this visits 8-20% fewer nodes than his solver (Test_L1_R2: 0.80x,
 Test_L2_R2: 0.82x, Test_L1_R1: 0.92x), for the same CPU time per position or less.
 
-The arrays every function shares (made by :mod:`plies.engine.native._solve`):
+The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
 * ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, seed,
   column masks in the game's centre-first order...]``, ``key_mask`` the bits of a key
@@ -37,9 +37,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.extending import intrinsic
 
-from plies.engine.native._table import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP
+from plies.engine.native import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP, popcount
 
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
@@ -62,16 +61,6 @@ HELPER_BITS = 2
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-
-
-@intrinsic
-def popcount(typingctx: Any, x: Any) -> Any:
-    """Bits set in ``x``: LLVM's ctpop, one POPCNT instruction (Pons loops instead)."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 @njit(cache=True, nogil=True)
