@@ -17,6 +17,7 @@ from plies.engine.solver import (
     ProbeStopped,
     SearchContext,
     best_moves_and_line,
+    pons_threshold,
     port_capabilities,
     threshold_port,
 )
@@ -139,3 +140,20 @@ def test_search_is_the_last_iteration(algorithm: str) -> None:
         last.depth,
     )
     assert found.stats.nodes == last.stats.nodes
+
+
+def test_pons_threshold_is_pons_rule() -> None:
+    """Solver.cpp's ``med`` (C's division truncates towards zero) for every range of
+    a 7 x 6 board's scores."""
+
+    def c_div(value: int) -> int:
+        return int(value / 2)
+
+    for low in range(-21, 22):
+        for high in range(low + 1, 23):
+            med = low + c_div(high - low)
+            if med <= 0 and c_div(low) < med:
+                med = c_div(low)
+            elif med >= 0 and c_div(high) > med:
+                med = c_div(high)
+            assert pons_threshold(low, high) == med, (low, high)

@@ -47,6 +47,7 @@ __all__ = [
     "ExactSolver",
     "best_moves_and_line",
     "narrow",
+    "pons_threshold",
     "scaled_utility",
     "score_bounds",
 ]
@@ -428,12 +429,7 @@ def narrow(
     low_rank, high_rank = ranks.rank(low), ranks.rank(high)
     while low_rank < high_rank and not (weak and _sign_known(low_rank, high_rank)):
         # Pons' rule on his half-scale scores, then back to a rank threshold.
-        least, most = _c_half(low_rank), _c_half(high_rank)
-        med = least + _c_half(most - least)
-        if med <= 0 and _c_half(least) < med:
-            med = _c_half(least)
-        elif med >= 0 and _c_half(most) > med:
-            med = _c_half(most)
+        med = pons_threshold(_c_half(low_rank), _c_half(high_rank))
         # "Half-scale score > med" is "rank > 2 med + 1" for a win, "> 2 med" else.
         threshold = 2 * med + 1 if med >= 0 else 2 * med
         threshold = max(low_rank, min(threshold, high_rank - 1))
@@ -444,6 +440,18 @@ def narrow(
         else:
             low_rank = max(low_rank, ranks.rank(score))
     return _sign(low_rank) if weak else ranks.value(low_rank)
+
+
+def pons_threshold(low: int, high: int) -> int:
+    """Pons' next threshold for a score known to lie in ``[low, high]`` (``low <=
+    high``, his half-scale scores): halfway, pulled towards the extreme on its side,
+    where a null-window search is cheap because the score bounds cut it."""
+    med = low + _c_half(high - low)
+    if med <= 0 and _c_half(low) < med:
+        return _c_half(low)
+    if med >= 0 and _c_half(high) > med:
+        return _c_half(high)
+    return med
 
 
 def _sign(value: int) -> int:

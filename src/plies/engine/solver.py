@@ -12,6 +12,8 @@ of ``plies.engine`` are private):
 * :func:`best_moves_and_line`: which moves keep the value, and the line, as
   :func:`~plies.engine.solve` picks them for its ``moves`` option, asked through two
   callables (the serial solver's, or a cluster's);
+* :func:`pons_threshold`: the threshold Pons' rule tests next, for ports whose
+  scores are his;
 * :func:`solve_result` and :func:`solve_stopped`: a solve's result, or the error of one
   a limit stopped, from their parts;
 * what native ports offer besides :func:`~plies.engine.solve`: a port *declares* its
@@ -42,7 +44,7 @@ from plies.engine._context import (
     solve_stopped,
     stop_callable,
 )
-from plies.engine._exact import ExactSolver, best_moves_and_line
+from plies.engine._exact import ExactSolver, best_moves_and_line, pons_threshold
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import overrides
 from plies.engine._result import SearchStats, SolveResult
@@ -71,6 +73,7 @@ __all__ = [
     "deep_recursion",
     "engine_shift",
     "overrides",
+    "pons_threshold",
     "port_capabilities",
     "solve_result",
     "solve_stopped",
