@@ -56,6 +56,7 @@ from plies import __version__
 from plies.engine import Limits, SearchResult, TranspositionTable, iterate
 from plies.errors import PliesError
 from plies.games import get_game
+from plies.lab import format_score, score_of
 
 __all__ = [
     "DEFAULT_HASH_MB",
@@ -577,12 +578,8 @@ class UciEngine:
 
     def _info(self, result: SearchResult) -> str:
         stats = result.stats
-        if result.outcome is not None and result.distance is not None:
-            plies = result.distance
-            moves = (plies + 1) // 2 if result.outcome == "win" else -(plies // 2)
-            score = f"mate {moves}"  # mated already: "mate 0", as UCI engines say
-        else:
-            score = f"cp {round(result.value)}"
+        # mate N in moves (mated already: "mate 0", as UCI engines say), else cp N
+        score = format_score(score_of(self.game, result), "uci")
         pv = " ".join(move.uci() for move in result.pv)
         seldepth = max(result.depth, stats.seldepth, len(result.pv))
         return (

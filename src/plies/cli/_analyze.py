@@ -18,7 +18,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +46,7 @@ from plies.engine import (
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.games import GAMES, parse_game_spec
+from plies.lab import format_line, format_score, score_of
 
 __all__ = ["AnalyzeLines", "register"]
 
@@ -115,32 +116,18 @@ def register(subparsers: Any) -> None:
     analyze.set_defaults(handler=run_analyze)
 
 
-def format_line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> list[str]:
-    """Moves played one after the other from ``state``, as text."""
-    texts = []
-    for move in moves:
-        texts.append(game.format_move(state, move))
-        state = game.play(state, move)
-    return texts
-
-
-def _score_text(result: SearchResult) -> str:
-    outcome = result.outcome
-    if outcome is not None:
-        return f"{outcome} {result.distance}"
-    return result.score_text
-
-
 def result_record(game: BaseGame[Any, Any], state: Any, result: SearchResult) -> dict[str, Any]:
-    """The JSON object of one completed depth."""
+    """The JSON object of one completed depth (its score read by
+    :func:`plies.lab.score_of`, written by :func:`plies.lab.format_score`)."""
     stats = result.stats
     pv = format_line(game, state, result.pv)
+    score = score_of(game, result)
     return {
         "depth": result.depth,
         "score": result.value + 0.0,  # + 0.0 turns -0.0 into 0.0
-        "score_text": _score_text(result),
-        "result": result.outcome,
-        "distance": result.distance,
+        "score_text": format_score(score, "info"),
+        "result": score.outcome,
+        "distance": score.plies,
         "best_move": pv[0] if pv else None,
         "pv": pv,
         "nodes": stats.nodes,
@@ -278,11 +265,10 @@ def book_record(game: BaseGame[Any, Any], state: Any, book: Book) -> dict[str, A
         return None
     moves, _ = book.line(state)
     pv = format_line(game, state, moves)
-    result = None if solved.result == "draw" else solved.result
     return {
         "depth": None,
         "score": solved.value + 0.0,
-        "score_text": f"{result} {solved.distance}" if result else "draw",
+        "score_text": format_score(score_of(game, solved), "info"),
         "result": solved.result,
         "distance": solved.distance,
         "best_move": pv[0] if pv else None,
@@ -396,10 +382,9 @@ class AnalyzeLines:
         if self.json:
             output = json.dumps({"line": number, "position": position, **record})
         else:
-            outcome = last.outcome
-            score = f"{outcome}:{last.distance}" if outcome else last.score_text
+            score = format_score(score_of(game, last), "token")
             best = record["best_move"] or "(none)"
-            output = f"{position} {score.replace(' ', '')} {best} {last.depth}"
+            output = f"{position} {score} {best} {last.depth}"
         return LineResult(number, output=output, nodes=stats.nodes, seconds=stats.time)
 
     def _limits_text(self) -> str:

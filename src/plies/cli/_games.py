@@ -29,8 +29,6 @@ from plies.engine import (
     ALGORITHMS,
     BACKENDS,
     DEFAULT_ALGORITHM,
-    WIN,
-    WIN_THRESHOLD,
     Limits,
     choose_backend,
     search,
@@ -38,6 +36,7 @@ from plies.engine import (
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.games import GAMES
+from plies.lab import format_score, score_of
 
 __all__ = ["register"]
 
@@ -255,7 +254,7 @@ def _play_game(
             move = result.best_move
             console.print(
                 f"{players.name(player)} plays {game.format_move(state, move)}  "
-                f"[score {_score_text(game, result.value, result.score_text)}, "
+                f"[score {format_score(score_of(game, result))}, "
                 f"depth {result.depth}, "
                 f"{result.stats.nodes:,} nodes, {result.stats.time:.2f} s]",
                 markup=False,
@@ -301,17 +300,6 @@ def _ask_move(
             return game.parse_move(state, text)
         except PliesError as exc:
             console.print(f"not a legal move: {exc}", markup=False)
-
-
-def _score_text(game: BaseGame[Any, Any], value: float, text: str) -> str:
-    """The engine's score; in games with chance, large values are expected utilities.
-
-    Expectations mix wins and losses, so "win in N" (a distance read off the score)
-    means nothing there: show ``value / WIN`` instead.
-    """
-    if game.has_chance and abs(value) >= WIN_THRESHOLD:
-        return f"expected utility {value / WIN:+.3f}"
-    return text
 
 
 def _result_text(game: BaseGame[Any, Any], state: Any, players: _Players) -> str:

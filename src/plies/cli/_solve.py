@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.book import Book
-from plies.cli._analyze import _game_of, _Progress, format_line, stop_on_interrupt
+from plies.cli._analyze import _game_of, _Progress, stop_on_interrupt
 from plies.cli._args import (
     add_game_arguments,
     load_position,
@@ -54,6 +54,7 @@ from plies.engine.native import SEARCH_ENTRIES, has_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
+from plies.lab import format_line, format_score
 
 __all__ = ["SolveLines", "register", "solve_record"]
 
@@ -150,9 +151,7 @@ def score_token(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> st
     score = _exact_score(game, state, solved)
     if score is not None:
         return str(score)
-    if solved.weak or solved.result == "draw":
-        return solved.result
-    return f"{solved.result}:{solved.distance}"
+    return format_score(solved.score, "token")
 
 
 def _exact_score(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> int | None:

@@ -14,13 +14,26 @@ Othello, checkers), a compiled one (``backend=``; see :mod:`plies.engine.native`
 'draw'
 >>> search(game, game.parse_position("1 2 5 9"), limits=Limits(depth=3)).score_text
 'win in 3'
+
+A result's ``score`` is a :class:`Score`: what the number means (a heuristic value,
+a win or loss in N plies, a draw, or an expected utility in games with chance), with
+its text, order, UCI form and JSON form.
 """
 
 from plies.engine._context import CHECK_EVERY, CHECK_GAP, StopRequest
 from plies.engine._limits import Limits
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
-from plies.engine._scores import WIN, WIN_THRESHOLD, describe_score, score_distance, score_outcome
+from plies.engine._scores import (
+    SCORE_KINDS,
+    WIN,
+    WIN_THRESHOLD,
+    Score,
+    ScoreKind,
+    describe_score,
+    score_distance,
+    score_outcome,
+)
 from plies.engine._search import (
     ALGORITHMS,
     BACKENDS,
@@ -45,10 +58,13 @@ __all__ = [
     "CHECK_GAP",
     "DEFAULT_ALGORITHM",
     "MAX_PLY",
+    "SCORE_KINDS",
     "WIN",
     "WIN_THRESHOLD",
     "Limits",
     "NativeTable",
+    "Score",
+    "ScoreKind",
     "SearchResult",
     "SearchStats",
     "SolveResult",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from plies.engine._scores import describe_score, score_distance, score_outcome
+from plies.engine._scores import Score
 
 __all__ = ["SearchResult", "SearchStats", "SolveResult"]
 
@@ -70,7 +70,10 @@ class SearchResult:
     """The outcome of a search (or of one iteration of it).
 
     ``value`` is the engine score from the side to move's view (see
-    :mod:`plies.engine._scores`: a proven win is near ``WIN``), ``best_move`` the
+    :mod:`plies.engine._scores`: a proven win is near ``WIN``) and ``score`` what it
+    means (a :class:`~plies.engine.Score`: a heuristic value, a win or loss in N
+    plies, or in a game with chance nodes, ``chance`` True, an expected utility),
+    ``best_move`` the
     move to play (None only at a terminal state), ``pv`` the principal variation
     starting with ``best_move``, ``depth`` the depth of the last completed iteration
     and ``completed`` False when a limit or a stop request cut the search short (the
@@ -86,21 +89,29 @@ class SearchResult:
     exact: bool
     algorithm: str
     stats: SearchStats
+    chance: bool = False
+
+    @property
+    def score(self) -> Score:
+        """What ``value`` means (:meth:`Score.from_value`; in a game with chance
+        nodes a value beyond the threshold is an expected utility, never a win)."""
+        return Score.from_value(self.value, chance=self.chance)
 
     @property
     def outcome(self) -> str | None:
         """``"win"`` or ``"loss"`` when the value is a proven result, else None."""
-        return score_outcome(self.value)
+        return self.score.outcome
 
     @property
     def distance(self) -> int | None:
         """Plies to the end of the game when the value is a proven win or loss."""
-        return score_distance(self.value)
+        return self.score.plies
 
     @property
     def score_text(self) -> str:
-        """The value as short text: ``win in 5``, ``loss in 4`` or a number."""
-        return describe_score(self.value)
+        """The score as short text (``str`` of :attr:`score`): ``win in 5``,
+        ``loss in 4``, ``expected utility +0.718`` or a number."""
+        return str(self.score)
 
 
 @dataclass(frozen=True)
@@ -117,7 +128,8 @@ class SolveResult:
     terminal state), ``best_moves`` every optimal move when asked for (else just
     ``best_move``), ``pv`` the line to the end of the game when asked for (else just
     ``best_move``), ``weak`` whether only the result was decided and ``backend`` the
-    solver that ran (``"python"`` or ``"native"``).
+    solver that ran (``"python"`` or ``"native"``). ``score`` is the result as a
+    :class:`~plies.engine.Score`.
     """
 
     result: str
@@ -130,3 +142,9 @@ class SolveResult:
     best_moves: tuple[Any, ...] = ()
     weak: bool = False
     backend: str = "python"
+
+    @property
+    def score(self) -> Score:
+        """The result as a :class:`~plies.engine.Score` (a win, loss or draw; a weak
+        solve's without a distance)."""
+        return Score.solved(self.result, None if self.weak else self.distance, self.value)

@@ -39,8 +39,10 @@ from plies.lab._search import (
     search_document,
     with_bounds,
 )
+from plies.lab._text import SCORE_STYLES, ScoreStyle, format_line, format_score, score_of
 
 __all__ = [
+    "SCORE_STYLES",
     "AnswerError",
     "CheckResult",
     "ExerciseError",
@@ -48,9 +50,12 @@ __all__ = [
     "LabOptions",
     "Room",
     "RoomError",
+    "ScoreStyle",
     "check_answer",
     "compare_document",
     "exercise",
+    "format_line",
+    "format_score",
     "game_tree",
     "node_name",
     "open_room",
@@ -60,6 +65,7 @@ __all__ = [
     "roll",
     "room_state",
     "run",
+    "score_of",
     "search_document",
     "think",
     "undo",

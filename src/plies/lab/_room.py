@@ -37,6 +37,7 @@ from plies.game import BaseGame
 from plies.games import OPENSPIEL, parse_game_spec
 from plies.lab._games import MAX_GAME_TREE_NODES, checkers_cell, checkers_rows, picture
 from plies.lab._search import need
+from plies.lab._text import format_line, format_score, score_of
 
 __all__ = [
     "MAX_MOVES",
@@ -544,14 +545,6 @@ def _last_cells(room: Room, board: _Board | None) -> list[list[int]]:
 # -- the engine -----------------------------------------------------------------------
 
 
-def _line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> list[str]:
-    texts = []
-    for move in moves:
-        texts.append(game.format_move(state, move))
-        state = game.play(state, move)
-    return texts
-
-
 def _limits(depth: int | None, seconds: float | None) -> Limits:
     if depth is None and seconds is None:
         raise RoomError("the engine needs a depth or a number of seconds")
@@ -610,8 +603,8 @@ def _thinking(
         yield {
             "kind": "info",
             "depth": result.depth,
-            "score": result.score_text,
-            "pv": _line(game, state, result.pv),
+            "score": format_score(score_of(game, result)),
+            "pv": format_line(game, state, result.pv),
             "nodes": result.stats.nodes,
             "nps": round(result.stats.nps),
             "time": round(result.stats.time, 3),
@@ -627,6 +620,6 @@ def _thinking(
         "index": index,
         "text": game.format_move(state, last.best_move),
         "depth": last.depth,
-        "score": last.score_text,
+        "score": format_score(score_of(game, last)),
         "stopped": stopped,
     }
