@@ -11,11 +11,14 @@ import pytest
 from engine.games import Subtraction
 from plies.engine import Limits, TranspositionTable, iterate, search, solve
 from plies.engine.solver import (
+    SHARED_TABLE,
     SOLVE_MOVES,
+    THRESHOLD_PROBE,
     ExactProber,
     ExactSolver,
     ProbeStopped,
     SearchContext,
+    ThresholdPort,
     best_moves_and_line,
     pons_threshold,
     port_capabilities,
@@ -124,6 +127,16 @@ def test_python_solves_declare_no_capability() -> None:
     assert port_capabilities(Subtraction(5)) == frozenset()
     with pytest.raises(SearchError, match="threshold probes"):
         threshold_port(game)
+
+
+def test_connect_four_declares_its_capabilities() -> None:
+    pytest.importorskip("numba")
+    game = get_game("connect4")
+    declared = port_capabilities(game)
+    assert {THRESHOLD_PROBE, SHARED_TABLE} <= declared
+    port = threshold_port(game)
+    assert isinstance(port, ThresholdPort)
+    assert port_capabilities(game, "python") == frozenset()
 
 
 @pytest.mark.parametrize("algorithm", ["pvs", "mtdf", "alphabeta"])

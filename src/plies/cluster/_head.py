@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from plies.engine import Limits, SolveResult, StopRequest, solve
-from plies.engine._context import stop_callable
+from plies.engine.solver import stop_callable
 from plies.errors import SearchError
 from plies.game import BaseGame
 

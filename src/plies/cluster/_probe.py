@@ -8,8 +8,9 @@ the next probes it runs.
 
 Scores come on one of two scales, the serial solver's own:
 
-* ``"pons"`` (Connect Four on the native kernel): Pons' scores, which depend on the
-  position only (not on the root), probed with the kernel's negamax;
+* ``"pons"`` (a native port that declares threshold probes, see
+  :mod:`plies.engine.solver`: Connect Four's, Pons' scores): scores that depend on
+  the position only (not on the root), probed by the port's kernel;
 * ``"engine"`` (every other game, on the Python exact solver): the engine's scores
   relative to the root of the split solve, the position being ``ply`` plies below it.
 
@@ -26,11 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.cluster._shared import release, shared_table
-from plies.engine._context import SearchAborted, SearchContext
-from plies.engine._exact import ExactSolver
-from plies.engine._limits import MAX_PLY, Limits
-from plies.engine._search import deep_recursion
-from plies.engine._table import TranspositionTable
+from plies.engine import Limits
+from plies.engine.solver import ExactProber, ProbeStopped, engine_shift, threshold_port
 from plies.game import BaseGame
 
 __all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift", "pons_table", "work_done"]
@@ -54,12 +52,6 @@ class Probed:
     stopped: str | None = None
 
 
-def engine_shift(value: int, ply: int) -> int:
-    """An engine score relative to a root ``ply`` plies above, made relative to the
-    position itself (a win or loss is ``ply`` plies nearer), as the table stores it."""
-    return value + ply if value > 0 else value - ply if value < 0 else 0
-
-
 @dataclass(frozen=True)
 class ProbeJob:
     """One split solve's work on a worker: the game, the scale, the table size,
@@ -76,7 +68,7 @@ class ProbeJob:
     def warm(self) -> None:
         """Make the solver (and load the native kernel) before the first probe."""
         solver = _solver(self)
-        with contextlib.suppress(_Stopped):  # the node limit: it is warm all the same
+        with contextlib.suppress(ProbeStopped):  # the node limit: it is warm all the same
             solver.probe(self.game.initial_state(), 0, 0, Limits(nodes=1), None)
 
     def probe(
@@ -89,7 +81,7 @@ class ProbeJob:
         solver = _solver(self)
         try:
             score, nodes = solver.probe(state, ply, threshold, limits, self._stop(), seed=seed)
-        except _Stopped as exc:
+        except ProbeStopped as exc:
             return self._counted(
                 Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
             )
@@ -105,7 +97,7 @@ class ProbeJob:
         solver = _solver(self)
         try:
             line, nodes = solver.line(state, ply, value, limits, self._stop())
-        except _Stopped as exc:
+        except ProbeStopped as exc:
             return self._counted(
                 Probed(nodes=exc.nodes, seconds=time.perf_counter() - started, stopped=str(exc))
             )
@@ -140,14 +132,6 @@ class ProbeJob:
         return stopped
 
 
-class _Stopped(Exception):
-    """A limit or a stop request ended a probe; the message names which."""
-
-    def __init__(self, reason: str, nodes: int) -> None:
-        super().__init__(reason)
-        self.nodes = nodes
-
-
 _SOLVERS = threading.local()
 #: token -> (nodes, seconds) of every probe and line this process ran for that solve.
 _WORK: dict[str, tuple[int, float]] = {}
@@ -179,15 +163,12 @@ def _solver(job: ProbeJob) -> Any:
 
 
 class _EngineSolver:
-    """Probes and lines by the Python exact solver, on one table."""
+    """Probes and lines by the Python exact solver, on one table (scores relative to
+    the split solve's root: see :class:`~plies.engine.solver.ExactProber`)."""
 
     def __init__(self, game: BaseGame[Any, Any], table_size: int | None) -> None:
-        self.game = game
-        self.table = TranspositionTable(table_size or 1 << 20)
-        self.table.claim("solve")
-
-    def _exact(self, limits: Limits, stop: Callable[[], bool] | None) -> ExactSolver:
-        return ExactSolver(SearchContext(self.game, limits=limits, stop=stop, table=self.table))
+        self.prober = ExactProber(game, table_size)
+        self.table = self.prober.table
 
     def probe(
         self,
@@ -199,13 +180,8 @@ class _EngineSolver:
         *,
         seed: int = 0,  # helpers are for the shared native table: ignored
     ) -> tuple[int, int]:
-        solver = self._exact(limits, stop)
-        try:
-            with deep_recursion(MAX_PLY):
-                score = solver.search(state, threshold, threshold + 1, ply)
-        except SearchAborted as exc:
-            raise _Stopped(str(exc), solver.ctx.nodes) from None
-        return score, solver.ctx.nodes
+        probed = self.prober.probe(state, threshold, ply=ply, limits=limits, stop=stop)
+        return probed.score, probed.nodes
 
     def line(
         self,
@@ -215,41 +191,32 @@ class _EngineSolver:
         limits: Limits,
         stop: Callable[[], bool] | None,
     ) -> tuple[tuple[Any, ...], int]:
-        solver = self._exact(limits, stop)
-        try:
-            with deep_recursion(MAX_PLY):
-                line = solver.line(state, engine_shift(value, ply))
-        except SearchAborted as exc:
-            raise _Stopped(str(exc), solver.ctx.nodes) from None
-        return line, solver.ctx.nodes
+        line = self.prober.line(state, value, ply=ply, limits=limits, stop=stop)
+        return line.moves, line.nodes
 
 
 def pons_table(game: BaseGame[Any, Any], table_size: int | None, shared: str | None) -> Any:
-    """A native table for Connect Four probes in this process: the machine's table of
-    the split solve ``shared`` (its token) if given and it can be mapped
-    (:func:`~plies.cluster._shared.shared_table`), else one of its own."""
-    from plies.engine.native import DEFAULT_ENTRIES, NativeTable
-
-    table = NativeTable(table_size or DEFAULT_ENTRIES)
+    """A table for the threshold probes of ``game``'s native port in this process: the
+    machine's table of the split solve ``shared`` (its token) if given and it can be
+    mapped (:func:`~plies.cluster._shared.shared_table`), else one of its own."""
+    port = threshold_port(game)
+    table = port.probe_table(table_size)
     if shared is not None:
-        shared_table(shared, table, game.width * (game.height + 1))  # type: ignore[attr-defined]
+        shared_table(shared, table, port.table_key_bits)
     return table
 
 
 class _PonsSolver:
-    """Probes and lines by Pons' Connect Four kernel, on one native table (see
-    :func:`pons_table`)."""
+    """Probes and lines by a native port's kernel (the capability
+    :data:`~plies.engine.solver.THRESHOLD_PROBE`: Connect Four's, Pons' scores), on
+    one native table (see :func:`pons_table`)."""
 
     def __init__(
         self, game: BaseGame[Any, Any], table_size: int | None, shared: str | None = None
     ) -> None:
         self.game = game
+        self.port = threshold_port(game)
         self.table = pons_table(game, table_size, shared)
-
-    def _kernel(self, limits: Limits, stop: Callable[[], bool] | None, seed: int = 0) -> Any:
-        from plies.games.connect4._solve import _Kernel
-
-        return _Kernel(self.game, self.table, limits, stop, None, seed=seed)  # type: ignore[arg-type]
 
     def probe(
         self,
@@ -261,26 +228,10 @@ class _PonsSolver:
         *,
         seed: int = 0,
     ) -> tuple[int, int]:
-        import numpy as np
-
-        from plies.engine.native._runner import KernelStopped
-        from plies.games.connect4 import _pons as kernel
-
-        game = self.game
-        size: int = game.size  # type: ignore[attr-defined]
-        if state.won:  # the opponent's last stone won
-            return -((size + 2 - state.ply) // 2), 0
-        if state.ply == size:
-            return 0, 0
-        run = self._kernel(limits, stop, seed)
-        position, mask = np.uint64(state.position), np.uint64(state.mask)
-        if game.winning_move(state) is not None:
-            return (size + 1 - state.ply) // 2, 0
-        try:
-            score = run.run(kernel.negamax, position, mask, state.ply, threshold, threshold + 1)
-        except KernelStopped as exc:
-            raise _Stopped(str(exc), run.nodes) from None
-        return int(score), run.nodes
+        probed = self.port.probe(
+            state, threshold, table=self.table, limits=limits, stop=stop, seed=seed
+        )
+        return probed.score, probed.nodes
 
     def line(
         self,
@@ -290,22 +241,5 @@ class _PonsSolver:
         limits: Limits,
         stop: Callable[[], bool] | None,
     ) -> tuple[tuple[Any, ...], int]:
-        import numpy as np
-
-        from plies.engine.native._runner import KernelStopped
-        from plies.games.connect4 import _pons as kernel
-        from plies.games.connect4._solve import _column
-
-        game = self.game
-        size: int = game.size  # type: ignore[attr-defined]
-        if game.terminal_value(state) is not None:
-            return (), 0
-        run = self._kernel(limits, stop)
-        cells = np.zeros(size - state.ply, np.uint64)
-        position, mask = np.uint64(state.position), np.uint64(state.mask)
-        try:
-            length = run.run(kernel.principal_line, position, mask, state.ply, value, cells)
-        except KernelStopped as exc:
-            raise _Stopped(str(exc), run.nodes) from None
-        h1 = game.height + 1  # type: ignore[attr-defined]
-        return tuple(_column(int(cell), h1) for cell in cells[:length]), run.nodes
+        line = self.port.principal_line(state, value, table=self.table, limits=limits, stop=stop)
+        return line.moves, line.nodes

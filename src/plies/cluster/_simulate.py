@@ -23,17 +23,17 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from plies.cluster._probe import PONS, Probed, ProbeJob, _EngineSolver, _PonsSolver, _Stopped
+from plies.cluster._probe import PONS, Probed, ProbeJob, _EngineSolver, _PonsSolver
 from plies.cluster._split import (
     DEFAULT_SPLIT,
     SplitReport,
-    _is_connect4,
     _run_line,
     _run_probes,
     _Split,
+    probe_scale,
 )
 from plies.engine import Limits, SolveResult, choose_backend, solve
-from plies.engine._negamax import overrides
+from plies.engine.solver import ProbeStopped, overrides
 from plies.errors import PliesError
 from plies.game import BaseGame
 
@@ -70,7 +70,7 @@ def simulate_split(
     ):  # as solve_parallel: solved here, no worker asked
         return solve(game, state, weak=weak, moves=moves, backend=backend)
     picked = choose_backend(game, backend, state=state)
-    scale = PONS if picked == "native" and _is_connect4(game) else "engine"
+    scale, _ = probe_scale(game, picked, state)  # tables not shared: one per worker
     job = ProbeJob(game, scale, table_size, "simulated")
     client = SimulatedClient(job, workers, rate)
     run = _SimulatedSplit(client, job, state, Limits(), None, None, split)
@@ -118,7 +118,7 @@ class SimulatedClient:
         make = _PonsSolver if job.scale == PONS else _EngineSolver
         self.solvers = {name: make(job.game, job.table_size) for name in self.names}
         for solver in self.solvers.values():  # its table made before the first save
-            with contextlib.suppress(_Stopped):
+            with contextlib.suppress(ProbeStopped):
                 solver.probe(job.game.initial_state(), 0, 0, Limits(nodes=1), None)
 
     def submit(self, function: Callable[..., Any], *args: Any, **options: Any) -> SimulatedFuture:
@@ -149,7 +149,7 @@ class SimulatedClient:
                     limits = Limits(nodes=budget)
                 try:
                     score, nodes = solver.probe(state, ply, threshold, limits, None)
-                except _Stopped:
+                except ProbeStopped:
                     return results
                 results.append(Probed(score=score, nodes=nodes, seconds=nodes / self.rate))
                 if budget is not None:
@@ -162,7 +162,7 @@ class SimulatedClient:
                 limits = Limits(nodes=budget)
             try:
                 line, nodes = solver.line(state, ply, value, limits, None)
-            except _Stopped:
+            except ProbeStopped:
                 return results
             results.append(Probed(line=line, nodes=nodes, seconds=nodes / self.rate))
         else:

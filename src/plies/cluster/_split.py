@@ -3,7 +3,8 @@
 The client keeps the top of the game tree (:mod:`plies.cluster._tree`), ``split``
 plies deep (default :data:`DEFAULT_SPLIT`), each node with the bounds proven on its
 score so far; the workers run *probes*, null-window searches ``(t, t + 1)`` of the
-positions at the bottom of that tree (:mod:`plies.cluster._probe`). Connect Four's
+positions at the bottom of that tree (:mod:`plies.cluster._probe`). Where the game's
+native port declares shared tables (:mod:`plies.engine.solver`: Connect Four's), the
 workers on one machine share one transposition table (:mod:`plies.cluster._shared`);
 other games' workers, and those of other machines, have their own. A probe's
 fail-soft score is a bound on its position, and a node's bounds follow from its
@@ -13,8 +14,9 @@ later questions.
 The questions are the serial solver's, asked of the tree:
 
 1. **The value.** The root's window is narrowed by "is the score above ``t``?" tests
-   with the serial solver's thresholds: Pons' rule for Connect Four on the native
-   kernel (:func:`_pons_value`, as ``solve_root`` picks them), and the Python solver's
+   with the serial solver's thresholds: the native port's rule where it declares
+   threshold probes (Connect Four's: Pons' rule, :meth:`_Split._pons_value`, as
+   ``solve_root`` picks them), and the Python solver's
    own :meth:`~plies.engine._exact.ExactSolver.value` for the rest, whose root
    searches are answered by the tree (:class:`_TreeSolver`).
 2. **The best moves**: the root's moves, in the game's order, that reach the value.
@@ -72,14 +74,32 @@ from plies.cluster._lines import HEAD_START, NEEDS_DASK
 from plies.cluster._probe import ENGINE, PONS, Probed, ProbeJob, pons_table, work_done
 from plies.cluster._shared import release
 from plies.cluster._tree import Node, Want
-from plies.engine import Limits, SolveResult, StopRequest, choose_backend, solve
-from plies.engine._context import SearchContext, deadline_of, solve_stopped, stop_callable
-from plies.engine._exact import ExactSolver
-from plies.engine._limits import MAX_PLY
-from plies.engine._negamax import overrides
-from plies.engine._result import SearchStats
-from plies.engine._search import SOLVE_MOVES, solve_result
-from plies.engine._table import TranspositionTable
+from plies.engine import (
+    Limits,
+    SearchStats,
+    SolveResult,
+    StopRequest,
+    TranspositionTable,
+    choose_backend,
+    solve,
+)
+from plies.engine.solver import (
+    MAX_PLY,
+    SHARED_TABLE,
+    SOLVE_MOVES,
+    THRESHOLD_PROBE,
+    ExactSolver,
+    SearchContext,
+    ThresholdPort,
+    best_moves_and_line,
+    deadline_of,
+    overrides,
+    port_capabilities,
+    solve_result,
+    solve_stopped,
+    stop_callable,
+    threshold_port,
+)
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 
@@ -169,15 +189,16 @@ def solve_parallel(
 
     The value, distance, best moves and line are exactly :func:`~plies.engine.solve`'s
     (the search splits ``split`` plies below the root, see :mod:`plies.cluster._split`);
-    the statistics count the nodes of every worker. Connect Four probes run on the
-    native kernel (unless ``backend="python"``), every other game on the Python
-    solver. ``limits`` bound the nodes of all workers together and the time;
-    running out, or ``stop``, raises :class:`SearchError` as :func:`solve` does. A
-    position already decided (the game over, a win in one) is solved here. Before a
-    local cluster is started, the position is solved here for ``head_start`` seconds
-    (default :data:`~plies.cluster._lines.HEAD_START`), and on while the cluster starts
-    (:class:`~plies.cluster._head.HeadStart`); a position solved meanwhile is the
-    serial solve's, statistics included.
+    the statistics count the nodes of every worker. Probes run on the native port's
+    kernel where the port declares threshold probes (Connect Four's, unless
+    ``backend="python"``), on the Python solver otherwise. ``limits`` bound the nodes of
+    all workers together and the time; running out, or ``stop``, raises
+    :class:`SearchError` as :func:`solve` does. A position already decided (the game
+    over, a win in one) is solved here. Before a local cluster is started, the position
+    is solved here for ``head_start`` seconds (default
+    :data:`~plies.cluster._lines.HEAD_START`), and on while the cluster starts
+    (:class:`~plies.cluster._head.HeadStart`); a position solved meanwhile is the serial
+    solve's, statistics included.
 
     ``report``, if given, is filled in with how the work was spread over the workers
     (a solve on the cluster only; see :class:`SplitReport`).
@@ -201,8 +222,8 @@ def solve_parallel(
         winning is not None and winning(state) is not None
     ):
         return solve(game, state, limits=limits, stop=stop, weak=weak, moves=moves, backend=backend)
-    scale = PONS if picked == "native" and _is_connect4(game) else ENGINE
-    job = ProbeJob(game, scale, table_size, uuid.uuid4().hex, shared=SHARE_TABLE and scale == PONS)
+    scale, shareable = probe_scale(game, picked, state)
+    job = ProbeJob(game, scale, table_size, uuid.uuid4().hex, shared=SHARE_TABLE and shareable)
     head = None
     try:
         if scheduler is None and head_start > 0:
@@ -270,12 +291,13 @@ def _solve_on_cluster(  # noqa: PLR0917  # solve_parallel's arguments, passed on
         raise solve_stopped("stop requested", proven=False, moves=moves) from None
 
 
-def _is_connect4(game: BaseGame[Any, Any]) -> bool:
-    """Whether ``game``'s native port is Pons' Connect Four kernel."""
-    from plies.engine.native import native_port
-    from plies.games.connect4._solve import Connect4Port
-
-    return isinstance(native_port(game), Connect4Port)
+def probe_scale(game: BaseGame[Any, Any], backend: str, state: Any) -> tuple[str, bool]:
+    """The scale of a split solve's probes of ``game`` at ``state`` on ``backend``
+    (:data:`PONS` where the native port declares threshold probes, see
+    :mod:`plies.engine.solver`; else :data:`ENGINE`, the Python solver's), and whether
+    the port declares tables that processes may share."""
+    declared = port_capabilities(game, backend, state)
+    return (PONS if THRESHOLD_PROBE in declared else ENGINE), SHARED_TABLE in declared
 
 
 class _Split:
@@ -400,73 +422,56 @@ class _Split:
         value = solver.value(self.root.state, weak=weak)
         self.proven = True
         self._phase_ends("moves")
-        target = value
-        if weak:
-            target = value if value >= 0 else solver.worst - MAX_PLY
-        best, pv = self._moves(value, target, weak=weak, moves=moves)
+        best, pv = self._moves(value, weak=weak, moves=moves, floor=solver.worst - MAX_PLY)
         return solve_result(value, best, pv, self._stats(), weak=weak, moves=moves)
 
     def _solve_pons(self, weak: bool, moves: str) -> SolveResult:
-        """The native Connect Four solve, on the tree (Pons' scores)."""
-        from plies.games.connect4._solve import _result
-
+        """The native port's solve on the tree (its own scale: Pons' scores)."""
+        port = threshold_port(self.game)
         state = self.root.state
-        score = self._pons_value(weak)
+        score = self._pons_value(port, weak)
         self.proven = True
         self._phase_ends("moves")
         if self.job.shared:  # split as the value's tests expected: not the moves'
             self.root.collapse()  # (asked about each root move, no node is expected all)
-        size: int = self.game.size  # type: ignore[attr-defined]
         if weak:
             score = (score > 0) - (score < 0)
-        target = score if score >= 0 or not weak else -size
-        best, pv = self._moves(score, target, weak=weak, moves=moves)
-        return _result(
-            self.game,  # type: ignore[arg-type]
-            state,
-            score,
-            best,
-            pv,
-            self._stats(),
-            weak=weak,
-            moves=moves,
-        )
+        best, pv = self._moves(score, weak=weak, moves=moves, floor=port.floor())
+        return port.solve_result(state, score, best, pv, self._stats(), weak=weak, moves=moves)
 
-    def _pons_value(self, weak: bool) -> int:
-        """Pons' score of the root, narrowed with his thresholds (``solve_root``)."""
-        cells: int = self.game.size  # type: ignore[attr-defined]
-        ply: int = self.root.state.ply
-        low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
-        if weak:
-            low, high = -1, 1
+    def _pons_value(self, port: ThresholdPort, weak: bool) -> int:
+        """The port's score of the root, narrowed with its thresholds (the serial
+        solve's: Pons' rule, as ``solve_root`` picks them)."""
+        low, high = port.score_range(self.root.state, weak=weak)
         while low < high:
-            med = low + (high - low) // 2
-            if med <= 0 and _c_half(low) < med:
-                med = _c_half(low)
-            elif med >= 0 and _c_half(high) > med:
-                med = _c_half(high)
+            med = port.next_threshold(low, high)
             self.test(self.root, med)
             low = max(low, min(self.root.lower, high))
             high = min(high, self.root.upper)
         return low
 
     def _moves(
-        self, value: int, target: int, *, weak: bool, moves: str
+        self, value: int, *, weak: bool, moves: str, floor: int
     ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """``(best moves, line)`` as :func:`~plies.engine.solve` finds them."""
-        pv: tuple[Any, ...] = ()
-        best: tuple[Any, ...] = ()
-        if moves in ("line", "all") and not weak:
+        """``(best moves, line)`` as :func:`~plies.engine.solve` finds them
+        (:func:`~plies.engine.solver.best_moves_and_line`), asked of the tree."""
+
+        def line(exact: int) -> tuple[Any, ...]:
             if moves == "all":  # workers free while one finishes the line: best moves
-                self.meanwhile = lambda: self._reaching_wanted(self.root, target)
+                self.meanwhile = lambda: self._reaching_wanted(self.root, exact)
             self._phase = ("line", *self._phase[1:])
-            pv = self.line(value)
+            found = self.line(exact)
             self._phase_ends("best moves")
-        if moves == "all":
-            best = tuple(child.move for child in self.reaching(self.root, target))
-        elif moves != "none":
-            best = pv[:1] or (self.first_reaching(self.root, target).move,)
-        return best, pv or best[:1]
+            return found
+
+        def reaching(target: int, first_only: bool) -> list[Any]:
+            if first_only:
+                return [self.first_reaching(self.root, target).move]
+            return [child.move for child in self.reaching(self.root, target)]
+
+        return best_moves_and_line(
+            value, weak=weak, moves=moves, floor=floor, line=line, reaching=reaching
+        )
 
     def test(self, node: Node, threshold: int) -> bool:
         """Whether ``node`` scores above ``threshold``."""
@@ -934,8 +939,3 @@ def _all_expected(node: Node) -> bool:
 def _host(address: str) -> str:
     """The machine part of a worker's address (``tcp://HOST:PORT``)."""
     return address.rsplit(":", 1)[0]
-
-
-def _c_half(value: int) -> int:
-    """``value / 2`` truncated towards zero (C's division, as Pons' thresholds use)."""
-    return value // 2 if value >= 0 else -(-value // 2)

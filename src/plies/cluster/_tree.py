@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plies.engine._negamax import overrides
+from plies.engine.solver import overrides
 from plies.game import BaseGame
 
 __all__ = ["INF", "Node", "Want"]

@@ -36,6 +36,7 @@ from plies.engine.native import (
 )
 from plies.errors import SearchError
 from plies.games.connect4 import _pons as kernel
+from plies.games.connect4._probes import ThresholdProbes
 from plies.games.connect4._rules import Connect4, Connect4State
 
 __all__ = ["Connect4Port", "solve_connect4"]
@@ -256,13 +257,15 @@ def _result(  # noqa: PLR0917
     )
 
 
-class Connect4Port:
+class Connect4Port(ThresholdProbes):
     """Connect Four's native port: the exact solve by Pons' kernel where
     ``(height + 1) * width`` bits fit one 64-bit word; the protocol's compiled search
     (PVS, iterative deepening, table) on every board size, and its exact solver on the
     larger boards, through :class:`._native.Connect4Native`. That port is made
     on first use (loading its compiled rules cost a Connect Four solve 0.12 s of
-    start-up), and it answers the rest of the protocol's API (``rules``, ``prepare``...)."""
+    start-up), and it answers the rest of the protocol's API (``rules``, ``prepare``...).
+    Where Pons' kernel takes the board, it declares threshold probes on shared tables
+    (:class:`._probes.ThresholdProbes`, for ``plies.cluster``)."""
 
     tasks = ("search", "solve")
 

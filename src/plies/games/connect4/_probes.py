@@ -1,0 +1,142 @@
+"""Connect Four's threshold probes: the solve's questions one null-window search at a
+time, by Pons' kernel, for programs that drive a solve themselves (``plies.cluster``'s
+split solve).
+
+:class:`ThresholdProbes` gives :class:`._solve.Connect4Port` the capabilities
+:data:`~plies.engine.solver.THRESHOLD_PROBE` and
+:data:`~plies.engine.solver.SHARED_TABLE` of :mod:`plies.engine.solver` (the
+:class:`~plies.engine.solver.ThresholdPort` protocol) on boards whose ``(height + 1) *
+width`` bits fit one 64-bit word. Scores are Pons' (see :mod:`._pons`): they depend on
+the position only and negate from a child to its parent. The kernel seals every
+table entry with its value (:func:`._pons.seal`), so processes may share a table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from plies.engine.kernel_api import Limits, SearchStats, SolveResult, StopRequest
+from plies.engine.native import DEFAULT_ENTRIES, KernelStopped, NativeTable
+from plies.engine.solver import (
+    SHARED_TABLE,
+    THRESHOLD_PROBE,
+    Probe,
+    ProbedLine,
+    ProbeStopped,
+    pons_threshold,
+)
+from plies.games.connect4._rules import Connect4, Connect4State
+
+__all__ = ["ThresholdProbes"]
+
+
+class ThresholdProbes:
+    """The :class:`~plies.engine.solver.ThresholdPort` methods of Connect Four's port
+    (a mixin of :class:`._solve.Connect4Port`, which sets ``game`` and ``fits``)."""
+
+    game: Connect4
+    fits: bool
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Threshold probes on a shared table, where Pons' kernel takes the board."""
+        return frozenset({THRESHOLD_PROBE, SHARED_TABLE}) if self.fits else frozenset()
+
+    @property
+    def table_key_bits(self) -> int:
+        """Bits of a position's key (the board's cells and a guard row)."""
+        return self.game.width * (self.game.height + 1)
+
+    def probe_table(self, entries: int | None = None) -> NativeTable:
+        """A new table for probes of ``entries`` entries (default Pons' 2**23)."""
+        return NativeTable(entries or DEFAULT_ENTRIES)
+
+    def score_range(self, state: Connect4State, *, weak: bool) -> tuple[int, int]:
+        """From a loss to the opponent's next stone to a win with our next one."""
+        if weak:
+            return -1, 1
+        cells = self.game.size
+        return -((cells - state.ply) // 2), (cells + 1 - state.ply) // 2
+
+    def next_threshold(self, low: int, high: int) -> int:
+        """Pons' rule (:func:`~plies.engine.solver.pons_threshold`), as ``solve_root``."""
+        return pons_threshold(low, high)
+
+    def floor(self) -> int:
+        """Below every score of the board."""
+        return -self.game.size
+
+    def probe(
+        self,
+        state: Connect4State,
+        threshold: int,
+        *,
+        table: NativeTable,
+        limits: Limits,
+        stop: StopRequest | None = None,
+        seed: int = 0,
+    ) -> Probe:
+        """Pons' fail-soft score of ``state`` in ``(threshold, threshold + 1)``, by
+        the kernel's ``negamax``; a finished game or a win in one costs no node."""
+        from plies.games.connect4 import _pons as kernel
+        from plies.games.connect4._solve import _Kernel
+
+        size = self.game.size
+        if state.won:  # the opponent's last stone won
+            return Probe(-((size + 2 - state.ply) // 2), 0)
+        if state.ply == size:
+            return Probe(0, 0)
+        run = _Kernel(self.game, table, limits, stop, None, seed=seed)
+        position, mask = np.uint64(state.position), np.uint64(state.mask)
+        if self.game.winning_move(state) is not None:
+            return Probe((size + 1 - state.ply) // 2, 0)
+        try:
+            score = run.run(kernel.negamax, position, mask, state.ply, threshold, threshold + 1)
+        except KernelStopped as exc:
+            raise ProbeStopped(str(exc), run.nodes) from None
+        return Probe(int(score), run.nodes)
+
+    def principal_line(
+        self,
+        state: Connect4State,
+        value: int,
+        *,
+        table: NativeTable,
+        limits: Limits,
+        stop: StopRequest | None = None,
+    ) -> ProbedLine:
+        """The serial native solve's line from ``state`` of Pons' score ``value``."""
+        from plies.games.connect4 import _pons as kernel
+        from plies.games.connect4._solve import _column, _Kernel
+
+        game = self.game
+        if game.terminal_value(state) is not None:
+            return ProbedLine((), 0)
+        run = _Kernel(game, table, limits, stop, None)
+        cells = np.zeros(game.size - state.ply, np.uint64)
+        position, mask = np.uint64(state.position), np.uint64(state.mask)
+        try:
+            length = run.run(kernel.principal_line, position, mask, state.ply, value, cells)
+        except KernelStopped as exc:
+            raise ProbeStopped(str(exc), run.nodes) from None
+        h1 = game.height + 1
+        return ProbedLine(tuple(_column(int(cell), h1) for cell in cells[:length]), run.nodes)
+
+    def solve_result(
+        self,
+        state: Connect4State,
+        score: int,
+        best_moves: tuple[Any, ...],
+        pv: tuple[Any, ...],
+        stats: SearchStats,
+        *,
+        weak: bool,
+        moves: str,
+    ) -> SolveResult:
+        """The :class:`~plies.engine.SolveResult` the native solve gives for Pons'
+        ``score`` (``weak``: its sign)."""
+        from plies.games.connect4._solve import _result
+
+        return _result(self.game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
