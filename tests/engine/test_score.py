@@ -166,3 +166,15 @@ def test_an_expected_utility_is_no_win() -> None:
     assert str(score) == "expected utility +0.718"
     assert format_score(score, "token") == "expected:+0.718"
     assert Score.parse("expected:+0.718") == Score.parse("expected utility +0.718")
+
+
+def test_a_chance_games_result_knows_its_score_alone() -> None:
+    # Without score_of: the engine marks results of games with chance nodes.
+    pig = get_game("pig")
+    state = pig.parse_position("scores 18,18 total 0 player 1")
+    result = search(pig, state, limits=Limits(depth=4))
+    assert result.chance and result.score.kind == "expected"
+    assert result.outcome is None and result.distance is None
+    assert result.score == score_of(pig, result)
+    over = pig.parse_position("scores 100,18 total 0 player 1")
+    assert search(pig, over, limits=Limits(depth=2)).score.kind in ("win", "loss")  # over: proven

@@ -399,7 +399,7 @@ class _Run:
                 exact=True,
                 algorithm=self.algorithm,
                 stats=ctx.stats(),
-            )
+            )  # a game that is over is proven, chance game or not
             yield self.last
             return
         max_depth = self.limits.depth if self.limits.depth is not None else MAX_PLY
@@ -441,6 +441,7 @@ class _Run:
                     exact=exact,
                     algorithm=self.algorithm,
                     stats=ctx.stats(ebf),
+                    chance=game.has_chance,
                 )
                 yield self.last
                 if exact or self.aborted:  # exact: deeper searches change nothing
@@ -533,6 +534,7 @@ class _Run:
             exact=False,
             algorithm=self.algorithm,
             stats=self.ctx.stats(),
+            chance=game.has_chance,
         )
 
 
