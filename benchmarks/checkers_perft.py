@@ -14,7 +14,7 @@ the plain 8 x 8 mailbox generator the tests check the bitboards against
 the ratio of its time to the bitboards'. The machine is shared: ``--repeat N`` keeps the
 fastest of N runs of each measurement.
 
-With Numba installed, the native port's rules (:mod:`plies.engine.native._checkers`:
+With Numba installed, the native port's rules (:mod:`plies.games.checkers._native`:
 ``legal_moves`` and ``play`` through the kernel's function pointers, called by a
 compiled perft) count the same tree, checked against the same numbers; ``native x`` is
 the Python (unchecked) time over the native time, at equal nodes. Compiling (or loading
@@ -64,7 +64,7 @@ def native_perft() -> Callable[[int], int] | None:
         return None
     import numpy as np
 
-    from plies.engine.native._checkers import perft as compiled_perft
+    from plies.games.checkers._native import perft as compiled_perft
 
     port = GAME.native()
     prepared = port.prepare(GAME.initial_state())

@@ -520,9 +520,9 @@ class _NativeChecker:
     def __init__(self, game: BaseGame[Any, Any], port: Any) -> None:
         import numpy as np
 
-        from plies.engine.native import _kernel
+        from plies.engine import native
 
-        self.game, self.port, self.kernel, self.np = game, port, _kernel, np
+        self.game, self.port, self.kernel, self.np = game, port, native, np
         self.prepared = port.prepare(game.initial_state())
         self.rules = port.rules()
         self.has_order, self.has_win, self.has_forced = port.hooks()
@@ -563,7 +563,7 @@ class _NativeChecker:
         """Compare one state; return its legal moves."""
         game, port, prepared, numbers = self.game, self.port, self.prepared, self.numbers
         self.states += 1
-        key = self.kernel.describe(
+        key = self.kernel.describe_state(
             self.rules, prepared.consts, encoded, self.moves, self.forced, numbers
         )
         count = int(numbers[0])

@@ -25,9 +25,9 @@ pytest.importorskip("numba")
 import numpy as np
 from numba import njit
 
-from plies.engine.native import _checkers as port_module
 from plies.engine.native import _kernel
 from plies.engine.native._pointers import ptr
+from plies.games.checkers import _native as port_module
 
 GAME = Checkers()
 PORT = GAME.native()

@@ -16,7 +16,7 @@ chess = pytest.importorskip("chess")
 from plies.engine import Limits, search  # noqa: E402
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError  # noqa: E402
 from plies.games import get_game  # noqa: E402
-from plies.games.chess import Chess, ChessState, _has_move, _sums  # noqa: E402
+from plies.games.chess._rules import Chess, ChessState, _has_move, _sums  # noqa: E402
 from plies.testing import check_game  # noqa: E402
 
 GAME = Chess()

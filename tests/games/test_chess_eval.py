@@ -9,7 +9,7 @@ import pytest
 
 chess = pytest.importorskip("chess")
 
-from plies.games._chess_eval import pawn_king_terms  # noqa: E402
+from plies.games.chess._eval import pawn_king_terms  # noqa: E402
 
 
 def terms(fen: str) -> tuple[int, int]:

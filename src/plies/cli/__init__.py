@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         import atexit
 
-        from plies.engine.native._startup import skip_blas_probe
+        from plies.engine.native import skip_blas_probe
 
         status: list[int] = []  # main's, once it has returned
         atexit.register(_exit_now, status)  # the first handler: the last to run

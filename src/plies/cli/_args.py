@@ -10,7 +10,7 @@ from typing import Any
 
 from plies.game import BaseGame
 from plies.games import parse_game_spec
-from plies.games._text import MAX_DIGITS, shown
+from plies.games.text import MAX_DIGITS, shown
 
 __all__ = [
     "add_game_arguments",

@@ -1,7 +1,15 @@
 """The built-in games, found by name.
 
+Each game has one home, a package ``plies.games.<name>``: its Python rules
+(``_rules.py``), its native port where it has one (``_native.py``, built on the
+public :mod:`plies.engine.native`; Connect Four adds Pons' solver) and its
+``__init__`` naming its public classes. Games share the text helpers of
+:mod:`plies.games.text`; the engine imports no game and finds a port only through
+the game's ``native()``.
+
 :data:`GAMES` is a plain list of :class:`GameEntry` rows; adding a game is adding a
-row. A game module is imported only when the game is asked for, so listing the games
+home and a row (and passing :func:`plies.testing.check_game`). A game's home is
+imported only when the game is asked for, so listing the games
 stays cheap. Names may carry parameters for the factory: ``get_game("mnk", m=4,
 n=4, k=3)``, or as text ``parse_game_spec("mnk:m=4,n=4,k=3")`` (what the command
 line accepts as GAME). ``openspiel:`` followed by OpenSpiel's own game text
@@ -18,7 +26,7 @@ from typing import Any
 
 from plies.errors import ArgumentTypeError, PliesError, UnknownGameError
 from plies.game import BaseGame
-from plies.games._text import MAX_DIGITS, shown
+from plies.games.text import MAX_DIGITS, shown
 
 __all__ = ["GAMES", "OPENSPIEL", "GameEntry", "available_games", "get_game", "parse_game_spec"]
 

@@ -277,6 +277,20 @@ def c_half(value: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def threshold(low: int, high: int) -> int:
+    """Pons' next null-window threshold for a score in ``[low, high]``: the middle,
+    pulled towards zero's far side (``low / 2`` or ``high / 2``), where searches are
+    cheap. The engine's ``pons_threshold`` (:mod:`plies.engine.solver`) is the same
+    rule in Python; a test pins the two."""
+    med = low + (high - low) // 2
+    if med <= 0 and c_half(low) < med:
+        return c_half(low)
+    if med >= 0 and c_half(high) > med:
+        return c_half(high)
+    return med
+
+
+@njit(cache=True, nogil=True)
 def solve_root(
     position: Any,
     mask: Any,
@@ -299,11 +313,7 @@ def solve_root(
     if weak:
         low, high = -1, 1
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and c_half(low) < med:
-            med = c_half(low)
-        elif med >= 0 and c_half(high) > med:
-            med = c_half(high)
+        med = threshold(low, high)
         score = negamax(position, mask, moves, med, med + 1, keys, values, board, scratch, control)
         if control[STOP] != 0:
             return 0

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_player, check_result, int_move_type, read_int, shown, whole
+from plies.games.text import check_player, check_result, int_move_type, read_int, shown, whole
 
 __all__ = ["Connect4", "Connect4State"]
 

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, overload
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_player, clip, read_int, shown, whole
+from plies.games.text import check_player, clip, read_int, shown, whole
 
 __all__ = ["Nim", "NimMove", "NimState"]
 
@@ -134,8 +134,8 @@ class Nim(BaseGame[NimState, NimMove]):
         return f"Nim(heaps={self._initial.heaps})"
 
     def native(self) -> Any:
-        """The native port (:mod:`plies.engine.native._nim`): the rules compiled."""
-        from plies.engine.native._nim import NimNative
+        """The native port (:mod:`plies.games.nim._native`): the rules compiled."""
+        from plies.games.nim._native import NimNative
 
         return NimNative(self)
 

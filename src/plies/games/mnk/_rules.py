@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_player, int_move_type, read_int, shown, whole
+from plies.games.text import check_player, int_move_type, read_int, shown, whole
 
 __all__ = ["MNKGame", "MNKState"]
 
@@ -94,8 +94,8 @@ class MNKGame(BaseGame[MNKState, int]):
         return f"MNKGame(m={self.m}, n={self.n}, k={self.k})"
 
     def native(self) -> Any:
-        """The native port (:mod:`plies.engine.native._mnk`): the rules compiled."""
-        from plies.engine.native._mnk import MNKNative
+        """The native port (:mod:`plies.games.mnk._native`): the rules compiled."""
+        from plies.games.mnk._native import MNKNative
 
         return MNKNative(self)
 

@@ -38,13 +38,19 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from plies.engine.native import _kernel as kernel
-from plies.engine.native._bits import popcount
-from plies.engine.native._pointers import ptr
-from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
-from plies.games.checkers import (
+from plies.engine.native import (
+    NativeGame,
+    Prepared,
+    call_legal_moves,
+    call_play,
+    int64_array,
+    popcount,
+    ptr,
+    rule,
+    trailing_zeros,
+)
+from plies.games.checkers._rules import (
     _BOARD,
     _CENTRE,
     _CROWN,
@@ -525,12 +531,12 @@ def quiescence_moves(consts: Any, state: Any, out: Any) -> int:
 def perft(rules: Any, consts: Any, states: Any, moves: Any, ply: int, depth: int) -> int:
     """Leaves ``depth`` plies below ``states[ply]`` through the rules (the last ply
     counted, not played); ``states`` and ``moves`` have ``ply + depth + 1`` rows."""
-    count = kernel.legal_moves(rules, ptr(consts), ptr(states[ply]), ptr(moves[ply]))
+    count = call_legal_moves(rules, ptr(consts), ptr(states[ply]), ptr(moves[ply]))
     if depth <= 1:
         return count
     leaves = 0
     for i in range(count):
-        kernel.play(rules, ptr(consts), ptr(states[ply]), moves[ply, i], ptr(states[ply + 1]))
+        call_play(rules, ptr(consts), ptr(states[ply]), moves[ply, i], ptr(states[ply + 1]))
         leaves += perft(rules, consts, states, moves, ply + 1, depth - 1)
     return leaves
 

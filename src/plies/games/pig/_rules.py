@@ -27,7 +27,7 @@ from typing import NamedTuple
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_player, clip, read_int, shown, whole
+from plies.games.text import check_player, clip, read_int, shown, whole
 
 __all__ = ["HOLD", "ROLL", "Pig", "PigMove", "PigState"]
 

@@ -41,7 +41,7 @@ The evaluation's material and piece-square sums (tapered from middlegame to endg
 by the material left) are updated move by move: 2 us per move with the new state
 object, where summing the pieces from scratch (``_sums``) took 36 us (both on
 Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us). Pawn
-structure and the king's shield come from :mod:`plies.games._chess_eval`.
+structure and the king's shield come from :mod:`plies.games.chess._eval`.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from typing import Any
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.game import BaseGame
-from plies.games._text import check_export, check_player, clip, shown
+from plies.games.text import check_export, check_player, clip, shown
 
 try:
     import chess
@@ -61,7 +61,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
     MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
-    from plies.games._chess_eval import pawn_king_terms
+    from plies.games.chess._eval import pawn_king_terms
 
 __all__ = ["MISSING", "Chess", "ChessState"]
 
@@ -528,7 +528,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Material and piece-square bonuses, pawn structure and the king's pawn
-        shield (:func:`~plies.games._chess_eval.pawn_king_terms`), tapered by the game
+        shield (:func:`~plies.games.chess._eval.pawn_king_terms`), tapered by the game
         phase, plus a bishop pair bonus; centipawns for ``player``."""
         if type(state) is not ChessState:
             self.check_state(state)
@@ -678,7 +678,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         if move is not None:
             if move in self.legal_moves(state):
                 return move
-            from plies.games._chess_reasons import illegal_reason  # only to explain
+            from plies.games.chess._reasons import illegal_reason  # only to explain
 
             raise IllegalMoveError(
                 f"chess: illegal move {shown(token)}: {illegal_reason(board, move)}"
@@ -686,7 +686,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         try:
             return board.parse_san(token)
         except chess.IllegalMoveError:
-            from plies.games._chess_reasons import illegal_san_reason  # only to explain
+            from plies.games.chess._reasons import illegal_san_reason  # only to explain
 
             raise IllegalMoveError(
                 f"chess: illegal move {shown(token)}: {illegal_san_reason(board, token)}"

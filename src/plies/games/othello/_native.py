@@ -25,11 +25,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from plies.engine.native._bits import popcount
-from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
-from plies.games.othello import (
+from plies.engine.native import NativeGame, Prepared, int64_array, popcount, rule, trailing_zeros
+from plies.games.othello._rules import (
     _CORNERS,
     _NOT_A,
     _NOT_H,
@@ -156,7 +154,7 @@ def flips(mover: Any, opponent: Any, start: Any) -> Any:
 def _squares(bits: Any, out: Any, count: int) -> int:
     """Append the squares of ``bits``, lowest first, to ``out`` from ``count``."""
     while bits:
-        out[count] = np.int64(trailing_zeros(bits))  # type: ignore[call-arg]  # intrinsic
+        out[count] = np.int64(trailing_zeros(bits))
         count += 1
         bits &= bits - ONE
     return count

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
-from plies.games.nim import Nim, NimMove, NimState
+from plies.engine.native import NativeGame, Prepared, int64_array, rule
+from plies.games.nim._rules import Nim, NimMove, NimState
 
 __all__ = ["NimNative"]
 

@@ -45,7 +45,7 @@ from plies.errors import (
     UnknownGameError,
 )
 from plies.game import BaseGame
-from plies.games._text import MAX_DIGITS, shown
+from plies.games.text import MAX_DIGITS, shown
 
 __all__ = ["MARKOV_TEXT", "MAX_ACTIONS", "MAX_GAME_LENGTH", "OpenSpielGame", "SpielState", "load"]
 

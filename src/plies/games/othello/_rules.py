@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from plies._arguments import need_text
 from plies.errors import IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_player, int_move_type, shown, whole
+from plies.games.text import check_player, int_move_type, shown, whole
 
 __all__ = ["PASS", "Othello", "OthelloState", "format_square", "parse_square"]
 
@@ -206,8 +206,8 @@ class Othello(BaseGame[OthelloState, int]):
         return move
 
     def native(self) -> Any:
-        """The native port (:mod:`plies.engine.native._othello`): the rules compiled."""
-        from plies.engine.native._othello import OthelloNative
+        """The native port (:mod:`plies.games.othello._native`): the rules compiled."""
+        from plies.games.othello._native import OthelloNative
 
         return OthelloNative(self)
 

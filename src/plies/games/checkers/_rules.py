@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
 from plies.game import BaseGame
-from plies.games._text import check_export, check_player, clip, read_int, shown, whole
+from plies.games.text import check_export, check_player, clip, read_int, shown, whole
 
 __all__ = [
     "DRAW_MOVES",
@@ -348,8 +348,8 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
         return move
 
     def native(self) -> Any:
-        """The native port (:mod:`plies.engine.native._checkers`): the rules compiled."""
-        from plies.engine.native._checkers import CheckersNative
+        """The native port (:mod:`plies.games.checkers._native`): the rules compiled."""
+        from plies.games.checkers._native import CheckersNative
 
         return CheckersNative(self)
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
-from plies.games.mnk import MNKGame, MNKState
+from plies.engine.native import NativeGame, Prepared, int64_array, rule
+from plies.games.mnk._rules import MNKGame, MNKState
 
 __all__ = ["MNKNative"]
 
