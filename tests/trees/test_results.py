@@ -16,14 +16,16 @@ from hypothesis import strategies as st
 
 from plies.errors import ArgumentTypeError, SearchError, TreeError
 from plies.trees import (
+    Backup,
+    Cutoff,
     Enter,
     Evaluate,
+    Event,
     Exit,
     SearchOptions,
     Tree,
     TreeBuilder,
     TreeResult,
-    _search,
     alphabeta,
     compare,
     exact_values,
@@ -40,8 +42,7 @@ from plies.trees import (
 from plies.trees._format import node_name
 from plies.trees._native import flat_tree
 from plies.trees._render import plain_tree_lines
-from plies.trees._result import SearchLog
-from plies.trees._search import _maxmin, _orderer
+from plies.trees._search import _orderer
 from strategies import leaf_values, prune_options, ragged_trees, uniform_chance_trees
 
 AIMA_5_2 = "[[3,12,8],[2,4,6],[14,5,2]]"
@@ -101,12 +102,56 @@ def reference(tree: Tree, options: SearchOptions, *, prune: bool) -> dict[str, A
     return out
 
 
-def textbook(tree: Tree, options: SearchOptions) -> TreeResult:
-    """The same search through the MAX/MIN/chance loop (which plies keeps for chance
-    trees), with its eagerly built events."""
-    log = SearchLog(colour=False, trace=True, prune=options.algorithm == "alphabeta")
-    value = _maxmin(tree, options, log)
-    return TreeResult(tree=tree, options=options, value=value, bound="exact", log=log)
+def textbook(tree: Tree, options: SearchOptions) -> tuple[list[Event], dict[int, Cutoff]]:
+    """The events and cut-offs of the same search as the textbook recursion writes them,
+    in MAX's view: MAX raises alpha and is cut by beta, MIN lowers beta and is cut by
+    alpha, and each bound remembers the node that set it."""
+    order = _orderer(tree, options)
+    prune, strict, soft = options.algorithm != "minimax", options.strict, options.fail_soft
+    events: list[Event] = []
+    cuts: dict[int, Cutoff] = {}
+
+    def visit(node: int, alpha: Any, beta: Any, asrc: int, bsrc: int) -> Any:
+        events.append(Enter(node, alpha, beta))
+        if tree.kind[node] == "leaf":
+            number = sum(isinstance(e, Evaluate) for e in events) + 1
+            events.append(Evaluate(node, tree.leaf_index[node], tree.value[node], number))
+            return tree.value[node]
+        sign, kids, a_in, b_in, best = (
+            (1 if tree.kind[node] == "max" else -1),
+            order(node),
+            alpha,
+            beta,
+            None,
+        )
+        for k, child in enumerate(kids):
+            v = visit(child, alpha, beta, asrc, bsrc)
+            improved = best is None or sign * v > sign * best
+            best = v if improved else best
+            bound: Any = (None, None)
+            if prune and sign > 0 and best > alpha:
+                alpha, asrc, bound = best, node, ("alpha", best)
+            elif prune and sign < 0 and best < beta:
+                beta, bsrc, bound = best, node, ("beta", best)
+            cutoff = None
+            if prune and k < len(kids) - 1:
+                op = {(1, False): ">=", (1, True): ">", (-1, False): "<=", (-1, True): "<"}[
+                    sign, strict
+                ]
+                other, value, source = ("beta", beta, bsrc) if sign > 0 else ("alpha", alpha, asrc)
+                if sign * best > sign * value or (not strict and best == value):
+                    cutoff = cuts[node] = Cutoff(
+                        node, best, op, other, value, source, tuple(kids[k + 1 :])
+                    )
+            events.append(Backup(node, child, v, v, False, best, improved, *bound, cutoff))
+            if cutoff is not None:
+                break
+        value = best if soft else min(max(best, a_in), b_in)
+        events.append(Exit(node, value))
+        return value
+
+    visit(0, *options.window, -1, -1)
+    return events, cuts
 
 
 def assert_same_records(result: TreeResult, ref: dict[str, Any]) -> None:
@@ -131,14 +176,14 @@ def test_lazy_records_equal_an_eager_walk(tree: Tree, opts: dict[str, Any], trac
 
 @settings(max_examples=150)
 @given(ragged_trees(), prune_options)
-def test_events_equal_the_textbook_loop(tree: Tree, opts: dict[str, Any]) -> None:
+def test_events_equal_the_textbook_recursion(tree: Tree, opts: dict[str, Any]) -> None:
     for algorithm in ("alphabeta", "minimax"):
         options = SearchOptions(algorithm=algorithm, **opts)
-        fast, slow = search(tree, options), textbook(tree, options)
-        assert fast.events == slow.events
-        assert fast.cut_at == slow.cut_at
-        assert fast.values == slow.values and fast.status == slow.status
-        assert fast.pv == slow.pv
+        events, cuts = textbook(tree, options)
+        result = search(tree, options)
+        assert result.events == events
+        assert [repr(e) for e in result.events] == [repr(e) for e in events]
+        assert result.cut_at == cuts
 
 
 @given(ragged_trees(), prune_options)
@@ -490,26 +535,21 @@ def mixed_kind_trees(draw: st.DrawFn) -> Tree:
 @given(
     st.one_of(ragged_trees(), mixed_kind_trees()),
     prune_options,
-    st.sampled_from(["alphabeta", "negamax"]),
+    st.sampled_from(["alphabeta", "minimax"]),
     st.booleans(),
 )
-def test_bottom_nodes_in_one_go_equal_the_general_path(
+def test_mixed_kinds_equal_the_textbook_recursion(
     tree: Tree, opts: dict[str, Any], algorithm: str, trace: bool
 ) -> None:
+    """A MAX child of a MAX node (no negation between them) searches as the textbook
+    says: records, cut-offs and events, 0 and -0.0, 1 and 1.0 kept apart."""
     options = SearchOptions(algorithm=algorithm, trace=trace, **opts)
-    fast = search(tree, options)
-    try:
-        _search._FAST_BOTTOMS = False
-        slow = search(tree, options)
-    finally:
-        _search._FAST_BOTTOMS = True
-    assert (fast.value, fast.bound, fast.cutoffs) == (slow.value, slow.bound, slow.cutoffs)
-    assert repr(fast.value) == repr(slow.value)  # 0 and -0.0, 1 and 1.0 kept apart
-    assert fast.records() == slow.records()
-    assert fast.evaluated == slow.evaluated and fast.pv == slow.pv
-    assert fast.nodes_visited == slow.nodes_visited
-    assert fast.evaluated_count == slow.evaluated_count
-    assert fast.cut_at == slow.cut_at
-    assert fast.events == slow.events
-    assert [repr(e) for e in fast.events] == [repr(e) for e in slow.events]
-    assert [repr(r) for r in fast.records()] == [repr(r) for r in slow.records()]
+    result = search(tree, options)
+    ref = reference(tree, options, prune=algorithm != "minimax")
+    assert_same_records(result, ref)
+    assert repr(result.value) == repr(ref["value"])
+    assert [repr(v) for v in result.values] == [repr(v) for v in ref["values"]]
+    events, cuts = textbook(tree, options)
+    assert result.cut_at == cuts
+    if trace:
+        assert [repr(e) for e in result.events] == [repr(e) for e in events]

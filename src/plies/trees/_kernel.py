@@ -12,7 +12,7 @@ from numba import njit
 
 __all__ = ["FRAME_INTS", "FRAME_REALS", "search", "shape"]
 
-# Columns of a finished frame, as the frame slots of plies.trees._result name them:
+# Columns of a finished frame, as the fields of plies.trees._log.Frame name them:
 # FRAME_INTS node, next (children taken), asrc, bsrc, bestc, colour, cut, and the
 # frame row of the best child (-1 for a leaf); FRAME_REALS alpha, beta, best, alpha
 # on entry, beta on entry, value.
@@ -52,7 +52,7 @@ def shape(parent, colour, leaf_values, size, nkids, value):
 
 @njit(cache=True, nogil=True)
 def search(size, nkids, value, alpha0, beta0, prune, strict, soft, height, capacity):
-    """The loop of plies.trees._search._negamax_loop in the given order, no trace.
+    """The loop of plies.trees._loop.run in the given order, no trace.
 
     A node is searched in its own player's view, its colour +1 (MAX) or -1 (MIN): a
     child of the other colour gets the window negated and swapped and hands its value

@@ -3,7 +3,7 @@
 :func:`plies.trees.search` runs this loop instead of the Python one when the tree is
 large, the trace is off and the search is one this loop does the same way (see
 :func:`native_problem`); ``backend="python"`` or ``"native"`` chooses explicitly. It
-is the Python loop of :func:`plies.trees._search._negamax_loop` (given order, no depth
+is the Python loop of :func:`plies.trees._loop.run` (given order, no depth
 limit, no chance nodes) over flat NumPy arrays, and it logs exactly the frames that
 loop logs, one row per inner node searched, so that :class:`TreeResult` reads them
 the same way (tests compare the two on random trees).
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from plies.trees import _kernel
+from plies.trees._log import Frame, SearchLog
 from plies.trees._model import Number, Tree
-from plies.trees._result import SearchLog
 
 __all__ = ["FlatTree", "NativeLog", "flat_tree", "native_problem", "search_native"]
 
@@ -130,7 +130,7 @@ class NativeLog(SearchLog):
     variation and counts do not need them)."""
 
     __slots__ = ("_frames", "_ints", "_pv", "_reals", "_tree", "_whole")
-    _frames: list[list[Any]] | None
+    _frames: list[Frame] | None
 
     def __init__(
         self,
@@ -143,30 +143,31 @@ class NativeLog(SearchLog):
         pv: list[int],
         cutoffs: int,
     ) -> None:
-        super().__init__(colour=True, trace=False, prune=prune)
+        super().__init__(trace=False, prune=prune)
         self.cutoffs = cutoffs
         self._tree, self._ints = tree, flat.ints
         self._whole, self._reals, self._pv = ints, reals, pv
 
     @property
-    def frames(self) -> list[list[Any]]:
+    def frames(self) -> list[Frame]:
         """The frames, as the Python loop logs them (built on first read)."""
         if self._frames is None:
             children = self._tree.children
             back = int if self._ints else float
             frames = []
-            for (node, nxt, asrc, bsrc, bestc, colour, cut), reals in zip(
+            for (node, taken, asrc, bsrc, bestc, colour, cut), reals in zip(
                 self._whole[:, :_INT_COLUMNS].tolist(), self._reals.tolist(), strict=True
             ):
-                a, b, best, a_in, b_in, value = (_back(x, back) for x in reals)
-                frame = [node, children[node], nxt, a, b, asrc, bsrc, best, bestc, colour]
-                frame += (a_in, b_in, value, cut)
+                alpha, beta, best, a_in, b_in, value = (_back(x, back) for x in reals)
+                frame = Frame(node, children[node], colour, (a_in, b_in), (asrc, bsrc))
+                frame.taken, frame.alpha, frame.beta, frame.cut = taken, alpha, beta, cut
+                frame.best, frame.best_child, frame.value = best, bestc, value
                 frames.append(frame)
             self._frames = frames
         return self._frames
 
     @frames.setter
-    def frames(self, frames: list[list[Any]] | None) -> None:
+    def frames(self, frames: list[Frame] | None) -> None:
         self._frames = frames or None  # SearchLog's __init__ sets [] (nothing yet)
 
     @property
@@ -206,7 +207,7 @@ def search_native(
     window: tuple[Number, Number],
 ) -> tuple[Number, NativeLog]:
     """Search ``tree`` (arrays ``flat``) in the given order; the root's value in MAX's
-    view and the log, as :func:`~plies.trees._search._negamax_loop` returns them."""
+    view and the log, as :func:`~plies.trees._loop.run` returns them."""
     rows = min(_FIRST_ROWS, len(tree) - tree.leaf_count)
     value, ints, reals, count, cutoffs, pv = _kernel.search(
         flat.size,

@@ -4,12 +4,12 @@ trace of typed events that the narration, the renderers and graders read."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
 from plies.errors import ArgumentTypeError, SearchError, TreeError
+from plies.trees._log import SearchLog, evaluated_leaves, frame_cutoff
 from plies.trees._model import Number, Tree, format_number
 
 __all__ = [
@@ -247,89 +247,6 @@ class NodeRecord:
     reason: str | None = None
 
 
-# The search log ----------------------------------------------------------------------------
-
-#: Slots of a frame: one list per inner node the search entered, mutated while the node
-#: is open and kept in :attr:`SearchLog.frames` once it is done. ``COLOUR`` is +1 when
-#: the frame's alpha, beta and best are in MAX's view, -1 when negated (MIN's view).
-#: ``CUT`` is the index of the first pruned child (0: no cut-off), or the
-#: :class:`Cutoff` itself from the MAX/MIN/chance loop. ``SEEN`` (chance nodes only):
-#: the probability of the children seen so far.
-(NODE, KIDS, NEXT, ALPHA, BETA, ASRC, BSRC, BEST, BESTC, COLOUR, ALPHA_IN, BETA_IN, VALUE, CUT) = (
-    range(14)
-)
-SEEN = 14
-
-#: Tags of the compact trace entries (see :meth:`TreeResult.events`). ``T_BOTTOM``
-#: holds the finished frame of a node whose children are all leaves, searched in one
-#: go: it stands for that node's backups and exit (see :func:`_expand_bottoms`).
-T_ENTER, T_EVALUATE, T_STATIC, T_BACKUP, T_EXIT, T_BOTTOM = range(6)
-
-
-class SearchLog:
-    """What one search did, kept per visited node only (never per node of the tree).
-
-    ``frames``: one per inner node searched, in the order they finished; a frame
-    keeps the children in search order and how many were searched. ``statics``:
-    ``(node, alpha, beta, value, colour)`` of nodes scored by their static value at
-    the depth limit (value in MAX's view). ``prune``: whether alpha moved and cut-offs
-    could fire. With ``colour`` (the negamax-form loop), windows are from the view of
-    the player to move, leaves are not logged (they follow from the frames, except a
-    root leaf) and ``trace`` holds compact trace entries. Otherwise (the MAX/MIN/chance
-    loop) windows are in MAX's view, ``leaves`` lists the evaluated leaves with their
-    windows flat in ``leaf_windows`` (alpha, beta, alpha, beta, ...), and ``events``
-    holds the events themselves.
-    """
-
-    __slots__ = (
-        "colour",
-        "cutoffs",
-        "events",
-        "frames",
-        "leaf_windows",
-        "leaves",
-        "prune",
-        "statics",
-        "trace",
-    )
-
-    def __init__(self, *, colour: bool, trace: bool, prune: bool) -> None:
-        self.colour = colour
-        self.prune = prune
-        self.leaves: list[int] = []
-        self.leaf_windows: list[Number] = []
-        self.frames: list[list[Any]] = []
-        self.statics: list[tuple[int, Number, Number, Number, int]] = []
-        self.cutoffs = 0
-        self.trace: list[tuple[Any, ...]] | None = [] if trace and colour else None
-        self.events: list[Event] | None = [] if trace and not colour else None
-
-    @property
-    def nodes_visited(self) -> int:
-        """How many nodes the search entered (linear in the frames)."""
-        if not self.colour or not self.frames:
-            return len(self.leaves) + len(self.frames) + len(self.statics)
-        # The root, and every child each frame searched (up to its cut-off, if any).
-        searched: int = sum(f[CUT] or f[NEXT] for f in self.frames)
-        return 1 + searched
-
-    @property
-    def leaf_count(self) -> int:
-        """How many leaves the search evaluated."""
-        if not self.colour or not self.frames:
-            return len(self.leaves)
-        return self.nodes_visited - len(self.frames) - len(self.statics)
-
-    def principal_variation(self) -> list[int]:
-        """Node ids along the principal variation: each node's best child, from the
-        root down to a leaf (or a chance node, or the depth limit)."""
-        best = {f[NODE]: f[BESTC] for f in self.frames if f[BESTC] >= 0}
-        pv = [0]
-        while pv[-1] in best:
-            pv.append(best[pv[-1]])
-        return pv
-
-
 class TreeResult:
     """The outcome of searching a tree, with everything needed to explain it.
 
@@ -409,49 +326,9 @@ class TreeResult:
 
     @cached_property
     def _leaf_visits(self) -> tuple[list[int], list[Number]]:
-        """The evaluated leaves in order, and their windows (flat, as in the log).
-
-        The negamax-form loop logs no leaves: walking its frames in search order
-        finds them, and the window of each is its parent's, whose alpha is the
-        largest of alpha on entry and the values of the children before (beta does
-        not move). Linear in the nodes visited.
-        """
-        log = self._log
-        frame_of = {f[NODE]: f for f in log.frames}
-        if not log.colour or 0 not in frame_of:
-            return log.leaves, log.leaf_windows
-        static_of = {s[0]: s[3] for s in log.statics}
-        children, leaf_value = self.tree.children, self.tree.value
-        leaves: list[int] = []
-        windows: list[Number] = []
-        # Explicit stack of [frame, next child, alpha so far].
-        stack: list[list[Any]] = [[frame_of[0], 0, frame_of[0][ALPHA_IN]]]
-        while stack:
-            top = stack[-1]
-            f, k, alpha = top
-            c = f[COLOUR]
-            if k == (f[CUT] or f[NEXT]):
-                stack.pop()
-                if stack and log.prune:
-                    above = stack[-1]
-                    v = f[VALUE] if above[0][COLOUR] == c else -f[VALUE]
-                    above[2] = max(above[2], v)
-                continue
-            child = f[KIDS][k]
-            top[1] = k + 1
-            if child in frame_of:
-                below = frame_of[child]
-                stack.append([below, 0, below[ALPHA_IN]])
-                continue
-            if children[child]:  # scored by its static value (in MAX's view)
-                v = c * static_of[child]
-            else:
-                leaves.append(child)
-                windows += (alpha, f[BETA_IN])
-                v = c * leaf_value[child]
-            if log.prune:
-                top[2] = max(alpha, v)
-        return leaves, windows
+        """The evaluated leaves in order, and their windows (flat, in the parent's
+        view): see :func:`~plies.trees._log.evaluated_leaves`."""
+        return evaluated_leaves(self._log, self.tree)
 
     # Per-node records, built on first access ------------------------------------------
 
@@ -469,7 +346,7 @@ class TreeResult:
         visited, windows = self._leaf_visits
         for k, node in enumerate(visited):
             a, b = windows[2 * k], windows[2 * k + 1]
-            if log.colour and node and kind[parent[node]] == "min":
+            if node and kind[parent[node]] == "min":
                 a, b = -b, -a
             a_in[node] = a_out[node] = a
             b_in[node] = b_out[node] = b
@@ -479,15 +356,15 @@ class TreeResult:
                 a, b = -b, -a
             a_in[node], b_in[node], a_out[node], b_out[node], values[node] = a, b, a, b, v
         for f in log.frames:
-            node, c = f[NODE], f[COLOUR]
-            if c > 0:
-                a_in[node], b_in[node] = f[ALPHA_IN], f[BETA_IN]
-                a_out[node], b_out[node] = f[ALPHA], f[BETA]
-                values[node] = f[VALUE]
+            node = f.node
+            if f.colour > 0:
+                a_in[node], b_in[node] = f.alpha_in, f.beta_in
+                a_out[node], b_out[node] = f.alpha, f.beta
+                values[node] = f.value
             else:
-                a_in[node], b_in[node] = -f[BETA_IN], -f[ALPHA_IN]
-                a_out[node], b_out[node] = -f[BETA], -f[ALPHA]
-                values[node] = -f[VALUE]
+                a_in[node], b_in[node] = -f.beta_in, -f.alpha_in
+                a_out[node], b_out[node] = -f.beta, -f.alpha
+                values[node] = -f.value  # type: ignore[operator]
         return a_in, b_in, a_out, b_out, values
 
     @property
@@ -525,9 +402,9 @@ class TreeResult:
         for node in self._leaf_visits[0]:
             status[node] = "evaluated"
         for f in log.frames:
-            status[f[NODE]] = "cutoff" if f[CUT] else "visited"
+            status[f.node] = "cutoff" if f.cut else "visited"
         for static in log.statics:
-            status[static[0]] = "static"
+            status[static.node] = "static"
         if log.statics:  # parents come before children in preorder
             parent, values = tree.parent, self.values
             for node in range(1, n):
@@ -538,23 +415,12 @@ class TreeResult:
     @cached_property
     def cut_at(self) -> dict[int, Cutoff]:
         """The :class:`Cutoff` of each node where one pruned children, by node id."""
-        negamax = self.options.algorithm == "negamax"
+        movers = self.options.algorithm == "negamax"
         strict = self.options.strict
         cuts: dict[int, Cutoff] = {}
         for f in self._log.frames:
-            cut = f[CUT]
-            if not cut:
-                continue  # frames finish in the order their cut-offs fired
-            if isinstance(cut, Cutoff):
-                cuts[f[NODE]] = cut
-                continue
-            pruned = tuple(f[KIDS][cut:])
-            if negamax or f[COLOUR] > 0:
-                op = ">" if strict else ">="
-                cuts[f[NODE]] = Cutoff(f[NODE], f[BEST], op, "beta", f[BETA], f[BSRC], pruned)
-            else:  # a MIN node, in MAX's view: its value fell to alpha
-                op = "<" if strict else "<="
-                cuts[f[NODE]] = Cutoff(f[NODE], -f[BEST], op, "alpha", -f[BETA], f[BSRC], pruned)
+            if f.cut:
+                cuts[f.node] = frame_cutoff(f, movers_view=movers, strict=strict)
         return cuts
 
     @cached_property
@@ -562,12 +428,8 @@ class TreeResult:
         """The trace: every step of the search as typed events (empty with ``trace``
         off). Negamax events are from the view of the player at each node; the others
         are in MAX's view."""
-        log = self._log
-        if log.events is not None:
-            return log.events
-        if log.trace is None:
-            return []
-        return _events_from_trace(self, log.trace)
+        events: list[Event] | None = self._log.events
+        return [] if events is None else events
 
     # Per-node views ------------------------------------------------------------------
 
@@ -642,125 +504,3 @@ class TreeResult:
             f"{self.nodes_visited} nodes visited, {self.cutoffs} cut-off"
             f"{'' if self.cutoffs == 1 else 's'}"
         )
-
-
-def _events_from_trace(result: TreeResult, trace: list[tuple[Any, ...]]) -> list[Event]:
-    """Typed events from the compact trace of the negamax-form loop: as they are for
-    negamax, turned into MAX's view (no negations) for minimax and alpha-beta.
-
-    A backup entry holds the child's value from the parent's view, the best value and
-    alpha after it, whether it cut, and for a leaf child alpha when it was entered.
-    The rest follows from the entries before it: the best improved if it changed (or
-    this is the node's first child), alpha moved if it changed, a value was negated
-    where the child's player differs from the node's.
-    """
-    negamax = result.options.algorithm == "negamax"
-    tree = result.tree
-    kind, leaf_index, leaf_value = tree.kind, tree.leaf_index, tree.value
-    cuts = result.cut_at
-    # Per open node: [alpha, beta, best, whether a child was backed up], own view.
-    state: dict[int, list[Any]] = {}
-    events: list[Event] = []
-    add = events.append
-    evaluated = 0
-    for entry in _expand_bottoms(trace, leaf_value):
-        tag = entry[0]
-        if tag == T_BACKUP:
-            _, node, child, v, best, alpha, cut, leaf = entry
-            seen = state[node]
-            c = 1 if kind[node] == "max" else -1
-            beta = seen[1]
-            if leaf is not None:  # a leaf child, entered with the window (leaf, beta)
-                evaluated += 1
-                add(Enter(child, leaf, beta) if negamax or c > 0 else Enter(child, -beta, -leaf))
-                lv = leaf_value[child]
-                assert lv is not None
-                add(Evaluate(child, leaf_index[child], lv, evaluated))
-                returned, negated = lv, c < 0
-            else:
-                negated = (1 if kind[child] == "max" else -1) != c
-                returned = -v if negated else v
-            improved = not seen[3] or best != seen[2]
-            moved = alpha != seen[0]
-            seen[:] = alpha, beta, best, True
-            cutoff = cuts[node] if cut else None
-            add(
-                _backup(
-                    node, child, returned=returned, v=v, negated=negated, best=best,
-                    improved=improved, moved=moved, alpha=alpha, cutoff=cutoff,
-                    c=0 if negamax else c,
-                )
-            )  # fmt: skip
-        elif tag == T_ENTER:
-            _, node, a, b, c = entry
-            state[node] = [a, b, None, False]
-            add(Enter(node, a, b) if negamax or c > 0 else Enter(node, -b, -a))
-        elif tag == T_EVALUATE:
-            node = entry[1]
-            value = leaf_value[node]
-            assert value is not None
-            add(Evaluate(node, leaf_index[node], value, 1))  # the root is the only leaf
-        elif tag == T_EXIT:
-            _, node, v, c = entry
-            del state[node]
-            add(Exit(node, v if negamax or c > 0 else -v))
-        else:
-            add(Static(entry[1], entry[2]))
-    return events
-
-
-def _expand_bottoms(
-    trace: list[tuple[Any, ...]], leaf_value: list[Number | None]
-) -> Iterator[tuple[Any, ...]]:
-    """The trace entries, with each ``T_BOTTOM`` entry replaced by the backup entries
-    and the exit entry the search's general loop would have made at that node (its
-    children are leaves, searched up to the cut-off, alpha-beta's window moving)."""
-    for entry in trace:
-        if entry[0] != T_BOTTOM:
-            yield entry
-            continue
-        f = entry[1]
-        node, kids, c, alpha = f[NODE], f[KIDS], f[COLOUR], f[ALPHA_IN]
-        searched = f[CUT] or f[NEXT]
-        best: Number = -INF
-        for k in range(searched):
-            child = kids[k]
-            lv = leaf_value[child]
-            assert lv is not None
-            v = c * lv
-            leaf_alpha = alpha  # the leaf's window is (alpha, beta) as it was entered
-            if v > best or not k:
-                best = v
-                alpha = max(alpha, best)
-            cut = bool(f[CUT]) and k == searched - 1
-            yield (T_BACKUP, node, child, v, best, alpha, cut, leaf_alpha)
-        yield (T_EXIT, node, f[VALUE], c)
-
-
-def _backup(
-    node: int,
-    child: int,
-    *,
-    returned: Number,
-    v: Number,
-    negated: bool,
-    best: Number,
-    improved: bool,
-    moved: bool,
-    alpha: Number,
-    cutoff: Cutoff | None,
-    c: int,
-) -> Backup:
-    """A :class:`Backup` from the negamax-form loop's view (``c`` 0), or turned into
-    MAX's view at a node of colour ``c`` (for minimax and alpha-beta)."""
-    if not c:
-        return Backup(
-            node, child, returned, v, negated, best, improved,
-            "alpha" if moved else None, alpha if moved else None, cutoff,
-        )  # fmt: skip
-    # In MAX's view a MIN node's values are negated and its alpha is MAX's beta.
-    seen = v if c > 0 else -v
-    bound = ("alpha" if c > 0 else "beta") if moved else None
-    bound_value = (alpha if c > 0 else -alpha) if moved else None
-    shown = best if c > 0 else -best
-    return Backup(node, child, seen, seen, False, shown, improved, bound, bound_value, cutoff)

@@ -1,0 +1,261 @@
+"""What one search of an explicit tree keeps: a named frame per inner node it searched.
+
+A :class:`Frame` is opened when the search enters an inner node and finished when it
+leaves it; finished frames stay in :attr:`SearchLog.frames`, in the order they
+finished. Frames are kept in the view of the player at their node (``colour`` +1 at
+MAX and chance nodes, -1 at MIN nodes: alpha, beta, best and value are then negated,
+and alpha is MIN's bound). Leaves get no record of their own: which leaves were
+evaluated, and with what window, follows from the frames (:func:`evaluated_leaves`).
+The search writes its events as it goes (:mod:`plies.trees._loop`); nothing here
+rebuilds them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from plies.trees._model import Number, Tree
+
+__all__ = ["ChanceFrame", "Frame", "Scored", "SearchLog", "evaluated_leaves", "frame_cutoff"]
+
+INF = math.inf
+
+
+class Frame:
+    """One inner node the search entered, in its player's view (see the module).
+
+    ``kids`` are the children in search order and ``taken`` how many were taken;
+    ``alpha_source``/``beta_source`` the node where each bound was set (-1: the root
+    window); ``best_child`` the child whose value is ``best`` (-1 before the first);
+    ``alpha_in``/``beta_in`` the window on entry and ``value`` what the node returned
+    (None while open); ``cut`` the index in ``kids`` of the first child a cut-off
+    pruned (0: none).
+    """
+
+    __slots__ = (
+        "alpha",
+        "alpha_in",
+        "alpha_source",
+        "best",
+        "best_child",
+        "beta",
+        "beta_in",
+        "beta_source",
+        "colour",
+        "cut",
+        "kids",
+        "node",
+        "taken",
+        "value",
+    )
+    node: int
+    kids: list[int]
+    taken: int
+    alpha: Number
+    beta: Number
+    alpha_source: int
+    beta_source: int
+    best: Number
+    best_child: int
+    colour: int
+    alpha_in: Number
+    beta_in: Number
+    value: Number | None
+    cut: int
+
+    def __init__(
+        self,
+        node: int,
+        kids: list[int],
+        colour: int,
+        window: tuple[Number, Number],
+        sources: tuple[int, int],
+    ) -> None:
+        self.node, self.kids, self.colour = node, kids, colour
+        self.alpha, self.beta = self.alpha_in, self.beta_in = window
+        self.alpha_source, self.beta_source = sources
+        self.taken, self.best, self.best_child, self.value, self.cut = 0, -INF, -1, None, 0
+
+    def __iter__(self) -> Iterator[Any]:
+        """The fields in the order of ``__slots__`` (to compare frames, or print one)."""
+        return (getattr(self, name) for name in _fields(type(self)))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable while the node is open
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in _fields(type(self)))
+        return f"{type(self).__name__}({fields})"
+
+
+class ChanceFrame(Frame):
+    """A chance node's frame (always in MAX's view). ``best`` is the probability-
+    weighted sum of the values so far; ``seen`` the probability of the children
+    taken; ``windows`` the window each child was searched with; ``values`` the
+    children's values when they are equally likely (their average is then
+    ``fsum(values) / n``, exact), else None; ``cutoff`` the Star1 cut-off, if any."""
+
+    __slots__ = ("cutoff", "seen", "total", "values", "windows")
+    seen: float
+    windows: list[tuple[Number, Number]]
+    values: list[Number] | None
+    total: Number
+    cutoff: Any  # a plies.trees._result.Cutoff
+
+    def __init__(
+        self,
+        node: int,
+        kids: list[int],
+        window: tuple[Number, Number],
+        sources: tuple[int, int],
+        *,
+        uniform: bool,
+    ) -> None:
+        super().__init__(node, kids, 1, window, sources)
+        self.best = 0.0
+        self.seen, self.windows, self.total, self.cutoff = 0.0, [], 0, None
+        self.values = [] if uniform else None
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """Every slot of a frame class, the base class's first."""
+    if cls is Frame:
+        return Frame.__slots__
+    return Frame.__slots__ + ChanceFrame.__slots__
+
+
+class Scored(NamedTuple):
+    """A node at the depth limit, scored by its static ``value`` (MAX's view); entered
+    with the window (``alpha``, ``beta``) in the view of ``colour``."""
+
+    node: int
+    alpha: Number
+    beta: Number
+    value: Number
+    colour: int
+
+
+class SearchLog:
+    """What one search did, kept per visited inner node only (never per tree node).
+
+    ``frames``: the finished frames; ``statics``: nodes scored at the depth limit;
+    ``prune``: whether bounds moved and cut-offs could fire; ``events``: the trace
+    (None with tracing off); ``root_leaf``: the window a leaf root was evaluated with
+    (the one search without a frame).
+    """
+
+    __slots__ = ("cutoffs", "events", "frames", "prune", "root_leaf", "statics")
+
+    def __init__(self, *, trace: bool, prune: bool) -> None:
+        self.prune = prune
+        self.frames: list[Frame] = []
+        self.statics: list[Scored] = []
+        self.cutoffs = 0
+        self.events: list[Any] | None = [] if trace else None
+        self.root_leaf: tuple[Number, Number] | None = None
+
+    @property
+    def nodes_visited(self) -> int:
+        """How many nodes the search entered: the root, and every child each frame
+        searched (up to its cut-off, if any)."""
+        return 1 + sum(f.cut or f.taken for f in self.frames)
+
+    @property
+    def leaf_count(self) -> int:
+        """How many leaves the search evaluated."""
+        return self.nodes_visited - len(self.frames) - len(self.statics)
+
+    def principal_variation(self) -> list[int]:
+        """Node ids along the principal variation: each node's best child, from the
+        root down to a leaf (or a chance node, or the depth limit)."""
+        best = {f.node: f.best_child for f in self.frames if f.best_child >= 0}
+        pv = [0]
+        while pv[-1] in best:
+            pv.append(best[pv[-1]])
+        return pv
+
+
+def frame_cutoff(frame: Frame, *, movers_view: bool, strict: bool) -> Any:
+    """The :class:`~plies.trees._result.Cutoff` of a frame whose ``cut`` is set: in
+    its player's view (``movers_view``, negamax's), else in MAX's."""
+    from plies.trees._result import Cutoff
+
+    if isinstance(frame, ChanceFrame):
+        return frame.cutoff
+    f = frame
+    pruned = tuple(f.kids[f.cut :])
+    if movers_view or f.colour > 0:
+        op = ">" if strict else ">="
+        return Cutoff(f.node, f.best, op, "beta", f.beta, f.beta_source, pruned)
+    op = "<" if strict else "<="  # a MIN node, in MAX's view: its value fell to alpha
+    return Cutoff(f.node, -f.best, op, "alpha", -f.beta, f.beta_source, pruned)
+
+
+def evaluated_leaves(log: SearchLog, tree: Tree) -> tuple[list[int], list[Number]]:
+    """The evaluated leaves in order, and their windows (flat: alpha, beta, ...) in
+    their parent's view.
+
+    Walking the frames in search order finds them. Under a MAX or MIN node a leaf's
+    window is its parent's, whose alpha is the largest of alpha on entry and the
+    values of the children before (beta does not move); under a chance node the frame
+    keeps each child's window. Linear in the nodes visited.
+    """
+    if log.root_leaf is not None:
+        return [0], list(log.root_leaf)
+    frame_of = {f.node: f for f in log.frames}
+    if 0 not in frame_of:
+        return [], []  # the root was scored at the depth limit
+    walk = _LeafWalk(log, tree, frame_of)
+    walk.run(frame_of[0])
+    return walk.leaves, walk.windows
+
+
+class _LeafWalk:
+    """The walk of :func:`evaluated_leaves`, with an explicit stack."""
+
+    def __init__(self, log: SearchLog, tree: Tree, frame_of: dict[int, Frame]) -> None:
+        self.prune, self.tree, self.frame_of = log.prune, tree, frame_of
+        self.static_of = {s.node: s.value for s in log.statics}
+        self.leaves: list[int] = []
+        self.windows: list[Number] = []
+
+    def run(self, root: Frame) -> None:
+        """Walk from ``root``; each stack entry is [frame, next child, alpha so far]."""
+        stack: list[list[Any]] = [[root, 0, root.alpha_in]]
+        while stack:
+            top = stack[-1]
+            f, k = top[0], top[1]
+            if k == (f.cut or f.taken):
+                stack.pop()
+                if stack and self.prune:
+                    above = stack[-1]
+                    v = f.value if above[0].colour == f.colour else -f.value
+                    above[2] = max(above[2], v)
+                continue
+            top[1] = k + 1
+            child = f.kids[k]
+            below = self.frame_of.get(child)
+            if below is not None:
+                stack.append([below, 0, below.alpha_in])
+            else:
+                self._visit(top, child)
+
+    def _visit(self, top: list[Any], child: int) -> None:
+        """A leaf, or a node scored at the depth limit, below the frame ``top[0]``."""
+        f, alpha = top[0], top[2]
+        c = f.colour
+        if self.tree.children[child]:  # scored by its static value (in MAX's view)
+            v = c * self.static_of[child]
+        else:
+            self.leaves.append(child)
+            if isinstance(f, ChanceFrame):
+                self.windows += f.windows[top[1] - 1]
+            else:
+                self.windows += (alpha, f.beta_in)
+            v = c * self.tree.value[child]
+        if self.prune and not isinstance(f, ChanceFrame):
+            top[2] = max(alpha, v)

@@ -1,0 +1,393 @@
+"""The search loop over explicit trees, written once for every algorithm.
+
+Minimax, alpha-beta, negamax and expectiminimax (with or without Star1) are one loop in
+the negamax form: each MAX or MIN node is searched in the view of its player (its
+colour +1 or -1; a child of the other player gets the window negated and swapped, and
+hands its value back negated), so one comparison serves both players. A chance node
+is searched in MAX's view (colour +1) and averages its children. Minimax is the loop
+without pruning, alpha-beta and negamax the same loop with it: they differ only in
+the view their events are written in (MAX's, or the player's at each node for
+negamax), which :class:`_Trace` chooses as it writes them.
+
+The loop keeps an explicit stack of named frames (:class:`~plies.trees._log.Frame`),
+one per open inner node, so a chain 100,000 nodes deep is no problem; leaves are
+searched inside their parent's step, with no frame. Events are made as the search
+goes, when tracing. The Numba kernel (:mod:`plies.trees._kernel`) is the same loop
+compiled, for the given order without trace, depth limit or chance nodes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from plies.errors import SearchError
+from plies.trees._log import ChanceFrame, Frame, Scored, SearchLog, frame_cutoff
+from plies.trees._model import Number, Tree
+from plies.trees._result import Backup, Cutoff, Enter, Evaluate, Exit, SearchOptions, Static
+
+__all__ = ["run"]
+
+INF = math.inf
+#: The inequality that cuts, by (sign of the mover, strict rule).
+_CUT_OP = {(1, False): ">=", (1, True): ">", (-1, False): "<=", (-1, True): "<"}
+
+
+def leaf_value(tree: Tree, node: int) -> Number:
+    """The value of leaf ``node``; SearchError if it has none."""
+    v = tree.value[node]
+    if v is None:
+        raise SearchError(f"leaf {tree.name(node)} has no value, and the search reached it")
+    return v
+
+
+def called(tree: Tree, node: int) -> str:
+    """A node as a message names it: ``node B`` (:meth:`Tree.name`), ``the root``
+    (unlabelled)."""
+    if node == 0 and tree.label[0] is None:
+        return "the root"
+    return f"node {tree.name(node)}"
+
+
+def static_value(tree: Tree, node: int, depth: int) -> Number:
+    """The static value of inner ``node`` at the depth limit ``depth``; SearchError if
+    it has none."""
+    v = tree.static[node]
+    if v is None:
+        raise SearchError(
+            f"{called(tree, node)} at depth {depth} has no static value; a depth limit of "
+            f"{depth} needs one on every inner node at that depth"
+        )
+    return v
+
+
+def is_uniform(tree: Tree, node: int) -> bool:
+    """Whether the children of chance node ``node`` are equally likely (the parser
+    stores 1/n when no probabilities are given)."""
+    kids = tree.children[node]
+    p = 1.0 / len(kids)
+    return all(tree.probability[c] == p for c in kids)
+
+
+# The trace -------------------------------------------------------------------------------
+
+
+class _Trace:
+    """Writes the events as the search goes: in the view of the player at each node
+    (``movers``, negamax) or in MAX's view. For a leaf the player is its parent's."""
+
+    __slots__ = ("evaluated", "events", "movers", "strict", "tree")
+
+    def __init__(self, tree: Tree, events: list[Any], *, movers: bool, strict: bool) -> None:
+        self.tree, self.events, self.movers, self.strict = tree, events, movers, strict
+        self.evaluated = 0
+
+    def enter(self, node: int, alpha: Number, beta: Number, c: int) -> None:
+        """The search enters ``node`` with a window in the view of colour ``c``."""
+        shown = Enter(node, alpha, beta) if self.movers or c > 0 else Enter(node, -beta, -alpha)
+        self.events.append(shown)
+
+    def leaf(self, node: int, alpha: Number, beta: Number, c: int) -> None:
+        """Leaf ``node`` is entered with the window of its parent (colour ``c``) and
+        evaluated."""
+        self.enter(node, alpha, beta, c)
+        self.evaluated += 1
+        value = self.tree.value[node]
+        assert value is not None
+        self.events.append(Evaluate(node, self.tree.leaf_index[node], value, self.evaluated))
+
+    def static(self, node: int, value: Number) -> None:
+        """Inner ``node`` is scored by its static value (MAX's view)."""
+        self.events.append(Static(node, value))
+
+    def exit(self, node: int, value: Number, c: int) -> None:
+        """The search leaves ``node`` (colour ``c``) with ``value`` in its view."""
+        self.events.append(Exit(node, value if self.movers or c > 0 else -value))
+
+    def backup(self, f: Frame, child: int, v: Number, improved: bool, moved: bool) -> None:
+        """``v``, the value of ``child`` in the view of ``f`` (whose fields are up to
+        date), reaches ``f``: the best improved, alpha moved (``moved``), a cut-off."""
+        c, tree = f.colour, self.tree
+        negated = c < 0 if not tree.children[child] else (tree.kind[child] == "max") != (c > 0)
+        cutoff = frame_cutoff(f, movers_view=self.movers, strict=self.strict) if f.cut else None
+        if self.movers:
+            returned = -v if negated else v
+            bound, bound_value = ("alpha", f.alpha) if moved else (None, None)
+            event = Backup(f.node, child, returned, v, negated, f.best, improved, bound,
+                           bound_value, cutoff)  # fmt: skip
+        else:  # in MAX's view a MIN node's values are negated and its alpha is MAX's beta
+            seen, best, alpha = (v, f.best, f.alpha) if c > 0 else (-v, -f.best, -f.alpha)
+            bound = ("alpha" if c > 0 else "beta") if moved else None
+            event = Backup(f.node, child, seen, seen, False, best, improved, bound,
+                           alpha if moved else None, cutoff)  # fmt: skip
+        self.events.append(event)
+
+    def chance_backup(self, f: ChanceFrame, child: int, v: Number, shown: Number) -> None:
+        """``v`` reaches chance node ``f``, whose weighted sum is now ``shown``."""
+        event = Backup(f.node, child, v, v, False, shown, True, None, None, f.cutoff)
+        self.events.append(event)
+
+
+# The search context ----------------------------------------------------------------------
+
+
+class _Search:
+    """What every step of one search reads: the tree's lists, the options, the log and
+    the trace (None when off)."""
+
+    __slots__ = (
+        "children", "depth", "high", "kind", "limit", "log", "low", "order", "probability",
+        "prune", "soft", "star1", "strict", "trace", "tree", "value",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        tree: Tree,
+        options: SearchOptions,
+        log: SearchLog,
+        order: Callable[[int], list[int]],
+    ) -> None:
+        self.tree, self.log, self.order = tree, log, order
+        self.kind, self.value, self.children = tree.kind, tree.value, tree.children
+        self.depth, self.probability = tree.depth, tree.probability
+        self.limit, self.strict, self.soft = options.depth, options.strict, options.fail_soft
+        self.prune = log.prune
+        bounds = tree.bounds
+        self.star1 = options.algorithm == "expectiminimax" and options.star1 and bounds is not None
+        self.low, self.high = bounds if bounds is not None else (-INF, INF)
+        self.trace = None
+        if log.events is not None:
+            movers = options.algorithm == "negamax"
+            self.trace = _Trace(tree, log.events, movers=movers, strict=options.strict)
+
+
+# The loop --------------------------------------------------------------------------------
+
+
+def run(
+    tree: Tree, options: SearchOptions, log: SearchLog, order: Callable[[int], list[int]]
+) -> Number:
+    """Search ``tree`` as ``options`` say, children in the order ``order`` gives,
+    logging into ``log``; the root's value in MAX's view."""
+    s = _Search(tree, options, log, order)
+    root = _enter_root(s, options.window)
+    if not isinstance(root, Frame):
+        return root
+    stack: list[Frame] = []
+    f, v = root, None
+    while True:
+        below = _chance_step(s, f, v) if type(f) is ChanceFrame else _step(s, f, v)
+        if below is not None:  # a child to search in a frame of its own
+            stack.append(f)
+            f, v = below, None
+            continue
+        v = _close(s, f)
+        if not stack:
+            return v if f.colour > 0 else -v
+        parent = stack.pop()
+        v = v if parent.colour == f.colour else -v
+        f = parent
+
+
+def _enter_root(s: _Search, window: tuple[Number, Number]) -> Frame | Number:
+    """The root's frame, or its value (MAX's view) if it is a leaf or at the limit."""
+    alpha, beta = window
+    if s.kind[0] == "leaf":
+        v = leaf_value(s.tree, 0)
+        s.log.root_leaf = window
+        if s.trace is not None:
+            s.trace.leaf(0, alpha, beta, 1)
+        return v
+    c = -1 if s.kind[0] == "min" else 1
+    own = window if c > 0 else (-beta, -alpha)
+    if s.trace is not None:
+        s.trace.enter(0, *own, c)
+    if s.limit == 0:
+        v = _score(s, 0, own, c)
+        return v if c > 0 else -v
+    return _open(s, 0, c, own, (-1, -1))
+
+
+def _score(s: _Search, node: int, window: tuple[Number, Number], c: int) -> Number:
+    """Score inner ``node`` (colour ``c``, entered with ``window`` in its view) by its
+    static value at the depth limit; the value in its view."""
+    assert s.limit is not None
+    v = static_value(s.tree, node, s.limit)
+    s.log.statics.append(Scored(node, *window, v, c))
+    if s.trace is not None:
+        s.trace.static(node, v)
+    return c * v
+
+
+def _inner_child(s: _Search, f: Frame, child: int, window: tuple[Number, Number],
+                 sources: tuple[int, int]) -> Frame | Number:  # fmt: skip
+    """Enter inner ``child`` of ``f`` with ``window`` (and where its bounds were set)
+    in ``f``'s view: its frame to search, or its value in ``f``'s view if it is
+    scored at the depth limit. A leaf without a value raises SearchError."""
+    kind = s.kind[child]
+    if kind == "leaf":
+        return leaf_value(s.tree, child)  # raises: leaves with values never get here
+    cc = -1 if kind == "min" else 1
+    if cc != f.colour:
+        window, sources = (-window[1], -window[0]), (sources[1], sources[0])
+    if s.trace is not None:
+        s.trace.enter(child, *window, cc)
+    if s.limit is not None and s.depth[child] == s.limit:
+        v = _score(s, child, window, cc)
+        return v if cc == f.colour else -v
+    return _open(s, child, cc, window, sources)
+
+
+def _open(
+    s: _Search, node: int, c: int, window: tuple[Number, Number], sources: tuple[int, int]
+) -> Frame:
+    """The frame of inner ``node`` (colour ``c``), entered with ``window`` in its view."""
+    if s.kind[node] == "chance":
+        return ChanceFrame(node, s.order(node), window, sources, uniform=is_uniform(s.tree, node))
+    return Frame(node, s.order(node), c, window, sources)
+
+
+def _step(s: _Search, f: Frame, v: Number | None) -> Frame | None:
+    """Back up ``v``, the value of ``f``'s last child taken (in ``f``'s view; None if
+    none is waiting), then search ``f``'s next children until one needs a frame of
+    its own: that frame, or None when ``f`` is done (every child, or a cut-off).
+
+    Leaves are searched here, so the loop's state is kept in locals and written back
+    to ``f`` before it is read elsewhere.
+    """
+    node, kids, i, c = f.node, f.kids, f.taken, f.colour
+    alpha, beta, asrc, best, bestc = f.alpha, f.beta, f.alpha_source, f.best, f.best_child
+    end, value_of, prune, strict, trace = len(kids), s.value, s.prune, s.strict, s.trace
+    child = kids[i - 1] if i else -1
+    while True:
+        if v is None:  # take the next child
+            if i == end:
+                break
+            child = kids[i]
+            i += 1
+            lv = value_of[child]
+            if lv is not None:  # a leaf (inner nodes have no value)
+                v = c * lv
+                if trace is not None:
+                    trace.leaf(child, alpha, beta, c)
+            else:
+                f.taken, f.alpha, f.alpha_source, f.best, f.best_child = i, alpha, asrc, best, bestc
+                below = _inner_child(s, f, child, (alpha, beta), (asrc, f.beta_source))
+                if type(below) is Frame or type(below) is ChanceFrame:
+                    return below
+                v = below  # type: ignore[assignment]
+        # Back up v: the best so far, alpha, a cut-off (only when the best improved).
+        improved = moved = v > best or bestc < 0  # type: ignore[operator]
+        if improved:
+            best, bestc = v, child  # type: ignore[assignment]
+            moved = prune and v > alpha  # type: ignore[operator]
+            if moved:
+                alpha, asrc = v, node  # type: ignore[assignment]
+            if prune and i < end and (v > beta if strict else v >= beta):  # type: ignore[operator]
+                f.cut, i = i, end
+                s.log.cutoffs += 1
+        if trace is not None:
+            f.alpha, f.alpha_source, f.best, f.best_child = alpha, asrc, best, bestc
+            trace.backup(f, child, v, improved, moved)  # type: ignore[arg-type]
+        v = None
+    f.taken, f.alpha, f.alpha_source, f.best, f.best_child = i, alpha, asrc, best, bestc
+    return None
+
+
+def _close(s: _Search, f: Frame) -> Number:
+    """Finish ``f``: its value in its view (clamped to its window when fail-hard; the
+    exact average of equally likely children at a chance node), logged."""
+    best = f.best
+    if type(f) is ChanceFrame:
+        values = f.values
+        if values is not None and not f.cut:
+            best = math.fsum(values) / len(f.kids)  # exact: equal averages tie
+    elif not s.soft:
+        best = min(max(best, f.alpha_in), f.beta_in)
+    f.value = best
+    s.log.frames.append(f)
+    if s.trace is not None:
+        s.trace.exit(f.node, best, f.colour)
+    return best
+
+
+# Chance nodes ----------------------------------------------------------------------------
+
+
+def _chance_step(s: _Search, f: ChanceFrame, v: Number | None) -> Frame | None:
+    """:func:`_step` at a chance node: the children's values are averaged, and with
+    Star1 each child is searched with the window that can still change the result."""
+    if v is not None:
+        _chance_backup(s, f, f.kids[f.taken - 1], v)
+    while f.taken < len(f.kids) and not f.cut:
+        child = f.kids[f.taken]
+        f.taken += 1
+        window, sources = _chance_window(s, f, child)
+        f.windows.append(window)
+        if s.kind[child] == "leaf" and s.value[child] is not None:
+            if s.trace is not None:
+                s.trace.leaf(child, *window, 1)
+            below: Frame | Number = leaf_value(s.tree, child)
+        else:
+            below = _inner_child(s, f, child, window, sources)
+        if isinstance(below, Frame):
+            return below
+        _chance_backup(s, f, child, below)
+    return None
+
+
+def _chance_window(
+    s: _Search, f: ChanceFrame, child: int
+) -> tuple[tuple[Number, Number], tuple[int, int]]:
+    """The window (MAX's view) to search ``child`` of chance node ``f`` with, and where
+    its bounds were set: with Star1, the values of the child that could still move the
+    average out of f's window, given the leaf bounds; else (-inf, inf)."""
+    if not s.star1:
+        return (-INF, INF), (-1, -1)
+    p = s.probability[child]
+    assert p is not None
+    if not p > 0:
+        return (s.low, s.high), (f.node, f.node)
+    rest = 1.0 - f.seen - p
+    alpha = max(s.low, (f.alpha - f.best - s.high * rest) / p)
+    beta = min(s.high, (f.beta - f.best - s.low * rest) / p)
+    return (alpha, beta), (f.node, f.node)
+
+
+def _chance_backup(s: _Search, f: ChanceFrame, child: int, v: Number) -> None:
+    """``v`` (MAX's view) reaches chance node ``f``: the weighted sum, and with Star1 a
+    cut-off when even the best case is at most alpha or the worst at least beta."""
+    p = s.probability[child]
+    assert p is not None
+    if f.values is not None:  # equally likely: the plain sum over n
+        f.values.append(v)
+        f.total += v
+        f.best = f.total / len(f.kids)
+    elif p:  # a zero-probability child adds nothing, even when its value is infinite
+        f.best += p * v
+    f.seen += p
+    shown = f.best  # the weighted sum, before a cut-off replaces it by a bound
+    if s.star1 and f.taken < len(f.kids):
+        _star1_cut(s, f)
+    if s.trace is not None:
+        s.trace.chance_backup(f, child, v, shown)
+
+
+def _star1_cut(s: _Search, f: ChanceFrame) -> None:
+    """Cut ``f``'s remaining children if its value is already known to fall outside
+    its window: fail low when even the best case is at most alpha, fail high when even
+    the worst case is at least beta (the same test as at MAX and MIN nodes)."""
+    rest = 1.0 - f.seen
+    for sign, edge in ((-1, f.best + s.high * rest), (1, f.best + s.low * rest)):
+        bound, value, source = (
+            ("beta", f.beta, f.beta_source) if sign > 0 else ("alpha", f.alpha, f.alpha_source)
+        )
+        if sign * edge > sign * value if s.strict else sign * edge >= sign * value:
+            pruned = tuple(f.kids[f.taken :])
+            f.cutoff = Cutoff(
+                f.node, edge, _CUT_OP[sign, s.strict], bound, value, source, pruned, star1=True
+            )
+            f.best, f.cut = edge, f.taken
+            s.log.cutoffs += 1
+            return
