@@ -64,6 +64,7 @@ export PLIES_REQUIRE_AXE=1  # the accessibility tests fail, not skip, without ax
 
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
+.venv/bin/lint-imports  # the floors ([tool.importlinter] in pyproject.toml)
 
 # The documentation site (docs/, mkdocs.yml), every warning an error (a broken link, a
 # page left out of the navigation, a docstring mkdocstrings cannot read). It must need no

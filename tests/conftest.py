@@ -3,14 +3,83 @@
 Hypothesis: no per-example deadline (CI machines are shared and timing is measured in
 benchmarks/, not in tests), and a fixed derandomised run under CI so a red build can be
 reproduced exactly.
+
+Markers (registered in pyproject.toml) are given here, by fixture and by path, so the
+test files need not say them: ``browser`` for every test that drives Chromium,
+``cluster`` for every test that starts a Dask cluster, ``slow`` for the tests listed in
+:data:`SLOW` (each took 10 s or more here, measured with ``--durations``). The fast lane,
+``scripts/fast.sh``, leaves the three out.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("plies", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "plies")
+
+#: The tests folder: markers below match paths relative to it.
+TESTS = Path(__file__).parent
+
+#: Fixtures that start headless Chromium (tests/web/conftest.py, tests/draw/...).
+BROWSER_FIXTURES = frozenset({"browser", "page"})
+
+#: Fixtures that start a Dask LocalCluster (tests/cluster/conftest.py, tests/book/conftest.py).
+CLUSTER_FIXTURES = frozenset({"cluster", "address"})
+
+#: Folders whose every test runs on a cluster or its machinery (forked workers, TLS).
+CLUSTER_FOLDERS = ("cluster/",)
+
+#: Slow tests: a node id relative to tests/ (with its parameters, or without: every case
+#: of it), or a file (every test in it). Each took 5 s or more on a busy 2-core machine
+#: (``pytest -n 2 --durations=60``), or compiles the Numba kernels in a cache of its own.
+SLOW = frozenset(
+    {
+        "book/test_book.py::test_an_interrupted_connect4_book_resumes_to_the_direct_solves",
+        "cli/test_main.py::test_output_that_cannot_be_written_is_one_line_and_status_1[argv2]",
+        "cli/test_tree.py::test_deep_chain_through_the_cli",
+        "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
+        "games/test_conformance.py::test_every_registered_game_conforms[chess]",
+        "test_api_fuzz.py",
+        "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",
+        "test_uci_conformance.py::test_fuzzed_command_lines_never_break_the_engine",
+        "web/test_limits.py::test_stopping_the_server_stops_its_workers",
+        "web/test_soak.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each collected test ``browser``, ``cluster`` or ``slow`` (see the module's
+    docstring)."""
+    for item in items:
+        for marker in markers_of(item):
+            item.add_marker(marker)
+
+
+def markers_of(item: pytest.Item) -> list[str]:
+    """The names of the markers ``item`` gets from its fixtures and its path."""
+    relative = _relative_path(item)
+    test_id = relative + "::" + item.nodeid.split("::", 1)[-1]
+    fixtures = set(getattr(item, "fixturenames", ()))
+    names = []
+    if fixtures & BROWSER_FIXTURES:
+        names.append("browser")
+    if fixtures & CLUSTER_FIXTURES or relative.startswith(CLUSTER_FOLDERS):
+        names.append("cluster")
+    if SLOW & {relative, test_id, test_id.split("[", 1)[0]}:
+        names.append("slow")
+    return names
+
+
+def _relative_path(item: pytest.Item) -> str:
+    """``item``'s file relative to tests/, with forward slashes ('' when outside)."""
+    try:
+        return item.path.relative_to(TESTS).as_posix()
+    except ValueError:
+        return ""

@@ -1,10 +1,22 @@
 """plies: adversarial game-tree search (minimax, alpha-beta and their family).
 
-The package is layered: :mod:`plies.errors` holds the error types every part raises,
-:mod:`plies.trees` searches explicit game trees (the classroom side), :mod:`plies.game`,
-:mod:`plies.engine` and :mod:`plies.games` are the game engine, :mod:`plies.draw`
-draws trees, :mod:`plies.lab` is the tree lab's application layer and the command line
-in :mod:`plies.cli` sits on top. Nothing in the core imports the CLI.
+The package is built in floors: a module imports from the floors below its own, never
+from one above, and packages side by side on a floor (``|``) do not import each other::
+
+    plies.cli                              the command line (parses and prints)
+    plies.web | plies.uci                  the web lab and the UCI engine (shells too)
+    plies.lab                              the application layer: trees and games
+    plies.book                             opening books
+    plies.cluster | plies.draw             Dask solves; drawings of trees
+    plies.games | plies.testing            each game's home; the conformance kit
+    plies.engine                           search and solve (engine.native: the kernel)
+    plies.trees | plies.game               explicit trees; the game protocol
+    plies.errors, plies._arguments, plies._forkserver    shared helpers
+
+The shells reach games only through :mod:`plies.lab`, the engine imports no game, and
+no package imports another's private (``_``) module or name. ``lint-imports`` checks
+the floors (``[tool.importlinter]`` in pyproject.toml) and ``tests/test_layers.py`` the
+private names.
 """
 
 from plies.errors import (
