@@ -236,7 +236,9 @@ def _inner_child(s: _Search, f: Frame, child: int, window: tuple[Number, Number]
     if s.limit is not None and s.depth[child] == s.limit:
         v = _score(s, child, window, cc)
         return v if cc == f.colour else -v
-    return _open(s, child, cc, window, sources)
+    if kind == "chance":
+        return _open(s, child, cc, window, sources)
+    return Frame(child, s.order(child), cc, window, sources)  # _open, a call less per node
 
 
 def _open(

@@ -49,24 +49,27 @@ def exact_values(tree: Tree, depth: int | None = None) -> list[Number]:
             raise ArgumentTypeError(f"depth must be an int or None, not {depth!r}")
         if depth < 0:
             raise SearchError(f"the depth limit must be 0 or more, not {depth}")
-    n = len(tree)
-    values: list[Number] = [math.nan] * n
-    kind, children, tree_depth = tree.kind, tree.children, tree.depth
-    for node in range(n - 1, -1, -1):
-        if depth is not None and tree_depth[node] > depth:
-            continue
-        k = kind[node]
-        if k == "leaf":
-            values[node] = _leaf_value(tree, node)
-        elif depth is not None and tree_depth[node] == depth:
-            values[node] = _static(tree, node, depth)
-        elif k == "max":
-            values[node] = max(values[c] for c in children[node])
-        elif k == "min":
-            values[node] = min(values[c] for c in children[node])
-        else:
-            values[node] = _expectation(tree, node, [values[c] for c in children[node]])
+    values: list[Number] = [math.nan] * len(tree)
+    tree_depth = tree.depth
+    for node in range(len(tree) - 1, -1, -1):  # children come after their parent
+        if depth is None or tree_depth[node] <= depth:
+            values[node] = _exact_value(tree, node, values, depth)
     return values
+
+
+def _exact_value(tree: Tree, node: int, values: list[Number], depth: int | None) -> Number:
+    """The exact value of ``node``, its children's being in ``values``."""
+    k = tree.kind[node]
+    if k == "leaf":
+        return _leaf_value(tree, node)
+    if depth is not None and tree.depth[node] == depth:
+        return _static(tree, node, depth)
+    child_values = [values[c] for c in tree.children[node]]
+    if k == "max":
+        return max(child_values)
+    if k == "min":
+        return min(child_values)
+    return _expectation(tree, node, child_values)
 
 
 def _expectation(tree: Tree, node: int, child_values: list[Number]) -> Number:
