@@ -16,8 +16,9 @@ implement the seven required members::
 
 Everything else has a safe default and can be overridden to make the game nicer to
 use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
-``render``), stronger (``evaluate``, ``order_moves``, ``quiescence_moves``,
-``extension``, ``null_move``, ``is_quiet``), faster
+``render``; for the game room and the tree lab, ``player_names``, ``board`` and
+``tree_picture``, see :class:`Board`), stronger (``evaluate``, ``order_moves``,
+``quiescence_moves``, ``extension``, ``null_move``, ``is_quiet``), faster
 (``play_unchecked``, ``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
 ``remaining_plies``, :attr:`last_mover_wins`; ``canonical_key`` for opening books), or
 stochastic
@@ -46,13 +47,14 @@ Conventions the engine relies on:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from typing import ClassVar, Generic, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
 
 from plies._arguments import need_text, shown
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, SearchError
 
-__all__ = ["WIN", "BaseGame", "M", "S"]
+__all__ = ["WIN", "BaseGame", "Board", "Cell", "M", "S"]
 
 #: Scale of a win in engine scores: a terminal state with utility ``u`` reached ``d``
 #: plies from the root scores ``u * WIN - d`` (a win, ``u > 0``) or ``u * WIN + d``.
@@ -62,6 +64,48 @@ S = TypeVar("S")
 """The type of a game's states (immutable)."""
 M = TypeVar("M")
 """The type of a game's moves and chance outcomes (hashable, immutable)."""
+
+
+#: A cell of a :class:`Board`: (row, column), row 0 at the top.
+Cell = tuple[int, int]
+
+
+def _no_cells(_text: str) -> Sequence[Cell]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A game's board as the game room draws it (see :meth:`BaseGame.board`).
+
+    ``rows`` hold one character a cell: ``.`` empty, ``x`` the first player's, ``o``
+    the second's (chess: FEN's piece letters; checkers: ``b``/``w`` men, ``B``/``W``
+    kings, ``-`` a light square). ``kind`` says how a page draws them: ``"marks"``
+    (letters), ``"discs"``, ``"chess"`` or ``"checkers"``. ``columns`` and
+    ``row_labels`` label the edges (empty: none).
+
+    A move is shown on the board in one of two ways. Games played by placing a mark
+    or a disc give ``cells_of``: the cells a move's text stands for (an m,n,k cell,
+    a Connect Four column, an Othello square). Games played by picking a piece up
+    (chess, checkers) give ``detail_of``: a move object's ``"path"`` (the cells the
+    piece stands on and lands on, in order) first, then what else a page needs (a
+    pawn's ``"promotion"``, the ``"captured"`` cells), as JSON-able values.
+    ``numbers`` are the square numbers shown on the cells (checkers), ``check`` the
+    cell of a king in check (chess).
+
+    >>> board = Board(["x.", ".o"], cells_of=lambda text: [divmod(int(text) - 1, 2)])
+    >>> board.cells_of("2")
+    [(0, 1)]
+    """
+
+    rows: Sequence[str]
+    kind: str = "marks"
+    columns: Sequence[str] = ()
+    row_labels: Sequence[str] = ()
+    cells_of: Callable[[str], Sequence[Cell]] = _no_cells
+    detail_of: Callable[[Any], dict[str, Any]] | None = None
+    numbers: Sequence[Sequence[str]] | None = None
+    check: Cell | None = None
 
 
 class BaseGame(ABC, Generic[S, M]):
@@ -387,6 +431,29 @@ class BaseGame(ABC, Generic[S, M]):
     def render(self, state: S) -> str:
         """A human-readable picture of ``state`` (default: :meth:`format_position`)."""
         return self.format_position(state)
+
+    # -- view (optional) ------------------------------------------------------------
+
+    def player_names(self) -> tuple[str, str] | None:
+        """What the two sides are called, first player first (chess: ``("White",
+        "Black")``), or None (the default): the game room calls them "player 1" and
+        "player 2"."""
+        return None
+
+    def board(self, state: S) -> Board | None:
+        """``state``'s board as the game room draws it, with the cells each move
+        stands for (see :class:`Board`), or None (the default): the room draws a
+        small board from the position text where it finds one (rows joined by ``/``,
+        or a :meth:`render` grid), without cells for the moves."""
+        self.check_state(state)
+        return None
+
+    def tree_picture(self, state: S) -> list[str] | None:
+        """A few short rows of text drawn under ``state``'s node in a game tree, or
+        None (the default): the tree lab draws one from the position text where it
+        finds a small board (see :meth:`board`)."""
+        self.check_state(state)
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -147,14 +147,13 @@ MAX_PICTURE = (8, 16)
 
 def picture(game: BaseGame[Any, Any], state: Any) -> list[str] | None:
     """The board of ``state`` as a few short rows of text, if the game draws one small
-    enough to sit under a node: rows joined by ``/`` in its position notation
+    enough to sit under a node: its own :meth:`~plies.game.BaseGame.tree_picture`
+    (checkers' 8 x 8 squares), else rows joined by ``/`` in its position notation
     (tic-tac-toe ``x.o/.x./..o``), else its :meth:`render` when that is a small grid
-    (Connect Four), checkers' 8 x 8 squares (see :func:`checkers_rows`); None for
-    games without a board (Nim, Pig)."""
-    from plies.games.checkers import Checkers
-
-    if isinstance(game, Checkers):
-        return checkers_rows(state)
+    (Connect Four); None for games without a board (Nim, Pig)."""
+    own = game.tree_picture(state)
+    if own is not None:
+        return own
     text = game.format_position(state)
     if "/" in text:
         rows = text.split("/")
@@ -167,27 +166,6 @@ def picture(game: BaseGame[Any, Any], state: Any) -> list[str] | None:
     if len(cells) > 4 or any(c.isdigit() for c in cells):
         return None  # a board has a few kinds of cell: pieces and empty (Nim's text is no board)
     return rows if len(rows[0]) <= MAX_PICTURE[1] else None
-
-
-def checkers_cell(square: int) -> tuple[int, int]:
-    """The (row, column) of checkers square 1-32: 1-4 on row 0 (Black's side), square 1
-    in column 1."""
-    row, index = divmod(square - 1, 4)
-    return row, 2 * index + (1 if row % 2 == 0 else 0)
-
-
-def checkers_rows(state: Any) -> list[str]:
-    """The board as 8 rows of 8 characters: ``b``/``w`` men, ``B``/``W`` kings, ``.``
-    an empty dark square, ``-`` a light one."""
-    from plies.games.checkers import square_bit
-
-    rows = [["-"] * 8 for _ in range(8)]
-    for square in range(1, 33):
-        row, column = checkers_cell(square)
-        bit = 1 << square_bit(square)
-        piece = "b" if state.black & bit else "w" if state.white & bit else "."
-        rows[row][column] = piece.upper() if state.kings & bit else piece
-    return ["".join(row) for row in rows]
 
 
 def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES) -> Tree:

@@ -26,16 +26,16 @@ from __future__ import annotations
 import inspect
 import random
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice, pairwise
+from itertools import islice
 from typing import Any
 
 from plies.engine import Limits, StopRequest, iterate, search
 from plies.errors import IllegalMoveError, LimitError, PliesError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
-from plies.lab._games import MAX_GAME_TREE_NODES, checkers_cell, checkers_rows, picture
+from plies.lab._games import MAX_GAME_TREE_NODES, picture
 from plies.lab._search import need
 from plies.lab._text import format_line, format_score, score_of
 
@@ -197,168 +197,40 @@ def roll(room: Room, rng: random.Random | None = None) -> Room:
 
 # -- the board ------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class _Board:
-    """A grid game's board: one character a cell (``.`` empty, ``x`` first player,
-    ``o`` second; chess: FEN's piece letters; checkers: ``b``/``w`` men, ``B``/``W``
-    kings, ``-`` a light square), labels for its columns and rows, and which cells a
-    move stands for.
-
-    Games played by picking a piece up (chess, checkers) have ``detail_of`` instead
-    of cells: a move object's ``path`` (the cells the piece stands on and lands on, in
-    order) and what else a board needs (a pawn's ``promotion``, the ``captured``
-    cells); ``numbers`` are the square numbers shown on the cells (checkers), ``check``
-    the cell of a king in check (chess)."""
-
-    rows: list[str]
-    style: str  # "marks" (letters), "discs", "chess" or "checkers"
-    columns: list[str]
-    row_labels: list[str]
-    cells_of: Callable[[str], list[tuple[int, int]]]
-    detail_of: Callable[[Any], dict[str, Any]] | None = None
-    numbers: list[list[str]] | None = None
-    check: list[int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The board as JSON: its rows, style and labels; ``pieces`` when a move is
-        played by picking a piece up and putting it down."""
-        return {
-            "rows": self.rows,
-            "style": self.style,
-            "columns": self.columns,
-            "row_labels": self.row_labels,
-            "pieces": self.detail_of is not None,
-            "numbers": self.numbers,
-            "check": self.check,
-        }
+#: What a room calls the sides of a game that names none (:meth:`BaseGame.player_names`).
+PLAYERS = ("player 1", "player 2")
+#: The room's cell letters of a board found in the position text.
+_CELLS = str.maketrans("XO-", "xo.")
 
 
-def _number(text: str, limit: int) -> int | None:
-    return int(text) - 1 if text.isdigit() and 1 <= int(text) <= limit else None
-
-
-def _board(game: BaseGame[Any, Any], state: Any) -> _Board | None:
-    """The board of a grid game with the cells each move text stands for: an m,n,k
-    game's cell, a Connect Four column, an Othello square; chess and checkers with each
-    move's path (see :class:`_Board`); other games with a small board drawn by
-    :func:`plies.lab._games.picture` get the board without moves."""
-    from plies.games.checkers import Checkers
-    from plies.games.chess import Chess
-    from plies.games.connect4 import Connect4
-    from plies.games.mnk import MNKGame
-    from plies.games.othello import Othello
-
-    if isinstance(game, Chess):
-        return _chess_board(game, state)
-    if isinstance(game, Checkers):
-        return _checkers_board(state)
+def _board(game: BaseGame[Any, Any], state: Any) -> Board | None:
+    """The board the game draws (:meth:`BaseGame.board`: with the cells or the path each
+    move stands for), else a small board found in its position text by
+    :func:`plies.lab._games.picture` (without moves), else None."""
+    board = game.board(state)
+    if board is not None:
+        return board
     rows = picture(game, state)
-    normal = str.maketrans("XO-", "xo.")
-    if isinstance(game, Othello):
-        text = game.format_position(state).split()[0].translate(normal)
-        rows = [text[i : i + 8] for i in range(0, 64, 8)]
-
-        def square(move: str) -> list[tuple[int, int]]:
-            column, row = ord(move[:1] or "?") - ord("a"), _number(move[1:], 8)
-            return [(row, column)] if row is not None and 0 <= column < 8 else []
-
-        letters = [chr(ord("a") + i) for i in range(8)]
-        return _Board(rows, "discs", letters, [str(i + 1) for i in range(8)], square)
-    if isinstance(game, MNKGame):  # any size: cells row by row, rows joined by /
-        rows = game.format_position(state).split("/")
-    elif isinstance(game, Connect4):  # any size: its picture without the column numbers
-        drawn = [row.replace(" ", "") for row in game.render(state).splitlines()]
-        rows = [row for row in drawn if row and not row.isdigit()]
-    if rows is None:
-        return None
-    rows = [row.translate(normal) for row in rows]
-    width, height = len(rows[0]), len(rows)
-    if isinstance(game, MNKGame):
-
-        def cell(move: str) -> list[tuple[int, int]]:
-            index = _number(move, width * height)
-            return [] if index is None else [divmod(index, width)]
-
-        return _Board(rows, "marks", [], [], cell)
-    if isinstance(game, Connect4):
-
-        def column(move: str) -> list[tuple[int, int]]:
-            index = _number(move, width)
-            return [] if index is None else [(r, index) for r in range(height)]
-
-        return _Board(rows, "discs", [str(i + 1) for i in range(width)], [], column)
-    return _Board(rows, "marks", [], [], lambda move: [])
+    return None if rows is None else Board([row.translate(_CELLS) for row in rows])
 
 
-#: FEN's letter of each python-chess piece type (1 pawn .. 6 king).
-_CHESS_LETTERS = " pnbrqk"
+def _board_json(board: Board) -> dict[str, Any]:
+    """The board as JSON: its rows, style and labels; ``pieces`` when a move is played
+    by picking a piece up and putting it down (see :class:`~plies.game.Board`)."""
+    return {
+        "rows": list(board.rows),
+        "style": board.kind,
+        "columns": list(board.columns),
+        "row_labels": list(board.row_labels),
+        "pieces": board.detail_of is not None,
+        "numbers": None if board.numbers is None else [list(row) for row in board.numbers],
+        "check": None if board.check is None else list(board.check),
+    }
 
 
-def _chess_cell(square: int) -> tuple[int, int]:
-    """The (row, column) of a python-chess square (a1 = 0, h8 = 63): rank 8 on row 0."""
-    return 7 - square // 8, square % 8
-
-
-def _chess_board(game: BaseGame[Any, Any], state: Any) -> _Board:
-    """The chess board from the FEN, each move's from and to square and promotion
-    (castling is the king's two-square move, as python-chess writes it)."""
-    placement = state.board.board_fen()  # not format_position: that may be an older FEN + moves
-    rows = [
-        "".join("." * int(c) if c.isdigit() else c for c in rank) for rank in placement.split("/")
-    ]
-
-    def detail(move: Any) -> dict[str, Any]:
-        path = [list(_chess_cell(move.from_square)), list(_chess_cell(move.to_square))]
-        promotion = _CHESS_LETTERS[move.promotion] if move.promotion else None
-        return {"path": path, "promotion": promotion}
-
-    files = [chr(ord("a") + i) for i in range(8)]
-    ranks = [str(8 - i) for i in range(8)]
-    king = state.board.king(state.board.turn) if state.in_check() else None
-    check = None if king is None else list(_chess_cell(king))
-    return _Board(rows, "chess", files, ranks, lambda move: [], detail, check=check)
-
-
-def _checkers_board(state: Any) -> _Board:
-    """The checkers board (Black's side at the top, as the squares are numbered), each
-    move's squares landed on and the pieces it captures."""
-    rows = checkers_rows(state)
-    numbers = [[""] * 8 for _ in range(8)]
-    for square in range(1, 33):
-        row, column = checkers_cell(square)
-        numbers[row][column] = str(square)
-
-    def detail(move: Any) -> dict[str, Any]:
-        path = [checkers_cell(square) for square in move]
-        captured = [
-            [(r1 + r2) // 2, (c1 + c2) // 2]
-            for (r1, c1), (r2, c2) in pairwise(path)
-            if abs(r1 - r2) == 2
-        ]
-        return {"path": [list(cell) for cell in path], "captured": captured}
-
-    return _Board(rows, "checkers", [], [], lambda move: [], detail, numbers)
-
-
-def _players(game: BaseGame[Any, Any]) -> tuple[str, str]:
-    from plies.games.checkers import Checkers
-    from plies.games.chess import Chess
-    from plies.games.connect4 import Connect4
-    from plies.games.mnk import MNKGame
-    from plies.games.othello import Othello
-
-    if isinstance(game, MNKGame):
-        return ("X", "O")
-    if isinstance(game, Connect4):
-        return ("X (red)", "O (yellow)")
-    if isinstance(game, Othello):
-        return ("X (black)", "O (white)")
-    if isinstance(game, Chess):
-        return ("White", "Black")
-    if isinstance(game, Checkers):
-        return ("Black", "White")
-    return ("player 1", "player 2")
+def player_names(game: BaseGame[Any, Any]) -> tuple[str, str]:
+    """What the room calls the two sides: the game's own names, else :data:`PLAYERS`."""
+    return game.player_names() or PLAYERS
 
 
 def lab_depth(
@@ -428,7 +300,7 @@ def export_game(room: Room, names: Sequence[str] | None = None) -> str:
         return str(exporter(start, moves))
     headers = {"Event": EVENT}
     if checked is not None:
-        headers.update(zip(_players(room.game), checked, strict=True))
+        headers.update(zip(player_names(room.game), checked, strict=True))
     return str(exporter(start, moves, headers=headers))
 
 
@@ -439,7 +311,7 @@ def room_state(
     notation, also of the start), the moves played, whose turn it is, the legal moves
     (``index`` into the game's list, ``text`` and the board ``cells`` each stands
     for, or on a board played with pieces the move's ``path`` and details, see
-    :class:`_Board`; at a chance node the outcomes with their ``probability``), the
+    :class:`~plies.game.Board`; at a chance node the outcomes with their ``probability``), the
     result once the game is over (with the reason when the game names one), who made
     each move (``movers``: 0, 1 or None for a chance event), the board (grid games)
     and the game's own picture, the game exported (with the players' ``names`` where
@@ -452,7 +324,7 @@ def room_state(
         raise LimitError(f"lab_nodes must be from 1 to {MAX_GAME_TREE_NODES:,}, not {lab_nodes:,}")
     game, state = room.game, room.state
     board = _board(game, state)
-    players = _players(game)
+    players = player_names(game)
     terminal = game.is_terminal(state)
     chance = room.is_chance()
     legal: list[dict[str, Any]] = []
@@ -500,7 +372,7 @@ def room_state(
         "chance": chance,
         "legal": legal,
         "legal_count": count,
-        "board": board.to_json() if board else None,
+        "board": _board_json(board) if board else None,
         "last": _last_cells(room, board),
         "text": game.render(state),
         "export": export_game(room, names),
@@ -520,7 +392,7 @@ def _reason(game: BaseGame[Any, Any], state: Any) -> str | None:
     return None
 
 
-def _last_cells(room: Room, board: _Board | None) -> list[list[int]]:
+def _last_cells(room: Room, board: Board | None) -> list[list[int]]:
     """The cells the last move changed: its path on a board played with pieces, its
     own square where it names one, else the cells that differ from the position
     before (the disc a Connect Four move drops)."""

@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games.text import check_export, check_player, clip, read_int, shown, whole
 
 __all__ = [
@@ -779,6 +779,26 @@ class Checkers(BaseGame[CheckersState, CheckersMove]):
                 lines[-1] = joined
         pairs = [f'[{name} "{_quoted(text)}"]' for name, text in tags.items()]
         return "\n".join([*pairs, "", *lines]) + "\n"
+
+    def player_names(self) -> tuple[str, str]:
+        """``Black`` and ``White``."""
+        from plies.games.checkers._view import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def board(self, state: CheckersState) -> Board:
+        """The board for the game room (see :mod:`._view`)."""
+        self.check_state(state)
+        from plies.games.checkers._view import checkers_board
+
+        return checkers_board(state)
+
+    def tree_picture(self, state: CheckersState) -> list[str]:
+        """The 8 x 8 squares under a node of a game tree (see :mod:`._view`)."""
+        self.check_state(state)
+        from plies.games.checkers._view import checkers_rows
+
+        return checkers_rows(state)
 
     def render(self, state: CheckersState) -> str:
         """The board, Black's side (1-4) at the top, with the square numbers of each row.

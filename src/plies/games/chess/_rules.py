@@ -52,7 +52,7 @@ from typing import Any
 
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games.text import check_export, check_player, clip, shown
 
 try:
@@ -800,6 +800,19 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         for name, text in (headers or {}).items():
             game.headers[name] = text
         return str(game)
+
+    def player_names(self) -> tuple[str, str]:
+        """``White`` and ``Black``."""
+        from plies.games.chess._view import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def board(self, state: ChessState) -> Board:
+        """The board for the game room (see :mod:`._view`)."""
+        self.check_state(state)
+        from plies.games.chess._view import chess_board
+
+        return chess_board(state)
 
     def render(self, state: ChessState) -> str:
         """The board, white at the bottom, with files, ranks and the side to move."""

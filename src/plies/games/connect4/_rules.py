@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games.text import check_player, check_result, int_move_type, read_int, shown, whole
 
 __all__ = ["Connect4", "Connect4State"]
@@ -736,6 +736,18 @@ class Connect4(BaseGame[Connect4State, int]):
         if not undo(last_mover, state.position, state.ply):
             raise PliesError("connect4: this position cannot arise in a game")
         return undone
+
+    def player_names(self) -> tuple[str, str]:
+        """``X (red)`` and ``O (yellow)``."""
+        from plies.games.connect4._view import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def board(self, state: Connect4State) -> Board:
+        """The board for the game room (see :mod:`._view`)."""
+        from plies.games.connect4._view import connect4_board
+
+        return connect4_board(self, state)
 
     def render(self, state: Connect4State) -> str:
         """The board as text, top row first: ``X`` first player, ``O`` second, ``.`` empty."""

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games.text import check_player, int_move_type, read_int, shown, whole
 
 __all__ = ["MNKGame", "MNKState"]
@@ -339,6 +339,18 @@ class MNKGame(BaseGame[MNKState, int]):
             "x" if state.x >> c & 1 else "o" if state.o >> c & 1 else "." for c in range(self.size)
         )
         return "/".join(cells[r * self.m : (r + 1) * self.m] for r in range(self.n))
+
+    def player_names(self) -> tuple[str, str]:
+        """``X`` and ``O``."""
+        from plies.games.mnk._view import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def board(self, state: MNKState) -> Board:
+        """The board for the game room (see :mod:`._view`)."""
+        from plies.games.mnk._view import mnk_board
+
+        return mnk_board(self, state)
 
     def render(self, state: MNKState) -> str:
         """The board as a grid; empty cells show their number."""

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from plies._arguments import need_text
 from plies.errors import IllegalMoveError, ParseError, PliesError
-from plies.game import BaseGame
+from plies.game import BaseGame, Board
 from plies.games.text import check_player, int_move_type, shown, whole
 
 __all__ = ["PASS", "Othello", "OthelloState", "format_square", "parse_square"]
@@ -410,6 +410,18 @@ class Othello(BaseGame[OthelloState, int]):
             "X" if black >> i & 1 else "O" if white >> i & 1 else "-" for i in range(64)
         )
         return f"{cells} {'XO'[state.player]}"
+
+    def player_names(self) -> tuple[str, str]:
+        """``X (black)`` and ``O (white)``."""
+        from plies.games.othello._view import PLAYER_NAMES
+
+        return PLAYER_NAMES
+
+    def board(self, state: OthelloState) -> Board:
+        """The board for the game room (see :mod:`._view`)."""
+        from plies.games.othello._view import othello_board
+
+        return othello_board(self, state)
 
     def render(self, state: OthelloState) -> str:
         """The board as text with files and ranks, then the disc count and side to move."""
