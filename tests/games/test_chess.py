@@ -436,3 +436,11 @@ def test_missing_python_chess_is_one_clear_line(argv: list[str]) -> None:
     assert (
         done.stderr == "error: chess: python-chess is not installed: pip install 'plies[chess]'\n"
     )
+
+
+@pytest.mark.parametrize("text", ["--", "Z0", "0000"])
+def test_a_null_move_is_refused(text: str) -> None:
+    # python-chess reads these as Move.null(), which no position of chess allows.
+    game = Chess()
+    with pytest.raises(IllegalMoveError, match="null move"):
+        game.parse_move(game.initial_state(), text)

@@ -675,6 +675,10 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             move = chess.Move.from_uci(token)
         except (chess.InvalidMoveError, ValueError):
             move = None
+        if move is not None and not move:  # UCI's "0000" stands for no move
+            raise IllegalMoveError(
+                f"chess: {shown(token)} is a null move, which is no move of chess"
+            )
         if move is not None:
             if move in self.legal_moves(state):
                 return move
@@ -684,7 +688,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
                 f"chess: illegal move {shown(token)}: {illegal_reason(board, move)}"
             )
         try:
-            return board.parse_san(token)
+            move = board.parse_san(token)
         except chess.IllegalMoveError:
             from plies.games.chess._reasons import illegal_san_reason  # only to explain
 
@@ -699,6 +703,11 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             raise ParseError(
                 f"chess: {shown(token)} is no move in SAN (Nf3, exd5, O-O) or UCI (g1f3)"
             ) from None
+        if not move:  # python-chess reads "--" (and "Z0") as the null move: no move of chess
+            raise IllegalMoveError(
+                f"chess: {shown(token)} is a null move, which is no move of chess"
+            )
+        return move
 
     def parse_position(self, text: str) -> ChessState:
         """A FEN, ``startpos`` or nothing (the start), then ``moves ...``; or moves only."""
