@@ -1,4 +1,4 @@
-"""Connect Four's rules in the native game protocol (``_connect4_rules``): the compiled
+"""Connect Four's rules in the native game protocol (``plies.games.connect4._native``): the compiled
 search agrees with the Python engine node for node on boards of one word (7 x 6, 4 x 4,
 5 x 4), of one word without the sentinel row (8 x 8, 9 x 7) and of more than 64 cells
 (the rows layout), the native solve (Pons' kernel, or the

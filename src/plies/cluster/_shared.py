@@ -12,9 +12,10 @@ worker do so (:func:`release`), and a worker unlinks its file when it moves on t
 another solve or exits. A machine without ``/dev/shm``, or a file that cannot be made,
 leaves the process a table of its own.
 
-Entries are safe to share: the kernel seals each key with its value
-(:func:`plies.engine.native._connect4.seal`), so an entry two workers wrote at once
-is not read as one, and every entry is a proven bound whichever worker stored it.
+Entries are safe to share: the kernel seals each key with its value (``seal`` in
+Pons' kernel, in Connect Four's home ``plies.games.connect4``), so an entry two
+workers wrote at once is not read as one, and every entry is a proven bound whichever
+worker stored it.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ from typing import Any
 from plies._arguments import need_bool, need_callable, need_choice, need_int, need_number, shown
 from plies.engine._limits import Limits
 from plies.engine._table import TranspositionTable
-from plies.engine.native import BACKENDS
-from plies.engine.native._table import NativeTable
+from plies.engine.native import BACKENDS, NativeTable
 from plies.errors import ArgumentTypeError, SearchError
 from plies.game import BaseGame
 

@@ -52,12 +52,12 @@ from plies.engine._table import TranspositionTable
 from plies.engine._textbook import make_minimax
 from plies.engine.native import (
     BACKENDS,
+    NativeTable,
     has_port,
     native_port,
     native_port_problem,
     numba_missing,
 )
-from plies.engine.native._table import NativeTable
 from plies.errors import ArgumentTypeError, LimitError, SearchError
 from plies.game import BaseGame
 
