@@ -32,7 +32,7 @@ pulled towards the extremes, where a search is cheap because the bounds cut it).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from plies.engine._context import SearchContext
 from plies.engine._limits import MAX_PLY
@@ -348,14 +348,18 @@ class ExactSolver:
         return moves
 
 
+#: A score as a solver keeps it: engine units (int) or the native kernel's float.
+ScoreT = TypeVar("ScoreT", int, float)
+
+
 def best_moves_and_line(
-    value: int,
+    value: ScoreT,
     *,
     weak: bool,
     moves: str,
-    floor: int,
-    line: Callable[[int], tuple[Any, ...]],
-    reaching: Callable[[int, bool], Sequence[Any]],
+    floor: ScoreT,
+    line: Callable[[ScoreT], tuple[Any, ...]],
+    reaching: Callable[[ScoreT, bool], Sequence[Any]],
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """``(best moves, line)`` of a solved position of exact ``value`` (for ``weak``,
     a score of the result's sign), as :func:`~plies.engine.solve` finds them for its

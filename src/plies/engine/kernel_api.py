@@ -16,13 +16,15 @@ modules without breaking a port:
   backend reports it);
 * scores: :data:`WIN`, :data:`WIN_THRESHOLD`, :func:`terminal_score`;
 * the exact solver: :func:`score_bounds` and :func:`narrow` (the exact value from
-  null-window probes), :func:`overrides` (whether a game overrides a hook).
+  null-window probes), :func:`best_moves_and_line` (which moves keep the value, and
+  the line: the one rule every solver follows), :func:`overrides` (whether a game
+  overrides a hook).
 
 Importing this module imports no game and neither Numba nor NumPy.
 """
 
 from plies.engine._context import CHECK_GAP, StopRequest, deadline_of, solve_stopped, stop_callable
-from plies.engine._exact import narrow, score_bounds
+from plies.engine._exact import best_moves_and_line, narrow, score_bounds
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import overrides
 from plies.engine._result import SearchResult, SearchStats, SolveResult
@@ -39,6 +41,7 @@ __all__ = [
     "SearchStats",
     "SolveResult",
     "StopRequest",
+    "best_moves_and_line",
     "deadline_of",
     "narrow",
     "overrides",

@@ -26,6 +26,7 @@ from plies.engine.kernel_api import (
     SearchResult,
     SearchStats,
     StopRequest,
+    best_moves_and_line,
     narrow,
     overrides,
     score_bounds,
@@ -417,27 +418,28 @@ def _solution(
     weak: bool,
     moves: str,
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """``(best moves, line)`` as ``moves`` asks (the Python solver's choices)."""
+    """``(best moves, line)`` as ``moves`` asks (the Python solver's choices, by
+    :func:`plies.engine.solver.best_moves_and_line`'s rule)."""
     decode = port.decode_move
-    pv: tuple[Any, ...] = ()
-    if moves in ("line", "all") and not weak:
+
+    def line(score: float) -> tuple[Any, ...]:
         out = np.zeros(work.states.shape[0] - 1, np.int64)
         length = work.runner.run(
-            compiled(kernel.line), work.rules, work.consts, value, out,
+            compiled(kernel.line), work.rules, work.consts, score, out,
             work.states, work.moves, work.table, work.control,
         )  # fmt: skip
-        pv = tuple(decode(prepared, int(m)) for m in out[:length])
-    if moves == "none":
-        return (), pv
-    if moves != "all" and pv:
-        return pv[:1], pv
-    # The least score a best move reaches: the value, or for a weak solve any win, any
-    # draw, or anything at all (below every score: a window at -inf would prune nothing).
-    target = value if not weak or value >= 0 else -2 * WIN_THRESHOLD * 1000
-    found = np.zeros(max(prepared.max_moves, 1), np.int64)
-    count = work.runner.run(
-        compiled(kernel.best_moves), work.rules, work.consts, 0, target, moves != "all", found,
-        work.states, work.moves, work.table, work.control,
-    )  # fmt: skip
-    best = tuple(decode(prepared, int(m)) for m in found[:count])
-    return best, pv or best[:1]
+        return tuple(decode(prepared, int(m)) for m in out[:length])
+
+    def reaching(target: float, first_only: bool) -> tuple[Any, ...]:
+        found = np.zeros(max(prepared.max_moves, 1), np.int64)
+        count = work.runner.run(
+            compiled(kernel.best_moves), work.rules, work.consts, 0, target, first_only, found,
+            work.states, work.moves, work.table, work.control,
+        )  # fmt: skip
+        return tuple(decode(prepared, int(m)) for m in found[:count])
+
+    # The floor is below every score: a window at -inf would prune nothing.
+    floor = -2.0 * WIN_THRESHOLD * 1000
+    return best_moves_and_line(
+        float(value), weak=weak, moves=moves, floor=floor, line=line, reaching=reaching
+    )

@@ -24,6 +24,7 @@ from plies.engine.kernel_api import (
     SearchStats,
     SolveResult,
     StopRequest,
+    best_moves_and_line,
     solve_stopped,
 )
 from plies.engine.native import (
@@ -178,26 +179,27 @@ def _search(
 def _moves(
     game: Connect4, state: Connect4State, run: _Kernel, score: int, *, weak: bool, moves: str
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(best moves, line)`` as ``moves`` asks, in the order the Python solver uses."""
+    """``(best moves, line)`` as ``moves`` asks, in the order the Python solver uses
+    (:func:`plies.engine.solver.best_moves_and_line`'s rule on Pons' scores)."""
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     h1 = game.height + 1
-    pv: tuple[int, ...] = ()
-    if moves in ("line", "all") and not weak:
+
+    def line(value: int) -> tuple[int, ...]:
         cells = np.zeros(game.size - ply, np.uint64)
-        length = run.run(kernel.principal_line, position, mask, ply, score, cells)
-        pv = tuple(_column(int(cell), h1) for cell in cells[:length])
-    if moves == "none":
-        return (), pv
-    # The least score a best move reaches: the value, or for a weak solve any win,
-    # any draw, or anything at all.
-    # (A weak score is a bound of the right sign, not always 1 for a win: fail-soft.)
-    target = score if not weak else 1 if score > 0 else 0 if score == 0 else -game.size
-    if moves != "all" and pv:
-        return pv[:1], pv
-    found = np.zeros(game.width, np.uint64)
-    count = run.run(kernel.best_moves, position, mask, ply, target, moves != "all", found)
-    best = tuple(_column(int(cell), h1) for cell in found[:count])
-    return best, pv or best[:1]
+        length = run.run(kernel.principal_line, position, mask, ply, value, cells)
+        return tuple(_column(int(cell), h1) for cell in cells[:length])
+
+    def reaching(target: int, first_only: bool) -> tuple[int, ...]:
+        found = np.zeros(game.width, np.uint64)
+        count = run.run(kernel.best_moves, position, mask, ply, target, first_only, found)
+        return tuple(_column(int(cell), h1) for cell in found[:count])
+
+    # A weak score is a bound of the right sign, not always 1 for a win (fail-soft):
+    # a weak best move reaches any win (1), any draw (0), or anything (-size).
+    value = score if not weak else (score > 0) - (score < 0)
+    return best_moves_and_line(
+        value, weak=weak, moves=moves, floor=-game.size, line=line, reaching=reaching
+    )
 
 
 def _column(cell: int, h1: int) -> int:
