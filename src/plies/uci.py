@@ -55,8 +55,7 @@ from typing import Any
 from plies import __version__
 from plies.engine import Limits, SearchResult, TranspositionTable, iterate
 from plies.errors import PliesError
-from plies.games import get_game
-from plies.lab import format_score, score_of
+from plies.lab import format_score, get_game, score_of
 
 __all__ = [
     "DEFAULT_HASH_MB",

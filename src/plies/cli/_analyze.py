@@ -45,8 +45,7 @@ from plies.engine import (
 )
 from plies.errors import PliesError
 from plies.game import BaseGame
-from plies.games import GAMES, parse_game_spec
-from plies.lab import format_line, format_score, score_of
+from plies.lab import GAMES, format_line, format_score, parse_game_spec, score_of
 
 __all__ = ["AnalyzeLines", "register"]
 

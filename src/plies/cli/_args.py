@@ -9,8 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plies.game import BaseGame
-from plies.games import parse_game_spec
-from plies.games.text import MAX_DIGITS, shown
+from plies.lab import MAX_DIGITS, load_game, shown
 
 __all__ = [
     "add_game_arguments",
@@ -93,5 +92,4 @@ def position_text(args: argparse.Namespace) -> str:
 
 def load_position(args: argparse.Namespace) -> tuple[BaseGame[Any, Any], Any]:
     """The game and state named by ``args.game`` and ``args.position``."""
-    game = parse_game_spec(args.game)
-    return game, game.parse_position(position_text(args))
+    return load_game(args.game, position_text(args))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.engine import BACKENDS, Limits, choose_backend, search, solve
-from plies.games import parse_game_spec
+from plies.lab import parse_game_spec
 
 __all__ = ["BENCH", "BenchCase", "register", "run_bench"]
 

@@ -1,10 +1,11 @@
 """``plies games`` lists the built-in games; ``plies play`` plays one.
 
 ``plies play GAME [POSITION]`` is a game between people at the keyboard and the
-search engine (:func:`plies.engine.search`), on either side or both. Moves typed by a
-person are read one per line from standard input; a malformed or illegal move is
-refused with the reason and asked again. 'quit' ends the game (exit 0), end of
-input abandons it (exit 1), Ctrl-C too (exit 130, with the position reached).
+search engine, on either side or both, through the game room of :mod:`plies.lab`
+(the web app's too). Moves typed by a person are read one per line from standard
+input; a malformed or illegal move is refused with the reason and asked again.
+'quit' ends the game (exit 0), end of input abandons it (exit 1), Ctrl-C too (exit
+130, with the position reached).
 Chance outcomes (dice) are drawn by a random generator seeded with ``--seed``, so a
 game can be replayed exactly.
 """
@@ -25,18 +26,20 @@ from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.cli._book import add_book_argument, book_summary, open_book
 from plies.cli._console import output_console
-from plies.engine import (
-    ALGORITHMS,
-    BACKENDS,
-    DEFAULT_ALGORITHM,
-    Limits,
-    choose_backend,
-    search,
-)
+from plies.engine import ALGORITHMS, BACKENDS, DEFAULT_ALGORITHM, Limits, choose_backend
 from plies.errors import PliesError
 from plies.game import BaseGame
-from plies.games import GAMES
-from plies.lab import format_score, score_of
+from plies.lab import (
+    GAMES,
+    Outcome,
+    Room,
+    engine_move,
+    outcome,
+    play_engine_move,
+    play_move,
+    roll,
+    room_of,
+)
 
 __all__ = ["register"]
 
@@ -190,13 +193,13 @@ def run_play(args: argparse.Namespace) -> int:
     # An impossible --backend native is an error now, not at the engine's first move.
     choose_backend(game, args.backend, "search", state, algorithm=args.algorithm)
     book = open_book(args.book, game)
-    reached = [state]
+    reached = [room_of(game, state, bounded=False)]
     try:
-        return _play_game(game, reached, args, book)
+        return _play_game(reached, args, book)
     except KeyboardInterrupt:
         print(
             f"error: interrupted; to go on from here: plies play {shlex.quote(args.game)} "
-            f"{shlex.quote(game.format_position(reached[0]))}",
+            f"{shlex.quote(game.format_position(reached[0].state))}",
             file=sys.stderr,
         )
         return 130
@@ -204,12 +207,12 @@ def run_play(args: argparse.Namespace) -> int:
         book_summary(book, "engine moves")
 
 
-def _play_game(
-    game: BaseGame[Any, Any], reached: list[Any], args: argparse.Namespace, book: Book | None = None
-) -> int:
-    """The game loop of :func:`run_play`, from ``reached[0]``, which it keeps up to
-    date with the position reached (for the message after Ctrl-C)."""
-    state = reached[0]
+def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None = None) -> int:
+    """The game loop of :func:`run_play` on the room ``reached[0]``, which it keeps up
+    to date with the game (for the message after Ctrl-C); the moves are the room's
+    (:mod:`plies.lab`), as in the web app's game room."""
+    room = reached[0]
+    game = room.game
     time_limit = args.time if args.time is not None or args.depth is not None else DEFAULT_TIME
     limits = Limits(depth=args.depth, time=time_limit)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -221,45 +224,29 @@ def _play_game(
     if game.has_chance:
         console.print(f"dice seed {seed} (replay with --seed {seed})", markup=False)
     while True:
-        _show_board(console, game, state)
-        if game.is_terminal(state):
-            console.print(_result_text(game, state, players), markup=False)
+        _show_board(console, game, room.state)
+        over = outcome(room)
+        if over is not None:
+            console.print(_result_text(over, players), markup=False)
             return 0
-        if game.has_chance and game.is_chance(state):
-            outcomes = list(game.chance_outcomes(state))
-            outcome = dice.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            console.print(f"chance: {game.format_move(state, outcome)}", markup=False)
-            state = reached[0] = game.play(state, outcome)
+        if room.is_chance():
+            room = reached[0] = roll(room, dice)
+            console.print(f"chance: {room.texts[-1]}", markup=False)
             continue
-        player = game.to_move(state)
+        player = game.to_move(room.state)
         if player in players.humans:
-            move = _ask_move(console, game, state, players.name(player), sys.stdin)
-            if move is _QUIT:
+            after = _ask_move(console, room, players.name(player), sys.stdin)
+            if after is _QUIT:
                 return 0
-            if move is None:
+            if after is None:
                 return 1
-        elif book is not None and (known := book.answer(state, moves="best")) is not None:
-            move = known.best_move
-            console.print(
-                f"{players.name(player)} plays {game.format_move(state, move)}  "
-                f"[book: {known.result}"
-                + (f" in {known.distance}" if known.distance is not None else "")
-                + "]",
-                markup=False,
-            )
-        else:
-            result = search(
-                game, state, limits=limits, algorithm=args.algorithm, backend=args.backend
-            )
-            move = result.best_move
-            console.print(
-                f"{players.name(player)} plays {game.format_move(state, move)}  "
-                f"[score {format_score(score_of(game, result))}, "
-                f"depth {result.depth}, "
-                f"{result.stats.nodes:,} nodes, {result.stats.time:.2f} s]",
-                markup=False,
-            )
-        state = reached[0] = game.play(state, move)
+            room = reached[0] = after
+            continue
+        chosen = engine_move(
+            room, limits=limits, algorithm=args.algorithm, backend=args.backend, book=book
+        )
+        console.print(f"{players.name(player)} plays {chosen.text}  [{chosen.note}]", markup=False)
+        room = reached[0] = play_engine_move(room, chosen)
 
 
 def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
@@ -274,11 +261,10 @@ def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
     console.print(Panel.fit(text, title=game.name))
 
 
-def _ask_move(
-    console: Console, game: BaseGame[Any, Any], state: Any, who: str, stream: TextIO
-) -> Any | None:
-    """Read moves from ``stream`` until one is legal; None at end of input, _QUIT
-    for 'quit'."""
+def _ask_move(console: Console, room: Room, who: str, stream: TextIO) -> Any:
+    """Read moves from ``stream`` until one is legal: the room after it; None at end
+    of input, _QUIT for 'quit'."""
+    game, state = room.game, room.state
     legal = " ".join(game.format_move(state, m) for m in game.legal_moves(state))
     while True:
         console.print(f"{who} to move (legal: {legal}): ", end="", markup=False)
@@ -297,16 +283,13 @@ def _ask_move(
         if not text:
             continue
         try:
-            return game.parse_move(state, text)
+            return play_move(room, text)
         except PliesError as exc:
             console.print(f"not a legal move: {exc}", markup=False)
 
 
-def _result_text(game: BaseGame[Any, Any], state: Any, players: _Players) -> str:
-    """Who won, from the first player's utility."""
-    value = game.utility(state, 0)
-    if value > 0:
-        return f"game over: {players.name(0)} wins"
-    if value < 0:
-        return f"game over: {players.name(1)} wins"
-    return "game over: draw"
+def _result_text(over: Outcome, players: _Players) -> str:
+    """Who won (:func:`plies.lab.outcome`), with the names of ``plies play``."""
+    if over.winner is None:
+        return "game over: draw"
+    return f"game over: {players.name(over.winner)} wins"

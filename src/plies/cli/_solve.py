@@ -53,8 +53,7 @@ from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
 from plies.engine.native import SEARCH_ENTRIES, has_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
-from plies.games import parse_game_spec
-from plies.lab import format_line, format_score
+from plies.lab import format_line, format_score, parse_game_spec
 
 __all__ = ["SolveLines", "register", "solve_record"]
 

@@ -12,11 +12,17 @@ from typing import Any
 
 from plies.errors import LimitError, PliesError
 from plies.game import BaseGame
-from plies.games import OPENSPIEL
+from plies.games import OPENSPIEL, parse_game_spec
 from plies.lab._search import need
 from plies.trees import Tree, TreeBuilder
 
-__all__ = ["MAX_GAME_TREE_NODES", "game_tree", "read_game_tree", "split_game_position"]
+__all__ = [
+    "MAX_GAME_TREE_NODES",
+    "game_tree",
+    "load_game",
+    "read_game_tree",
+    "split_game_position",
+]
 
 #: The largest game tree built (the tree lab's drawings and steps want far fewer).
 MAX_GAME_TREE_NODES = 200_000
@@ -168,12 +174,24 @@ def picture(game: BaseGame[Any, Any], state: Any) -> list[str] | None:
     return rows if len(rows[0]) <= MAX_PICTURE[1] else None
 
 
+def load_game(spec: str, position: str = "") -> tuple[BaseGame[Any, Any], Any]:
+    """The game named by ``spec`` (``NAME[:key=value,...]``, see
+    :func:`plies.games.parse_game_spec`) and the state ``position`` (its POSITION text,
+    empty: the start) names; the game's own errors for a bad spec or position.
+
+    >>> game, state = load_game("tictactoe", "5 1")
+    >>> game.format_position(state)
+    'o../.x./...'
+    """
+    need(spec, str, "the game spec")
+    need(position, str, "the position text")
+    game = parse_game_spec(spec)
+    return game, game.parse_position(position)
+
+
 def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES) -> Tree:
     """The tree of the position ``GAME[:params][:POSITION]`` (see
     :func:`split_game_position`; no position: the start) to ``depth`` plies."""
-    from plies.games import parse_game_spec
-
     need(text, str, "the game and position text")
-    spec, position = split_game_position(text)
-    game = parse_game_spec(spec)
-    return game_tree(game, game.parse_position(position), depth=depth, max_nodes=max_nodes)
+    game, state = load_game(*split_game_position(text))
+    return game_tree(game, state, depth=depth, max_nodes=max_nodes)

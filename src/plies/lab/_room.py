@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -44,13 +45,18 @@ __all__ = [
     "MAX_POSITION_TEXT",
     "MAX_ROOM_DEPTH",
     "MAX_ROOM_SECONDS",
+    "PLAYERS",
+    "Outcome",
     "Room",
     "RoomError",
     "export_game",
     "lab_depth",
     "open_room",
+    "outcome",
     "play_move",
+    "player_names",
     "roll",
+    "room_of",
     "room_state",
     "think",
     "undo",
@@ -79,12 +85,15 @@ class RoomError(PliesError):
 @dataclass(frozen=True)
 class Room:
     """A game in progress: ``states[0]`` is the start, ``states[i + 1]`` the position
-    after ``moves[i]`` (the game's move objects), ``texts[i]`` that move as text."""
+    after ``moves[i]`` (the game's move objects), ``texts[i]`` that move as text.
+    A ``bounded`` room (one opened from a request) takes at most :data:`MAX_MOVES`
+    moves, each typed in at most :data:`MAX_MOVE_TEXT` characters."""
 
     game: BaseGame[Any, Any]
     states: tuple[Any, ...]
     moves: tuple[Any, ...]
     texts: tuple[str, ...]
+    bounded: bool = True
 
     @property
     def state(self) -> Any:
@@ -132,6 +141,22 @@ def open_room(spec: str, position: str = "", moves: Sequence[str] = ()) -> Room:
     return room
 
 
+def room_of(game: BaseGame[Any, Any], state: Any, *, bounded: bool = True) -> Room:
+    """The room of a game and position a shell has already read (any game, OpenSpiel's
+    too); ``bounded=False`` lifts the room's limits on moves (see :class:`Room`) for a
+    game at the keyboard, where nothing comes from the network.
+
+    >>> from plies.lab import load_game
+    >>> room = room_of(*load_game("tictactoe", "1 4 2 5"), bounded=False)
+    >>> room_state(play_move(room, "3"))["result"]
+    'X wins'
+    """
+    need(game, BaseGame, "game")
+    game.check_state(state)
+    need(bounded, bool, "bounded")
+    return Room(game, (state,), (), (), bounded)
+
+
 def _need_room(room: object) -> Room:
     """``room``, which must be a :class:`Room` (:class:`ArgumentTypeError` if not)."""
     need(room, Room, "room")
@@ -145,10 +170,10 @@ def play_move(room: Room, text: str) -> Room:
     Raises the game's :class:`~plies.errors.IllegalMoveError` with its reason.
     """
     _need_room(room)
-    text = _text(text, "move", MAX_MOVE_TEXT).strip()
+    text = _text(text, "move", MAX_MOVE_TEXT if room.bounded else sys.maxsize).strip()
     if not text:
         raise IllegalMoveError(f"{room.game.name}: a move is needed, not empty text")
-    if len(room.moves) >= MAX_MOVES:
+    if room.bounded and len(room.moves) >= MAX_MOVES:
         raise LimitError(f"the game has {MAX_MOVES:,} moves, the room's most")
     game, state = room.game, room.state
     if game.is_terminal(state):
@@ -165,6 +190,7 @@ def _after(room: Room, move: Any) -> Room:
         (*room.states, child),
         (*room.moves, move),
         (*room.texts, game.format_move(state, move)),
+        room.bounded,
     )
 
 
@@ -178,7 +204,9 @@ def undo(room: Room, count: int = 1) -> Room:
             raise RoomError("there is no move to undo")
         raise RoomError(f"cannot undo {count} moves: the game has {len(room.moves)}")
     keep = len(room.moves) - count
-    return Room(room.game, room.states[: keep + 1], room.moves[:keep], room.texts[:keep])
+    return Room(
+        room.game, room.states[: keep + 1], room.moves[:keep], room.texts[:keep], room.bounded
+    )
 
 
 def roll(room: Room, rng: random.Random | None = None) -> Room:
@@ -344,14 +372,13 @@ def room_state(
             if board is not None and board.detail_of is not None:
                 entry.update(board.detail_of(move))
             legal.append(entry)
+    over = outcome(room)
     result = winner = None
-    if terminal:
-        utility = game.utility(state, 0)
-        winner = 0 if utility > 0 else 1 if utility < 0 else None
+    if over is not None:
+        winner = over.winner
         result = "draw" if winner is None else f"{players[winner]} wins"
-        reason = _reason(game, state)
-        if reason:
-            result += f" ({reason})"
+        if over.reason:
+            result += f" ({over.reason})"
     to_move = game.to_move(state)
     return {
         "game": game.name,
@@ -378,6 +405,27 @@ def room_state(
         "export": export_game(room, names),
         "lab_depth": lab_depth(game, state, lab_nodes),
     }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the ``winner`` (0 or 1; None: a draw) and, where the
+    game names one, the ``reason`` (chess's ``checkmate``, checkers' draw rule)."""
+
+    winner: int | None
+    reason: str | None
+
+
+def outcome(room: Room) -> Outcome | None:
+    """How the room's game ended (from the first player's utility), None while it goes
+    on."""
+    _need_room(room)
+    game, state = room.game, room.state
+    if not game.is_terminal(state):
+        return None
+    utility = game.utility(state, 0)
+    winner = 0 if utility > 0 else 1 if utility < 0 else None
+    return Outcome(winner, _reason(game, state))
 
 
 def _reason(game: BaseGame[Any, Any], state: Any) -> str | None:

@@ -54,7 +54,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from plies.errors import LimitError, PliesError
-from plies.games import OPENSPIEL
+from plies.lab import OPENSPIEL
 from plies.web import _jobs
 from plies.web._openapi import openapi_document, reference_page
 from plies.web._pages import lab_page, play_page, practice_page

@@ -194,7 +194,7 @@ def warm() -> None:
     """Load what the first requests would load: the renderers, and the room's
     compiled engine on every built-in game that has one (a two-ply search each)."""
     import plies.draw  # noqa: F401  (loaded once, in the fork server)
-    from plies.games import GAMES
+    from plies.lab import GAMES
 
     for entry in GAMES:
         try:

@@ -224,7 +224,7 @@ FIXED_GAMES = ("tictactoe",)
 def _game_choices() -> dict[str, dict[str, Any]]:
     """Every built-in game with its summary and the parameters it takes, with
     their defaults (registry order)."""
-    from plies.games import GAMES
+    from plies.lab import GAMES
 
     return {
         entry.name: {
