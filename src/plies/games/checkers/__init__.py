@@ -2,7 +2,9 @@
 
 * :mod:`._rules`: the game on 32-square bitboards (:class:`Checkers`);
 * :mod:`._native`: the rules in the native game protocol and a compiled perft (loaded,
-  with Numba, when :meth:`Checkers.native` is first called).
+  with Numba, when :meth:`Checkers.native` is first called);
+* :mod:`._view`: the board the game room and the tree lab draw (:meth:`Checkers.board`,
+  :meth:`Checkers.tree_picture`).
 """
 
 from plies.games.checkers._rules import (

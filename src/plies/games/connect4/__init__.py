@@ -4,7 +4,8 @@
 * :mod:`._native`: the rules in the native game protocol (the compiled search and
   exact solver of :mod:`plies.engine.native`, every board size);
 * :mod:`._pons`: Pascal Pons' solver compiled with Numba, for boards of 64 bits or
-  fewer, and :mod:`._solve`, the port (:class:`Connect4Port`) that solves by it.
+  fewer, and :mod:`._solve`, the port (:class:`Connect4Port`) that solves by it;
+* :mod:`._view`: the board the game room draws (:meth:`Connect4.board`).
 
 Only :class:`Connect4` and :class:`Connect4State` are imported here; the native
 modules (and Numba) load when :meth:`Connect4.native` is first called.
