@@ -7,7 +7,7 @@ reproduced exactly.
 Markers (registered in pyproject.toml) are given here, by fixture and by path, so the
 test files need not say them: ``browser`` for every test that drives Chromium,
 ``cluster`` for every test that starts a Dask cluster, ``slow`` for the tests listed in
-:data:`SLOW` (each took 10 s or more here, measured with ``--durations``). The fast lane,
+:data:`SLOW` (each took 4 s or more here, measured with ``--durations``). The fast lane,
 ``scripts/fast.sh``, leaves the three out.
 """
 
@@ -36,14 +36,29 @@ CLUSTER_FIXTURES = frozenset({"cluster", "address"})
 CLUSTER_FOLDERS = ("cluster/",)
 
 #: Slow tests: a node id relative to tests/ (with its parameters, or without: every case
-#: of it), or a file (every test in it). Each took 5 s or more on a busy 2-core machine
-#: (``pytest -n 2 --durations=60``), or compiles the Numba kernels in a cache of its own.
+#: of it), or a file (every test in it). Each took 4 s or more on a busy 2-core machine
+#: (``pytest -n 2 --durations=0``; the two files: 99 s and 34 s in all), or compiles the
+#: Numba kernels in a cache of its own.
 SLOW = frozenset(
     {
         "book/test_book.py::test_an_interrupted_connect4_book_resumes_to_the_direct_solves",
+        "cli/test_book.py::test_a_killed_build_resumes_to_the_direct_solves",
+        "cli/test_draw.py::test_png_needs_no_graphviz",
+        "cli/test_fuzz.py::test_tree_text_never_crashes",
+        "cli/test_fuzz_batch.py",
         "cli/test_main.py::test_output_that_cannot_be_written_is_one_line_and_status_1[argv2]",
+        "cli/test_serve.py::test_serve_prints_its_url_serves_the_lab_and_stops_on_ctrl_c",
+        "cli/test_serve.py::test_serving_beyond_this_machine_warns",
+        "cli/test_solve.py::test_solving_a_win_in_one_reports_its_node",
         "cli/test_tree.py::test_deep_chain_through_the_cli",
+        "cli/test_tree_json.py::test_json_of_a_wide_tree_takes_little_more_memory_than_its_search",
+        "draw/test_html.py::test_json_in_html_reads_back_the_same_value",
+        "draw/test_memory.py",
+        "draw/test_png.py::test_cli_draws_png_frames_and_gif_with_no_graphviz_anywhere",
+        "draw/test_png.py::test_png_frames_and_gif_need_no_graphviz",
+        "draw/test_png.py::test_web_render_gives_png_with_no_graphviz_anywhere",
         "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
+        "games/test_chess.py::test_conformance_on_longer_playouts",
         "games/test_conformance.py::test_every_registered_game_conforms[chess]",
         "test_api_fuzz.py",
         "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",

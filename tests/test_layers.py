@@ -52,9 +52,6 @@ ALLOWED: frozenset[str] = frozenset(
         "plies.lab._search -> plies.trees._format.result_to_json",
         "plies.lab._search -> plies.trees._model.check_bounds",
         "plies.lab._search -> plies.trees._model.letter_names",
-        # issue 25: H6 (NativeTable is public in plies.engine.native: import it there)
-        "plies.engine._arguments -> plies.engine.native._table.NativeTable",
-        "plies.engine._search -> plies.engine.native._table.NativeTable",
     }
 )
 
