@@ -214,6 +214,25 @@ def evaluated_leaves(log: SearchLog, tree: Tree) -> tuple[list[int], list[Number
     return walk.leaves, walk.windows
 
 
+class _Walking:
+    """A frame on the walk's stack: the next child to look at, alpha so far."""
+
+    __slots__ = ("alpha", "frame", "next")
+    alpha: Number
+
+    def __init__(self, frame: Frame) -> None:
+        self.frame, self.next, self.alpha = frame, 0, frame.alpha_in
+
+
+def _raise_alpha(above: _Walking, done: Frame) -> None:
+    """The value of the finished frame ``done`` reaches its parent ``above``, whose
+    alpha rises to it if higher (alpha-beta's rule)."""
+    value = done.value
+    assert value is not None  # a finished frame
+    v = value if above.frame.colour == done.colour else -value
+    above.alpha = max(above.alpha, v)
+
+
 class _LeafWalk:
     """The walk of :func:`evaluated_leaves`, with an explicit stack."""
 
@@ -224,38 +243,36 @@ class _LeafWalk:
         self.windows: list[Number] = []
 
     def run(self, root: Frame) -> None:
-        """Walk from ``root``; each stack entry is [frame, next child, alpha so far]."""
-        stack: list[list[Any]] = [[root, 0, root.alpha_in]]
+        """Walk the frames from ``root``, in the order the search took them."""
+        stack = [_Walking(root)]
         while stack:
             top = stack[-1]
-            f, k = top[0], top[1]
-            if k == (f.cut or f.taken):
+            f = top.frame
+            if top.next == (f.cut or f.taken):  # f is done: its value goes up
                 stack.pop()
                 if stack and self.prune:
-                    above = stack[-1]
-                    v = f.value if above[0].colour == f.colour else -f.value
-                    above[2] = max(above[2], v)
+                    _raise_alpha(stack[-1], f)
                 continue
-            top[1] = k + 1
-            child = f.kids[k]
+            child = f.kids[top.next]
+            top.next += 1
             below = self.frame_of.get(child)
             if below is not None:
-                stack.append([below, 0, below.alpha_in])
+                stack.append(_Walking(below))
             else:
                 self._visit(top, child)
 
-    def _visit(self, top: list[Any], child: int) -> None:
-        """A leaf, or a node scored at the depth limit, below the frame ``top[0]``."""
-        f, alpha = top[0], top[2]
+    def _visit(self, top: _Walking, child: int) -> None:
+        """A leaf, or a node scored at the depth limit, below the frame ``top``."""
+        f, alpha = top.frame, top.alpha
         c = f.colour
         if self.tree.children[child]:  # scored by its static value (in MAX's view)
             v = c * self.static_of[child]
         else:
             self.leaves.append(child)
             if isinstance(f, ChanceFrame):
-                self.windows += f.windows[top[1] - 1]
+                self.windows += f.windows[top.next - 1]
             else:
                 self.windows += (alpha, f.beta_in)
-            v = c * self.tree.value[child]
+            v = c * self.tree.value[child]  # type: ignore[operator]
         if self.prune and not isinstance(f, ChanceFrame):
-            top[2] = max(alpha, v)
+            top.alpha = max(alpha, v)
