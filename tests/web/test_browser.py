@@ -20,7 +20,6 @@ pytestmark = pytest.mark.skipif(
 LABELLED = "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5)))"
 
 
-
 def test_type_fix_run_and_step_to_the_end(page: Any, server: str) -> None:
     page.goto(server + "/")
     page.fill("#tree", "A(B(D(2,3),E(5,9)),C(F(0,1),G(7,5))")

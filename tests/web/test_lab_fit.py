@@ -36,7 +36,6 @@ SIZED = """() => {
 }"""
 
 
-
 def _settle(page: Any) -> None:
     """Wait for the stepper's page, then (for up to 5 s) for its frame's height."""
     page.wait_for_function(LOADED)

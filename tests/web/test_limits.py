@@ -221,9 +221,7 @@ def test_stopping_the_server_stops_its_workers() -> None:
     ("fmt", "words"),
     [("mmd", "Mermaid chart of 1,093 nodes"), ("tex", "TikZ picture of 729 leaves")],
 )
-def test_drawing_limits_speak_the_webs_language(
-    client: TestClient, fmt: str, words: str
-) -> None:
+def test_drawing_limits_speak_the_webs_language(client: TestClient, fmt: str, words: str) -> None:
     """Over a drawing's limit, the web says what to download instead, not which
     command-line option raises it."""
     tree = format_tree(random_tree(branching=3, depth=6, seed=3))  # 1,093 nodes, 729 leaves

@@ -26,7 +26,6 @@ NOTHING_PRUNED = "A(B(C(-6,2),D(-6,-9)),E(F(4,-7),G(1,-2)))"
 SHOTS = Path("/tmp/plies-practice")
 
 
-
 def _drawn(page: Any) -> None:
     sync_api.expect(page.get_by_test_id("drawing").locator("svg")).to_be_visible()
 

@@ -19,7 +19,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-
 def _cells(page: Any) -> list[tuple[str, str]]:
     """Each board button's accessible name (its aria-label) and visible text."""
     found: list[tuple[str, str]] = page.evaluate(
