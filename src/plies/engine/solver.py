@@ -1,10 +1,19 @@
-"""The exact solver's parts, for programs that ask its questions their own way.
+"""The engine's parts, for programs that ask its questions their own way.
 
-:func:`plies.engine.solve` answers one position in one process. A program that asks the
-solver's questions otherwise, as :mod:`plies.cluster` spreads one solve over many
-workers, needs the solver's parts; this module is their public face (the other modules
-of ``plies.engine`` are private):
+Two kinds of program build on them: the games' native ports and the generic kernel
+(:mod:`plies.engine.native`), which need the engine's limits, stop requests, result
+types and score scale; and programs that ask the exact solver's questions otherwise,
+as :mod:`plies.cluster` spreads one solve over many workers. They import these names
+from here, never from the engine's private modules, so the engine can rearrange its
+modules without breaking them:
 
+* limits and stopping: :class:`Limits`, :data:`MAX_PLY`, :data:`StopRequest`,
+  :func:`stop_callable`, :func:`deadline_of`, :data:`CHECK_GAP` (the longest wished
+  time between two looks at the clock);
+* results and scores: :class:`SearchResult`, :class:`SearchStats`, :class:`SolveResult`,
+  :data:`WIN`, :data:`WIN_THRESHOLD`, :func:`terminal_score`;
+* the exact solver's narrowing: :func:`score_bounds` and :func:`narrow` (the exact
+  value from null-window probes), :func:`overrides` (whether a game overrides a hook);
 * :class:`ExactSolver` on a :class:`SearchContext` (the game, limits, deadline, stop
   request and table of one search), :func:`deep_recursion` to let it recurse;
 * :class:`ExactProber`: null-window *probes* ``(t, t + 1)`` and optimal lines of
@@ -37,6 +46,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from plies.engine._context import (
+    CHECK_GAP,
     SearchAborted,
     SearchContext,
     StopRequest,
@@ -44,10 +54,17 @@ from plies.engine._context import (
     solve_stopped,
     stop_callable,
 )
-from plies.engine._exact import ExactSolver, best_moves_and_line, pons_threshold
+from plies.engine._exact import (
+    ExactSolver,
+    best_moves_and_line,
+    narrow,
+    pons_threshold,
+    score_bounds,
+)
 from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import overrides
-from plies.engine._result import SearchStats, SolveResult
+from plies.engine._result import SearchResult, SearchStats, SolveResult
+from plies.engine._scores import WIN, WIN_THRESHOLD, terminal_score
 from plies.engine._search import SOLVE_MOVES, choose_backend, deep_recursion, solve_result
 from plies.engine._table import TranspositionTable
 from plies.engine.native import NativeTable, native_port
@@ -55,29 +72,39 @@ from plies.errors import SearchError
 from plies.game import BaseGame
 
 __all__ = [
+    "CHECK_GAP",
     "MAX_PLY",
     "SHARED_TABLE",
     "SOLVE_MOVES",
     "THRESHOLD_PROBE",
+    "WIN",
+    "WIN_THRESHOLD",
     "ExactProber",
     "ExactSolver",
+    "Limits",
     "Probe",
     "ProbeStopped",
     "ProbedLine",
     "SearchAborted",
     "SearchContext",
+    "SearchResult",
+    "SearchStats",
+    "SolveResult",
     "StopRequest",
     "ThresholdPort",
     "best_moves_and_line",
     "deadline_of",
     "deep_recursion",
     "engine_shift",
+    "narrow",
     "overrides",
     "pons_threshold",
     "port_capabilities",
+    "score_bounds",
     "solve_result",
     "solve_stopped",
     "stop_callable",
+    "terminal_score",
     "threshold_port",
 ]
 

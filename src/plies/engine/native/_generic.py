@@ -19,7 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.kernel_api import (
+from plies.engine.native import _kernel as kernel
+from plies.engine.native._protocol import NativeGame, Prepared
+from plies.engine.native._runner import KernelStopped, Runner, compiled, load
+from plies.engine.native._table import SEARCH_ENTRIES, NativeTable
+from plies.engine.solver import (
     MAX_PLY,
     WIN_THRESHOLD,
     Limits,
@@ -33,10 +37,6 @@ from plies.engine.kernel_api import (
     solve_stopped,
     terminal_score,
 )
-from plies.engine.native import _kernel as kernel
-from plies.engine.native._protocol import NativeGame, Prepared
-from plies.engine.native._runner import KernelStopped, Runner, compiled, load
-from plies.engine.native._table import SEARCH_ENTRIES, NativeTable
 from plies.errors import SearchError
 from plies.game import BaseGame
 

@@ -225,8 +225,8 @@ class NativeGame(Generic[S, M]):
 
     def solve(self, game: Any, state: S, **options: Any) -> Any:
         """:func:`plies.engine.solve` by the kernel (see ``_generic.solve_port``)."""
-        from plies.engine.kernel_api import solve_result
         from plies.engine.native._generic import solve_port
+        from plies.engine.solver import solve_result
 
         weak, moves = options["weak"], options["moves"]
         value, best, pv, stats = solve_port(game, state, self, **options)

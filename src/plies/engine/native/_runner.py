@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.kernel_api import CHECK_GAP, Limits, StopRequest, deadline_of, stop_callable
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP
+from plies.engine.solver import CHECK_GAP, Limits, StopRequest, deadline_of, stop_callable
 
 __all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]
 

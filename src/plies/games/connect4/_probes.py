@@ -17,14 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.kernel_api import Limits, SearchStats, SolveResult, StopRequest
 from plies.engine.native import DEFAULT_ENTRIES, KernelStopped, NativeTable
 from plies.engine.solver import (
     SHARED_TABLE,
     THRESHOLD_PROBE,
+    Limits,
     Probe,
     ProbedLine,
     ProbeStopped,
+    SearchStats,
+    SolveResult,
+    StopRequest,
     pons_threshold,
 )
 from plies.games.connect4._rules import Connect4, Connect4State

@@ -18,15 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from plies.engine.kernel_api import (
-    WIN,
-    Limits,
-    SearchStats,
-    SolveResult,
-    StopRequest,
-    best_moves_and_line,
-    solve_stopped,
-)
 from plies.engine.native import (
     DEFAULT_ENTRIES,
     SEARCH_ENTRIES,
@@ -34,6 +25,15 @@ from plies.engine.native import (
     NativeTable,
     Runner,
     load,
+)
+from plies.engine.solver import (
+    WIN,
+    Limits,
+    SearchStats,
+    SolveResult,
+    StopRequest,
+    best_moves_and_line,
+    solve_stopped,
 )
 from plies.errors import SearchError
 from plies.games.connect4 import _pons as kernel
