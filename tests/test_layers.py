@@ -32,12 +32,6 @@ SUBPACKAGES = frozenset({"plies.engine.native"})
 #: done; a new private import fails the test instead of joining this list.
 ALLOWED: frozenset[str] = frozenset(
     {
-        # issue 25: unassigned (plies.draw's size checks and size, made public)
-        "plies.cli._draw -> plies.draw._limits.check_nodes",
-        "plies.cli._draw -> plies.draw._limits.check_png",
-        "plies.cli._draw -> plies.draw._steps.check_animation",
-        "plies.cli._draw -> plies.draw._steps.check_steps",
-        "plies.cli._draw -> plies.draw._svg.size",
         # issue 25: unassigned (plies.trees' text, JSON and generators, made public; or
         # the CLI reaching them through plies.lab)
         "plies.cli._tree -> plies.trees._format.format_tree",

@@ -23,15 +23,17 @@ from plies.draw import (
     FORMATS,
     MAX_FRAMES,
     DrawError,
+    check_animation,
+    check_nodes,
+    check_png,
+    check_steps,
+    drawing_size,
     format_for,
     write,
     write_animation,
     write_steps,
     write_trace_table,
 )
-from plies.draw._limits import check_nodes, check_png
-from plies.draw._steps import check_animation, check_steps
-from plies.draw._svg import size
 from plies.trees import Tree, TreeResult
 
 __all__ = ["add_arguments", "check", "draw", "wants_drawing"]
@@ -151,7 +153,7 @@ def check(tree: Tree, args: argparse.Namespace) -> None:
     if args.steps is not None or args.animate is not None:
         check_nodes(tree, "svg", max_nodes)
     for what in _pixel_pictures(args):  # the tree before the search: no larger than after
-        check_png(*size(tree), args.dpi, what)
+        check_png(*drawing_size(tree), args.dpi, what)
 
 
 def _pixel_pictures(args: argparse.Namespace) -> list[str]:

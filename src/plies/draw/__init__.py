@@ -49,6 +49,7 @@ from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, che
 from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._png import svg_to_png
 from plies.draw._state import Snapshot
+from plies.draw._steps import check_animation, check_steps
 from plies.draw._svg import size, to_svg_document
 from plies.draw._tikz import to_tikz as _tikz_text
 from plies.draw._trace import write_trace
@@ -64,6 +65,11 @@ __all__ = [
     "Snapshot",
     "animated_gif",
     "animated_svg",
+    "check_animation",
+    "check_nodes",
+    "check_png",
+    "check_steps",
+    "drawing_size",
     "final_snapshot",
     "format_for",
     "iter_steps",
@@ -92,6 +98,12 @@ _ALIASES = {"gv": "dot", "tikz": "tex", "mermaid": "mmd", "htm": "html", "md": "
 
 
 Subject = Tree | TreeResult
+
+
+def drawing_size(tree: Tree) -> tuple[int, int]:
+    """Width and height in CSS pixels of the drawing of ``tree`` (what
+    :func:`check_png` is asked about before a PNG is drawn)."""
+    return size(tree)
 
 
 # -- the checks of the arguments -----------------------------------------------------
