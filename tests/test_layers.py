@@ -8,8 +8,7 @@ here is ``plies.X``, except that ``plies.engine.native`` and each game's home
 ``plies._forkserver`` are the shared helpers every package may use.
 
 To share something across packages, make it public (a public module, or a name in the
-package's ``__init__``/``__all__``); :data:`ALLOWED` lists the imports issue 25 is
-removing, and must not grow.
+package's ``__init__``/``__all__``); :data:`ALLOWED` lists exceptions (none).
 """
 
 from __future__ import annotations
@@ -27,27 +26,9 @@ SHARED_HELPERS = frozenset({"plies._arguments", "plies._forkserver"})
 #: Packages below the top one that count as packages of their own.
 SUBPACKAGES = frozenset({"plies.engine.native"})
 
-#: Private imports across packages that exist today, each to be made public by the
-#: helper named (issue 25). Written ``importer -> module.name``. Empty when issue 25 is
-#: done; a new private import fails the test instead of joining this list.
-ALLOWED: frozenset[str] = frozenset(
-    {
-        # issue 25: unassigned (plies.trees' text, JSON and generators, made public; or
-        # the CLI reaching them through plies.lab)
-        "plies.cli._tree -> plies.trees._format.format_tree",
-        "plies.cli._tree -> plies.trees._format.narrate",
-        "plies.cli._tree -> plies.trees._format.write_result_json",
-        "plies.cli._tree -> plies.trees._guided.guided_tree",
-        "plies.cli._tree -> plies.trees._random.random_tree",
-        "plies.cli._tree -> plies.trees._render.plain_tree_lines",
-        "plies.cli._tree -> plies.trees._render.render_tree",
-        "plies.draw._state -> plies.trees._format.narrate_event",
-        "plies.lab._search -> plies.trees._format.json_number",
-        "plies.lab._search -> plies.trees._format.result_to_json",
-        "plies.lab._search -> plies.trees._model.check_bounds",
-        "plies.lab._search -> plies.trees._model.letter_names",
-    }
-)
+#: Private imports across packages allowed, written ``importer -> module.name``: none
+#: (issue 25 made public what packages share). A new one fails the test.
+ALLOWED: frozenset[str] = frozenset()
 
 
 def package_of(module: str) -> str:

@@ -43,12 +43,15 @@ from plies.trees import (
     Tree,
     TreeResult,
     format_number,
+    format_tree,
+    guided_tree,
+    narrate,
     parse_number,
+    plain_tree_lines,
+    random_tree,
+    render_tree,
+    write_result_json,
 )
-from plies.trees._format import format_tree, narrate, write_result_json
-from plies.trees._guided import guided_tree
-from plies.trees._random import random_tree
-from plies.trees._render import plain_tree_lines, render_tree
 
 __all__ = ["TreeLines", "register", "run_tree"]
 

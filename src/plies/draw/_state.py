@@ -29,8 +29,8 @@ from plies.trees import (
     Tree,
     TreeResult,
     format_number,
+    narrate_event,
 )
-from plies.trees._format import narrate_event
 
 __all__ = ["Snapshot", "final_snapshot", "narrated_step_count", "nice", "reason_text", "replay"]
 

@@ -14,14 +14,16 @@ from plies.trees import (
     SearchOptions,
     Tree,
     TreeResult,
+    check_bounds,
     compare,
+    json_number,
     knuth_moore_minimum,
+    letter_names,
     parse,
     random_tree,
+    result_to_json,
     search,
 )
-from plies.trees._format import json_number, result_to_json
-from plies.trees._model import check_bounds, letter_names
 
 __all__ = [
     "EXERCISE_TRIES",

@@ -28,9 +28,29 @@ of them prints can be given to another:
   name ends with its place among its parent's children, from 1 as textbooks draw it.
 """
 
+from typing import Any
+
 from plies.trees._compare import Comparison, compare, knuth_moore_minimum
-from plies.trees._format import format_tree, narrate, result_to_json, tree_to_json
-from plies.trees._model import Kind, Node, Number, Tree, TreeBuilder, format_number
+from plies.trees._format import (
+    format_tree,
+    json_number,
+    narrate,
+    narrate_event,
+    result_to_json,
+    tree_to_json,
+    write_result_json,
+)
+from plies.trees._guided import guided_tree
+from plies.trees._model import (
+    Kind,
+    Node,
+    Number,
+    Tree,
+    TreeBuilder,
+    check_bounds,
+    format_number,
+    letter_names,
+)
 from plies.trees._parse import NOTATIONS, from_leaves, parse, parse_number
 from plies.trees._random import random_tree
 from plies.trees._result import (
@@ -74,20 +94,38 @@ __all__ = [
     "TreeBuilder",
     "TreeResult",
     "alphabeta",
+    "check_bounds",
     "compare",
     "exact_values",
     "expectiminimax",
     "format_number",
     "format_tree",
     "from_leaves",
+    "guided_tree",
+    "json_number",
     "knuth_moore_minimum",
+    "letter_names",
     "minimax",
     "narrate",
+    "narrate_event",
     "negamax",
     "parse",
     "parse_number",
+    "plain_tree_lines",
     "random_tree",
+    "render_tree",
     "result_to_json",
     "search",
     "tree_to_json",
+    "write_result_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The terminal renderings (:func:`render_tree`, :func:`plain_tree_lines`),
+    imported with rich when first asked for, not by ``import plies.trees``."""
+    if name in ("render_tree", "plain_tree_lines"):
+        from plies.trees import _render
+
+        return getattr(_render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
