@@ -1,6 +1,6 @@
-"""What a search returns: lazy per-node records against an eager reference walk, the
-events of the negamax-form loop against the textbook loop, memory in proportion to the
-nodes visited, exact uniform chance averages, grader JSON, names and views."""
+"""What a search returns: lazy per-node records against an eager reference walk, its
+events against the textbook recursion, memory in proportion to the nodes visited,
+exact uniform chance averages, grader JSON, names and views."""
 
 from __future__ import annotations
 
