@@ -20,8 +20,8 @@ same file resumes an interrupted build.
 ...     book.answer(game.initial_state(), moves="all").result
 'draw'
 
-The book sits beside :mod:`plies.cluster` (it runs its leaves through it) and above
-the engine and the games; nothing below imports it. Its file format is described in
+The book sits above :mod:`plies.cluster` (it runs its leaves through it), the engine
+and the games; nothing below imports it. Its file format is described in
 :mod:`plies.book._store`.
 """
 
