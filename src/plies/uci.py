@@ -49,13 +49,20 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from plies import __version__
-from plies.engine import Limits, SearchResult, TranspositionTable, iterate
 from plies.errors import PliesError
-from plies.lab import format_score, get_game, score_of
+from plies.lab import (
+    Analysis,
+    SearchOptions,
+    SearchTable,
+    analyze,
+    format_score,
+    get_game,
+    search_table,
+)
 
 __all__ = [
     "DEFAULT_HASH_MB",
@@ -307,8 +314,8 @@ class UciEngine:
         self._go_now: _Go | None = None
         self._thread: threading.Thread | None = None
 
-    def _new_table(self) -> TranspositionTable:
-        return TranspositionTable(max(16, self.hash_mb * 1024 * 1024 // ENTRY_BYTES))
+    def _new_table(self) -> SearchTable:
+        return search_table(max(16, self.hash_mb * 1024 * 1024 // ENTRY_BYTES))
 
     def say(self, text: str) -> None:
         """Send ``text`` as one ``info string`` line."""
@@ -502,26 +509,26 @@ class UciEngine:
         if options.mate is not None:
             mate_depth = 2 * options.mate - 1
             depth = mate_depth if depth is None else min(depth, mate_depth)
-        limits = Limits(depth=depth, nodes=options.nodes)
-        last: SearchResult | None = None
-        for result in iterate(game, root, limits=limits, table=self.table, stop=go.is_over):
-            result = self._mating_line(root, result, go)
-            last = result
-            self.send(self._info(result))
-            if self._enough(result, go):
+        search = SearchOptions(depth=depth, nodes=options.nodes)
+        last: Analysis | None = None
+        for found in analyze(game, root, search, table=self.table, stop=go.is_over):
+            found = self._mating_line(root, found, go)
+            last = found
+            self.send(self._info(found))
+            if self._enough(found, go):
                 break
         if last is None:
             if game.legal_moves(root):
                 self.say("no iteration finished within the limits: the first move in order")
             return ()
         if options.mate is not None and not _mates_within(last, options.mate):
-            self.say(f"no mate in {options.mate} found (depth {last.depth})")
-        return last.pv
+            self.say(f"no mate in {options.mate} found (depth {last.result.depth})")
+        return last.result.pv
 
-    def _enough(self, result: SearchResult, go: _Go) -> bool:
-        """Whether to stop iterating after ``result`` (before the limits say so)."""
-        options = go.options
-        if options.mate is not None and _mates_within(result, options.mate):
+    def _enough(self, found: Analysis, go: _Go) -> bool:
+        """Whether to stop iterating after ``found`` (before the limits say so)."""
+        options, result = go.options, found.result
+        if options.mate is not None and _mates_within(found, options.mate):
             return not options.waits
         elapsed, budget = go.elapsed(), go.budget
         if elapsed is None or budget is None:
@@ -530,8 +537,8 @@ class UciEngine:
             return True  # on a clock: save the time the next iteration would waste
         return result.distance is not None and result.depth >= result.distance
 
-    def _mating_line(self, root: Any, result: SearchResult, go: _Go) -> SearchResult:
-        """``result`` with its whole mating line when its score is a mate.
+    def _mating_line(self, root: Any, found: Analysis, go: _Go) -> Analysis:
+        """``found`` with its whole mating line when its score is a mate.
 
         The engine follows its table to the mate, but a mate proven beyond the
         horizon (in the quiescence search) is in no table, and an entry may have been
@@ -541,9 +548,10 @@ class UciEngine:
         only while the search may go on). The score stays the search's; a line that
         cannot be finished so is left as it was.
         """
+        result = found.result
         distance = result.distance
         if distance is None or not result.pv or len(result.pv) >= distance:
-            return result
+            return found
         game = self.game
         line = list(result.pv)
         state = root
@@ -553,32 +561,28 @@ class UciEngine:
         while game.terminal_value(state) is None and len(line) < distance:
             left = distance - len(line)
             if nodes >= MATE_LINE_NODES or go.is_over():
-                return result
-            found = None
-            runs = iterate(
-                game,
-                state,
-                limits=Limits(depth=left, nodes=MATE_LINE_NODES - nodes),
-                table=self.table,
-                stop=go.is_over,
-            )
-            for found in runs:
-                if found.distance is not None and found.distance <= left and found.pv:
+                return found
+            ending = None
+            search = SearchOptions(depth=left, nodes=MATE_LINE_NODES - nodes)
+            for step in analyze(game, state, search, table=self.table, stop=go.is_over):
+                ending = step.result
+                if ending.distance is not None and ending.distance <= left and ending.pv:
                     break
-            if found is None or found.distance is None or found.distance > left:
-                return result
-            nodes += found.stats.nodes
-            for move in found.pv[:left]:
+            if ending is None or ending.distance is None or ending.distance > left:
+                return found
+            nodes += ending.stats.nodes
+            for move in ending.pv[:left]:
                 line.append(move)
                 state = game.play(state, move)
         if game.outcome(state) != "checkmate":
-            return result
-        return replace(result, pv=tuple(line))
+            return found
+        return found.with_pv(line)
 
-    def _info(self, result: SearchResult) -> str:
+    def _info(self, found: Analysis) -> str:
+        result = found.result
         stats = result.stats
         # mate N in moves (mated already: "mate 0", as UCI engines say), else cp N
-        score = format_score(score_of(self.game, result), "uci")
+        score = format_score(found.score, "uci")
         pv = " ".join(move.uci() for move in result.pv)
         seldepth = max(result.depth, stats.seldepth, len(result.pv))
         return (
@@ -604,6 +608,7 @@ class UciEngine:
         return text
 
 
-def _mates_within(result: SearchResult, moves: int) -> bool:
-    """Whether ``result`` is a mate for the side to move in at most ``moves`` moves."""
+def _mates_within(found: Analysis, moves: int) -> bool:
+    """Whether ``found`` is a mate for the side to move in at most ``moves`` moves."""
+    result = found.result
     return result.outcome == "win" and result.distance is not None and result.distance <= 2 * moves

@@ -188,7 +188,7 @@ def test_batch_shows_a_progress_bar_on_a_terminal(
 def test_ctrl_c_stops_a_batch(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import plies.cli._solve as solve_module
+    import plies.lab._solve as solve_module  # the module that runs solve
 
     lines = pons_lines("Test_L3_R1", 5)
     source = tmp_path / "set.txt"
@@ -309,7 +309,7 @@ def test_weak_solve_notes_that_it_finds_no_line(capsys: pytest.CaptureFixture[st
 def test_ctrl_c_of_one_solve_exits_130(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import plies.cli._solve as solve_module
+    import plies.lab._solve as solve_module  # the module that runs solve
 
     real_solve = solve_module.solve
 

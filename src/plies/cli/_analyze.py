@@ -12,7 +12,6 @@ stdout is a terminal; scripts that read stdout never see it.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import signal
 import sys
@@ -20,32 +19,29 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
-from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
-from plies.cli._batch import (
-    add_cluster_arguments,
-    keeps_score,
-    read_batch,
-    run_batch,
-    split_expected,
-)
+from plies.cli._batch import add_cluster_arguments, read_batch, run_batch
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
 from plies.cluster import LineResult
-from plies.engine import (
+from plies.errors import PliesError
+from plies.game import BaseGame
+from plies.lab import (
     ALGORITHMS,
     BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
-    Limits,
-    SearchResult,
-    iterate,
+    GAMES,
+    Analysis,
+    AnalyzeLines,
+    Book,
+    SearchOptions,
+    analysis_record,
+    analyze,
+    book_record,
+    parse_game_spec,
 )
-from plies.errors import PliesError
-from plies.game import BaseGame
-from plies.lab import GAMES, format_line, format_score, parse_game_spec, score_of
 
 __all__ = ["AnalyzeLines", "register"]
 
@@ -113,29 +109,6 @@ def register(subparsers: Any) -> None:
     add_cluster_arguments(analyze)
     add_book_argument(analyze)
     analyze.set_defaults(handler=run_analyze)
-
-
-def result_record(game: BaseGame[Any, Any], state: Any, result: SearchResult) -> dict[str, Any]:
-    """The JSON object of one completed depth (its score read by
-    :func:`plies.lab.score_of`, written by :func:`plies.lab.format_score`)."""
-    stats = result.stats
-    pv = format_line(game, state, result.pv)
-    score = score_of(game, result)
-    return {
-        "depth": result.depth,
-        "score": result.value + 0.0,  # + 0.0 turns -0.0 into 0.0
-        "score_text": format_score(score, "info"),
-        "result": score.outcome,
-        "distance": score.plies,
-        "best_move": pv[0] if pv else None,
-        "pv": pv,
-        "nodes": stats.nodes,
-        "nps": round(stats.nps),
-        "time": round(stats.time, 6),
-        "exact": result.exact,
-        "algorithm": result.algorithm,
-        "stats": stats.as_dict(),
-    }
 
 
 def _info_line(record: dict[str, Any]) -> str:
@@ -224,57 +197,25 @@ def run_analyze(args: argparse.Namespace) -> int:
         return 0
     if args.depth is None and args.time is None and args.nodes is None:
         args.time = DEFAULT_TIME
-    limits = Limits(depth=args.depth, nodes=args.nodes, time=args.time)
-    last: SearchResult | None = None
+    options = _search_options(args)
+    last: Analysis | None = None
     with stop_on_interrupt() as stop, _Progress(f"analysing {game.name}") as progress:
-        results = iterate(
-            game,
-            state,
-            limits=limits,
-            algorithm=args.algorithm,
-            chance=args.chance or "star1",
-            seed=args.seed,
-            stop=stop,
-            progress=progress.nodes,
-            backend=args.backend,
-        )
-        for result in results:
-            last = result
-            progress.detail = f"  depth {result.depth + 1}"
-            record = result_record(game, state, result)
+        for found in analyze(game, state, options, stop=stop, progress=progress.nodes):
+            last = found
+            progress.detail = f"  depth {found.result.depth + 1}"
+            record = analysis_record(found)
             print(json.dumps(record) if args.json else _info_line(record), flush=True)
     if not args.json:
-        if last is None or not last.pv:
+        if last is None or last.best_text is None:
             print("bestmove (none)" if game.terminal_value(state) is not None else "bestmove ?")
         else:
-            print(f"bestmove {game.format_move(state, last.pv[0])}")
+            print(f"bestmove {last.best_text}")
     book_summary(book)
     if stop.is_set():
         if not args.json:
             print("stopped by Ctrl-C: best move of the last completed depth", file=sys.stderr)
         return 130
     return 0
-
-
-def book_record(game: BaseGame[Any, Any], state: Any, book: Book) -> dict[str, Any] | None:
-    """The JSON object of a position answered by ``--book`` (its exact score and the
-    book's line), or None where the book does not know its best move."""
-    solved = book.answer(state, moves="best")
-    if solved is None:
-        return None
-    moves, _ = book.line(state)
-    pv = format_line(game, state, moves)
-    return {
-        "depth": None,
-        "score": solved.value + 0.0,
-        "score_text": format_score(score_of(game, solved), "info"),
-        "result": solved.result,
-        "distance": solved.distance,
-        "best_move": pv[0] if pv else None,
-        "pv": pv,
-        "nodes": 0,
-        "book": str(book.path),
-    }
 
 
 def _from_book(book: Book, game: BaseGame[Any, Any], state: Any, args: argparse.Namespace) -> bool:
@@ -295,125 +236,17 @@ def _from_book(book: Book, game: BaseGame[Any, Any], state: Any, args: argparse.
 # -- batches --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AnalyzeLines:
-    """The work on one line of ``analyze --batch``: search the position to the limits
-    and keep the last completed depth; a pure function of the line (given a depth or
-    node limit: a time limit depends on the machine), run the same way here and on a
-    Dask worker (:mod:`plies.cluster`).
-
-    Its output is ``<position> <score> <best move> <depth>`` (score ``win:N``,
-    ``loss:N`` or the evaluation; best move ``(none)`` at the end of a game) or, with
-    ``json``, the last depth's JSON object with ``line`` and ``position``; a bad
-    position, or a limit reached before depth 1, is a bad line. A line is read as
-    ``solve --batch`` reads it: ``<position> [<score>]``, where the score a test set
-    expects (:func:`~plies.cli._batch.split_expected`) is not part of the position.
-    """
-
-    game_spec: str
-    depth: int | None = None
-    nodes: int | None = None
-    time: float | None = None
-    algorithm: str = DEFAULT_ALGORITHM
-    chance: str = "star1"
-    seed: int | None = None
-    json: bool = False
-    backend: str | None = None
-    #: An opening book (``--book``) answering the positions whose best move it knows.
-    book: str | None = None
-
-    def warm(self) -> None:
-        """Build the game, once per process."""
-        _game_of(self.game_spec)
-
-    def threads(self) -> bool:
-        """No: a process's lines share one game and one book connection."""
-        return False
-
-    def position_of(self, text: str) -> str:
-        """The POSITION of a line (without the score a test set's line ends with)."""
-        return split_expected(text, scored=keeps_score(_game_of(self.game_spec)))[0]
-
-    def _book_line(self, number: int, text: str) -> LineResult | None:
-        """The line (its POSITION, ``text``) answered from the book, or None."""
-        if self.book is None:
-            return None
-        game = _game_of(self.game_spec)
-        record = book_record(game, game.parse_position(text), _book_of(self.book, game))
-        if record is None:
-            return None
-        if self.json:
-            record = {"line": number, "position": text, **record}
-            return LineResult(number, output=json.dumps(record))
-        score = record["score_text"].replace(" ", ":")
-        return LineResult(number, output=f"{text} {score} {record['best_move'] or '(none)'} book")
-
-    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
-        """Search one line's position (Ctrl-C, ``stop``, abandons it)."""
-        game = _game_of(self.game_spec)
-        position = self.position_of(text)
-        try:
-            answered = self._book_line(number, position)
-            if answered is not None:
-                return answered
-            state = game.parse_position(position)
-            last = None
-            for last in iterate(  # noqa: B007  # the last completed depth is the answer
-                game,
-                state,
-                limits=Limits(depth=self.depth, nodes=self.nodes, time=self.time),
-                algorithm=self.algorithm,
-                chance=self.chance,
-                seed=self.seed,
-                stop=stop,
-                backend=self.backend,
-            ):
-                pass
-            if last is None:
-                raise PliesError(f"no depth completed within {self._limits_text()}")
-        except PliesError as exc:
-            if stop is not None and stop.is_set():
-                return LineResult(number, abandoned=True)
-            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
-            return LineResult(number, output=error, error=str(exc))
-        stats = last.stats
-        record = result_record(game, state, last)
-        if self.json:
-            output = json.dumps({"line": number, "position": position, **record})
-        else:
-            score = format_score(score_of(game, last), "token")
-            best = record["best_move"] or "(none)"
-            output = f"{position} {score} {best} {last.depth}"
-        return LineResult(number, output=output, nodes=stats.nodes, seconds=stats.time)
-
-    def _limits_text(self) -> str:
-        given = {"depth": self.depth, "nodes": self.nodes, "time": self.time}
-        return " ".join(f"--{name} {value:g}" for name, value in given.items() if value)
-
-    def item_key(self, number: int, text: str) -> str:
-        """The line number (JSON output) or the position (text output)."""
-        return str(number) if self.json else self.position_of(text)
-
-    def output_key(self, output: str) -> str:
-        """The ``line`` of a JSON output line, or the position of a text one."""
-        if not self.json:
-            return output.rsplit(" ", 3)[0]
-        try:
-            return str(json.loads(output).get("line", ""))
-        except (ValueError, AttributeError):
-            return ""
-
-
-@functools.lru_cache(maxsize=4)
-def _book_of(path: str, game: BaseGame[Any, Any]) -> Book:
-    """A batch's ``--book``, opened once per process."""
-    return Book.open(path, game)
-
-
-@functools.lru_cache(maxsize=4)
-def _game_of(spec: str) -> BaseGame[Any, Any]:
-    """A game by its spec, made once per process."""
-    return parse_game_spec(spec)
+def _search_options(args: argparse.Namespace) -> SearchOptions:
+    """The search ``args`` ask for (the limits, algorithm, chance method, seed, backend)."""
+    return SearchOptions(
+        depth=args.depth,
+        nodes=args.nodes,
+        time=args.time,
+        algorithm=args.algorithm,
+        chance=args.chance or "star1",
+        seed=args.seed,
+        backend=args.backend,
+    )
 
 
 def _run_batch(args: argparse.Namespace) -> int:

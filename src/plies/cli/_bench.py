@@ -16,8 +16,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from plies.engine import BACKENDS, Limits, choose_backend, search, solve
-from plies.lab import parse_game_spec
+from plies.lab import (
+    BACKENDS,
+    SearchOptions,
+    SolveOptions,
+    analyze_once,
+    check_backend,
+    parse_game_spec,
+    solve_position,
+)
 
 __all__ = ["BENCH", "BenchCase", "register", "run_bench"]
 
@@ -81,18 +88,18 @@ def run_case(case: BenchCase, backend: str | None = None) -> dict[str, Any]:
     if case.depth is None:
         # By default the Python engine: the fingerprint is its behaviour (the native
         # solvers search otherwise and have their own tests and benchmarks).
-        used = "python" if backend is None else choose_backend(game, None, "solve", state)
+        used = "python" if backend is None else check_backend(game, task="solve", state=state)
         if backend == "python":
             used = "python"
-        nodes = solve(game, state, backend=used).stats.nodes
+        nodes = solve_position(game, state, SolveOptions(backend=used)).stats.nodes
     else:
-        options = {"limits": Limits(depth=case.depth), "algorithm": case.algorithm}
         used = (
             "python"
             if backend == "python"
-            else choose_backend(game, None, "search", state, algorithm=case.algorithm)
+            else check_backend(game, state=state, algorithm=case.algorithm)
         )
-        nodes = search(game, state, backend=used, **options).stats.nodes  # type: ignore[arg-type]
+        options = SearchOptions(depth=case.depth, algorithm=case.algorithm, backend=used)
+        nodes = analyze_once(game, state, options).result.stats.nodes
     seconds = time.perf_counter() - started
     return {"label": case.label, "nodes": nodes, "time": round(seconds, 4), "backend": used}
 

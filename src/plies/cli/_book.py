@@ -14,12 +14,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from plies.book import Book, BookStats, build_book
 from plies.cli._args import whole_number
 from plies.cli._batch import add_cluster_arguments
 from plies.cluster import LineResult, check_scheduler_address
 from plies.errors import PliesError
 from plies.game import BaseGame
+from plies.lab import Book, BookStats, build_book
+from plies.lab import open_book as _open_book
 
 __all__ = ["add_book_argument", "book_summary", "open_book", "register"]
 
@@ -127,7 +128,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _stats(path: str) -> int:
-    with Book.open(path) as book:
+    with _open_book(path) as book:
         print(_stats_text(book.stats()))
     return 0
 
@@ -171,7 +172,7 @@ def open_book(path: str | None, game: BaseGame[Any, Any]) -> Book | None:
     ``--book``; a missing, corrupt or other game's book is a one-line error."""
     if path is None:
         return None
-    return Book.open(path, game)
+    return _open_book(path, game)
 
 
 def book_summary(book: Book | None, what: str = "positions") -> None:

@@ -22,17 +22,21 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from plies.book import Book
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.cli._book import add_book_argument, book_summary, open_book
 from plies.cli._console import output_console
-from plies.engine import ALGORITHMS, BACKENDS, DEFAULT_ALGORITHM, Limits, choose_backend
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.lab import (
+    ALGORITHMS,
+    BACKENDS,
+    DEFAULT_ALGORITHM,
     GAMES,
+    Book,
     Outcome,
     Room,
+    SearchOptions,
+    check_backend,
     engine_move,
     outcome,
     play_engine_move,
@@ -191,7 +195,7 @@ def run_play(args: argparse.Namespace) -> int:
     game, state = load_position(args)
     _play_notes(game, args)
     # An impossible --backend native is an error now, not at the engine's first move.
-    choose_backend(game, args.backend, "search", state, algorithm=args.algorithm)
+    check_backend(game, args.backend, state=state, algorithm=args.algorithm)
     book = open_book(args.book, game)
     reached = [room_of(game, state, bounded=False)]
     try:
@@ -214,7 +218,9 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
     room = reached[0]
     game = room.game
     time_limit = args.time if args.time is not None or args.depth is not None else DEFAULT_TIME
-    limits = Limits(depth=args.depth, time=time_limit)
+    options = SearchOptions(
+        depth=args.depth, time=time_limit, algorithm=args.algorithm, backend=args.backend
+    )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dice = random.Random(seed)
     players = _Players(HUMAN_SIDES[args.human])
@@ -242,9 +248,7 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
                 return 1
             room = reached[0] = after
             continue
-        chosen = engine_move(
-            room, limits=limits, algorithm=args.algorithm, backend=args.backend, book=book
-        )
+        chosen = engine_move(room, options, book=book)
         console.print(f"{players.name(player)} plays {chosen.text}  [{chosen.note}]", markup=False)
         room = reached[0] = play_engine_move(room, chosen)
 

@@ -13,13 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from plies.book import Book
-from plies.cli._analyze import _game_of, _Progress, stop_on_interrupt
+from plies.cli._analyze import _Progress, stop_on_interrupt
 from plies.cli._args import (
     add_game_arguments,
     load_position,
@@ -28,44 +26,30 @@ from plies.cli._args import (
     seconds,
     whole_number,
 )
-from plies.cli._batch import (
-    add_cluster_arguments,
-    keeps_score,
-    read_batch,
-    run_batch,
-    split_expected,
-    tls_configured,
-)
+from plies.cli._batch import add_cluster_arguments, read_batch, run_batch, tls_configured
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
 from plies.cluster import LineResult, check_scheduler_address, solve_parallel
-from plies.engine import (
-    BACKENDS,
-    Limits,
-    NativeTable,
-    SolveResult,
-    TranspositionTable,
-    choose_backend,
-    solve,
-    table_for,
-    warm_up,
-)
-from plies.engine.native import DEFAULT_ENTRIES as NATIVE_TABLE_ENTRIES
-from plies.engine.native import SEARCH_ENTRIES, has_port
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
-from plies.lab import format_line, format_score, parse_game_spec
+from plies.lab import (
+    BACKENDS,
+    DEFAULT_TABLE_ENTRIES,
+    MIN_TABLE_ENTRIES,
+    NATIVE_TABLE_ENTRIES,
+    QUICK_NODES,
+    SEARCH_ENTRIES,
+    Book,
+    SolveLines,
+    SolveOptions,
+    SolveResult,
+    book_answer,
+    check_backend,
+    parse_game_spec,
+    solve_position,
+    solve_record,
+)
 
 __all__ = ["SolveLines", "register", "solve_record"]
-
-#: Default transposition-table size, in entries (about 130 bytes each on CPython);
-#: the native backend's is Pons' (a prime near 2**23, 5 bytes each: 40 MB).
-DEFAULT_TABLE_ENTRIES = 1 << 20
-#: Nodes the Python solver is given on a single position before the native one loads
-#: (about 10 ms; see _quick).
-QUICK_NODES = 2_000
-
-#: The smallest table :class:`~plies.engine.TranspositionTable` accepts.
-MIN_TABLE_ENTRIES = 16
 
 
 def register(subparsers: Any) -> None:
@@ -141,53 +125,6 @@ def register(subparsers: Any) -> None:
     solver.set_defaults(handler=run_solve)
 
 
-def score_token(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> str:
-    """The one-word score of a solved position, as ``--batch`` writes it.
-
-    The game's own score (Connect Four: Pons'), else ``win:N``, ``draw`` or ``loss:N``
-    (N plies to the end); for a weak solve 1, 0 or -1 (or win, draw, loss).
-    """
-    score = _exact_score(game, state, solved)
-    if score is not None:
-        return str(score)
-    return format_score(solved.score, "token")
-
-
-def _exact_score(game: BaseGame[Any, Any], state: Any, solved: SolveResult) -> int | None:
-    """The game's score of a solved position (its sign for a weak solve), or None
-    when the game keeps no score of its own. A draw's distance does not matter."""
-    score = game.exact_score(state, solved.result, solved.distance or 0)
-    if score is None or not solved.weak:
-        return score
-    return {"win": 1, "draw": 0, "loss": -1}[solved.result]
-
-
-def solve_record(
-    game: BaseGame[Any, Any], state: Any, solved: SolveResult, *, position: str = ""
-) -> dict[str, Any]:
-    """The JSON object of a solved position; ``position`` is the POSITION as typed
-    (echoed as given: a game may rebuild another move order), else the game writes it."""
-    stats = solved.stats
-    return {
-        "game": game.name,
-        "position": position or game.format_position(state),
-        "result": solved.result,
-        "distance": solved.distance,
-        "score": _exact_score(game, state, solved),
-        "weak": solved.weak,
-        "utility": solved.utility,
-        "best_move": (
-            game.format_move(state, solved.best_move) if solved.best_move is not None else None
-        ),
-        "best_moves": [game.format_move(state, move) for move in solved.best_moves],
-        "pv": format_line(game, state, solved.pv),
-        "backend": solved.backend,
-        "nodes": stats.nodes,
-        "nps": round(stats.nps),
-        "time": round(stats.time, 6),
-    }
-
-
 def single_moves(args: argparse.Namespace) -> str:
     """What a solve of one position finds besides the value: ``--moves``, else every
     best move and a line, or with ``--weak`` one best move (a weak solve proving every
@@ -202,12 +139,16 @@ def _solve_notes(args: argparse.Namespace) -> None:
         note(f"--moves {args.moves} finds no line with --weak (only best moves)")
 
 
-def make_table(
-    game: BaseGame[Any, Any], args: argparse.Namespace
-) -> TranspositionTable | NativeTable:
-    """The table of the backend ``--backend`` picks for ``game`` (an explicit
-    ``native`` for a game without a native port is a :class:`SearchError`)."""
-    return table_for(game, args.backend, args.table_size)
+def _solve_options(args: argparse.Namespace, moves: str) -> SolveOptions:
+    """The solve ``args`` ask for, finding ``moves`` besides the value."""
+    return SolveOptions(
+        weak=args.weak,
+        moves=moves,
+        backend=args.backend,
+        table_size=args.table_size,
+        nodes=args.nodes,
+        time=args.time,
+    )
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -229,18 +170,11 @@ def run_solve(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None or args.scheduler is not None:
         return _run_split(args, game, state)
-    limits = Limits(nodes=args.nodes, time=args.time)
+    options = _solve_options(args, single_moves(args))
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
         try:
-            solved = _quick(game, state, args, stop) or solve(
-                game,
-                state,
-                limits=limits,
-                stop=stop,
-                progress=progress.nodes,
-                weak=args.weak,
-                moves=single_moves(args),
-                table=make_table(game, args),
+            solved = solve_position(
+                game, state, options, stop=stop, progress=progress.nodes, quick=True
             )
         except SearchError:
             if stop.is_set():
@@ -253,36 +187,12 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _quick(
-    game: BaseGame[Any, Any], state: Any, args: argparse.Namespace, stop: threading.Event
-) -> SolveResult | None:
-    """The Python solver's answer within :data:`QUICK_NODES` nodes, or None: where no
-    ``--backend``, ``--nodes`` or ``--table-size`` is given and Numba is not loaded yet
-    (loading it and a kernel takes half a second), an easy position is answered first."""
-    if args.backend or args.nodes or args.table_size or "numba" in sys.modules:
-        return None
-    if not has_port(game):  # Python solves it anyway: no head start to give
-        return None
-    try:
-        return solve(
-            game,
-            state,
-            limits=Limits(nodes=QUICK_NODES, time=args.time),
-            stop=stop,
-            weak=args.weak,
-            moves=single_moves(args),
-            backend="python",
-        )
-    except SearchError:  # too hard for a quick answer (or stopped: the caller sees it)
-        return None
-
-
 def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> SolveResult | None:
     """The answer of ``--book`` for one position, or None (no book, or not in it);
     says on stderr whether the book answered."""
     if book is None:
         return None
-    solved = book.answer(state, moves=single_moves(args), weak=args.weak)
+    solved = book_answer(book, state, _solve_options(args, single_moves(args)))
     if solved is not None:
         book_summary(book)
     return solved
@@ -292,7 +202,7 @@ def _run_split(args: argparse.Namespace, game: BaseGame[Any, Any], state: Any) -
     """``plies solve GAME POSITION --workers N`` (or ``--scheduler ADDRESS``): one
     position on a Dask cluster (:func:`plies.cluster.solve_parallel`), the serial result."""
     scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
-    limits = Limits(nodes=args.nodes, time=args.time)
+    limits = _solve_options(args, single_moves(args)).limits
     with (
         stop_on_interrupt() as stop,
         tls_configured(args, scheduler),
@@ -346,140 +256,6 @@ def _solve_text(record: dict[str, Any]) -> str:
 # -- batches --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SolveLines:
-    """The work on one line of ``solve --batch``: a pure function of the line (with
-    these options), run the same way here and on a Dask worker (:mod:`plies.cluster`).
-
-    A line is ``<position> [<score>]``; its output is ``<position> <score>`` or a JSON
-    object (``--json``), a bad line's a JSON ``{"line": N, "error": ...}`` or nothing.
-    """
-
-    game_spec: str
-    weak: bool = False
-    moves: str = "none"
-    backend: str | None = None
-    table_size: int | None = None
-    nodes: int | None = None
-    time: float | None = None
-    json: bool = False
-    #: An opening book (``--book``) answering the positions it holds.
-    book: str | None = None
-
-    def warm(self) -> None:
-        """Build the game and the table and load the solver, once per process
-        (:func:`plies.engine.warm_up`)."""
-        game, table = _solver(self)
-        warm_up(game, table, weak=self.weak)
-
-    def threads(self) -> bool:
-        """Yes on the native backend: its kernel releases the GIL (a table per thread)."""
-        return isinstance(_solver(self)[1], NativeTable)
-
-    def __call__(self, number: int, text: str, stop: threading.Event | None = None) -> LineResult:
-        """Solve one line (Ctrl-C, ``stop``, abandons it)."""
-        game, table = _solver(self)
-        position, expected = self.split(text)
-        # A stop that never comes where none is given (a Dask worker): the native
-        # solver counts nodes a little differently unwatched, and JSON shows them.
-        stop = stop if stop is not None else threading.Event()
-        try:
-            state = game.parse_position(position)
-            solved = (
-                _batch_book(self, game).answer(  # type: ignore[union-attr]
-                    state, moves=self.moves, weak=self.weak
-                )
-                if self.book is not None
-                else None
-            )
-            if solved is None:
-                table.clear()  # every position from scratch, as Pons' benchmark does
-                solved = solve(
-                    game,
-                    state,
-                    table=table,
-                    limits=Limits(nodes=self.nodes, time=self.time),
-                    stop=stop,
-                    weak=self.weak,
-                    moves=self.moves,
-                )
-        except PliesError as exc:
-            if stop.is_set():
-                return LineResult(number, abandoned=True)
-            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
-            return LineResult(number, output=error, error=str(exc))
-        token = score_token(game, state, solved)
-        differs = None
-        if expected is not None and not _agrees(expected, token, weak=self.weak):
-            differs = f"line {number}: expected {expected}, got {token}"
-        if self.json:
-            record = solve_record(game, state, solved, position=position)
-            record["line"] = number
-            record["input"] = position
-            record["expected"] = expected
-            output = json.dumps(record)
-        else:
-            output = f"{position} {token}"
-        stats = solved.stats
-        return LineResult(
-            number, output=output, differs=differs, nodes=stats.nodes, seconds=stats.time
-        )
-
-    def split(self, text: str) -> tuple[str, int | None]:
-        """A line's ``(position, expected score or None)``
-        (:func:`~plies.cli._batch.split_expected`)."""
-        return split_expected(text, scored=keeps_score(_game_of(self.game_spec)))
-
-    def position_of(self, text: str) -> str:
-        """The POSITION of a line (without its expected score)."""
-        return self.split(text)[0]
-
-    def item_key(self, number: int, text: str) -> str:
-        """The line number (JSON output) or the position (text output)."""
-        return str(number) if self.json else self.position_of(text)
-
-    def output_key(self, output: str) -> str:
-        """The ``line`` of a JSON output line, or the position of a text one."""
-        if self.json:
-            return _json_line_number(output)
-        return output.rsplit(" ", 1)[0]
-
-
-_SOLVERS = threading.local()
-
-
-def _solver(lines: SolveLines) -> tuple[BaseGame[Any, Any], TranspositionTable | NativeTable]:
-    """The game and the table of a batch, made once per process and thread (a table
-    serves one solve at a time: a Dask worker may still run a cancelled line beside)."""
-    made: dict[SolveLines, Any] = _SOLVERS.__dict__.setdefault("made", {})
-    if lines not in made:
-        game = parse_game_spec(lines.game_spec)
-        made.clear()  # one batch at a time: the tables of earlier ones are let go
-        made[lines] = game, table_for(game, lines.backend, lines.table_size)
-    return made[lines]  # type: ignore[no-any-return]
-
-
-_BOOKS = threading.local()
-
-
-def _batch_book(lines: SolveLines, game: BaseGame[Any, Any]) -> Book | None:
-    """The ``--book`` of a batch, opened once per process and thread."""
-    opened: dict[str, Book] = _BOOKS.__dict__.setdefault("opened", {})
-    if lines.book is None:
-        return None
-    if lines.book not in opened:
-        opened[lines.book] = Book.open(lines.book, game)
-    return opened[lines.book]
-
-
-def _json_line_number(output: str) -> str:
-    """The ``line`` field of a JSON output line, as text ('' if there is none)."""
-    try:
-        return str(json.loads(output).get("line", ""))
-    except (ValueError, AttributeError):
-        return ""
-
-
 @dataclass
 class _Tally:
     """What a batch did: positions solved, bad lines, disagreements, work done."""
@@ -520,7 +296,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     game = parse_game_spec(args.game)
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
-    choose_backend(game, args.backend)  # an impossible --backend fails here, once
+    check_backend(game, args.backend, task="solve")  # an impossible --backend fails here, once
     job = SolveLines(
         game_spec=args.game,
         weak=args.weak,
@@ -552,14 +328,3 @@ def _run_batch(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if tally.bad or tally.differ else 0
-
-
-def _agrees(expected: int, token: str, *, weak: bool) -> bool:
-    """Whether a computed score token matches an expected integer score."""
-    try:
-        score = int(token)
-    except ValueError:
-        return False
-    if weak:
-        return (expected > 0) - (expected < 0) == score
-    return expected == score

@@ -12,7 +12,11 @@ It is the application layer of games too: the shells find games here (:data:`GAM
 :func:`parse_game_spec`, :func:`load_game`, re-exported from :mod:`plies.games`, which
 no shell imports), and the game room (:class:`Room`, :func:`open_room`,
 :func:`play_move`, :func:`think`...) is how a person plays the engine, in the web app
-and at the command line alike.
+and at the command line alike. The engine is run here too, never by a shell:
+:func:`analyze` (a search, one :class:`Analysis` per depth, with its
+:class:`SearchOptions`), :func:`solve_position` (:class:`SolveOptions`), the work on a
+batch's line (:class:`AnalyzeLines`, :class:`SolveLines`) and the look-ups of an
+opening book (:func:`open_book`, :func:`book_answer`, :func:`book_record`).
 
 >>> from plies import lab
 >>> tree = lab.read_tree("[[3,12,8],[2,4,6],[14,5,2]]")
@@ -25,8 +29,23 @@ and at the command line alike.
 
 from plies.games import GAMES, OPENSPIEL, GameEntry, get_game, parse_game_spec
 from plies.games.text import MAX_DIGITS, shown
+from plies.lab._analyze import (
+    ALGORITHMS,
+    BACKENDS,
+    CHANCE_MODES,
+    DEFAULT_ALGORITHM,
+    Analysis,
+    SearchOptions,
+    SearchTable,
+    analysis_record,
+    analyze,
+    analyze_once,
+    check_backend,
+    search_table,
+)
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
 from plies.lab._games import game_tree, load_game, read_game_tree
+from plies.lab._lines import AnalyzeLines, SolveLines, keeps_score, split_expected
 from plies.lab._play import EngineMove, engine_move, play_engine_move
 from plies.lab._room import (
     Outcome,
@@ -52,14 +71,51 @@ from plies.lab._search import (
     search_document,
     with_bounds,
 )
+from plies.lab._solve import (
+    DEFAULT_TABLE_ENTRIES,
+    MIN_TABLE_ENTRIES,
+    NATIVE_TABLE_ENTRIES,
+    QUICK_NODES,
+    SEARCH_ENTRIES,
+    SOLVE_MOVES,
+    Book,
+    BookStats,
+    SolveOptions,
+    SolveResult,
+    SolverTable,
+    book_answer,
+    book_record,
+    build_book,
+    exact_score,
+    open_book,
+    score_token,
+    solve_position,
+    solve_record,
+    solver_table,
+    warm_solver,
+)
 from plies.lab._text import SCORE_STYLES, ScoreStyle, format_line, format_score, score_of
 
 __all__ = [
+    "ALGORITHMS",
+    "BACKENDS",
+    "CHANCE_MODES",
+    "DEFAULT_ALGORITHM",
+    "DEFAULT_TABLE_ENTRIES",
     "GAMES",
     "MAX_DIGITS",
+    "MIN_TABLE_ENTRIES",
+    "NATIVE_TABLE_ENTRIES",
     "OPENSPIEL",
+    "QUICK_NODES",
     "SCORE_STYLES",
+    "SEARCH_ENTRIES",
+    "SOLVE_MOVES",
+    "Analysis",
+    "AnalyzeLines",
     "AnswerError",
+    "Book",
+    "BookStats",
     "CheckResult",
     "EngineMove",
     "ExerciseError",
@@ -70,16 +126,32 @@ __all__ = [
     "Room",
     "RoomError",
     "ScoreStyle",
+    "SearchOptions",
+    "SearchTable",
+    "SolveLines",
+    "SolveOptions",
+    "SolveResult",
+    "SolverTable",
+    "analysis_record",
+    "analyze",
+    "analyze_once",
+    "book_answer",
+    "book_record",
+    "build_book",
     "check_answer",
+    "check_backend",
     "compare_document",
     "engine_move",
+    "exact_score",
     "exercise",
     "format_line",
     "format_score",
     "game_tree",
     "get_game",
+    "keeps_score",
     "load_game",
     "node_name",
+    "open_book",
     "open_room",
     "outcome",
     "parse_game_spec",
@@ -93,9 +165,16 @@ __all__ = [
     "room_state",
     "run",
     "score_of",
+    "score_token",
     "search_document",
+    "search_table",
     "shown",
+    "solve_position",
+    "solve_record",
+    "solver_table",
+    "split_expected",
     "think",
     "undo",
+    "warm_solver",
     "with_bounds",
 ]

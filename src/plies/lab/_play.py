@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.book import Book
-from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult, search
-from plies.game import BaseGame
+from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
+from plies.lab._analyze import Analysis, SearchOptions, analyze_once
 from plies.lab._room import Room, RoomError, _after, _need_room
 from plies.lab._search import need
-from plies.lab._text import format_score, score_of
+from plies.lab._text import format_score
 
 __all__ = ["EngineMove", "engine_move", "play_engine_move"]
 
@@ -44,26 +44,50 @@ def _book_note(known: SolveResult) -> str:
     return f"book: {known.result}{distance}"
 
 
-def _search_note(game: BaseGame[Any, Any], result: SearchResult) -> str:
+def _search_note(found: Analysis) -> str:
+    result = found.result
     return (
-        f"score {format_score(score_of(game, result))}, depth {result.depth}, "
+        f"score {format_score(found.score)}, depth {result.depth}, "
         f"{result.stats.nodes:,} nodes, {result.stats.time:.2f} s"
+    )
+
+
+def _options(
+    options: SearchOptions | None, limits: Limits | None, algorithm: str, backend: str | None
+) -> SearchOptions:
+    """The search of :func:`engine_move`: ``options``, else one made of the others."""
+    if options is not None:
+        need(options, SearchOptions, "options")
+        if limits is not None:
+            raise RoomError("give the engine's search as options or as limits, not both")
+        return options
+    if limits is None:
+        raise RoomError("the engine's move needs options (or limits) to search within")
+    need(limits, Limits, "limits")
+    return SearchOptions(
+        depth=limits.depth,
+        nodes=limits.nodes,
+        time=limits.time,
+        algorithm=algorithm,
+        backend=backend,
     )
 
 
 def engine_move(
     room: Room,
+    options: SearchOptions | None = None,
     *,
-    limits: Limits,
+    limits: Limits | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     backend: str | None = None,
     book: Book | None = None,
 ) -> EngineMove:
     """The engine's move in the room's position: the ``book``'s best move when it knows
-    the position, else a search within ``limits`` (see :func:`plies.engine.search`).
-    Raises :class:`RoomError` when the game is over or a chance event is due."""
+    the position, else one search within ``options`` (:func:`plies.lab.analyze_once`;
+    or ``limits`` with ``algorithm`` and ``backend``). Raises :class:`RoomError` when
+    the game is over or a chance event is due."""
     _need_room(room)
-    need(limits, Limits, "limits")
+    options = _options(options, limits, algorithm, backend)
     if book is not None:
         need(book, Book, "book")
     game, state = room.game, room.state
@@ -75,9 +99,10 @@ def engine_move(
     if known is not None:
         text = game.format_move(state, known.best_move)
         return EngineMove(known.best_move, text, _book_note(known), book=known)
-    result = search(game, state, limits=limits, algorithm=algorithm, backend=backend)
+    found = analyze_once(game, state, options)
+    result = found.result
     text = game.format_move(state, result.best_move)
-    return EngineMove(result.best_move, text, _search_note(game, result), search=result)
+    return EngineMove(result.best_move, text, _search_note(found), search=result)
 
 
 def play_engine_move(room: Room, chosen: EngineMove) -> Room:

@@ -32,13 +32,14 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from plies.engine import Limits, StopRequest, iterate, search
+from plies.engine import StopRequest
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
+from plies.lab._analyze import SearchOptions, analyze, analyze_once
 from plies.lab._games import MAX_GAME_TREE_NODES, picture
 from plies.lab._search import need
-from plies.lab._text import format_line, format_score, score_of
+from plies.lab._text import format_score
 
 __all__ = [
     "MAX_MOVES",
@@ -465,7 +466,7 @@ def _last_cells(room: Room, board: Board | None) -> list[list[int]]:
 # -- the engine -----------------------------------------------------------------------
 
 
-def _limits(depth: int | None, seconds: float | None) -> Limits:
+def _limits(depth: int | None, seconds: float | None) -> SearchOptions:
     if depth is None and seconds is None:
         raise RoomError("the engine needs a depth or a number of seconds")
     if depth is not None and (
@@ -481,7 +482,7 @@ def _limits(depth: int | None, seconds: float | None) -> Limits:
             f"the time is a number of seconds above 0 and at most {MAX_ROOM_SECONDS:g}, "
             f"not {seconds!r}"
         )
-    return Limits(depth=depth or MAX_ROOM_DEPTH, time=seconds)
+    return SearchOptions(depth=depth or MAX_ROOM_DEPTH, time=seconds)
 
 
 def think(
@@ -504,42 +505,44 @@ def think(
     _need_room(room)
     if stop is not None and not isinstance(stop, threading.Event) and not callable(stop):
         raise RoomError(f"stop must be a threading.Event, a callable or None, not {stop!r:.40}")
-    limits = _limits(depth, seconds)
+    options = _limits(depth, seconds)
     game, state = room.game, room.state
     if game.is_terminal(state):
         raise RoomError(f"{game.name}: the game is over, there is nothing to search")
     if room.is_chance():
         raise RoomError(f"{game.name}: a chance event is due first (roll)")
-    return _thinking(game, state, limits, stop)
+    return _thinking(game, state, options, stop)
 
 
 def _thinking(
-    game: BaseGame[Any, Any], state: Any, limits: Limits, stop: StopRequest | None
+    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
 ) -> Iterator[dict[str, Any]]:
     stop = stop if stop is not None else threading.Event()
     last = None
-    for result in iterate(game, state, limits=limits, stop=stop):
-        last = result
+    for found in analyze(game, state, options, stop=stop):
+        last = found
+        result = found.result
         yield {
             "kind": "info",
             "depth": result.depth,
-            "score": format_score(score_of(game, result)),
-            "pv": format_line(game, state, result.pv),
+            "score": format_score(found.score),
+            "pv": list(found.line),
             "nodes": result.stats.nodes,
             "nps": round(result.stats.nps),
             "time": round(result.stats.time, 3),
             "exact": result.exact,
         }
-    stopped = last is None or (last.depth < (limits.depth or 0) and not last.exact)
-    if last is None or last.best_move is None:
+    stopped = last is None or (last.result.depth < (options.depth or 0) and not last.result.exact)
+    if last is None or last.result.best_move is None:
         # Not one depth finished: the one-ply search is fast and never stops early.
-        last = search(game, state, limits=Limits(depth=1, time=0.5))
-    index = next(i for i, m in enumerate(game.legal_moves(state)) if m == last.best_move)
+        last = analyze_once(game, state, SearchOptions(depth=1, time=0.5))
+    best_move = last.result.best_move
+    index = next(i for i, m in enumerate(game.legal_moves(state)) if m == best_move)
     yield {
         "kind": "best",
         "index": index,
-        "text": game.format_move(state, last.best_move),
-        "depth": last.depth,
-        "score": format_score(score_of(game, last)),
+        "text": game.format_move(state, best_move),
+        "depth": last.result.depth,
+        "score": format_score(last.score),
         "stopped": stopped,
     }

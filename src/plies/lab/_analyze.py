@@ -1,0 +1,239 @@
+"""Analysing a position of a game: a search by iterative deepening, as the shells run it.
+
+:func:`analyze` yields an :class:`Analysis` per completed depth (``plies analyze``'s
+info lines, UCI's ``info``); :func:`analyze_once` is one search's last completed depth
+(``plies bench``, the engine's move in a room). The options are a
+:class:`SearchOptions`; each result knows its :class:`~plies.engine.Score`, its line in
+the game's notation and its JSON form (:func:`analysis_record`), so that every shell
+prints the same search the same way.
+
+>>> from plies.lab import load_game
+>>> game, state = load_game("tictactoe", "1 4 2 3")
+>>> [found.line[0] for found in analyze(game, state, SearchOptions(depth=3))]
+['5', '5', '5']
+>>> analysis_record(analyze_once(game, state, SearchOptions(depth=3)))["score_text"]
+'win 3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from plies._arguments import need_choice, need_int, need_object
+from plies.engine import (
+    ALGORITHMS,
+    BACKENDS,
+    CHANCE_MODES,
+    DEFAULT_ALGORITHM,
+    Limits,
+    Score,
+    SearchResult,
+    StopRequest,
+    TranspositionTable,
+    choose_backend,
+    iterate,
+    search,
+)
+from plies.game import BaseGame
+from plies.lab._text import format_line, format_score, score_of
+
+__all__ = [
+    "ALGORITHMS",
+    "BACKENDS",
+    "CHANCE_MODES",
+    "DEFAULT_ALGORITHM",
+    "Analysis",
+    "SearchOptions",
+    "SearchTable",
+    "analysis_record",
+    "analyze",
+    "analyze_once",
+    "check_backend",
+    "search_table",
+]
+
+#: The table a search may keep between searches (:func:`search_table`; UCI's ``Hash``).
+SearchTable = TranspositionTable
+#: What :func:`check_backend` asks about: a search or a solve.
+TASKS = ("search", "solve")
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How to search a position: the limits (``depth`` in plies, ``nodes``, ``time`` in
+    seconds; None: no limit of that kind), the ``algorithm`` (one of
+    :data:`ALGORITHMS`), the ``chance`` method of the negamax family (one of
+    :data:`CHANCE_MODES`), a ``seed`` breaking ties at random, and the ``backend``
+    (one of :data:`BACKENDS`; None: native where it runs). Checked when made: a wrong
+    value raises plies' error naming it (see :func:`plies.engine.search`)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    algorithm: str = DEFAULT_ALGORITHM
+    chance: str = "star1"
+    seed: int | None = None
+    backend: str | None = None
+    limits: Limits = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        limits = Limits(depth=self.depth, nodes=self.nodes, time=self.time)
+        object.__setattr__(self, "limits", limits)
+        need_choice(self.algorithm, "algorithm", ALGORITHMS)
+        need_choice(self.chance, "chance", CHANCE_MODES)
+        if self.seed is not None:
+            need_int(self.seed, "seed")
+        if self.backend is not None:
+            need_choice(self.backend, "backend", BACKENDS)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One completed depth of a search of ``state`` in ``game``: the engine's
+    ``result``, its :attr:`score` (what its value means in the game), its
+    :attr:`line` (the principal variation in the game's notation) and the text of its
+    best move (:attr:`best_text`)."""
+
+    game: BaseGame[Any, Any]
+    state: Any
+    result: SearchResult
+
+    @property
+    def score(self) -> Score:
+        """The result's score (:func:`plies.lab.score_of`)."""
+        return score_of(self.game, self.result)
+
+    @cached_property
+    def line(self) -> tuple[str, ...]:
+        """The principal variation, each move in the game's notation."""
+        return tuple(format_line(self.game, self.state, self.result.pv))
+
+    @property
+    def best_text(self) -> str | None:
+        """The first move of the line as text, None where there is none."""
+        return self.line[0] if self.line else None
+
+    def with_pv(self, moves: Sequence[Any]) -> Analysis:
+        """This analysis with ``moves`` as its principal variation (UCI finishes a
+        mating line with short searches); the score stays the search's."""
+        return Analysis(self.game, self.state, replace(self.result, pv=tuple(moves)))
+
+
+def _check_position(game: BaseGame[Any, Any], options: SearchOptions) -> None:
+    """Check what the engine does not: ``game`` and ``options`` (the engine checks the
+    state itself, once per search)."""
+    need_object(game, BaseGame, "game")
+    need_object(options, SearchOptions, "options")
+
+
+def analyze(
+    game: BaseGame[Any, Any],
+    state: Any,
+    options: SearchOptions | None = None,
+    *,
+    stop: StopRequest | None = None,
+    progress: Callable[[int], None] | None = None,
+    table: SearchTable | None = None,
+) -> Iterator[Analysis]:
+    """Search ``state`` by iterative deepening within ``options`` (default: no limit),
+    one :class:`Analysis` per completed depth (:func:`plies.engine.iterate`): a
+    ``stop`` request (an Event or a callable) ends it, ``progress`` is called with the
+    node count as it goes, ``table`` (:func:`search_table`) is kept between searches.
+    Everything is checked before the first depth runs."""
+    options = SearchOptions() if options is None else options
+    _check_position(game, options)
+    results = iterate(
+        game,
+        state,
+        limits=options.limits,
+        algorithm=options.algorithm,
+        chance=options.chance,
+        seed=options.seed,
+        stop=stop,
+        progress=progress,
+        backend=options.backend,
+        table=table,
+    )
+    return (Analysis(game, state, result) for result in results)
+
+
+def analyze_once(
+    game: BaseGame[Any, Any],
+    state: Any,
+    options: SearchOptions | None = None,
+    *,
+    stop: StopRequest | None = None,
+) -> Analysis:
+    """One search of ``state`` within ``options`` (:func:`plies.engine.search`): its
+    last completed depth, marked cut short where a limit or ``stop`` ended it, with
+    statistics of all the work done (the static evaluation and the first move at depth
+    0 when no depth completed)."""
+    options = SearchOptions() if options is None else options
+    _check_position(game, options)
+    result = search(
+        game,
+        state,
+        limits=options.limits,
+        algorithm=options.algorithm,
+        chance=options.chance,
+        seed=options.seed,
+        stop=stop,
+        backend=options.backend,
+    )
+    return Analysis(game, state, result)
+
+
+def check_backend(
+    game: BaseGame[Any, Any],
+    backend: str | None = None,
+    *,
+    task: str = "search",
+    state: Any = None,
+    algorithm: str = DEFAULT_ALGORITHM,
+) -> str:
+    """The backend (``native`` or ``python``) that ``backend`` (None: native where it
+    runs) picks for a ``task`` of ``game``: a ``search`` with ``algorithm`` or a
+    ``solve``, at ``state`` when given (:func:`plies.engine.choose_backend`). An
+    impossible ``native`` raises :class:`~plies.errors.SearchError` saying why, so a
+    shell can refuse it before anything runs."""
+    need_object(game, BaseGame, "game")
+    need_choice(task, "task", TASKS)
+    if task == "solve":
+        return choose_backend(game, backend, "solve", state)
+    return choose_backend(game, backend, "search", state, algorithm=algorithm)
+
+
+def search_table(entries: int) -> SearchTable:
+    """A new table of at most ``entries`` entries (at least 16) for :func:`analyze`
+    to keep between searches of the same game (UCI's ``Hash``)."""
+    need_int(entries, "entries", minimum=16)
+    return TranspositionTable(entries)
+
+
+def analysis_record(analysis: Analysis) -> dict[str, Any]:
+    """The JSON object of one completed depth (``plies analyze --json``): its depth,
+    value, score as text (:func:`plies.lab.format_score`'s ``info`` style), result and
+    distance, best move and line, nodes, speed, time, exactness, algorithm and every
+    statistic."""
+    need_object(analysis, Analysis, "analysis")
+    result = analysis.result
+    stats = result.stats
+    score = analysis.score
+    return {
+        "depth": result.depth,
+        "score": result.value + 0.0,  # + 0.0 turns -0.0 into 0.0
+        "score_text": format_score(score, "info"),
+        "result": score.outcome,
+        "distance": score.plies,
+        "best_move": analysis.best_text,
+        "pv": list(analysis.line),
+        "nodes": stats.nodes,
+        "nps": round(stats.nps),
+        "time": round(stats.time, 6),
+        "exact": result.exact,
+        "algorithm": result.algorithm,
+        "stats": stats.as_dict(),
+    }
