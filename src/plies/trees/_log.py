@@ -6,7 +6,7 @@ finished. Frames are kept in the view of the player at their node (``colour`` +1
 MAX and chance nodes, -1 at MIN nodes: alpha, beta, best and value are then negated,
 and alpha is MIN's bound). Leaves get no record of their own: which leaves were
 evaluated, and with what window, follows from the frames (:func:`evaluated_leaves`).
-The search writes its events as it goes (:mod:`plies.trees._loop`); nothing here
+The search records its events as it goes (:mod:`plies.trees._loop`); nothing here
 rebuilds them.
 """
 
@@ -152,19 +152,20 @@ class SearchLog:
     """What one search did, kept per visited inner node only (never per tree node).
 
     ``frames``: the finished frames; ``statics``: nodes scored at the depth limit;
-    ``prune``: whether bounds moved and cut-offs could fire; ``events``: the trace
-    (None with tracing off); ``root_leaf``: the window a leaf root was evaluated with
+    ``prune``: whether bounds moved and cut-offs could fire; ``trace``: the events
+    the search recorded (its trace, with a method ``events()``; None with tracing
+    off); ``root_leaf``: the window a leaf root was evaluated with
     (the one search without a frame).
     """
 
-    __slots__ = ("cutoffs", "events", "frames", "prune", "root_leaf", "statics")
+    __slots__ = ("cutoffs", "frames", "prune", "root_leaf", "statics", "trace")
 
-    def __init__(self, *, trace: bool, prune: bool) -> None:
+    def __init__(self, *, prune: bool) -> None:
         self.prune = prune
         self.frames: list[Frame] = []
         self.statics: list[Scored] = []
         self.cutoffs = 0
-        self.events: list[Any] | None = [] if trace else None
+        self.trace: Any = None  # the search sets its trace here
         self.root_leaf: tuple[Number, Number] | None = None
 
     @property

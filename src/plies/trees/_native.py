@@ -143,7 +143,7 @@ class NativeLog(SearchLog):
         pv: list[int],
         cutoffs: int,
     ) -> None:
-        super().__init__(trace=False, prune=prune)
+        super().__init__(prune=prune)
         self.cutoffs = cutoffs
         self._tree, self._ints = tree, flat.ints
         self._whole, self._reals, self._pv = ints, reals, pv

@@ -10,7 +10,7 @@ from typing import Literal
 
 from plies.errors import ArgumentTypeError, SearchError, TreeError
 from plies.trees._log import SearchLog, evaluated_leaves, frame_cutoff
-from plies.trees._model import Number, Tree, format_number
+from plies.trees._model import Number, Tree, format_number, no_gc
 
 __all__ = [
     "Backup",
@@ -428,8 +428,12 @@ class TreeResult:
         """The trace: every step of the search as typed events (empty with ``trace``
         off). Negamax events are from the view of the player at each node; the others
         are in MAX's view."""
-        events: list[Event] | None = self._log.events
-        return [] if events is None else events
+        trace = self._log.trace
+        if trace is None:
+            return []
+        with no_gc():  # 240 -> ??? ms for the 113,513 events of alpha-beta on 10^6 leaves
+            events: list[Event] = trace.events()
+        return events
 
     # Per-node views ------------------------------------------------------------------
 

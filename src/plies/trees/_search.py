@@ -207,7 +207,7 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
             window=options.window,
         )
     else:
-        log = SearchLog(trace=options.trace, prune=prune)
+        log = SearchLog(prune=prune)
         with no_gc():
             value = run(tree, options, log, _orderer(tree, options))
     alpha0, beta0 = options.window
