@@ -27,6 +27,8 @@ opening book (:func:`open_book`, :func:`book_answer`, :func:`book_record`).
 ['--strict has no effect: minimax does not prune here']
 """
 
+from typing import TYPE_CHECKING, Any
+
 from plies.games import GAMES, OPENSPIEL, GameEntry, get_game, parse_game_spec
 from plies.games.text import MAX_DIGITS, shown
 from plies.lab._analyze import (
@@ -44,8 +46,8 @@ from plies.lab._analyze import (
     search_table,
 )
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
+from plies.lab._expected import keeps_score, split_expected
 from plies.lab._games import game_tree, load_game, read_game_tree
-from plies.lab._lines import AnalyzeLines, SolveLines, keeps_score, split_expected
 from plies.lab._play import EngineMove, engine_move, play_engine_move
 from plies.lab._room import (
     Outcome,
@@ -178,3 +180,20 @@ __all__ = [
     "warm_solver",
     "with_bounds",
 ]
+
+if TYPE_CHECKING:
+    from plies.lab._lines import AnalyzeLines, SolveLines
+
+#: Names made on first use: the line jobs of batches, which only batches load.
+_LAZY = {"AnalyzeLines": "plies.lab._lines", "SolveLines": "plies.lab._lines"}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY`, its module imported on first use (start-up time)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'plies.lab' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
