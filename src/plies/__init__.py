@@ -13,8 +13,8 @@ from one above, and packages side by side on a floor (``|``) do not import each 
     plies.trees | plies.game               explicit trees; the game protocol
     plies.errors, plies._arguments, plies._forkserver    shared helpers
 
-The shells reach games only through :mod:`plies.lab`, the engine imports no game, and
-no package imports another's private (``_``) module or name. ``lint-imports`` checks
+The shells reach games, the engine and books only through :mod:`plies.lab`, the
+engine imports no game, and no package imports another's private (``_``) module or name. ``lint-imports`` checks
 the floors (``[tool.importlinter]`` in pyproject.toml) and ``tests/test_layers.py`` the
 private names.
 """
