@@ -91,7 +91,8 @@ class _Trace:
     object (a frozen dataclass's fields are set one by one), and values added to one
     list cost half as much as as many tuples kept: on the 10^6-leaf tree alpha-beta
     with the trace took 132 ms when it made its events as it went, 24 ms with a tuple
-    per record, and ?? ms now (?? ms without the trace).
+    per record, and 19-20 ms now (12.5-14 ms without the trace; main before this loop,
+    321ec48: 12.7 and 9.7 ms).
     """
 
     __slots__ = ("movers", "records", "strict", "tree")
@@ -224,18 +225,21 @@ def run(
     tree: Tree, options: SearchOptions, log: SearchLog, order: Callable[[int], list[int]]
 ) -> Number:
     """Search ``tree`` as ``options`` say, children in the order ``order`` gives,
-    logging into ``log``; the root's value in MAX's view.
+    logging into ``log``; the root's value in MAX's view."""
+    s = _Search(tree, options, log, order)
+    root = _enter_root(s, options.window)
+    return _loop(s, root) if isinstance(root, Frame) else root
+
+
+def _loop(s: _Search, f: Frame) -> Number:
+    """Search from the root's frame ``f``; the root's value in MAX's view.
 
     The loop searches the frame ``f`` on top of ``stack``: the leaves among its
     children at once, until an inner child opens a frame of its own (``below``),
     pushed and searched next; a finished frame hands its value ``v`` to its parent.
-    One function and no step calls: a call per step took 15% more time (alpha-beta
-    on 10^6 leaves 15.3 -> 13.3 ms, minimax 288 -> 252 ms).
+    No call per step: it took 15% more time (alpha-beta on 10^6 leaves 15.3 -> 13.3
+    ms, minimax 288 -> 252 ms).
     """
-    s = _Search(tree, options, log, order)
-    f = _enter_root(s, options.window)
-    if not isinstance(f, Frame):
-        return f
     value_of, prune, strict, records = s.value, s.prune, s.strict, s.records
     kind, order, plain = s.kind, s.order, s.plain
     stack: list[Frame] = []
@@ -256,21 +260,17 @@ def run(
                     pass  # the value of an inner child, back from its frame
                 elif (lv := value_of[child]) is not None:  # a leaf (inner nodes have none)
                     v, entered = c * lv, alpha
-                else:
-                    f.taken, f.alpha, f.alpha_source = i, alpha, asrc
-                    f.best, f.best_child = best, bestc
-                    k = kind[child]
-                    if plain and k in ("max", "min"):  # _inner_child without the call, the
-                        # pairs and the checks: minimax 273 -> 248 ms, alpha-beta 13.9 -> 12.4,
-                        # alpha-beta with the trace 25 -> 20
-                        below = (
-                            Frame(child, order(child), c, alpha, beta, asrc, f.beta_source)
-                            if (k == "max") == (c > 0)
-                            else Frame(child, order(child), -c, -beta, -alpha, f.beta_source, asrc)
-                        )
-                        if records is not None:  # as _Trace.enter: trace 25 -> 20 ms
-                            records += (_ENTER, child, below.alpha, below.beta, below.colour)
-                        break
+                elif plain and (k := kind[child]) in ("max", "min"):  # _inner_child without
+                    # the call, pairs and checks: alpha-beta 13.9 -> 12.4 ms, minimax 273 ->
+                    # 248, alpha-beta with the trace 25 -> 20 (the entry recorded here)
+                    if (k == "max") == (c > 0):
+                        below = Frame(child, order(child), c, alpha, beta, asrc, f.beta_source)
+                    else:
+                        below = Frame(child, order(child), -c, -beta, -alpha, f.beta_source, asrc)
+                    if records is not None:
+                        records += (_ENTER, child, below.alpha, below.beta, below.colour)
+                    break
+                else:  # a chance child, or one at the depth limit: its frame or its value
                     v = _inner_child(s, f, child, (alpha, beta), (asrc, f.beta_source))
                     if type(v) is Frame or type(v) is ChanceFrame:
                         below, v = v, None
@@ -291,8 +291,7 @@ def run(
                     f.cut, i = i, end
                     s.log.cutoffs += 1
                     break
-            if below is None:
-                f.taken, f.alpha, f.alpha_source, f.best, f.best_child = i, alpha, asrc, best, bestc
+            f.taken, f.alpha, f.alpha_source, f.best, f.best_child = i, alpha, asrc, best, bestc
         if below is not None:
             stack.append(f)
             f, v = below, None

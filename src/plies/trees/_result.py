@@ -431,7 +431,7 @@ class TreeResult:
         trace = self._log.trace
         if trace is None:
             return []
-        with no_gc():  # 240 -> ??? ms for the 113,513 events of alpha-beta on 10^6 leaves
+        with no_gc():  # 240 -> 146 ms for the 113,513 events of alpha-beta on 10^6 leaves
             events: list[Event] = trace.events()
         return events
 
