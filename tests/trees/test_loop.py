@@ -199,3 +199,40 @@ def test_every_algorithm_searches_as_the_textbook(
 )
 def test_expectiminimax_searches_as_the_textbook(tree: Tree, opts: dict[str, Any]) -> None:
     assert_as_the_textbook(tree, SearchOptions(algorithm="expectiminimax", **opts))
+
+
+def _colour(tree: Tree, node: int) -> int:
+    """The player whose view negamax shows at ``node``: its own, a leaf's parent's."""
+    if tree.kind[node] == "leaf" and node:
+        node = tree.parent[node]
+    return -1 if tree.kind[node] == "min" else 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(ragged_trees(), prune_options)
+def test_negamax_events_are_alphabetas_in_the_players_view(
+    tree: Tree, opts: dict[str, Any]
+) -> None:
+    """The events are made from the search's records on first read: negamax's are
+    alpha-beta's, each turned into the view of the player at its node."""
+    ab = search(tree, SearchOptions(algorithm="alphabeta", **opts)).events
+    nm = search(tree, SearchOptions(algorithm="negamax", **opts)).events
+    assert [(type(e), e.node) for e in nm] == [(type(e), e.node) for e in ab]
+    for mine, max_view in zip(nm, ab, strict=True):
+        c = _colour(tree, mine.node)
+        if isinstance(mine, Enter):
+            assert isinstance(max_view, Enter)
+            window = (max_view.alpha, max_view.beta) if c > 0 else (-max_view.beta, -max_view.alpha)
+            assert (mine.alpha, mine.beta) == window
+        elif isinstance(mine, Exit):
+            assert isinstance(max_view, Exit)
+            assert mine.value == c * max_view.value
+        elif isinstance(mine, Backup):
+            assert isinstance(max_view, Backup)
+            assert (mine.received, mine.value) == (c * max_view.received, c * max_view.value)
+            child_c = _colour(tree, mine.child) if tree.children[mine.child] else 1
+            assert mine.child_value == child_c * max_view.child_value
+            assert mine.negated == (child_c != c)
+            assert (mine.cutoff is None) == (max_view.cutoff is None)
+        else:
+            assert mine == max_view
