@@ -5,6 +5,7 @@ both tie rules, fail-soft and fail-hard, every ordering, root windows)."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -236,3 +237,23 @@ def test_negamax_events_are_alphabetas_in_the_players_view(
             assert (mine.cutoff is None) == (max_view.cutoff is None)
         else:
             assert mine == max_view
+
+
+def test_a_window_star1_rounding_inverted_is_clamped_as_in_maxs_view() -> None:
+    """Star1's windows are computed in floats and can come out inverted (alpha a
+    rounding above beta): a fail-hard MIN node then returns what the textbook's MAX
+    view returns (found by the test above: -10 instead of -10.000000000000002)."""
+    from plies.trees._parse import parse_json
+
+    def node(kind: str, *children: Any, p: float | None = None) -> dict[str, Any]:
+        return {"kind": kind, "children": list(children), **({} if p is None else {"p": p})}
+
+    chance = node(
+        "chance",
+        *(node("max", node("max", -10), p=0.2) for _ in range(3)),
+        node("min", node("max", -10), p=0.2),
+        node("max", -10, p=0.2),
+    )
+    tree = parse_json(json.dumps({"tree": node("min", -10, chance), "bounds": [-10, 10]}))
+    options = SearchOptions(algorithm="expectiminimax", fail_soft=False, strict=True)
+    assert_as_the_textbook(tree, options)

@@ -372,8 +372,10 @@ def _close(s: _Search, f: Frame) -> Number:
         values = f.values
         if values is not None and not f.cut:
             best = math.fsum(values) / len(f.kids)  # exact: equal averages tie
-    elif not s.soft:
+    elif not s.soft and f.colour > 0:
         best = min(max(best, f.alpha_in), f.beta_in)
+    elif not s.soft:  # the clamp of MAX's view, negated: it differs when Star1's rounding
+        best = max(min(best, f.beta_in), f.alpha_in)  # inverted the window (alpha > beta)
     f.value = best
     s.log.frames.append(f)
     if s.trace is not None:
