@@ -14,9 +14,9 @@ from one above, and packages side by side on a floor (``|``) do not import each 
     plies.errors, plies._arguments, plies._forkserver    shared helpers
 
 The shells reach games, the engine and books only through :mod:`plies.lab`, the
-engine imports no game, and no package imports another's private (``_``) module or name. ``lint-imports`` checks
-the floors (``[tool.importlinter]`` in pyproject.toml) and ``tests/test_layers.py`` the
-private names.
+engine imports no game, and no package imports another's private (``_``) module or
+name. ``lint-imports`` checks the floors (``[tool.importlinter]`` in pyproject.toml)
+and ``tests/test_layers.py`` the private names.
 """
 
 from plies.errors import (
