@@ -43,6 +43,24 @@ def _settle(page: Any) -> None:
         page.wait_for_function(SIZED, timeout=5000)
 
 
+#: The stepper's page has moved past its first step.
+STEPPED = """() => {
+  const doc = document.getElementById('stepper').contentDocument;
+  return doc !== null && Number(doc.body.dataset.step) > 0;
+}"""
+
+#: Two frames: the stepper lays out the new step, then the lab's resize observer resizes
+#: the frame (measured at once, a click's new narration could still be in the old frame).
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _settle_step(page: Any) -> None:
+    """Wait for the stepper to leave step 0, for it to lay out, and for its frame's height."""
+    page.wait_for_function(STEPPED)
+    page.evaluate(TWO_FRAMES)
+    _settle(page)
+
+
 def _stepper(page: Any) -> Any:
     frame = page.locator("#stepper").element_handle().content_frame()
     assert frame is not None
@@ -68,7 +86,7 @@ def test_the_stepper_frame_shows_the_whole_tree(
         assert_whole_tree_shows(stepper.evaluate(GEOMETRY), f"{tree} at {size}, step 0")
         page.screenshot(path=str(tmp_path / f"lab-{size}-{tree}-0.png"), full_page=True)
         stepper.click("#end")
-        _settle(page)
+        _settle_step(page)
         view = stepper.evaluate(GEOMETRY)
         assert view["step"] > 0
         assert_whole_tree_shows(view, f"{tree} at {size}, last step")
