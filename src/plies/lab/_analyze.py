@@ -89,6 +89,17 @@ class SearchOptions:
         if self.backend is not None:
             need_choice(self.backend, "backend", BACKENDS)
 
+    def engine_options(self) -> dict[str, Any]:
+        """The keywords :func:`plies.engine.search` and :func:`~plies.engine.iterate`
+        take from these options."""
+        return {
+            "limits": self.limits,
+            "algorithm": self.algorithm,
+            "chance": self.chance,
+            "seed": self.seed,
+            "backend": self.backend,
+        }
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -146,16 +157,7 @@ def analyze(
     options = SearchOptions() if options is None else options
     _check_position(game, options)
     results = iterate(
-        game,
-        state,
-        limits=options.limits,
-        algorithm=options.algorithm,
-        chance=options.chance,
-        seed=options.seed,
-        stop=stop,
-        progress=progress,
-        backend=options.backend,
-        table=table,
+        game, state, stop=stop, progress=progress, table=table, **options.engine_options()
     )
     return (Analysis(game, state, result) for result in results)
 
@@ -173,16 +175,7 @@ def analyze_once(
     0 when no depth completed)."""
     options = SearchOptions() if options is None else options
     _check_position(game, options)
-    result = search(
-        game,
-        state,
-        limits=options.limits,
-        algorithm=options.algorithm,
-        chance=options.chance,
-        seed=options.seed,
-        stop=stop,
-        backend=options.backend,
-    )
+    result = search(game, state, stop=stop, **options.engine_options())
     return Analysis(game, state, result)
 
 
