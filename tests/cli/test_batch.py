@@ -14,10 +14,11 @@ import pytest
 
 from cli_errors import run
 from plies.cli import _batch
-from plies.cli._batch import read_batch, split_expected
+from plies.cli._batch import read_batch
 from plies.cli._solve import SolveLines
 from plies.cluster import LineResult
 from plies.errors import LimitError, PliesError
+from plies.lab import split_expected
 
 # From Pons' Test_L1_R2: 34 stones, then the score 1 (the issue's example).
 STONES = "7422341735647741166133573473242566"

@@ -26,16 +26,13 @@ from plies.cluster import (
     tls_files,
 )
 from plies.errors import LimitError, PliesError
-from plies.lab import keeps_score, split_expected
 
 __all__ = [
     "add_cluster_arguments",
     "batch_items",
     "batch_progress",
-    "keeps_score",
     "read_batch",
     "run_batch",
-    "split_expected",
     "tls_configured",
 ]
 

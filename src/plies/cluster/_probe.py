@@ -28,10 +28,10 @@ from typing import Any
 
 from plies.cluster._shared import release, shared_table
 from plies.engine import Limits
-from plies.engine.solver import ExactProber, ProbeStopped, engine_shift, threshold_port
+from plies.engine.solver import ExactProber, ProbeStopped, threshold_port
 from plies.game import BaseGame
 
-__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "engine_shift", "pons_table", "work_done"]
+__all__ = ["ENGINE", "PONS", "ProbeJob", "Probed", "pons_table", "work_done"]
 
 #: The scale of Connect Four on the native kernel (see the module's docstring).
 PONS = "pons"

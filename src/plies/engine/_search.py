@@ -431,11 +431,13 @@ class _Run:
                         best_move = self._break_tie(depth, value, best_move)
                     except SearchAborted:  # the depth is done; only the tie-break is cut
                         self.aborted = True
+                distance = 0 if game.has_chance else score_distance(value) or 0
                 self.last = SearchResult(
                     value=value,
                     best_move=best_move,
-                    # A mate proven beyond the depth (an extension): its whole line.
-                    pv=self._pv(best_move, max(depth, score_distance(value) or 0)),
+                    # A mate proven beyond the depth (an extension): its whole line. A
+                    # chance game's value is an expected utility, never a distance.
+                    pv=self._pv(best_move, max(depth, distance)),
                     depth=depth,
                     completed=True,
                     exact=exact,

@@ -18,7 +18,7 @@ from typing import Any
 from plies.book import Book
 from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
 from plies.lab._analyze import Analysis, SearchOptions, analyze_once
-from plies.lab._room import Room, RoomError, _after, _need_room
+from plies.lab._room import Room, RoomError, _after, _need_room, need_player_to_move
 from plies.lab._search import need
 from plies.lab._text import format_score
 
@@ -90,11 +90,8 @@ def engine_move(
     options = _options(options, limits, algorithm, backend)
     if book is not None:
         need(book, Book, "book")
+    need_player_to_move(room)
     game, state = room.game, room.state
-    if game.is_terminal(state):
-        raise RoomError(f"{game.name}: the game is over, there is nothing to search")
-    if room.is_chance():
-        raise RoomError(f"{game.name}: a chance event is due first (roll)")
     known = book.answer(state, moves="best") if book is not None else None
     if known is not None:
         text = game.format_move(state, known.best_move)

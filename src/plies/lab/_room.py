@@ -158,11 +158,19 @@ def room_of(game: BaseGame[Any, Any], state: Any, *, bounded: bool = True) -> Ro
     return Room(game, (state,), (), (), bounded)
 
 
-def _need_room(room: object) -> Room:
-    """``room``, which must be a :class:`Room` (:class:`ArgumentTypeError` if not)."""
+def _need_room(room: object) -> None:
+    """Check that ``room`` is a :class:`Room` (:class:`ArgumentTypeError` if not)."""
     need(room, Room, "room")
-    assert isinstance(room, Room)
-    return room
+
+
+def need_player_to_move(room: Room) -> None:
+    """Check that a player, not chance, moves next in ``room`` (:class:`RoomError`:
+    the game is over, or a chance event is due first): what an engine's search asks."""
+    game = room.game
+    if game.is_terminal(room.state):
+        raise RoomError(f"{game.name}: the game is over, there is nothing to search")
+    if room.is_chance():
+        raise RoomError(f"{game.name}: a chance event is due first (roll)")
 
 
 def play_move(room: Room, text: str) -> Room:
@@ -506,12 +514,8 @@ def think(
     if stop is not None and not isinstance(stop, threading.Event) and not callable(stop):
         raise RoomError(f"stop must be a threading.Event, a callable or None, not {stop!r:.40}")
     options = _limits(depth, seconds)
-    game, state = room.game, room.state
-    if game.is_terminal(state):
-        raise RoomError(f"{game.name}: the game is over, there is nothing to search")
-    if room.is_chance():
-        raise RoomError(f"{game.name}: a chance event is due first (roll)")
-    return _thinking(game, state, options, stop)
+    need_player_to_move(room)
+    return _thinking(room.game, room.state, options, stop)
 
 
 def _thinking(

@@ -254,7 +254,9 @@ def _loop(s: _Search, f: Frame) -> Number:
             end, entered = len(kids), None  # entered: the alpha a leaf child was entered with
             if v is not None:
                 i -= 1  # the child whose value is waiting comes round again, to be backed up
-            for child in kids[i:] if i else kids:  # a for loop: minimax 289 -> 272 ms
+            # A for loop (minimax 289 -> 272 ms); a resumed frame's children by index, not a
+            # copy of the rest (kids[i:] made a node of b inner children cost b^2).
+            for child in map(kids.__getitem__, range(i, end)) if i else kids:
                 i += 1
                 if v is not None:
                     pass  # the value of an inner child, back from its frame
@@ -396,10 +398,10 @@ def _chance_step(s: _Search, f: ChanceFrame, v: Number | None) -> Frame | None:
         f.taken += 1
         window, sources = _chance_window(s, f, child)
         f.windows.append(window)
-        if s.kind[child] == "leaf" and s.value[child] is not None:
+        if (lv := s.value[child]) is not None:  # a leaf (inner nodes have no value)
             if s.trace is not None:
                 s.trace.leaf(child, *window, 1)
-            below: Frame | Number = leaf_value(s.tree, child)
+            below: Frame | Number = lv
         else:
             below = _inner_child(s, f, child, window, sources)
         if isinstance(below, Frame):

@@ -86,15 +86,12 @@ class ThresholdProbes:
         from plies.games.connect4 import _pons as kernel
         from plies.games.connect4._solve import _Kernel
 
-        size = self.game.size
-        if state.won:  # the opponent's last stone won
-            return Probe(-((size + 2 - state.ply) // 2), 0)
-        if state.ply == size:
-            return Probe(0, 0)
+        if state.won or state.ply == self.game.size:  # over: no node
+            return Probe(self.game.solver_score(state), 0)
         run = _Kernel(self.game, table, limits, stop, None, seed=seed)
         position, mask = np.uint64(state.position), np.uint64(state.mask)
         if self.game.winning_move(state) is not None:
-            return Probe((size + 1 - state.ply) // 2, 0)
+            return Probe((self.game.size + 1 - state.ply) // 2, 0)
         try:
             score = run.run(kernel.negamax, position, mask, state.ply, threshold, threshold + 1)
         except KernelStopped as exc:

@@ -163,10 +163,8 @@ def _search(
     game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool, moves: str
 ) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
     """``(Pons' score, best moves, line)``; a finished game scores 0 or a loss."""
-    if state.won:
-        return -((game.size + 2 - state.ply) // 2), (), ()
-    if state.ply == game.size:
-        return 0, (), ()
+    if state.won or state.ply == game.size:
+        return game.solver_score(state), (), ()
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     score = int(run.run(kernel.solve_root, position, mask, ply, weak))
     try:

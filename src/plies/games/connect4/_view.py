@@ -25,7 +25,7 @@ def connect4_board(game: Connect4, state: Connect4State) -> Board:
     width, height = len(rows[0]), len(rows)
 
     def column(move: str) -> list[Cell]:
-        index = int(move) - 1 if move.isdigit() else -1
+        index = int(move) - 1 if move.isascii() and move.isdigit() else -1
         return [(row, index) for row in range(height)] if 0 <= index < width else []
 
     return Board(rows, "discs", [str(i + 1) for i in range(width)], cells_of=column)

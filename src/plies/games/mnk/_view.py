@@ -24,7 +24,7 @@ def mnk_board(game: MNKGame, state: MNKState) -> Board:
     width, height = len(rows[0]), len(rows)
 
     def cell(move: str) -> list[Cell]:
-        index = int(move) - 1 if move.isdigit() else -1
+        index = int(move) - 1 if move.isascii() and move.isdigit() else -1
         return [divmod(index, width)] if 0 <= index < width * height else []
 
     return Board(rows, "marks", cells_of=cell)

@@ -31,5 +31,5 @@ def square(move: str) -> list[Cell]:
     """The (row, column) a move's text names (``d3``: row 2, column 3), or none."""
     column = ord(move[:1] or "?") - ord("a")
     rank = move[1:]
-    row = int(rank) - 1 if rank.isdigit() else -1
+    row = int(rank) - 1 if rank.isascii() and rank.isdigit() else -1
     return [(row, column)] if 0 <= row < 8 and 0 <= column < 8 else []
