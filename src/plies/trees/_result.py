@@ -4,9 +4,10 @@ trace of typed events that the narration, the renderers and graders read."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from plies.errors import ArgumentTypeError, SearchError, TreeError
 from plies.trees._log import SearchLog, evaluated_leaves, frame_cutoff
@@ -218,6 +219,29 @@ class Exit:
 
 
 Event = Enter | Evaluate | Static | Backup | Exit
+
+_E = TypeVar("_E")
+
+
+def maker(cls: type[_E]) -> Callable[..., _E]:
+    """A function making a ``cls`` (a frozen dataclass with slots, such as an event)
+    from all its fields, in order, as its ``__init__`` does, but storing each field
+    through its slot instead of ``object.__setattr__``: an event in half the time.
+    The search's trace makes its events with these (on a random tree of 1,365 nodes,
+    making the events took three quarters of a traced alpha-beta search). The function is
+    generated from the fields, as dataclasses generate ``__init__``.
+
+    >>> maker(Enter)(1, -2, 3) == Enter(1, -2, 3)
+    True
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    scope: dict[str, Any] = {f"set_{n}": getattr(cls, n).__set__ for n in names}
+    scope |= {"new": object.__new__, "cls": cls}
+    body = "".join(f"    set_{n}(e, {n})\n" for n in names)
+    exec(f"def make({', '.join(names)}):\n    e = new(cls)\n{body}    return e\n", scope)
+    made: Callable[..., _E] = scope["make"]
+    made.__qualname__ = made.__name__ = f"make_{cls.__name__}"
+    return made
 
 
 # Results --------------------------------------------------------------------------------
