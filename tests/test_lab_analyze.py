@@ -184,6 +184,31 @@ def test_engine_move_takes_options_or_limits_alike() -> None:
         lab.engine_move(room)
 
 
+@pytest.mark.parametrize(
+    ("spec", "moves", "depth"),
+    [
+        ("tictactoe", "1 4 2", 3),
+        ("connect4", "4453", 5),
+        ("othello", "", 3),
+        ("nim", "", 4),
+        ("checkers", "", 3),
+        ("chess", "e2e4 e7e5", 2),
+        ("pig", "", 2),
+    ],
+)
+def test_plies_play_and_the_web_room_play_the_same_move(spec: str, moves: str, depth: int) -> None:
+    """One engine for both shells: ``plies play``'s move (engine_move) is the web
+    room's (think's last item), with the same depth and score."""
+    room = lab.room_of(*lab.load_game(spec, moves))
+    if lab.outcome(room) is not None or room.game.is_chance(room.state):
+        pytest.skip("no player to move")
+    chosen = lab.engine_move(room, lab.SearchOptions(depth=depth))
+    best = list(lab.think(room, depth=depth))[-1]
+    assert best["kind"] == "best"
+    assert (chosen.text, f"depth {best['depth']}") == (best["text"], chosen.note.split(", ")[1])
+    assert chosen.note.startswith(f"score {best['score']},")
+
+
 def _imported_modules(path: Path) -> set[str]:
     modules = set()
     for node in ast.walk(ast.parse(path.read_text())):

@@ -17,8 +17,8 @@ from typing import Any
 
 from plies.book import Book
 from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
-from plies.lab._analyze import Analysis, SearchOptions, analyze_once
-from plies.lab._room import Room, RoomError, _after, _need_room, need_player_to_move
+from plies.lab._analyze import Analysis, SearchOptions
+from plies.lab._room import Room, RoomError, _after, _deepen, _need_room, need_player_to_move
 from plies.lab._search import need
 from plies.lab._text import format_score
 
@@ -83,9 +83,10 @@ def engine_move(
     book: Book | None = None,
 ) -> EngineMove:
     """The engine's move in the room's position: the ``book``'s best move when it knows
-    the position, else one search within ``options`` (:func:`plies.lab.analyze_once`;
-    or ``limits`` with ``algorithm`` and ``backend``). Raises :class:`RoomError` when
-    the game is over or a chance event is due."""
+    the position, else the move the web room's engine plays (:func:`plies.lab.think`): the best
+    of the last depth completed within ``options`` (or ``limits`` with ``algorithm``
+    and ``backend``), or of one ply when none completed. Raises :class:`RoomError`
+    when the game is over or a chance event is due."""
     _need_room(room)
     options = _options(options, limits, algorithm, backend)
     if book is not None:
@@ -96,7 +97,7 @@ def engine_move(
     if known is not None:
         text = game.format_move(state, known.best_move)
         return EngineMove(known.best_move, text, _book_note(known), book=known)
-    found = analyze_once(game, state, options)
+    *_, (found, _) = _deepen(game, state, options, None)  # what the web room plays too
     result = found.result
     text = game.format_move(state, result.best_move)
     return EngineMove(result.best_move, text, _search_note(found), search=result)

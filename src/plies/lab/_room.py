@@ -36,7 +36,7 @@ from plies.engine import StopRequest
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
-from plies.lab._analyze import SearchOptions, analyze, analyze_once
+from plies.lab._analyze import Analysis, SearchOptions, analyze, analyze_once
 from plies.lab._games import MAX_GAME_TREE_NODES, picture
 from plies.lab._search import need
 from plies.lab._text import format_score
@@ -518,35 +518,50 @@ def think(
     return _thinking(room.game, room.state, options, stop)
 
 
-def _thinking(
+def _deepen(
     game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[tuple[Analysis, bool | None]]:
+    """The engine choosing its move in ``state`` (a player moves next): each completed
+    depth as ``(analysis, None)``, then the analysis whose move it plays and whether a
+    limit or ``stop`` cut the search short: the last completed depth, or a one-ply
+    search when no depth finished. The web room streams it (:func:`think`) and ``plies
+    play`` plays its move (:func:`plies.lab.engine_move`)."""
     stop = stop if stop is not None else threading.Event()
     last = None
     for found in analyze(game, state, options, stop=stop):
         last = found
-        result = found.result
-        yield {
-            "kind": "info",
-            "depth": result.depth,
-            "score": format_score(found.score),
-            "pv": list(found.line),
-            "nodes": result.stats.nodes,
-            "nps": round(result.stats.nps),
-            "time": round(result.stats.time, 3),
-            "exact": result.exact,
-        }
+        yield found, None
     stopped = last is None or (last.result.depth < (options.depth or 0) and not last.result.exact)
     if last is None or last.result.best_move is None:
         # Not one depth finished: the one-ply search is fast and never stops early.
         last = analyze_once(game, state, SearchOptions(depth=1, time=0.5))
-    best_move = last.result.best_move
-    index = next(i for i, m in enumerate(game.legal_moves(state)) if m == best_move)
-    yield {
-        "kind": "best",
-        "index": index,
-        "text": game.format_move(state, best_move),
-        "depth": last.result.depth,
-        "score": format_score(last.score),
-        "stopped": stopped,
-    }
+    yield last, stopped
+
+
+def _thinking(
+    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
+) -> Iterator[dict[str, Any]]:
+    for found, stopped in _deepen(game, state, options, stop):
+        result = found.result
+        if stopped is None:
+            yield {
+                "kind": "info",
+                "depth": result.depth,
+                "score": format_score(found.score),
+                "pv": list(found.line),
+                "nodes": result.stats.nodes,
+                "nps": round(result.stats.nps),
+                "time": round(result.stats.time, 3),
+                "exact": result.exact,
+            }
+            continue
+        best_move = result.best_move
+        index = next(i for i, m in enumerate(game.legal_moves(state)) if m == best_move)
+        yield {
+            "kind": "best",
+            "index": index,
+            "text": game.format_move(state, best_move),
+            "depth": result.depth,
+            "score": format_score(found.score),
+            "stopped": stopped,
+        }
