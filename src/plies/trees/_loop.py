@@ -9,19 +9,21 @@ without pruning, alpha-beta and negamax the same loop with it: they differ only 
 the view their events are written in (MAX's, or the player's at each node for
 negamax), which :class:`_Trace` chooses as it makes them.
 
-The loop keeps an explicit stack of named frames (:class:`~plies.trees._log.Frame`),
-one per open inner node, so a chain 100,000 nodes deep is no problem; leaves are
-searched in their parent's loop over its children, with no frame. When tracing, each
-event's values are recorded as the search goes, and made into events when first read
-(nothing is searched again). The Numba kernel (:mod:`plies.trees._kernel`) is the same loop
+The loop keeps the MAX or MIN node it searches in local variables and the nodes above
+it on an explicit stack (their locals, or a chance node's open frame), so a chain
+100,000 nodes deep is no problem; leaves are searched in their parent's loop over its
+children. A finished inner node is logged as a named frame
+(:class:`~plies.trees._log.Frame`), written once. When tracing, each event's values
+are recorded as the search goes, and made into events when first read (nothing is
+searched again). The Numba kernel (:mod:`plies.trees._kernel`) is the same loop
 compiled, for the given order without trace, depth limit or chance nodes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from plies.errors import SearchError
 from plies.trees._log import ChanceFrame, Frame, Scored, SearchLog, frame_cutoff
@@ -74,10 +76,10 @@ def is_uniform(tree: Tree, node: int) -> bool:
 # The trace -------------------------------------------------------------------------------
 
 # What a trace record starts with, unless it is a back-up at a MAX or MIN node (it then
-# starts with the frame) or an event made at once (Static, and a chance node's Backup);
-# and each record's length.
+# starts with the node, an int) or an event made at once (Static, and a chance node's
+# Backup); and each record's length.
 _ENTER, _LEAF, _EXIT = "enter", "leaf", "exit"
-_LENGTH = {_ENTER: 5, _LEAF: 5, _EXIT: 4, Frame: 9}
+_LENGTH = {_ENTER: 5, _LEAF: 5, _EXIT: 4, int: 9}
 # The events, made without their __init__ (see maker): reading the events of a traced
 # search took 30-40% less time.
 _make_enter, _make_evaluate, _make_static = maker(Enter), maker(Evaluate), maker(Static)
@@ -99,10 +101,10 @@ class _Trace:
     321ec48: 12.7 and 9.7 ms).
     """
 
-    __slots__ = ("movers", "records", "strict", "tree")
+    __slots__ = ("frames", "movers", "records", "strict", "tree")
 
-    def __init__(self, tree: Tree, *, movers: bool, strict: bool) -> None:
-        self.tree, self.movers, self.strict = tree, movers, strict
+    def __init__(self, tree: Tree, frames: list[Frame], *, movers: bool, strict: bool) -> None:
+        self.tree, self.frames, self.movers, self.strict = tree, frames, movers, strict
         self.records: list[Any] = []
 
     def enter(self, node: int, alpha: Number, beta: Number, c: int) -> None:
@@ -127,13 +129,15 @@ class _Trace:
         event = _make_backup(f.node, child, v, v, False, shown, True, None, None, f.cutoff)
         self.records.append(event)
 
-    # A back-up at a MAX or MIN node is recorded by the loop itself (see run), as
-    # frame, child, v, best, alpha, improved, moved, cut, entered.
+    # A back-up at a MAX or MIN node is recorded by the loop itself (see _loop), as
+    # node, child, v, best, alpha, improved, moved, cut, entered; the node's frame,
+    # made when it finished, is found from the node.
 
     def events(self) -> list[Any]:
         """The events, made from the records."""
         events: list[Any] = []
         evaluated, records, at = 0, self.records, 0
+        frame_of = {f.node: f for f in self.frames}
         while at < len(records):
             head = records[at]
             length = _LENGTH.get(head if type(head) is str else type(head), 1)
@@ -149,12 +153,12 @@ class _Trace:
                 _, node, value, c = record
                 events.append(_make_exit(node, value if self.movers or c > 0 else -value))
             else:
-                f, child, entered = head, record[1], record[8]
+                f, child, entered = frame_of[head], record[1], record[8]
                 if entered is not None:  # a leaf: its entry and evaluation come first
                     evaluated += 1
                     events.append(self._enter(child, entered, f.beta, f.colour))
                     events.append(self._evaluate(child, evaluated))
-                events.append(self._backup(record))
+                events.append(self._backup(f, record))
         return events
 
     def _enter(self, node: int, alpha: Number, beta: Number, c: int) -> Enter:
@@ -169,11 +173,12 @@ class _Trace:
         assert value is not None
         return _make_evaluate(node, self.tree.leaf_index[node], value, number)
 
-    def _backup(self, record: list[Any]) -> Backup:
-        """The back-up of a record ``f, child, v, best, alpha, improved, moved, cut``:
-        ``v``, the value of ``child`` in the view of ``f``, reached ``f``, whose best and
-        alpha became ``best`` and ``alpha``; the best improved, alpha moved, a cut-off."""
-        f, child, v, best, alpha, improved, moved, cut = record[:8]
+    def _backup(self, f: Frame, record: list[Any]) -> Backup:
+        """The back-up of a record ``node, child, v, best, alpha, improved, moved, cut``
+        at the frame ``f`` of ``node``: ``v``, the value of ``child`` in the view of
+        ``f``, reached ``f``, whose best and alpha became ``best`` and ``alpha``; the
+        best improved, alpha moved, a cut-off."""
+        _, child, v, best, alpha, improved, moved, cut = record[:8]
         c, tree = f.colour, self.tree
         negated = c < 0 if not tree.children[child] else (tree.kind[child] == "max") != (c > 0)
         cutoff = frame_cutoff(f, movers_view=self.movers, strict=self.strict) if cut else None
@@ -219,7 +224,8 @@ class _Search:
         self.trace = self.records = None
         if options.trace:
             movers = options.algorithm == "negamax"
-            self.trace = log.trace = _Trace(tree, movers=movers, strict=options.strict)
+            trace = _Trace(tree, log.frames, movers=movers, strict=options.strict)
+            self.trace = log.trace = trace
             self.records = self.trace.records
         #: Whether a MAX or MIN child is only a frame to open (no depth limit).
         self.plain = self.limit is None
@@ -228,119 +234,149 @@ class _Search:
 # The loop --------------------------------------------------------------------------------
 
 
+class _Opening(NamedTuple):
+    """A MAX or MIN node to search next: its colour and the window (and where its
+    bounds were set) it is entered with, in its view."""
+
+    node: int
+    colour: int
+    alpha: Number
+    beta: Number
+    alpha_source: int
+    beta_source: int
+
+
 def run(
     tree: Tree, options: SearchOptions, log: SearchLog, order: Callable[[int], list[int]]
 ) -> Number:
     """Search ``tree`` as ``options`` say, children in the order ``order`` gives,
     logging into ``log``; the root's value in MAX's view."""
     s = _Search(tree, options, log, order)
-    root = _enter_root(s, options.window)
-    return _loop(s, root) if isinstance(root, Frame) else root
-
-
-def _loop(s: _Search, f: Frame) -> Number:
-    """Search from the root's frame ``f``; the root's value in MAX's view.
-
-    The loop searches the frame ``f`` on top of ``stack``: the leaves among its
-    children at once, until an inner child opens a frame of its own (``below``),
-    pushed and searched next; a finished frame hands its value ``v`` to its parent.
-    No call per step: it took 15% more time (alpha-beta on 10^6 leaves 15.3 -> 13.3
-    ms, minimax 288 -> 252 ms).
-    """
-    value_of, prune, strict, records = s.value, s.prune, s.strict, s.records
-    kind, order, plain, soft, frames = s.kind, s.order, s.plain, s.soft, s.log.frames
-    stack: list[Frame] = []
-    v: Any = None  # the value of f's last child taken, in f's view, waiting to be backed up
-    while True:
-        below: Frame | None = None
-        if type(f) is ChanceFrame:
-            below = _chance_step(s, f, v)
-            if below is None:
-                v = _close_chance(s, f)
-        else:  # f's state is kept in locals, written back to f before anything reads it
-            node, kids, i, c = f.node, f.kids, f.taken, f.colour
-            alpha, beta, asrc, best, bestc = f.alpha, f.beta, f.alpha_source, f.best, f.best_child
-            end, entered = len(kids), None  # entered: the alpha a leaf child was entered with
-            rest: Iterable[int] = kids  # a for loop over them (minimax 289 -> 272 ms)
-            if v is not None:  # resumed: the child whose value is waiting comes round
-                i -= 1  # again, to be backed up; the rest copied when few, else by index
-                # (copies made a node of b inner children cost b^2)
-                rest = kids[i:] if end - i < 64 else map(kids.__getitem__, range(i, end))
-            for child in rest:
-                i += 1
-                if v is not None:
-                    pass  # the value of an inner child, back from its frame
-                elif (lv := value_of[child]) is not None:  # a leaf (inner nodes have none)
-                    v, entered = c * lv, alpha
-                elif plain and (k := kind[child]) in ("max", "min"):  # _inner_child without
-                    # the call, pairs and checks: alpha-beta 13.9 -> 12.4 ms, minimax 273 ->
-                    # 248, alpha-beta with the trace 25 -> 20 (the entry recorded here)
-                    if (k == "max") == (c > 0):
-                        below = Frame(child, order(child), c, alpha, beta, asrc, f.beta_source)
-                    else:
-                        below = Frame(child, order(child), -c, -beta, -alpha, f.beta_source, asrc)
-                    if records is not None:
-                        records += (_ENTER, child, below.alpha, below.beta, below.colour)
-                    break
-                else:  # a chance child, or one at the depth limit: its frame or its value
-                    v = _inner_child(s, f, child, (alpha, beta), (asrc, f.beta_source))
-                    if type(v) is Frame or type(v) is ChanceFrame:
-                        below, v = v, None
-                        break
-                # Back up v: the best so far, alpha, a cut-off (only when the best improved).
-                improved = moved = cut = v > best or bestc < 0
-                if improved:
-                    best, bestc = v, child
-                    moved = prune and v > alpha
-                    if moved:
-                        alpha, asrc = v, node
-                    cut = prune and i < end and (v > beta if strict else v >= beta)
-                if records is not None:
-                    records += (f, child, v, best, alpha, improved, moved, cut, entered)
-                    entered = None
-                v = None
-                if cut:
-                    f.cut, i = i, end
-                    s.log.cutoffs += 1
-                    break
-            f.taken, f.alpha, f.alpha_source, f.best, f.best_child = i, alpha, asrc, best, bestc
-            if below is None:  # f is finished: its value, clamped to its window when
-                if not soft and c > 0:  # fail-hard
-                    best = min(max(best, f.alpha_in), beta)
-                elif not soft:  # MAX's view's clamp, negated: it differs when Star1's
-                    best = max(min(best, beta), f.alpha_in)  # rounding inverted the window
-                f.value = v = best
-                frames.append(f)
-                if records is not None:
-                    records += (_EXIT, node, best, c)
-        if below is not None:
-            stack.append(f)
-            f, v = below, None
-            continue
-        if not stack:
-            return v if f.colour > 0 else -v  # type: ignore[no-any-return]
-        parent = stack.pop()
-        v = v if parent.colour == f.colour else -v
-        f = parent
-
-
-def _enter_root(s: _Search, window: tuple[Number, Number]) -> Frame | Number:
-    """The root's frame, or its value (MAX's view) if it is a leaf or at the limit."""
-    alpha, beta = window
-    if s.kind[0] == "leaf":
-        v = leaf_value(s.tree, 0)
-        s.log.root_leaf = window
+    alpha, beta = options.window
+    kind = s.kind[0]
+    if kind == "leaf":
+        v = leaf_value(tree, 0)
+        log.root_leaf = options.window
         if s.trace is not None:
             s.trace.leaf(0, alpha, beta, 1)
         return v
-    c = -1 if s.kind[0] == "min" else 1
-    own = window if c > 0 else (-beta, -alpha)
+    c = -1 if kind == "min" else 1
+    own = (alpha, beta) if c > 0 else (-beta, -alpha)
     if s.trace is not None:
         s.trace.enter(0, *own, c)
     if s.limit == 0:
         v = _score(s, 0, own, c)
         return v if c > 0 else -v
-    return _open(s, 0, c, own, (-1, -1))
+    if kind == "chance":
+        return _loop(s, ChanceFrame(0, order(0), own, (-1, -1), uniform=is_uniform(tree, 0)))
+    return _loop(s, _Opening(0, c, *own, -1, -1))
+
+
+def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
+    """Search from the inner ``root``; its value in MAX's view.
+
+    The MAX or MIN node being searched is kept in locals: its node, children, colour,
+    window (alpha moves, beta does not), where the bounds were set, alpha on entry,
+    the next child, the best value and child. Its leaves are searched in its loop over
+    its children; an inner child is searched next, the node's locals kept on
+    ``stack`` until the child hands its value ``v`` back, and a finished node makes
+    its frame. A chance node (kept open in its frame, ``chance``) takes its steps in
+    :func:`_chance_step`. No call per step (15% less time), and no frame written per
+    child taken or read back after one: on the 10^6-leaf tree alpha-beta took 13.3 ->
+    10.2 ms, minimax 239 -> 206 ms, and on 2^17 leaves in a binary tree 172 -> 132 ms.
+    """
+    value_of, kind, order, depth_of = s.value, s.kind, s.order, s.depth
+    prune, strict, soft, plain, limit = s.prune, s.strict, s.soft, s.plain, s.limit
+    records, frames = s.records, s.log.frames
+    stack: list[Any] = []  # above: a MAX or MIN node's locals (a tuple), or a chance frame
+    chance = root if type(root) is ChanceFrame else None
+    node, c, alpha, beta, asrc, bsrc = root if chance is None else (0, 1, -INF, INF, -1, -1)
+    kids = order(node) if chance is None else []
+    alpha_in, i, best, bestc, cut = alpha, 0, -INF, -1, 0
+    v: Any = None  # a value waiting to be backed up at the node, from its view
+    child, entered = -1, None  # entered: the alpha a leaf child was entered with
+    while True:
+        if chance is None:  # a MAX or MIN node
+            end = len(kids)
+            while True:
+                if v is None:  # take the next child
+                    if i == end:
+                        break
+                    child = kids[i]
+                    i += 1
+                    if (lv := value_of[child]) is not None:  # a leaf (inner nodes have none)
+                        v, entered = c * lv, alpha
+                    elif (k := kind[child]) in ("max", "min") and (
+                        plain or depth_of[child] != limit
+                    ):  # search it next
+                        stack.append((node, kids, c, alpha, beta, asrc, bsrc, alpha_in, i, best,
+                                      bestc))  # fmt: skip
+                        if (k == "max") != (c > 0):
+                            c, alpha, beta, asrc, bsrc = -c, -beta, -alpha, bsrc, asrc
+                        node, kids, alpha_in, i = child, order(child), alpha, 0
+                        best, bestc, end = -INF, -1, len(kids)
+                        if records is not None:
+                            records += (_ENTER, node, alpha, beta, c)
+                        continue
+                    else:  # a chance child, or one at the depth limit: its frame or value
+                        v = _inner_child(s, child, c, (alpha, beta), (asrc, bsrc))
+                        if type(v) is ChanceFrame:
+                            stack.append((node, kids, c, alpha, beta, asrc, bsrc, alpha_in, i,
+                                          best, bestc))  # fmt: skip
+                            chance, v = v, None
+                            break
+                # Back up v: the best so far, alpha, a cut-off (only when the best improved).
+                improved = moved = cuts = v > best or bestc < 0
+                if improved:
+                    best, bestc = v, child
+                    moved = prune and v > alpha
+                    if moved:
+                        alpha, asrc = v, node
+                    cuts = prune and i < end and (v > beta if strict else v >= beta)
+                if records is not None:
+                    records += (node, child, v, best, alpha, improved, moved, cuts, entered)
+                    entered = None
+                v = None
+                if cuts:
+                    cut, i = i, end
+                    s.log.cutoffs += 1
+            if chance is not None:  # a chance child to search next
+                continue
+            # The node is finished: its value, clamped to its window when fail-hard
+            v = best
+            if not soft and c > 0:
+                v = min(max(best, alpha_in), beta)
+            elif not soft:  # MAX's view's clamp, negated: it differs when Star1's rounding
+                v = max(min(best, beta), alpha_in)  # inverted the window (alpha > beta)
+            frames.append(Frame(node, kids, c, alpha_in, beta, asrc, bsrc, i, alpha, best, bestc,
+                                v, cut))  # fmt: skip
+            if records is not None:
+                records += (_EXIT, node, v, c)
+            done, colour, cut = node, c, 0
+        else:
+            below = _chance_step(s, chance, v)
+            v = None
+            if below is not None:  # a child to search next
+                stack.append(chance)
+                if type(below) is ChanceFrame:
+                    chance = below
+                    continue
+                chance = None
+                node, c, alpha, beta, asrc, bsrc = below
+                kids, alpha_in, i, best, bestc = order(node), alpha, 0, -INF, -1
+                continue
+            v, done, colour = _close_chance(s, chance), chance.node, 1
+        # The finished node ``done`` (of ``colour``) hands its value v to the node above.
+        if not stack:
+            return v if colour > 0 else -v  # type: ignore[no-any-return]
+        above = stack.pop()
+        if type(above) is ChanceFrame:
+            chance = above
+            v = v if colour > 0 else -v
+        else:
+            chance = None
+            node, kids, c, alpha, beta, asrc, bsrc, alpha_in, i, best, bestc = above
+            v, child = v if c == colour else -v, done
 
 
 def _score(s: _Search, node: int, window: tuple[Number, Number], c: int) -> Number:
@@ -354,34 +390,28 @@ def _score(s: _Search, node: int, window: tuple[Number, Number], c: int) -> Numb
     return c * v
 
 
-def _inner_child(s: _Search, f: Frame, child: int, window: tuple[Number, Number],
-                 sources: tuple[int, int]) -> Frame | Number:  # fmt: skip
-    """Enter inner ``child`` of ``f`` with ``window`` (and where its bounds were set)
-    in ``f``'s view: its frame to search, or its value in ``f``'s view if it is
-    scored at the depth limit. A leaf without a value raises SearchError."""
+def _inner_child(
+    s: _Search, child: int, c: int, window: tuple[Number, Number], sources: tuple[int, int]
+) -> Number | ChanceFrame | _Opening:
+    """Enter inner ``child`` of a node of colour ``c`` with ``window`` (and where its
+    bounds were set) in that node's view: the child's value in that view if it is
+    scored at the depth limit, else what to search next, its frame if it is a chance
+    node. A leaf without a value raises SearchError."""
     kind = s.kind[child]
     if kind == "leaf":
         return leaf_value(s.tree, child)  # raises: leaves with values never get here
     cc = -1 if kind == "min" else 1
-    if cc != f.colour:
+    if cc != c:
         window, sources = (-window[1], -window[0]), (sources[1], sources[0])
     if s.trace is not None:
         s.trace.enter(child, *window, cc)
     if s.limit is not None and s.depth[child] == s.limit:
         v = _score(s, child, window, cc)
-        return v if cc == f.colour else -v
+        return v if cc == c else -v
     if kind == "chance":
-        return _open(s, child, cc, window, sources)
-    return Frame(child, s.order(child), cc, *window, *sources)  # _open, a call less per node
-
-
-def _open(
-    s: _Search, node: int, c: int, window: tuple[Number, Number], sources: tuple[int, int]
-) -> Frame:
-    """The frame of inner ``node`` (colour ``c``), entered with ``window`` in its view."""
-    if s.kind[node] == "chance":
-        return ChanceFrame(node, s.order(node), window, sources, uniform=is_uniform(s.tree, node))
-    return Frame(node, s.order(node), c, *window, *sources)
+        uniform = is_uniform(s.tree, child)
+        return ChanceFrame(child, s.order(child), window, sources, uniform=uniform)
+    return _Opening(child, cc, *window, *sources)
 
 
 def _close_chance(s: _Search, f: ChanceFrame) -> Number:
@@ -400,9 +430,11 @@ def _close_chance(s: _Search, f: ChanceFrame) -> Number:
 # Chance nodes ----------------------------------------------------------------------------
 
 
-def _chance_step(s: _Search, f: ChanceFrame, v: Number | None) -> Frame | None:
-    """The step of :func:`run` at a chance node: the children's values are averaged, and with
-    Star1 each child is searched with the window that can still change the result."""
+def _chance_step(s: _Search, f: ChanceFrame, v: Number | None) -> ChanceFrame | _Opening | None:
+    """The step of :func:`_loop` at a chance node, given the value ``v`` of the child
+    searched last (None when there is none): the next inner child to search, or None
+    when the node is finished. The children's values are averaged, and with Star1 each
+    child is searched with the window that can still change the result."""
     if v is not None:
         _chance_backup(s, f, f.kids[f.taken - 1], v)
     while f.taken < len(f.kids) and not f.cut:
@@ -413,12 +445,12 @@ def _chance_step(s: _Search, f: ChanceFrame, v: Number | None) -> Frame | None:
         if (lv := s.value[child]) is not None:  # a leaf (inner nodes have no value)
             if s.trace is not None:
                 s.trace.leaf(child, *window, 1)
-            below: Frame | Number = lv
+            below: Number | ChanceFrame | _Opening = lv
         else:
-            below = _inner_child(s, f, child, window, sources)
-        if isinstance(below, Frame):
+            below = _inner_child(s, child, 1, window, sources)
+        if type(below) is ChanceFrame or type(below) is _Opening:
             return below
-        _chance_backup(s, f, child, below)
+        _chance_backup(s, f, child, below)  # type: ignore[arg-type]  # a number
     return None
 
 

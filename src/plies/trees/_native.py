@@ -159,10 +159,9 @@ class NativeLog(SearchLog):
                 self._whole[:, :_INT_COLUMNS].tolist(), self._reals.tolist(), strict=True
             ):
                 alpha, beta, best, a_in, b_in, value = (_back(x, back) for x in reals)
-                frame = Frame(node, children[node], colour, a_in, b_in, asrc, bsrc)
-                frame.taken, frame.alpha, frame.beta, frame.cut = taken, alpha, beta, cut
-                frame.best, frame.best_child, frame.value = best, bestc, value
-                frames.append(frame)
+                assert beta == b_in  # beta never moves
+                frames.append(Frame(node, children[node], colour, a_in, b_in, asrc, bsrc, taken,
+                                    alpha, best, bestc, value, cut))  # fmt: skip
             self._frames = frames
         return self._frames
 
