@@ -49,8 +49,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies._arguments import need_int, need_object
 from plies.errors import PliesError
-from plies.lab._search import need
 from plies.trees import Number, Tree, TreeResult, format_number, parse_number
 
 __all__ = ["PARTS", "AnswerError", "CheckResult", "Feedback", "check_answer", "node_name"]
@@ -114,8 +114,8 @@ def node_name(tree: Tree, node: int) -> str:
     """The name of ``node`` in feedback, as the drawing shows it: :meth:`Tree.name`
     (its label, else ``A``, ``B``, ... for inner nodes and ``B1``, ``B2``, ... for
     leaves)."""
-    need(tree, Tree, "tree")
-    need(node, int, "node")
+    need_object(tree, Tree, "tree")
+    need_int(node, "node")
     if not 0 <= node < len(tree):
         raise AnswerError(f"node {node} is not in the tree (ids 0 to {len(tree) - 1})")
     return tree.name(node)
@@ -491,7 +491,7 @@ def check_answer(result: TreeResult, answer: Mapping[str, Any]) -> CheckResult:
     """Grade ``answer`` (see the module's docstring for its form and the scoring)
     against ``result``, the search of the exercise with the options it asks for.
     Raises :class:`AnswerError` for an answer that is not of that form."""
-    need(result, TreeResult, "result")
+    need_object(result, TreeResult, "result")
     read = _read(result.tree, answer)
     checker = _Checker(result)
     for part in read.grade:

@@ -10,10 +10,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from plies._arguments import need_int, need_object
 from plies.errors import LimitError, PliesError
 from plies.game import BaseGame
 from plies.games import OPENSPIEL, parse_game_spec
-from plies.lab._search import need
 from plies.trees import Tree, TreeBuilder
 
 __all__ = [
@@ -51,8 +51,8 @@ def game_tree(
     building more of it."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise PliesError(f"the depth of a game tree is a whole number >= 0, not {depth!r}")
-    need(game, BaseGame, "game")
-    need(max_nodes, int, "max_nodes")
+    need_object(game, BaseGame, "game")
+    need_int(max_nodes, "max_nodes")
     too_big = PLAINLY_TOO_BIG * max_nodes
     if estimated_nodes(game, state, depth=depth, cap=too_big) > too_big:
         raise LimitError(
@@ -183,8 +183,8 @@ def load_game(spec: str, position: str = "") -> tuple[BaseGame[Any, Any], Any]:
     >>> game.format_position(state)
     'o../.x./...'
     """
-    need(spec, str, "the game spec")
-    need(position, str, "the position text")
+    need_object(spec, str, "the game spec")
+    need_object(position, str, "the position text")
     game = parse_game_spec(spec)
     return game, game.parse_position(position)
 
@@ -192,6 +192,6 @@ def load_game(spec: str, position: str = "") -> tuple[BaseGame[Any, Any], Any]:
 def read_game_tree(text: str, *, depth: int, max_nodes: int = MAX_GAME_TREE_NODES) -> Tree:
     """The tree of the position ``GAME[:params][:POSITION]`` (see
     :func:`split_game_position`; no position: the start) to ``depth`` plies."""
-    need(text, str, "the game and position text")
+    need_object(text, str, "the game and position text")
     game, state = load_game(*split_game_position(text))
     return game_tree(game, state, depth=depth, max_nodes=max_nodes)

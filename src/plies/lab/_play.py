@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from plies._arguments import need_object
 from plies.book import Book
 from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
 from plies.lab._analyze import Analysis, SearchOptions
 from plies.lab._room import Room, RoomError, _after, _deepen, _need_room, need_player_to_move
-from plies.lab._search import need
 from plies.lab._text import format_score
 
 __all__ = ["EngineMove", "engine_move", "play_engine_move"]
@@ -57,13 +57,13 @@ def _options(
 ) -> SearchOptions:
     """The search of :func:`engine_move`: ``options``, else one made of the others."""
     if options is not None:
-        need(options, SearchOptions, "options")
+        need_object(options, SearchOptions, "options")
         if limits is not None:
             raise RoomError("give the engine's search as options or as limits, not both")
         return options
     if limits is None:
         raise RoomError("the engine's move needs options (or limits) to search within")
-    need(limits, Limits, "limits")
+    need_object(limits, Limits, "limits")
     return SearchOptions(
         depth=limits.depth,
         nodes=limits.nodes,
@@ -90,7 +90,7 @@ def engine_move(
     _need_room(room)
     options = _options(options, limits, algorithm, backend)
     if book is not None:
-        need(book, Book, "book")
+        need_object(book, Book, "book")
     need_player_to_move(room)
     game, state = room.game, room.state
     known = book.answer(state, moves="best") if book is not None else None
@@ -106,5 +106,5 @@ def engine_move(
 def play_engine_move(room: Room, chosen: EngineMove) -> Room:
     """``room`` after the engine's move ``chosen`` (from :func:`engine_move`)."""
     _need_room(room)
-    need(chosen, EngineMove, "chosen")
+    need_object(chosen, EngineMove, "chosen")
     return _after(room, chosen.move)

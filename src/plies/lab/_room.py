@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from plies._arguments import need_int, need_object
 from plies.engine import StopRequest
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
 from plies.lab._analyze import Analysis, SearchOptions, analyze, analyze_once
 from plies.lab._games import MAX_GAME_TREE_NODES, picture
-from plies.lab._search import need
 from plies.lab._text import format_score
 
 __all__ = [
@@ -152,15 +152,15 @@ def room_of(game: BaseGame[Any, Any], state: Any, *, bounded: bool = True) -> Ro
     >>> room_state(play_move(room, "3"))["result"]
     'X wins'
     """
-    need(game, BaseGame, "game")
+    need_object(game, BaseGame, "game")
     game.check_state(state)
-    need(bounded, bool, "bounded")
+    need_object(bounded, bool, "bounded")
     return Room(game, (state,), (), (), bounded)
 
 
 def _need_room(room: object) -> None:
     """Check that ``room`` is a :class:`Room` (:class:`ArgumentTypeError` if not)."""
-    need(room, Room, "room")
+    need_object(room, Room, "room")
 
 
 def need_player_to_move(room: Room) -> None:
@@ -223,7 +223,7 @@ def roll(room: Room, rng: random.Random | None = None) -> Room:
     system-seeded generator unless given)."""
     _need_room(room)
     if rng is not None:
-        need(rng, random.Random, "rng")
+        need_object(rng, random.Random, "rng")
     if not room.is_chance():
         raise RoomError(f"{room.game.name}: no chance event is due, so there is nothing to roll")
     outcomes = list(room.game.chance_outcomes(room.state))
@@ -356,7 +356,7 @@ def room_state(
     tree lab (``lab_depth``, trees of at most ``lab_nodes`` nodes, from 1 to
     :data:`~plies.lab._games.MAX_GAME_TREE_NODES`)."""
     _need_room(room)
-    need(lab_nodes, int, "lab_nodes")
+    need_int(lab_nodes, "lab_nodes")
     if not 1 <= lab_nodes <= MAX_GAME_TREE_NODES:
         raise LimitError(f"lab_nodes must be from 1 to {MAX_GAME_TREE_NODES:,}, not {lab_nodes:,}")
     game, state = room.game, room.state

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from plies._arguments import need_int, need_object
 from plies.errors import ArgumentTypeError, TreeError
 from plies.trees import (
     Number,
@@ -56,21 +57,11 @@ def read_tree(
 def with_bounds(tree: Tree, bounds: tuple[Number, Number] | None) -> Tree:
     """``tree`` with known leaf ``bounds`` (for Star1), checked against its leaves;
     ``None`` leaves it as it is."""
-    need(tree, Tree, "tree")
+    need_object(tree, Tree, "tree")
     if bounds is not None:
         check_bounds(tree, bounds)
         tree.bounds = bounds
     return tree
-
-
-def need(value: Any, kind: type, what: str) -> None:
-    """Raise :class:`ArgumentTypeError` unless ``value`` is a ``kind`` (``what`` names
-    the argument): the lab's functions take the objects of other layers, and a wrong
-    one must not end in an AttributeError deep inside them."""
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        shown = repr(value)
-        shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        raise ArgumentTypeError(f"{what} must be a {kind.__name__}, not {shown}")
 
 
 def _cli_spelling(name: str) -> str:
@@ -105,7 +96,7 @@ class LabOptions:
 
     def search_options(self, tree: Tree, *, trace: bool = True) -> SearchOptions:
         """The :class:`SearchOptions` for ``tree``: gaps filled from its hints."""
-        need(tree, Tree, "tree")
+        need_object(tree, Tree, "tree")
         algorithm = self.algorithm
         if algorithm is None:
             hinted = tree.hints.get("algorithm")
@@ -165,7 +156,7 @@ class LabOptions:
 
 def run(tree: Tree, options: LabOptions, *, trace: bool = True) -> TreeResult:
     """Search ``tree`` as ``options`` say (``trace``: record every step)."""
-    need(options, LabOptions, "options")
+    need_object(options, LabOptions, "options")
     return search(tree, options.search_options(tree, trace=trace))
 
 
@@ -176,8 +167,8 @@ def search_document(
     ``/api/search``): :func:`plies.trees.result_to_json` and the ``notes`` on options
     given that had no effect (option names as ``spell`` writes them: the command
     line's ``--fail-hard`` by default)."""
-    need(result, TreeResult, "result")
-    need(options, LabOptions, "options")
+    need_object(result, TreeResult, "result")
+    need_object(options, LabOptions, "options")
     doc = result_to_json(result)
     doc["notes"] = options.notes(result.tree, spell=spell)
     return doc
@@ -187,7 +178,7 @@ def compare_document(tree: Tree, options: LabOptions) -> dict[str, Any]:
     """Every algorithm x ordering x tie rule on ``tree`` (seed, depth limit and fail
     rule from ``options``), with the Knuth-Moore minimum for uniform trees, as the
     strict JSON that ``plies tree --compare --json`` prints."""
-    need(options, LabOptions, "options")
+    need_object(options, LabOptions, "options")
     rows = compare(
         tree,
         seed=0 if options.seed is None else options.seed,
@@ -312,14 +303,14 @@ def exercise(
     :class:`ExerciseError`. Inner nodes are labelled ``A``, ``B``, ... in preorder as
     textbooks draw them (their names, :meth:`plies.trees.Tree.name`).
     """
-    need(seed, int, "seed")
-    need(branching, int, "branching")
-    need(depth, int, "depth")
+    need_int(seed, "seed")
+    need_int(branching, "branching")
+    need_int(depth, "depth")
     if cutoffs is None:
         cutoffs = 0 if chance else 1
-    need(cutoffs, int, "cutoffs")
+    need_int(cutoffs, "cutoffs")
     for name, flag in (("deep", deep), ("ties", ties), ("strict", strict)):
-        need(flag, bool, name)
+        need_object(flag, bool, name)
     difficulty = _Difficulty(cutoffs=max(cutoffs, 0), deep=deep, ties=ties, strict=strict)
     why = _impossible(difficulty, branching, depth, chance)
     if why is not None:

@@ -249,15 +249,6 @@ class _Walking:
         self.frame, self.next, self.alpha = frame, 0, frame.alpha_in
 
 
-def _raise_alpha(above: _Walking, done: Frame) -> None:
-    """The value of the finished frame ``done`` reaches its parent ``above``, whose
-    alpha rises to it if higher (alpha-beta's rule)."""
-    value = done.value
-    assert value is not None  # a finished frame
-    v = value if above.frame.colour == done.colour else -value
-    above.alpha = max(above.alpha, v)
-
-
 class _LeafWalk:
     """The walk of :func:`evaluated_leaves`, with an explicit stack."""
 
@@ -268,36 +259,39 @@ class _LeafWalk:
         self.windows: list[Number] = []
 
     def run(self, root: Frame) -> None:
-        """Walk the frames from ``root``, in the order the search took them."""
+        """Walk the frames from ``root``, in the order the search took them. A leaf,
+        or a node scored at the depth limit, is taken in the walk's loop (a call per
+        leaf made reading the statuses of alpha-beta on 10^6 leaves 25% slower)."""
+        prune, frame_of, static_of = self.prune, self.frame_of, self.static_of
+        children, leaf_value = self.tree.children, self.tree.value
+        leaves, windows = self.leaves, self.windows
         stack = [_Walking(root)]
         while stack:
             top = stack[-1]
             f = top.frame
             if top.next == (f.cut or f.taken):  # f is done: its value goes up
                 stack.pop()
-                if stack and self.prune:
-                    _raise_alpha(stack[-1], f)
+                if stack and prune:  # alpha-beta's rule: the parent's alpha rises to it
+                    above, value = stack[-1], f.value
+                    assert value is not None  # a finished frame
+                    above.alpha = max(
+                        above.alpha, value if above.frame.colour == f.colour else -value
+                    )
                 continue
             child = f.kids[top.next]
             top.next += 1
-            below = self.frame_of.get(child)
+            below = frame_of.get(child)
             if below is not None:
                 stack.append(_Walking(below))
+                continue
+            if children[child]:  # scored by its static value (in MAX's view)
+                v = f.colour * static_of[child]
             else:
-                self._visit(top, child)
-
-    def _visit(self, top: _Walking, child: int) -> None:
-        """A leaf, or a node scored at the depth limit, below the frame ``top``."""
-        f, alpha = top.frame, top.alpha
-        c = f.colour
-        if self.tree.children[child]:  # scored by its static value (in MAX's view)
-            v = c * self.static_of[child]
-        else:
-            self.leaves.append(child)
-            if isinstance(f, ChanceFrame):
-                self.windows += f.windows[top.next - 1]
-            else:
-                self.windows += (alpha, f.beta_in)
-            v = c * self.tree.value[child]  # type: ignore[operator]
-        if self.prune and not isinstance(f, ChanceFrame):
-            top.alpha = max(alpha, v)
+                leaves.append(child)
+                if type(f) is ChanceFrame:
+                    windows += f.windows[top.next - 1]
+                else:
+                    windows += (top.alpha, f.beta_in)
+                v = f.colour * leaf_value[child]  # type: ignore[operator]
+            if prune and type(f) is not ChanceFrame:
+                top.alpha = max(top.alpha, v)
