@@ -5,7 +5,8 @@ from one above, and packages side by side on a floor (``|``) do not import each 
 
     plies.cli                              the command line (parses and prints)
     plies.web | plies.uci                  the web lab and the UCI engine (shells too)
-    plies.lab                              the application layer: trees and games
+    plies.lab | plies.grade                the application layer: trees and games;
+                                           grading students' own search code
     plies.book                             opening books
     plies.cluster | plies.draw             Dask solves; drawings of trees
     plies.games | plies.testing            each game's home; the conformance kit

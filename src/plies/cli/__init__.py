@@ -50,6 +50,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
     "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),
     "uci": ("plies.cli._uci", "play chess through the UCI protocol (needs plies[chess])"),
+    "grade": (
+        "plies.cli._grade",
+        "grade a student's own alpha-beta code: value, leaves in order, windows",
+    ),
 }
 
 #: The modules behind :data:`COMMANDS`, each once, in order.

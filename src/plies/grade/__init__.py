@@ -1,0 +1,224 @@
+"""Grading students' own alpha-beta code: run it on a battery of trees, see which
+leaves it evaluates and in what order, and mark it against plies' own search.
+
+>>> from plies.grade import grade
+>>> report = grade("minimax.py", form="array", function="minimax")  # doctest: +SKIP
+>>> print(report.to_text())  # doctest: +SKIP
+
+:func:`grade` runs one submission; :class:`Report` holds the marks and writes them as
+text, plies' JSON, Gradescope's ``results.json`` or PrairieLearn's results
+(:func:`write_report`). The forms a submission may take (:data:`FORMS`):
+
+* ``array``: ``NAME(depth, index, maximizing, values, alpha, beta) -> value`` on
+  complete trees of ``branching`` and ``depth``, called as ``NAME(0, 0, True, values,
+  -inf, inf)``; the node at ``depth`` d and ``index`` i has the children
+  ``i*branching .. i*branching + branching - 1`` at ``d + 1``, and a leaf read is a
+  read of ``values[i]``;
+* ``node``: ``NAME(node, alpha, beta, maximizing)`` or ``NAME(node, depth, alpha,
+  beta, maximizing)`` (told apart by the number of parameters; ``depth`` starts at the
+  tree's height); a node has ``.children`` (empty at a leaf) and ``.value``, and also
+  ``.kind``, ``.name`` and ``.probability`` for chance nodes; a leaf read is a read of
+  a leaf's ``.value``;
+* ``aima``: ``NAME(state, game) -> move`` with aima-python's game interface
+  (``actions``, ``result``, ``terminal_test``, ``utility``, ``to_move``); states and
+  moves are node names; a leaf read is a call of ``utility``;
+* ``program``: any language, through the line protocol of
+  :mod:`plies.grade._protocol` (the submission is the command that runs it).
+
+The submission never runs in plies' process: each runs in a process of its own with
+a time limit per test and a memory limit (:class:`Limits`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from plies._arguments import need_choice, need_int, need_number, need_text
+from plies.errors import PliesError
+from plies.grade._battery import Case, default_battery, read_cases
+from plies.grade._mark import CAUSES, Marked, leaf_order, mark, reference
+from plies.grade._report import FORMATS, Report, write_report
+from plies.grade._run import Limits, ProgramRunner, PythonRunner, SubmissionError
+from plies.trees import Tree
+
+__all__ = [
+    "ALGORITHMS",
+    "CAUSES",
+    "FORMATS",
+    "FORMS",
+    "RULES",
+    "Case",
+    "Limits",
+    "Marked",
+    "Report",
+    "SubmissionError",
+    "default_battery",
+    "grade",
+    "leaf_order",
+    "read_cases",
+    "reference",
+    "write_report",
+]
+
+FORMS: tuple[str, ...] = ("array", "node", "aima", "program")
+RULES: tuple[str, ...] = ("nonstrict", "strict")
+ALGORITHMS: tuple[str, ...] = ("alphabeta", "minimax", "expectimax")
+#: The parameters each Python form's function takes.
+_PARAMETERS = {"array": (6,), "node": (4, 5), "aima": (2,)}
+_SIGNATURES = {
+    "array": "(depth, index, maximizing, values, alpha, beta)",
+    "node": "(node, alpha, beta, maximizing) or (node, depth, alpha, beta, maximizing)",
+    "aima": "(state, game)",
+}
+
+
+def grade(
+    submission: str | Path,
+    *,
+    form: str,
+    function: str | None = None,
+    rule: str = "nonstrict",
+    algorithm: str = "alphabeta",
+    branching: int = 2,
+    depth: int = 3,
+    seed: int = 0,
+    random_trees: int = 4,
+    trees: Sequence[str | Path] = (),
+    battery: bool = True,
+    limits: Limits | None = None,
+) -> Report:
+    """Grade one ``submission`` (a Python file, or for the ``program`` form the
+    command that runs the program) written in ``form``, whose function is
+    ``function``, under the tie ``rule`` (``nonstrict``: prune when alpha >= beta;
+    ``strict``: only when alpha > beta) and ``algorithm``.
+
+    The tests are the default battery (unless ``battery`` is false: ``branching`` and
+    ``depth`` for the ``array`` form, ``random_trees`` random trees from ``seed``)
+    and the trees of each file in ``trees`` (:func:`read_cases`).
+
+    Raises :class:`SubmissionError` for a submission that cannot be loaded, and
+    :class:`~plies.errors.PliesError` for arguments that cannot be used; a test the
+    submission fails (wrong, too slow, crashed) is marked, never raised.
+    """
+    need_choice(form, "form", FORMS)
+    need_choice(rule, "rule", RULES)
+    need_choice(algorithm, "algorithm", ALGORITHMS)
+    need_int(branching, "branching", minimum=2, maximum=10)
+    need_int(depth, "depth", minimum=1, maximum=12)
+    need_int(seed, "seed")
+    need_int(random_trees, "random_trees", minimum=0, maximum=100)
+    if branching**depth > 100_000:
+        raise PliesError(f"a complete tree of branching {branching} and depth {depth} has "
+                         f"{branching**depth:,} leaves; at most 100,000")  # fmt: skip
+    limits = limits if limits is not None else Limits()
+    need_number(limits.timeout, "timeout")
+    if not 0 < limits.timeout <= 600:
+        raise PliesError(f"the time limit must be above 0 and at most 600 s, not {limits.timeout}")
+    need_int(limits.memory_mb, "memory_mb", minimum=64)
+    if algorithm == "expectimax" and form in ("array", "aima"):
+        raise PliesError(
+            f"the {form} form has no chance nodes; expectimax needs the node or program form"
+        )
+    cases = default_battery(form, algorithm=algorithm, branching=branching, depth=depth,
+                            seed=seed, count=random_trees) if battery else []  # fmt: skip
+    for path in trees:
+        cases += read_cases(Path(path), form=form, branching=branching, depth=depth)
+    if not cases:
+        raise PliesError("no tests: give trees (--trees) or keep the default battery")
+    if algorithm != "expectimax":
+        for case in cases:
+            if case.tree.has_chance:
+                raise PliesError(
+                    f"test {case.name!r} has chance nodes; grade it with algorithm expectimax"
+                )
+    strict = rule == "strict"
+    started = time.monotonic()
+    if form == "program":
+        runner: Any = ProgramRunner(need_text(str(submission), "submission"), limits)
+        with_depth = False
+    else:
+        path = _python_file(submission)
+        name = need_text(function, "function") if function is not None else None
+        if not name or not name.isidentifier():
+            raise PliesError(
+                f"the {form} form needs the name of the student's function (--function), "
+                f"not {function!r}"
+            )
+        runner = PythonRunner(path, name, limits)
+    marked: list[Marked] = []
+    with runner:
+        if form != "program":
+            count = runner.parameters
+            if count not in _PARAMETERS[form]:
+                raise SubmissionError(
+                    f"{name} takes {count} parameters; the {form} form calls it as "
+                    f"{name}{_SIGNATURES[form]}"
+                )
+            with_depth = count == 5
+        for case in cases:
+            answer = runner.run(_test(case, form, with_depth=with_depth))
+            if form == "array" and answer.get("ok"):  # values[i] read: leaf number i
+                answer["reads"] = _leaves_read(case.tree, answer["reads"])
+            marked.append(mark(case, answer, form=form, algorithm=algorithm, strict=strict))
+    return Report(marked, form, algorithm, rule, time.monotonic() - started)
+
+
+def _python_file(submission: str | Path) -> Path:
+    path = Path(submission)
+    if not path.exists():
+        raise SubmissionError(f"submission not found: {path}")
+    if not path.is_file():
+        raise SubmissionError(f"the submission {path} is not a file")
+    return path
+
+
+def _test(case: Case, form: str, *, with_depth: bool) -> dict[str, Any]:
+    """What the submission's process is sent for one test."""
+    tree = case.tree
+    leaves = [n for n in range(len(tree)) if tree.kind[n] == "leaf"]
+    spec: dict[str, Any] = {
+        "form": form,
+        "cap": 10 * len(leaves) + 100,
+        "tree": {
+            "kind": list(tree.kind),
+            "children": [list(k) for k in tree.children],
+            "value": [_plain(v) for v in tree.value],
+            "probability": [_plain(p) for p in tree.probability],
+            "name": [tree.name(n) for n in range(len(tree))],
+        },
+    }
+    if form == "array":
+        in_order = sorted(leaves, key=tree.leaf_index.__getitem__)
+        spec["call"] = {"values": [_plain(tree.value[n]) for n in in_order], "place": _places(tree)}
+    elif form == "node":
+        spec["call"] = {"depth": max(tree.depth), "with_depth": with_depth}
+    return spec
+
+
+def _leaves_read(tree: Tree, indices: list[Any]) -> list[int]:
+    """The node ids of the leaves read as ``values[i]``."""
+    by_number = sorted((n for n in range(len(tree)) if tree.kind[n] == "leaf"),
+                       key=tree.leaf_index.__getitem__)  # fmt: skip
+    return [by_number[i] for i in indices if type(i) is int and 0 <= i < len(by_number)]
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _places(tree: Tree) -> dict[str, int]:
+    """The array form's ``"depth index"`` of every node: its place in its level,
+    left to right (preorder keeps each level's order)."""
+    seen: dict[int, int] = {}
+    places = {}
+    for node in range(len(tree)):
+        d = tree.depth[node]
+        places[f"{d} {seen.get(d, 0)}"] = node
+        seen[d] = seen.get(d, 0) + 1
+    return places

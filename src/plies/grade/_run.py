@@ -1,0 +1,297 @@
+"""Running a submission in a process of its own, one test at a time.
+
+A Python submission (forms ``array``, ``node``, ``aima``) runs in
+:mod:`plies.grade._child`, started as a script with ``python -I``; a ``program``
+submission is any command, driven through the line protocol of
+:mod:`plies.grade._protocol`. Either way the grader never imports or runs the
+submission in its own process. Each process gets limits on memory (``RLIMIT_AS``),
+file size and core dumps, a new process group and an empty working directory; each
+test a wall-clock time limit. A test that runs past it, or a process that ends
+(``exit()``, a crash), costs that test its marks: the process is killed and a fresh
+one is started for the next test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from plies.errors import PliesError
+
+__all__ = ["Limits", "ProgramRunner", "PythonRunner", "SubmissionError"]
+
+CHILD = Path(__file__).with_name("_child.py")
+#: Bytes of one answer line the grader reads at most (a list of reads, mostly).
+MAX_ANSWER = 16 << 20
+#: Bytes a submission may write to a file (it has no reason to write any).
+MAX_FILE = 1 << 20
+
+
+class SubmissionError(PliesError):
+    """A submission that cannot be graded at all: it does not load, lacks the
+    function, or its program does not start."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one test may use: ``timeout`` seconds of wall-clock time and
+    ``memory_mb`` megabytes of address space for the submission's process."""
+
+    timeout: float = 3.0
+    memory_mb: int = 1024
+
+
+class _Died(Exception):
+    """The submission's process ended while the grader waited for it."""
+
+
+def _limit(memory_mb: int) -> None:  # runs in the child, between fork and exec
+    memory = memory_mb << 20
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE, MAX_FILE))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+class _Lines:
+    """Lines read from a pipe with a deadline (``select``, no thread)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.buffer = fd, b""
+
+    def read(self, deadline: float) -> str | None:
+        """The next line, or None when the deadline passes first; :class:`_Died` at
+        the end of the pipe."""
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise _Died
+            self.buffer += chunk
+            if len(self.buffer) > MAX_ANSWER:
+                raise _Died
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+
+class _Process:
+    """One process of a submission, killed with its whole group."""
+
+    def __init__(self, argv: list[str], limits: Limits, *, channel: bool) -> None:
+        self.workdir = tempfile.TemporaryDirectory(prefix="plies-grade-")
+        pass_fds: tuple[int, ...] = ()
+        read_fd = write_fd = -1
+        if channel:
+            read_fd, write_fd = os.pipe()
+            argv = [*argv, str(write_fd)]
+            pass_fds = (write_fd,)
+        env = {
+            "PATH": os.environ.get("PATH", os.defpath),
+            "LANG": "C.UTF-8",
+            "HOME": self.workdir.name,
+        }
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL if channel else subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=self.workdir.name,
+                env=env,
+                pass_fds=pass_fds,
+                start_new_session=True,
+                preexec_fn=lambda: _limit(limits.memory_mb),  # noqa: PLW1509  # no threads here
+            )
+        except OSError as exc:
+            self.workdir.cleanup()
+            raise SubmissionError(
+                f"cannot start {shlex.join(argv)}: {exc.strerror or exc}"
+            ) from None
+        finally:
+            if channel:
+                os.close(write_fd)
+        assert self.proc.stdin is not None
+        self.stdin: IO[bytes] = self.proc.stdin
+        out = read_fd if channel else self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self.lines = _Lines(out)
+        self._read_fd = read_fd
+
+    def send(self, line: str) -> None:
+        """Write a line to the process; :class:`_Died` if it is gone."""
+        try:
+            self.stdin.write(line.encode() + b"\n")
+            self.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            raise _Died from None
+
+    def ended(self) -> str:
+        """How the process ended (it has, or is about to)."""
+        try:
+            code = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "it stopped answering"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"it was killed by {name}" + (
+                " (out of memory?)" if -code in (signal.SIGKILL, signal.SIGSEGV) else ""
+            )
+        return f"it ended with exit status {code}"
+
+    def kill(self) -> None:
+        """Kill the process and its group; remove its working directory."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self._read_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._read_fd)
+            self._read_fd = -1
+        self.workdir.cleanup()
+
+
+def _failure(error: str, where: str = "") -> dict[str, Any]:
+    return {"ok": False, "error": error, "where": where, "printed": ""}
+
+
+class PythonRunner:
+    """A Python submission's process: loads ``path`` and runs tests in it
+    (:mod:`plies.grade._child`). Use as a context manager."""
+
+    def __init__(self, path: Path, function: str, limits: Limits) -> None:
+        self.path, self.function, self.limits = path, function, limits
+        self.parameters = -1
+        self._process: _Process | None = None
+
+    def __enter__(self) -> PythonRunner:
+        self._start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        argv = [sys.executable, "-I", str(CHILD), str(self.path.resolve()), self.function]
+        process = _Process(argv, self.limits, channel=True)
+        try:
+            line = process.lines.read(time.monotonic() + self.limits.timeout)
+        except _Died:
+            why = process.ended()
+            process.kill()
+            raise SubmissionError(f"{self.path} cannot be loaded: {why}") from None
+        if line is None:
+            process.kill()
+            raise SubmissionError(
+                f"{self.path} cannot be loaded: its top-level code ran past the "
+                f"{self.limits.timeout:g} s limit"
+            )
+        loaded = json.loads(line)
+        if not loaded.get("loaded"):
+            process.kill()
+            where = f" ({loaded['where']})" if loaded.get("where") else ""
+            raise SubmissionError(f"{self.path} cannot be loaded: {loaded['error']}{where}")
+        self.parameters = loaded["parameters"]
+        self._process = process
+
+    def run(self, test: dict[str, Any]) -> dict[str, Any]:
+        """The answer to one test (see :mod:`plies.grade._child`), or a failure
+        saying it ran past the time limit or what ended the process."""
+        if self._process is None:
+            self._start()
+        process = self._process
+        assert process is not None
+        try:
+            process.send(json.dumps(test))
+            line = process.lines.read(time.monotonic() + self.limits.timeout)
+        except _Died:
+            answer = _failure(f"the submission's process ended: {process.ended()}")
+        else:
+            if line is not None:
+                return dict(json.loads(line))
+            answer = _failure(
+                f"it ran past the {self.limits.timeout:g} s limit (an endless loop or "
+                "recursion?) and was stopped"
+            )
+        process.kill()
+        self._process = None
+        return answer
+
+    def close(self) -> None:
+        """Stop the process."""
+        if self._process is not None:
+            self._process.kill()
+            self._process = None
+
+
+class ProgramRunner:
+    """A ``program`` submission: any command speaking the line protocol of
+    :mod:`plies.grade._protocol`, one search per ``search`` line. Use as a context
+    manager."""
+
+    def __init__(self, command: str, limits: Limits) -> None:
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise SubmissionError(f"cannot read the command {command!r}: {exc}") from None
+        if not self.argv:
+            raise SubmissionError("the program's command is empty")
+        self.limits = limits
+        self._process: _Process | None = None
+
+    def __enter__(self) -> ProgramRunner:
+        self._process = _Process(self.argv, self.limits, channel=False)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def run(self, test: dict[str, Any]) -> dict[str, Any]:
+        """One search of ``test["tree"]`` through the protocol."""
+        from plies.grade._protocol import converse
+
+        if self._process is None or self._process.proc.poll() is not None:
+            if self._process is not None:
+                self._process.kill()
+            self._process = _Process(self.argv, self.limits, channel=False)
+        process = self._process
+        deadline = time.monotonic() + self.limits.timeout
+        try:
+            answer = converse(test, process.send, lambda: process.lines.read(deadline))
+        except _Died:
+            answer = _failure(f"the program ended before it answered: {process.ended()}")
+        if answer.get("timeout"):
+            answer = _failure(
+                f"it ran past the {self.limits.timeout:g} s limit (an endless loop, or "
+                "waiting for an answer to a line the protocol does not know?) and was stopped"
+            )
+        if not answer["ok"]:
+            process.kill()
+            self._process = None
+        return answer
+
+    def close(self) -> None:
+        """Stop the program."""
+        if self._process is not None:
+            self._process.kill()
+            self._process = None
