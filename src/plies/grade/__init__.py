@@ -40,7 +40,7 @@ from typing import Any
 from plies._arguments import need_choice, need_int, need_number, need_text
 from plies.errors import PliesError
 from plies.grade._battery import Case, default_battery, read_cases
-from plies.grade._mark import CAUSES, Marked, leaf_order, mark, reference
+from plies.grade._mark import CAUSES, Marked, mark, reference, textbook_search
 from plies.grade._report import FORMATS, Report, write_report
 from plies.grade._run import Limits, ProgramRunner, PythonRunner, SubmissionError
 from plies.trees import Tree
@@ -58,9 +58,9 @@ __all__ = [
     "SubmissionError",
     "default_battery",
     "grade",
-    "leaf_order",
     "read_cases",
     "reference",
+    "textbook_search",
     "write_report",
 ]
 

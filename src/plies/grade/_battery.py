@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plies.errors import PliesError
-from plies.trees import Tree, from_leaves, parse, random_tree
+from plies.trees import Tree, alphabeta, from_leaves, parse, random_tree
 
 __all__ = ["Case", "default_battery", "read_cases"]
 
@@ -133,6 +133,12 @@ def _array_battery(branching: int, depth: int, rng: random.Random, count: int) -
             spread,
         ),
         ("Ties everywhere (values 0, 1 and 2)", ties),
+    ]
+    for kind, name in (("min", "A tie at alpha"), ("max", "A tie at beta")):
+        tie = _tie(branching, depth, kind)
+        if tie is not None:
+            lists.append((f"{name}: the tie rule decides a cut-off", tie))
+    lists += [
         ("Negative and float values", floats),
         ("Leaves in increasing order", sorted(spread)),
         ("Leaves in decreasing order", sorted(spread, reverse=True)),
@@ -141,6 +147,21 @@ def _array_battery(branching: int, depth: int, rng: random.Random, count: int) -
         drawn: list[int | float] = [rng.randint(-20, 20) for _ in range(n)]
         lists.append((f"Random values {k + 1}", drawn))
     return [Case(name, from_leaves(values, branching=branching)) for name, values in lists]
+
+
+def _tie(branching: int, depth: int, kind: str) -> list[int | float] | None:
+    """Leaf values (the first of a fixed series of candidates) on which the
+    non-strict rule cuts off where the strict rule does not, at ``kind`` nodes only,
+    or None when the shape has no such tie (depth 1)."""
+    rng = random.Random(f"tie {branching} {depth} {kind}")
+    for _ in range(2000):
+        values: list[int | float] = [rng.randint(0, 3) for _ in range(branching**depth)]
+        tree = from_leaves(values, branching=branching)
+        loose, strict = alphabeta(tree, trace=False), alphabeta(tree, strict=True, trace=False)
+        only = set(loose.cut_at) - set(strict.cut_at)
+        if only and all(tree.kind[node] == kind for node in only):
+            return values
+    return None
 
 
 def read_cases(path: Path, *, form: str, branching: int, depth: int) -> list[Case]:

@@ -22,7 +22,7 @@ from plies.grade._battery import Case
 from plies.trees import Tree, TreeResult, alphabeta, exact_values, expectiminimax, minimax
 from plies.trees import format_number as show
 
-__all__ = ["CAUSES", "Marked", "leaf_order", "mark", "reference"]
+__all__ = ["CAUSES", "Marked", "mark", "reference", "textbook_search"]
 
 INF = math.inf
 
@@ -36,7 +36,10 @@ def reference(tree: Tree, algorithm: str, *, strict: bool) -> TreeResult:
     return alphabeta(tree, strict=strict)
 
 
-def leaf_order(
+Window = tuple[int, float, float]
+
+
+def textbook_search(
     tree: Tree,
     *,
     prune: bool = True,
@@ -44,29 +47,30 @@ def leaf_order(
     reverse: bool = False,
     min_updates_alpha: bool = False,
     pass_bounds: bool = True,
-) -> list[int]:
-    """The leaves (node ids, in order) the textbook recursive alpha-beta evaluates on
-    ``tree``, with or without one of the mistakes students make: no pruning, the
-    other tie rule, children right to left, a MIN node lowering alpha instead of
-    beta, bounds not passed down. Chance nodes average all their children. Used to
-    name a cause, never as the reference (the tests check that, without mistakes, it
-    evaluates exactly the reference's leaves)."""
+) -> tuple[list[int], list[Window]]:
+    """What the textbook recursive alpha-beta does on ``tree``, with or without one
+    of the mistakes students make (no pruning, the other tie rule, children right to
+    left, a MIN node lowering alpha instead of beta, bounds not passed down): the
+    leaves it evaluates (node ids, in order) and the window of every call (``(node,
+    alpha, beta)``, in order, MAX's view). Chance nodes average all their children.
+    Used to name a cause, never as the reference (the tests check that, without
+    mistakes, it does exactly what the reference does)."""
     kind, children, value = tree.kind, tree.children, tree.value
     leaves: list[int] = []
+    windows: list[Window] = []
 
     def search(node: int, alpha: float, beta: float) -> float:
+        windows.append((node, alpha, beta))
         if kind[node] == "leaf":
             leaves.append(node)
             return float(value[node])  # type: ignore[arg-type]
         kids = children[node][::-1] if reverse else children[node]
-        if not pass_bounds:
-            alpha, beta = -INF, INF
         if kind[node] == "chance":
             return sum(float(tree.probability[k] or 0) * search(k, -INF, INF) for k in kids)
         maximizing = kind[node] == "max"
         v = -INF if maximizing else INF
         for k in kids:
-            got = search(k, alpha, beta)
+            got = search(k, alpha, beta) if pass_bounds else search(k, -INF, INF)
             if maximizing:
                 v = max(v, got)
                 alpha = max(alpha, v)
@@ -86,11 +90,11 @@ def leaf_order(
         search(0, -INF, INF)
     finally:
         sys.setrecursionlimit(limit)
-    return leaves
+    return leaves, windows
 
 
-#: Mistakes recognised from the leaves a submission evaluates: (cause, leaf_order's
-#: keywords, given the assignment's strict rule).
+#: Mistakes recognised from what a submission does: (cause, textbook_search's keywords,
+#: given the assignment's strict rule).
 CAUSES: list[tuple[str, Callable[[bool], dict[str, bool]]]] = [
     ("no pruning at all (this is minimax)", lambda strict: {"prune": False}),
     (
@@ -122,8 +126,9 @@ def _cause_text(cause: str, strict: bool) -> str:
 @dataclass(frozen=True)
 class Marked:
     """A marked test: ``score`` of ``max_score``, the feedback (``output``), the
-    ``causes`` recognised (the known mistakes whose leaves are the submission's on
-    this tree), and whether the value, the leaves and the windows were right
+    ``causes`` recognised (the known mistakes that do what the submission did on
+    this tree: when its leaves are right, those that make no difference here), and
+    whether the value, the leaves and the windows were right
     (``bounds_right`` None when the form does not show them); ``ran`` is false when
     the code failed (raised, crashed, ran out of time)."""
 
@@ -208,10 +213,9 @@ def mark(case: Case, answer: dict[str, Any], *, form: str, algorithm: str, stric
         f"{'alpha-beta' if algorithm == 'alphabeta' else algorithm} evaluates {len(expected)}."
     )
     leaves_right = reads == expected
-    causes: tuple[str, ...] = ()
+    causes = _causes(tree, reads, _calls(answer, len(tree)), algorithm, strict)
     if not leaves_right:
         lines.append(_divergence(result, reads, expected, names, rule))
-        causes = _causes(tree, reads, algorithm, strict)
         if len(causes) == 1:
             lines.append(f"Likely cause: {causes[0]}.")
         elif causes:
@@ -225,6 +229,18 @@ def mark(case: Case, answer: dict[str, Any], *, form: str, algorithm: str, stric
     score = case.weight * passed / len(parts)
     return Marked(case.name, score, case.weight, "\n".join(lines), case.hidden, value_right,
                   leaves_right, bounds_right, causes)  # fmt: skip
+
+
+def _calls(answer: dict[str, Any], n: int) -> list[Window]:
+    """The submission's calls as windows ``(node, alpha, beta)`` (calls of nodes it
+    could not name are dropped; any call it cannot show makes the list empty)."""
+    calls: list[Window] = []
+    for call in answer.get("calls") or []:
+        node, alpha, beta = call[0], _number(call[1]), _number(call[2])
+        if type(node) is not int or not 0 <= node < n or alpha is None or beta is None:
+            return []
+        calls.append((node, alpha, beta))
+    return calls
 
 
 def _collapse(reads: list[int]) -> list[int]:
@@ -344,19 +360,55 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _causes(tree: Tree, reads: list[int], algorithm: str, strict: bool) -> tuple[str, ...]:
-    """The known mistakes whose leaves are exactly ``reads`` on this tree."""
+def _causes(
+    tree: Tree, reads: list[int], calls: list[Window], algorithm: str, strict: bool
+) -> tuple[str, ...]:
+    """The known mistakes that do exactly what the submission did on this tree: the
+    same leaves, and the same windows when the submission's calls are seen."""
+
+    def same(**mistakes: bool) -> bool:
+        leaves, windows = textbook_search(tree, **mistakes)
+        if leaves != reads:
+            return False
+        return not calls or _windows_equal(calls, windows, _edges(tree))
+
     if algorithm != "alphabeta":
         found = []
-        if reads == leaf_order(tree, prune=False, reverse=True):
+        if same(prune=False, reverse=True):
             found.append("it searches the children right to left")
-        if algorithm == "minimax" and len(reads) < len(leaf_order(tree, prune=False)):
+        if algorithm == "minimax" and len(reads) < sum(1 for k in tree.kind if k == "leaf"):
             found.append("it prunes, but this assignment is minimax (every leaf is evaluated)")
         return tuple(found)
     return tuple(
-        _cause_text(cause, strict)
-        for cause, keywords in CAUSES
-        if reads == leaf_order(tree, **keywords(strict))
+        _cause_text(cause, strict) for cause, keywords in CAUSES if same(**keywords(strict))
+    )
+
+
+def _edges(tree: Tree) -> tuple[float, float]:
+    """The smallest and largest leaf values: a bound beyond them acts as infinity."""
+    values = [
+        float(v)
+        for v, k in zip(tree.value, tree.kind, strict=True)
+        if k == "leaf" and v is not None
+    ]
+    return min(values), max(values)
+
+
+def _bound(x: float, edges: tuple[float, float]) -> float:
+    """A bound as it acts: -inf below every leaf, inf above every leaf (a student's
+    -1000 or 10**9 is an infinity), else itself."""
+    low, high = edges
+    return -INF if x < low else INF if x > high else x
+
+
+def _windows_equal(calls: list[Window], windows: list[Window], edges: tuple[float, float]) -> bool:
+    if len(calls) != len(windows):
+        return False
+    return all(
+        node == want_node
+        and _bound(a, edges) == _bound(wa, edges)
+        and _bound(b, edges) == _bound(wb, edges)
+        for (node, a, b), (want_node, wa, wb) in zip(calls, windows, strict=True)
     )
 
 
@@ -374,7 +426,15 @@ def _bounds_part(answer: dict[str, Any], result: TreeResult, names: _Names, algo
         if want_a is None or want_b is None:
             continue  # never entered by alpha-beta: the leaves part says so
         got_a, got_b = _number(alpha), _number(beta)
-        if not (_same(got_a, float(want_a)) and _same(got_b, float(want_b))):
+        edges = _edges(result.tree)
+        if (
+            got_a is None
+            or got_b is None
+            or not (
+                _bound(got_a, edges) == _bound(float(want_a), edges)
+                and _bound(got_b, edges) == _bound(float(want_b), edges)
+            )
+        ):
             lines.append(
                 f"Window: your code searched {names.node(node)} with alpha={_shown(alpha)}, "
                 f"beta={_shown(beta)}; alpha-beta searches it with alpha={show(want_a)}, "

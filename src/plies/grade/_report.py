@@ -1,11 +1,33 @@
 """A graded submission, and the forms it is written in: text for a student at a
 terminal, plies' JSON, Gradescope's ``results.json`` and PrairieLearn's external
-grader results."""
+grader results.
+
+The two autograders' forms follow their published specifications:
+
+* Gradescope's "Autograder Specifications" (``results.json``: a top-level ``score``,
+  ``execution_time`` in seconds, ``output`` and its ``output_format``, ``visibility``,
+  ``stdout_visibility``, ``extra_data``, and per test ``score``, ``max_score``,
+  ``status``, ``name``, ``number``, ``output``, ``output_format``, ``tags``,
+  ``visibility``, ``extra_data``). Every text is sent as ``"text"``: the feedback
+  holds ``<=`` and ``>=``, which the default top-level format (``simple_format``, a
+  kind of HTML) would take for markup.
+* PrairieLearn's "External Grading" results (``gradable``, ``score`` as a fraction
+  0..1, ``message``, and per test ``name``, ``description``, ``points``,
+  ``max_points``, ``message``, ``output``).
+
+A hidden test (``# hidden`` in a teacher's trees file) must not show itself before its
+time: on Gradescope it is ``after_published`` (shown once the teacher publishes the
+marks); PrairieLearn has no such moment, so there a hidden test shows its name and
+points but not its feedback. In both, the summary a student sees speaks of the
+visible tests only.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +36,9 @@ from plies.grade._mark import Marked
 __all__ = ["FORMATS", "Report", "write_report"]
 
 FORMATS: tuple[str, ...] = ("text", "json", "gradescope", "prairielearn")
+
+#: Gradescope's visibility of a hidden test: shown once the marks are published.
+GRADESCOPE_HIDDEN = "after_published"
 
 
 @dataclass(frozen=True)
@@ -30,8 +55,9 @@ class Report:
 
     @property
     def score(self) -> float:
-        """The marks given, summed over the tests."""
-        return round(sum(t.score for t in self.tests), 4)
+        """The marks given: the sum of the tests' marks as each report writes them
+        (rounded to 4 places), so that a total always equals the sum of its tests."""
+        return _total(self.tests)
 
     @property
     def max_score(self) -> float:
@@ -39,32 +65,15 @@ class Report:
         return round(sum(t.max_score for t in self.tests), 4)
 
     def summary(self) -> str:
-        """Two or three lines: the score, and the causes seen most often."""
-        full = sum(1 for t in self.tests if t.score == t.max_score)
-        lines = [
-            f"Score: {_num(self.score)} / {_num(self.max_score)} ({full} of {len(self.tests)} "
-            f"tests right; {self.form} form, {self.algorithm}, {self.rule} rule)"
-        ]
-        wrong = [t for t in self.tests if t.ran and not t.leaves_right]
-        common = set.intersection(*(set(t.causes) for t in wrong)) if wrong else set()
-        if common:
-            cause = next(c for c in wrong[0].causes if c in common)
-            lines.append(
-                f"In every test whose leaves were wrong, they are those of this mistake: {cause}."
-            )
-        else:
-            causes = Counter(c for t in self.tests for c in t.causes)
-            if causes:
-                cause, times = causes.most_common(1)[0]
-                lines.append(f"Seen in {times} test{'s' if times > 1 else ''}: {cause}.")
-        lines += self.notes
-        return "\n".join(lines)
+        """Two or three lines: the score, and the causes seen most often (every
+        test, hidden ones too: this is the teacher's summary)."""
+        return "\n".join(_summary(self.tests, self._grading()) + self.notes)
 
     def to_text(self) -> str:
         """The report for a student at a terminal: each test, then the summary."""
         out = []
         for t in self.tests:
-            mark = "PASS" if t.score == t.max_score else "FAIL"
+            mark = "PASS" if _full(t) else "FAIL"
             hidden = " (hidden)" if t.hidden else ""
             out.append(f"{mark}  {t.name}{hidden}: {_num(t.score)} / {_num(t.max_score)}")
             out += ["      " + line for line in t.output.splitlines()]
@@ -74,7 +83,7 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """plies' JSON: ``score``, ``max_score`` and per test ``name``, ``score``,
-        ``max_score``, ``output`` (and ``hidden``, and the ``cause`` recognised)."""
+        ``max_score``, ``output`` (and ``hidden``, and the ``causes`` recognised)."""
         return {
             "score": self.score,
             "max_score": self.max_score,
@@ -85,7 +94,7 @@ class Report:
             "tests": [
                 {
                     "name": t.name,
-                    "score": round(t.score, 4),
+                    "score": _points(t),
                     "max_score": t.max_score,
                     "output": t.output,
                     "hidden": t.hidden,
@@ -96,51 +105,64 @@ class Report:
         }
 
     def to_gradescope(self) -> dict[str, Any]:
-        """Gradescope's ``results.json``: ``score``, ``output`` and per test ``name``,
-        ``score``, ``max_score``, ``output`` and ``visibility`` (a hidden test is
-        shown once the marks are published)."""
+        """Gradescope's ``results.json``: the total, the summary of the visible tests,
+        and each test numbered in order with its marks, feedback, pass or fail,
+        ``tags`` naming what was wrong and its ``visibility`` (a hidden test is shown
+        once the marks are published)."""
         return {
             "score": self.score,
-            "execution_time": round(self.seconds, 3),
-            "output": self.summary(),
+            "execution_time": math.ceil(self.seconds),
+            "output": self._students_summary("shown once the marks are published"),
+            "output_format": "text",
+            "test_output_format": "text",
+            "test_name_format": "text",
             "visibility": "visible",
-            "tests": [
-                {
-                    "name": t.name,
-                    "score": round(t.score, 4),
-                    "max_score": t.max_score,
-                    "output": t.output,
-                    "visibility": "after_published" if t.hidden else "visible",
-                }
-                for t in self.tests
-            ],
+            "stdout_visibility": "hidden",
+            "extra_data": self._grading_data(),
+            "tests": [_gradescope_test(t, number) for number, t in enumerate(self.tests, 1)],
         }
 
     def to_prairielearn(self) -> dict[str, Any]:
-        """PrairieLearn's external grader results: ``gradable``, ``score`` (a
-        fraction), ``message``, ``output`` and per test ``name``, ``points``,
-        ``max_points``, ``message``, ``output``."""
+        """PrairieLearn's external grader results: ``gradable``, ``score`` (the
+        fraction of the marks), ``message`` (the summary of the visible tests) and
+        per test ``name``, ``description``, ``points``, ``max_points``, ``message``
+        (the verdict) and ``output`` (the feedback; withheld for a hidden test)."""
+        fraction = self.score / self.max_score if self.max_score else 0.0
         return {
             "gradable": True,
-            "score": round(self.score / self.max_score, 6) if self.max_score else 0.0,
-            "message": self.summary(),
-            "output": self.to_text(),
-            "tests": [
-                {
-                    "name": t.name,
-                    "description": "hidden test" if t.hidden else "",
-                    "points": round(t.score, 4),
-                    "max_points": t.max_score,
-                    "message": t.output.splitlines()[0] if t.output else "",
-                    "output": t.output,
-                }
-                for t in self.tests
-            ],
+            "score": round(min(1.0, max(0.0, fraction)), 6),
+            "message": self._students_summary("not shown here"),
+            "extra_data": self._grading_data(),
+            "tests": [_prairielearn_test(t) for t in self.tests],
         }
+
+    def _grading(self) -> str:
+        return f"{self.form} form, {self.algorithm}, {self.rule} rule"
+
+    def _grading_data(self) -> dict[str, Any]:
+        return {
+            "form": self.form,
+            "algorithm": self.algorithm,
+            "rule": self.rule,
+            "max_score": self.max_score,
+        }
+
+    def _students_summary(self, hidden_shown: str) -> str:
+        """The summary a student may see: the visible tests' score and causes, and
+        how many tests are hidden and when they are shown."""
+        visible = [t for t in self.tests if not t.hidden]
+        hidden = len(self.tests) - len(visible)
+        if not hidden:
+            return self.summary()
+        lines = _summary(visible, self._grading(), label="Visible tests") if visible else []
+        their = "its results are" if hidden == 1 else "their results are"
+        lines.append(f"{hidden} hidden test{'s' if hidden > 1 else ''}: {their} {hidden_shown}.")
+        return "\n".join(lines + self.notes)
 
 
 def write_report(report: Report, form: str) -> str:
-    """The report in one of :data:`FORMATS`, as text to print or save."""
+    """The report in one of :data:`FORMATS`, as text to print or save (the JSON
+    forms are strict JSON: no NaN or Infinity)."""
     if form == "text":
         return report.to_text()
     document = {
@@ -148,7 +170,108 @@ def write_report(report: Report, form: str) -> str:
         "gradescope": report.to_gradescope,
         "prairielearn": report.to_prairielearn,
     }[form]()
-    return json.dumps(document, indent=2) + "\n"
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+
+def _gradescope_test(t: Marked, number: int) -> dict[str, Any]:
+    """One test of Gradescope's ``results.json``."""
+    return {
+        "score": _points(t),
+        "max_score": t.max_score,
+        "status": "passed" if _full(t) else "failed",
+        "name": t.name,
+        "name_format": "text",
+        "number": str(number),
+        "output": t.output,
+        "output_format": "text",
+        "tags": _wrong_parts(t),
+        "visibility": GRADESCOPE_HIDDEN if t.hidden else "visible",
+        "extra_data": {"causes": list(t.causes)},
+    }
+
+
+def _prairielearn_test(t: Marked) -> dict[str, Any]:
+    """One test of PrairieLearn's results: a hidden test keeps its feedback back."""
+    if t.hidden:
+        description, message, output = "A hidden test: its feedback is not shown.", "", ""
+    else:
+        description, message, output = "", _verdict(t), t.output
+    return {
+        "name": t.name,
+        "description": description,
+        "points": _points(t),
+        "max_points": t.max_score,
+        "message": message,
+        "output": output,
+    }
+
+
+def _wrong_parts(t: Marked) -> list[str]:
+    """What a test got wrong, as short tags: ``did not finish`` (raised, crashed,
+    ran out of time), ``wrong value``, ``wrong leaves``, ``wrong windows``."""
+    if not t.ran:
+        return ["did not finish"]
+    parts = [("wrong value", t.value_right), ("wrong leaves", t.leaves_right),
+             ("wrong windows", t.bounds_right is not False)]  # fmt: skip
+    return [tag for tag, right in parts if not right]
+
+
+def _verdict(t: Marked) -> str:
+    """One line on a test: correct, what was wrong, or why the code did not finish."""
+    if not t.ran:
+        return t.output.splitlines()[0] if t.output else "Your code did not finish."
+    wrong = [tag.removeprefix("wrong ") for tag in _wrong_parts(t)]
+    if not wrong:
+        return "Correct."
+    named = {"value": "the value", "leaves": "the leaves evaluated", "windows": "the windows"}
+    parts = [named[w] for w in wrong]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Wrong: {listed}."
+
+
+def _summary(tests: Sequence[Marked], grading: str, *, label: str = "Score") -> list[str]:
+    """The score line of ``tests`` and the mistake their wrong leaves show."""
+    full = sum(1 for t in tests if _full(t))
+    max_score = round(sum(t.max_score for t in tests), 4)
+    lines = [
+        f"{label}: {_num(_total(tests))} / {_num(max_score)} ({full} of {len(tests)} tests "
+        f"right; {grading})"
+    ]
+    return lines + _causes(tests)
+
+
+def _causes(tests: Sequence[Marked]) -> list[str]:
+    """The known mistakes behind the wrong leaves: those every such test shows (all
+    of them, when these trees cannot tell them apart), else the most frequent."""
+    wrong = [t for t in tests if t.ran and not t.leaves_right]
+    common = [c for c in wrong[0].causes if all(c in t.causes for t in wrong)] if wrong else []
+    if len(common) == 1:
+        return [f"In every test whose leaves were wrong, they are those of this mistake: "
+                f"{common[0]}."]  # fmt: skip
+    if common:
+        return [
+            "In every test whose leaves were wrong, they are those of each of these mistakes "
+            f"(these trees cannot tell them apart): {'; or '.join(common)}."
+        ]
+    seen = Counter(c for t in tests for c in t.causes)
+    if not seen:
+        return []
+    cause, times = seen.most_common(1)[0]
+    return [f"Seen in {times} test{'s' if times > 1 else ''}: {cause}."]
+
+
+def _points(t: Marked) -> float:
+    """A test's marks as every report writes them."""
+    return round(t.score, 4)
+
+
+def _total(tests: Sequence[Marked]) -> float:
+    return round(sum(_points(t) for t in tests), 4)
+
+
+def _full(t: Marked) -> bool:
+    """Whether a test got all its marks."""
+    return _points(t) >= round(t.max_score, 4)
 
 
 def _num(x: float) -> str:

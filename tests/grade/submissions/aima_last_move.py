@@ -1,0 +1,3 @@
+# Returns the last action, not the best one.
+def alphabeta_search(state, game):
+    return game.actions(state)[-1]

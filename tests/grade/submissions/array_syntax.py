@@ -1,0 +1,2 @@
+def minimax(depth, index, maximizing, values, alpha, beta)
+    return values[index]
