@@ -42,6 +42,17 @@ if [ ${#system_packages[@]} -gt 0 ]; then
   fi
 fi
 
+# A C++ compiler and a JDK build the worked examples of plies grade's program form
+# (docs/grade/examples), which tests/grade grades. Installed only when missing.
+compilers=()
+command -v g++ >/dev/null 2>&1 || compilers+=(g++)
+command -v javac >/dev/null 2>&1 || compilers+=(default-jdk-headless)
+if [ ${#compilers[@]} -gt 0 ]; then
+  echo "scripts/test.sh: installing Debian packages for plies grade's examples: ${compilers[*]}" >&2
+  apt_get update -qq
+  DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends "${compilers[@]}"
+fi
+
 # A project-local virtual environment keeps the machine's own Python untouched.
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
