@@ -2,7 +2,10 @@
 
 Standard library only, and never imported by plies: the grader starts it as a script
 in a process of its own (:mod:`plies.grade._run`), with limits on time, memory and
-file size, in an empty working directory. It loads the submission, then answers one
+file size, in an empty working directory, with the submission's folder on the path.
+The process keeps the grader safe; it does not keep the marks safe from a student who
+attacks the grader on purpose (this process's memory holds the test), which is what a
+course's plagiarism and code review are for. It loads the submission, then answers one
 test per line of standard input with one JSON line on the file descriptor named in
 its arguments (the submission's own prints are captured, not mixed in):
 
@@ -240,6 +243,9 @@ def main() -> None:
         out.write(json.dumps(answer) + "\n")
         out.flush()
 
+    # The submission's own folder, so that its modules import (a student's helpers, or
+    # aima-python's games.py beside it); python -I leaves out the rest of the caller's.
+    sys.path.insert(0, os.path.dirname(path))
     try:
         spec = importlib.util.spec_from_file_location("submission", path)
         if spec is None or spec.loader is None:
