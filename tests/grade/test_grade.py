@@ -392,3 +392,21 @@ def test_a_bad_command_line_is_one_line_and_exit_1(
     assert main(["grade", *argv]) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_each_test_is_drawn_with_the_codes_path(tmp_path: Path) -> None:
+    report = graded(
+        "array_strict.py", "array", "minimax", random_trees=0, draw=tmp_path / "drawings"
+    )
+    files = sorted((tmp_path / "drawings").glob("*.svg"))
+    assert len(files) == len(report.tests) == 7
+    tie = next(t for t in report.tests if t.name.startswith("A tie at alpha"))
+    drawn = Path(tie.output.rsplit("Drawing: ", 1)[1])
+    assert drawn.name.startswith("03-a-tie-at-alpha") and drawn in files
+    assert "extra" in drawn.read_text()
+
+
+def test_drawing_into_a_file_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("")
+    with pytest.raises(PliesError, match="it is not a folder"):
+        graded("array_gfg.py", "array", "minimax", draw=tmp_path / "taken")

@@ -139,6 +139,12 @@ def register(subparsers: Any) -> None:
         "or prairielearn (the external grader's results)",
     )
     p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
+    p.add_argument(
+        "--draw",
+        metavar="DIR",
+        help="draw each test the code ran into DIR (made if missing) as NN-name.svg: plies' "
+        "search with the code's path, its extra and missed leaves and the first difference",
+    )
     p.set_defaults(handler=run_grade)
 
 
@@ -161,6 +167,7 @@ def run_grade(args: argparse.Namespace) -> int:
         trees=args.trees,
         battery=not args.only_trees,
         limits=Limits(timeout=args.timeout, memory_mb=args.memory),
+        draw=args.draw,
     )
     text = write_report(report, args.format)
     if args.out:

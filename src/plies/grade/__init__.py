@@ -32,8 +32,10 @@ a time limit per test and a memory limit (:class:`Limits`).
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +56,10 @@ __all__ = [
     "Case",
     "Limits",
     "Marked",
+    "PictureError",
     "Report",
     "SubmissionError",
+    "compare_svg",
     "default_battery",
     "grade",
     "read_cases",
@@ -90,6 +94,7 @@ def grade(
     trees: Sequence[str | Path] = (),
     battery: bool = True,
     limits: Limits | None = None,
+    draw: str | Path | None = None,
 ) -> Report:
     """Grade one ``submission`` (a Python file, or for the ``program`` form the
     command that runs the program) written in ``form``, whose function is
@@ -99,6 +104,10 @@ def grade(
     The tests are the default battery (unless ``battery`` is false: ``branching`` and
     ``depth`` for the ``array`` form, ``random_trees`` random trees from ``seed``)
     and the trees of each file in ``trees`` (:func:`read_cases`).
+
+    With ``draw`` (a folder, made if missing), each test the code ran is drawn there
+    as ``NN-name.svg``: plies' search with the code's path, extra and missed leaves
+    and the first difference marked (:func:`compare_svg`); its output names the file.
 
     Raises :class:`SubmissionError` for a submission that cannot be loaded, and
     :class:`~plies.errors.PliesError` for arguments that cannot be used; a test the
@@ -136,6 +145,7 @@ def grade(
                     f"test {case.name!r} has chance nodes; grade it with algorithm expectimax"
                 )
     strict = rule == "strict"
+    folder = _drawings_folder(draw) if draw is not None else None
     started = time.monotonic()
     if form == "program":
         runner: Any = ProgramRunner(need_text(str(submission), "submission"), limits)
@@ -164,7 +174,51 @@ def grade(
             if form == "array" and answer.get("ok"):  # values[i] read: leaf number i
                 answer["reads"] = _leaves_read(case.tree, answer["reads"])
             marked.append(mark(case, answer, form=form, algorithm=algorithm, strict=strict))
+    if folder is not None:
+        marked = [
+            _drawn(folder, k, case, m, algorithm=algorithm, strict=strict) if m.ran else m
+            for k, (case, m) in enumerate(zip(cases, marked, strict=True), start=1)
+        ]
     return Report(marked, form, algorithm, rule, time.monotonic() - started)
+
+
+def _drawings_folder(draw: str | Path) -> Path:
+    folder = Path(draw)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise PliesError(f"cannot draw into {folder}: it is not a folder") from None
+    except OSError as exc:
+        raise PliesError(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+    return folder
+
+
+def _drawn(
+    folder: Path, k: int, case: Case, marked: Marked, *, algorithm: str, strict: bool
+) -> Marked:
+    """``marked`` with its test drawn into ``folder`` and the file named in its output."""
+    from plies.grade._picture import compare_svg  # loads plies.draw: only when drawing
+
+    slug = re.sub(r"[^a-z0-9]+", "-", case.name.lower()).strip("-")[:40] or "test"
+    path = folder / f"{k:02d}-{slug}.svg"
+    try:
+        svg = compare_svg(reference(case.tree, algorithm, strict=strict), list(marked.leaves))
+        path.write_text(svg, encoding="utf-8")
+    except PliesError as exc:
+        return replace(marked, output=f"{marked.output}\nNo drawing: {exc}")
+    except OSError as exc:
+        raise PliesError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return replace(marked, output=f"{marked.output}\nDrawing: {path}")
+
+
+def __getattr__(name: str) -> Any:
+    """The drawing of a test (:func:`compare_svg`, :class:`PictureError`), imported
+    with plies.draw when first asked for, not by ``import plies.grade``."""
+    if name in ("compare_svg", "PictureError"):
+        from plies.grade import _picture
+
+        return getattr(_picture, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _python_file(submission: str | Path) -> Path:

@@ -130,7 +130,8 @@ class Marked:
     this tree: when its leaves are right, those that make no difference here), and
     whether the value, the leaves and the windows were right
     (``bounds_right`` None when the form does not show them); ``ran`` is false when
-    the code failed (raised, crashed, ran out of time)."""
+    the code failed (raised, crashed, ran out of time); ``leaves`` are the leaves the
+    code evaluated (node ids, in order)."""
 
     name: str
     score: float
@@ -142,6 +143,7 @@ class Marked:
     bounds_right: bool | None
     causes: tuple[str, ...]
     ran: bool = True
+    leaves: tuple[int, ...] = ()
 
 
 def _number(x: Any) -> float | None:
@@ -228,7 +230,7 @@ def mark(case: Case, answer: dict[str, Any], *, form: str, algorithm: str, stric
     lines += _printed(answer)
     score = case.weight * passed / len(parts)
     return Marked(case.name, score, case.weight, "\n".join(lines), case.hidden, value_right,
-                  leaves_right, bounds_right, causes)  # fmt: skip
+                  leaves_right, bounds_right, causes, leaves=tuple(reads))  # fmt: skip
 
 
 def _calls(answer: dict[str, Any], n: int) -> list[Window]:
