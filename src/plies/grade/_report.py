@@ -55,8 +55,10 @@ class Report:
 
     @property
     def score(self) -> float:
-        """The marks given: the sum of the tests' marks as each report writes them
-        (rounded to 4 places), so that a total always equals the sum of its tests."""
+        """The marks given: the sum of the tests' marks, rounded to 4 places (each
+        test's marks are written rounded to 4 places too, so a total may differ from
+        the sum of its tests as written by a few ten-thousandths: 9 tests of 2/3 are
+        6, not 9 x 0.6667)."""
         return _total(self.tests)
 
     @property
@@ -98,7 +100,7 @@ class Report:
                     "max_score": t.max_score,
                     "output": t.output,
                     "hidden": t.hidden,
-                    "causes": list(t.causes),
+                    "causes": list(_mistakes(t)),
                 }
                 for t in self.tests
             ],
@@ -186,7 +188,7 @@ def _gradescope_test(t: Marked, number: int) -> dict[str, Any]:
         "output_format": "text",
         "tags": _wrong_parts(t),
         "visibility": GRADESCOPE_HIDDEN if t.hidden else "visible",
-        "extra_data": {"causes": list(t.causes)},
+        "extra_data": {"causes": list(_mistakes(t))},
     }
 
 
@@ -237,27 +239,51 @@ def _summary(tests: Sequence[Marked], grading: str, *, label: str = "Score") -> 
         f"{label}: {_num(_total(tests))} / {_num(max_score)} ({full} of {len(tests)} tests "
         f"right; {grading})"
     ]
-    return lines + _causes(tests)
+    return lines + _unfinished(tests) + _causes(tests)
+
+
+def _unfinished(tests: Sequence[Marked]) -> list[str]:
+    """A line on the tests the code did not finish (raised, crashed, ran out of
+    time), with the first one's reason."""
+    failed = [t for t in tests if not t.ran]
+    if not failed:
+        return []
+    lines = failed[0].output.splitlines()
+    reason = lines[0].removeprefix("Your code failed: ") if lines else "no reason given"
+    count = "every test" if len(failed) == len(tests) else f"{len(failed)} of {len(tests)} tests"
+    return [f"Your code failed in {count}, first with: {reason}"]
 
 
 def _causes(tests: Sequence[Marked]) -> list[str]:
-    """The known mistakes behind the wrong leaves: those every such test shows (all
-    of them, when these trees cannot tell them apart), else the most frequent."""
-    wrong = [t for t in tests if t.ran and not t.leaves_right]
-    common = [c for c in wrong[0].causes if all(c in t.causes for t in wrong)] if wrong else []
-    if len(common) == 1:
-        return [f"In every test whose leaves were wrong, they are those of this mistake: "
-                f"{common[0]}."]  # fmt: skip
-    if common:
+    """The known mistake behind wrong leaves. A test lists the mistakes that do what
+    the submission did on its tree, so the mistakes listed by every test that ran
+    (right ones too) explain the whole submission: those, all of them when the trees
+    cannot tell them apart; else the one seen in most tests with wrong leaves."""
+    wrong = [t for t in tests if _mistakes(t)]
+    if not any(t.ran and not t.leaves_right for t in tests):
+        return []
+    ran = [t for t in tests if t.ran]
+    everywhere = [c for c in ran[0].causes if all(c in t.causes for t in ran)]
+    if len(everywhere) == 1:
+        return [f"On every tree it ran on, your code does exactly what this mistake does: "
+                f"{everywhere[0]}."]  # fmt: skip
+    if everywhere:
         return [
-            "In every test whose leaves were wrong, they are those of each of these mistakes "
-            f"(these trees cannot tell them apart): {'; or '.join(common)}."
+            "On every tree it ran on, your code does exactly what each of these mistakes does "
+            f"(these trees cannot tell them apart): {'; or '.join(everywhere)}."
         ]
-    seen = Counter(c for t in tests for c in t.causes)
+    seen = Counter(c for t in wrong for c in t.causes)
     if not seen:
         return []
     cause, times = seen.most_common(1)[0]
-    return [f"Seen in {times} test{'s' if times > 1 else ''}: {cause}."]
+    return [f"Seen in {times} test{'s' if times > 1 else ''} with wrong leaves: {cause}."]
+
+
+def _mistakes(t: Marked) -> tuple[str, ...]:
+    """The known mistakes a test shows: those whose leaves are the submission's, on a
+    test whose leaves were wrong (on a right one, a mistake that happens to evaluate
+    the same leaves says nothing)."""
+    return t.causes if t.ran and not t.leaves_right else ()
 
 
 def _points(t: Marked) -> float:
@@ -266,12 +292,12 @@ def _points(t: Marked) -> float:
 
 
 def _total(tests: Sequence[Marked]) -> float:
-    return round(sum(_points(t) for t in tests), 4)
+    return round(sum(t.score for t in tests), 4)
 
 
 def _full(t: Marked) -> bool:
     """Whether a test got all its marks."""
-    return _points(t) >= round(t.max_score, 4)
+    return t.score >= t.max_score - 1e-9
 
 
 def _num(x: float) -> str:
