@@ -8,20 +8,32 @@ answered by one line from the grader, until it prints its result:
 =====================  ================================================  ===========
 program writes         grader answers                                    notes
 =====================  ================================================  ===========
-``children N``         ``K C1 ... CK``: the number of children, their    the root is
-                       ids (``0`` at a leaf)                             node ``0``
-``kind N``             ``max``, ``min``, ``chance`` or ``leaf``
+``kind N``             ``max``, ``min``, ``chance`` or ``leaf``          the root is
+                                                                         node ``0``
+``children N``         ``K C1 ... CK``: the number of children, their
+                       ids (``0`` at a leaf)
 ``value N``            the value of leaf ``N``                           a leaf read
-``probability N``      the probability of chance node ``N``'s child
+``probability N``      the probability of node ``N``, a child of a       ``1`` under
+                       chance node                                       MAX, MIN
 ``enter N ALPHA BETA`` nothing: the window the program searches ``N``    optional
-                       with (``inf``, ``-inf``, ``Infinity`` are read)
+                       with
 ``result V``           nothing: the value of the root; the search ends
 =====================  ================================================  ===========
 
-After ``result`` the program reads the next ``search`` (or the end of its input,
-then it exits). A program that exits after one search is started again. Numbers
-are written as Python writes them (``3``, ``-2.5``). Anything else is an error that
-costs the test its marks, as is a request for a node that is not in the tree.
+After ``result`` the program reads the next ``search``; the grader writes nothing
+else, and stops the program when grading is over. A program that exits after each
+search is started again for the next.
+
+Numbers: the grader writes ``3`` for a whole value, ``-2.5`` or ``0.1`` (the
+shortest text that reads back exactly) otherwise, and ``Infinity``/``-Infinity``,
+which C++'s ``stod``, Java's ``Double.parseDouble`` and Python's ``float`` all read.
+It reads ints, decimals, exponents, and infinities however spelled (``inf``,
+``-inf``, ``Infinity``, C++'s and Java's defaults); never NaN.
+
+A line that is not one of these requests (a debugging print: those go to standard
+error), a request for a node that is not in the tree, a ``value`` of a node that is
+not a leaf, or more than :data:`REQUESTS_PER_NODE` requests per node of the tree (an
+endless loop that keeps asking) ends the search and costs the test its marks.
 """
 
 from __future__ import annotations
@@ -30,10 +42,26 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["converse"]
+__all__ = ["REQUESTS", "REQUESTS_PER_NODE", "converse"]
 
 #: Requests a search may make per node of the tree (an endless loop must end).
 REQUESTS_PER_NODE = 20
+
+#: The requests a program may write, and how many words follow each.
+REQUESTS = {"kind": 1, "children": 1, "value": 1, "probability": 1, "enter": 3, "result": 1}
+
+_USAGE = {
+    "kind": "kind N",
+    "children": "children N",
+    "value": "value N",
+    "probability": "probability N",
+    "enter": "enter N ALPHA BETA",
+    "result": "result V",
+}
+
+
+class _Refused(Exception):
+    """A line the protocol cannot take; the message says why."""
 
 
 def _number(text: str) -> float | int:
@@ -44,17 +72,48 @@ def _number(text: str) -> float | int:
     try:
         return int(word)
     except ValueError:
+        pass
+    try:
         value = float(word)
-        if math.isnan(value):
-            raise ValueError("nan") from None
-        return value
+    except ValueError:
+        raise _Refused(f"{text!r} is not a number") from None
+    if math.isnan(value):
+        raise _Refused("NaN is not a value")
+    return value
+
+
+def _node(text: str, count: int) -> int:
+    """The node id ``text`` names, in a tree of ``count`` nodes."""
+    try:
+        node = int(text)
+    except ValueError:
+        raise _Refused(f"a node id is a whole number, not {text!r}") from None
+    if not 0 <= node < count:
+        raise _Refused(f"there is no node {node} (ids 0 to {count - 1})")
+    return node
 
 
 def _show(x: Any) -> str:
-    """A value as the grader writes it: ``3`` for 3 and 3.0, ``2.5``."""
-    if isinstance(x, float) and x.is_integer():
-        return str(int(x))
+    """A value as the grader writes it: ``3`` for 3 and 3.0, ``2.5``, ``Infinity``."""
+    if x in ("inf", "-inf"):  # the infinities, as grade's tests carry them
+        x = math.inf if x == "inf" else -math.inf
+    if isinstance(x, float):
+        if math.isinf(x):
+            return "Infinity" if x > 0 else "-Infinity"
+        if x.is_integer() and abs(x) < 1e16:
+            return str(int(x))
     return repr(x)
+
+
+def _check(verb: str, args: list[str]) -> None:
+    """Refuse a line that is not a request of the protocol, or has the wrong words."""
+    if verb not in REQUESTS:
+        raise _Refused(
+            f"not a request of the protocol ({', '.join(REQUESTS)}); anything else, "
+            "debugging output too, goes to standard error"
+        )
+    if len(args) != REQUESTS[verb]:
+        raise _Refused(f"the request is written '{_USAGE[verb]}'")
 
 
 def converse(
@@ -65,20 +124,11 @@ def converse(
     Python forms give it (``value``, ``reads``, ``calls``), ``{"timeout": True}``,
     or a failure naming the line the protocol cannot take."""
     tree = test["tree"]
-    kinds, children, values, probability = (
-        tree["kind"],
-        tree["children"],
-        tree["value"],
-        tree["probability"],
-    )
-    n = len(kinds)
+    kinds, children, values = tree["kind"], tree["children"], tree["value"]
+    probability = tree["probability"]
     reads: list[int] = []
     calls: list[list[Any]] = []
-    left = REQUESTS_PER_NODE * n + 10
-
-    def fail(line: str, why: str) -> dict[str, Any]:
-        return {"ok": False, "error": f"the program wrote {line[:80]!r}: {why}", "where": "",
-                "printed": ""}  # fmt: skip
+    left = REQUESTS_PER_NODE * len(kinds) + 10
 
     send("search")
     while True:
@@ -88,34 +138,30 @@ def converse(
         words = line.split()
         if not words:
             continue
-        left -= 1
-        if left < 0:
-            return fail(line, f"more than {REQUESTS_PER_NODE} requests per node of the tree")
         verb, args = words[0].lower(), words[1:]
+        left -= 1
         try:
-            if verb == "result" and len(args) == 1:
+            if left < 0:
+                raise _Refused(f"more than {REQUESTS_PER_NODE} requests per node of the tree")
+            _check(verb, args)
+            if verb == "result":
                 return {"ok": True, "value": _number(args[0]), "move": None, "reads": reads,
                         "calls": calls, "printed": ""}  # fmt: skip
-            node = int(args[0]) if args else -1
-            if not 0 <= node < n:
-                return fail(line, f"there is no node {args[0] if args else ''} (ids 0 to {n - 1})")
-            if verb == "children" and len(args) == 1:
-                kids = children[node]
-                send(" ".join(map(str, [len(kids), *kids])))
-            elif verb == "kind" and len(args) == 1:
+            node = _node(args[0], len(kinds))
+            if verb == "kind":
                 send(kinds[node])
-            elif verb == "value" and len(args) == 1:
+            elif verb == "children":
+                send(" ".join(map(str, [len(children[node]), *children[node]])))
+            elif verb == "value":
                 if children[node]:
-                    return fail(line, f"node {node} is not a leaf")
+                    raise _Refused(f"node {node} is not a leaf (it is {kinds[node].upper()})")
                 reads.append(node)
                 send(_show(values[node]))
-            elif verb == "probability" and len(args) == 1:
+            elif verb == "probability":
                 p = probability[node]
                 send(_show(p if p is not None else 1))
-            elif verb == "enter" and len(args) == 3:
+            else:  # enter
                 calls.append([node, _number(args[1]), _number(args[2]), None])
-            else:
-                return fail(line, "not a request of the protocol (children, kind, value, "
-                                  "probability, enter, result)")  # fmt: skip
-        except ValueError:
-            return fail(line, "a number cannot be read")
+        except _Refused as why:
+            return {"ok": False, "error": f"the program wrote {line[:80]!r}: {why}",
+                    "where": "", "printed": ""}  # fmt: skip

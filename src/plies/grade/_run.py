@@ -247,7 +247,42 @@ class PythonRunner:
 class ProgramRunner:
     """A ``program`` submission: any command speaking the line protocol of
     :mod:`plies.grade._protocol`, one search per ``search`` line. Use as a context
-    manager."""
+    manager.
+
+    Where it runs: in the folder the grader was started from (the working directory
+    when the runner is made), as if the teacher had typed the command there, so
+    ``./alphabeta`` and ``java -cp build AlphaBeta`` find their files; the program
+    may read and write there (up to 1 MB a file), so grade untrusted code inside a
+    container, as Gradescope's and PrairieLearn's graders do. Its environment holds
+    only ``PATH``, ``LANG`` and ``HOME`` (an empty folder of its own).
+
+    Its memory: ``limits.memory_mb`` bounds its data (``RLIMIT_DATA``: the private
+    writable memory it maps, heap and thread stacks; Linux 4.7 and later), not its
+    address space. A JVM reserves gigabytes it never touches (a heap of a quarter of
+    the machine's memory, 1 GB of class space, the code cache): ``java`` does not
+    start under 1024 MB of ``RLIMIT_AS`` (measured: 4 GB on a 24 GB machine without
+    flags, 870 MB with ``-Xmx256m -XX:+UseSerialGC -XX:CompressedClassSpaceSize=64m``),
+    and starts under 1024 MB of ``RLIMIT_DATA``, which counts only the heap it
+    commits. A JVM commits 1/64 of the machine's memory at start, so on a machine of
+    64 GB or more pass ``-Xmx256m`` (which also caps its initial heap).
+    Address space stays bounded, at :attr:`ADDRESS_SPACE_MB` (or 4 x the limit).
+
+    Its standard error: what it writes there during a search (an exception's stack
+    trace, debugging output) is shown with that test, its first
+    :attr:`STDERR_KEPT` characters; more than 1 MB in one search stops it.
+
+    A command that cannot start, or a program that ends or falls silent before its
+    first request, raises :class:`SubmissionError` (the teacher's one-line error); a
+    program that fails later fails that test only, and is started again for the next.
+    """
+
+    #: Address space (MB) a program may map; its data is what ``memory_mb`` bounds.
+    ADDRESS_SPACE_MB = 16 << 10
+    #: Characters of a search's standard error shown with the test.
+    STDERR_KEPT = 4000
+    #: The shell line that starts the program: in the grader's folder, with its data
+    #: limited and its standard error to a file; ``exec`` keeps one process.
+    LAUNCH = 'exec 2>>"$3" && cd -- "$1" && ulimit -d "$2" && shift 3 && exec "$@"'
 
     def __init__(self, command: str, limits: Limits) -> None:
         try:
@@ -256,42 +291,133 @@ class ProgramRunner:
             raise SubmissionError(f"cannot read the command {command!r}: {exc}") from None
         if not self.argv:
             raise SubmissionError("the program's command is empty")
-        self.limits = limits
+        self.command, self.limits = command, limits
+        self.folder = Path.cwd()
+        self._need_program(self.argv[0])
         self._process: _Process | None = None
+        self._errors: tempfile.TemporaryDirectory[str] | None = None
+        self._answered = False  # a search got at least one line from the program
+        self._heard = 0  # lines the program wrote in the last search
+        self._died = False  # the last search ended with the program's process
+        self._ended = ""  # how, then
+
+    def _need_program(self, program: str) -> None:
+        """Raise :class:`SubmissionError` unless ``program`` can be started."""
+        import shutil
+
+        start = f"cannot start {self.command}"
+        if "/" in program:
+            path = self.folder / program
+            if not path.is_file():
+                raise SubmissionError(f"{start}: there is no file {program} in {self.folder}")
+            if not os.access(path, os.X_OK):
+                raise SubmissionError(f"{start}: {program} is not executable")
+        elif shutil.which(program, path=os.environ.get("PATH", os.defpath)) is None:
+            here = f" (./{program} for the one in this folder)" if Path(program).is_file() else ""
+            raise SubmissionError(f"{start}: no program {program!r} on PATH{here}")
 
     def __enter__(self) -> ProgramRunner:
-        self._process = _Process(self.argv, self.limits, channel=False)
+        self._errors = tempfile.TemporaryDirectory(prefix="plies-grade-stderr-")
+        self._stderr.touch()
+        self._process = self._start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    @property
+    def _stderr(self) -> Path:
+        assert self._errors is not None, "use the runner as a context manager"
+        return Path(self._errors.name) / "stderr"
+
+    def _start(self) -> _Process:
+        memory = self.limits.memory_mb
+        argv = ["/bin/sh", "-c", self.LAUNCH, "plies-program", str(self.folder),
+                str(memory << 10), str(self._stderr), *self.argv]  # fmt: skip
+        space = Limits(self.limits.timeout, max(self.ADDRESS_SPACE_MB, 4 * memory))
+        return _Process(argv, space, channel=False)
+
     def run(self, test: dict[str, Any]) -> dict[str, Any]:
-        """One search of ``test["tree"]`` through the protocol."""
+        """One search of ``test["tree"]`` through the protocol, with what the program
+        wrote to standard error meanwhile as ``printed``."""
+        fresh = self._process is None or self._process.proc.poll() is not None
+        answer = self._search(test, fresh=fresh)
+        if self._died and not self._heard and not fresh:
+            # It exited after its last search (or was exiting when this one began).
+            answer = self._search(test, fresh=True)
+        if not self._answered and not self._heard:
+            self.close()
+            raise SubmissionError(self._silent(answer))
+        self._answered = True
+        return answer
+
+    def _search(self, test: dict[str, Any], *, fresh: bool) -> dict[str, Any]:
         from plies.grade._protocol import converse
 
-        if self._process is None or self._process.proc.poll() is not None:
+        if fresh or self._process is None:
             if self._process is not None:
                 self._process.kill()
-            self._process = _Process(self.argv, self.limits, channel=False)
+            self._process = self._start()
         process = self._process
+        os.truncate(self._stderr, 0)  # the file is opened to append: writes follow
+        self._heard, self._died = 0, False
         deadline = time.monotonic() + self.limits.timeout
+
+        def read() -> str | None:
+            line = process.lines.read(deadline)
+            if line is not None:
+                self._heard += 1
+            return line
+
         try:
-            answer = converse(test, process.send, lambda: process.lines.read(deadline))
+            answer = converse(test, process.send, read)
         except _Died:
-            answer = _failure(f"the program ended before it answered: {process.ended()}")
+            self._died, self._ended = True, process.ended()
+            answer = _failure(f"the program ended before it answered: {self._ended}")
         if answer.get("timeout"):
-            answer = _failure(
-                f"it ran past the {self.limits.timeout:g} s limit (an endless loop, or "
-                "waiting for an answer to a line the protocol does not know?) and was stopped"
-            )
+            answer = _failure(self._late(process))
+        answer["printed"] = self._errors_written(answer)
         if not answer["ok"]:
             process.kill()
             self._process = None
         return answer
+
+    def _late(self, process: _Process) -> str:
+        """Why a search ran out of time, with the line it began, if any."""
+        limit = f"it ran past the {self.limits.timeout:g} s limit"
+        begun = process.lines.buffer.decode("utf-8", errors="replace")
+        if begun:
+            return (f"{limit} and was stopped, waiting for the end of the line {begun[:80]!r} "
+                    "(end each line with a newline)")  # fmt: skip
+        return (f"{limit} (an endless loop, or output never flushed: end each line with "
+                "std::endl in C++, or flush) and was stopped")  # fmt: skip
+
+    def _errors_written(self, answer: dict[str, Any]) -> str:
+        """The start of what the program wrote to standard error in this search."""
+        with self._stderr.open("rb") as file:
+            text = file.read(self.STDERR_KEPT).decode("utf-8", errors="replace")
+        if not answer["ok"] and self._stderr.stat().st_size >= MAX_FILE:
+            answer["error"] += " (it wrote 1 MB or more to standard error)"
+        return text
+
+    def _silent(self, answer: dict[str, Any]) -> str:
+        """The one-line error for a program that never answered its first search."""
+        if self._died:
+            why = f"{self._ended} before its first request"
+        else:
+            why = (
+                f"it wrote no request within the {self.limits.timeout:g} s limit after its "
+                "first 'search' (does it read standard input, and flush its lines?)"
+            )
+        first = next((line.strip() for line in answer["printed"].splitlines() if line.strip()), "")
+        said = f"; its standard error begins: {first[:200]}" if first else ""
+        return f"cannot grade {self.command}: {why}{said}"
 
     def close(self) -> None:
         """Stop the program."""
         if self._process is not None:
             self._process.kill()
             self._process = None
+        if self._errors is not None:
+            self._errors.cleanup()
+            self._errors = None
