@@ -129,7 +129,8 @@ def register(subparsers: Any) -> None:
         type=whole_number(minimum=64),
         default=Limits.memory_mb,
         metavar="MB",
-        help=f"address space of the submission's process in MB (default {Limits.memory_mb})",
+        help=f"memory of the submission's process in MB (default {Limits.memory_mb}): its "
+        "address space for Python, its data for a program (a JVM reserves more)",
     )
     p.add_argument(
         "--format",

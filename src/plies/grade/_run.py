@@ -1,14 +1,15 @@
 """Running a submission in a process of its own, one test at a time.
 
 A Python submission (forms ``array``, ``node``, ``aima``) runs in
-:mod:`plies.grade._child`, started as a script with ``python -I``; a ``program``
-submission is any command, driven through the line protocol of
-:mod:`plies.grade._protocol`. Either way the grader never imports or runs the
-submission in its own process. Each process gets limits on memory (``RLIMIT_AS``),
-file size and core dumps, a new process group and an empty working directory; each
-test a wall-clock time limit. A test that runs past it, or a process that ends
-(``exit()``, a crash), costs that test its marks: the process is killed and a fresh
-one is started for the next test.
+:mod:`plies.grade._child`, started as a script with ``python -I`` in an empty working
+directory, with its address space limited (``RLIMIT_AS``); a ``program`` submission is
+any command, driven through the line protocol of :mod:`plies.grade._protocol`, run in
+the grader's folder with its data limited (``RLIMIT_DATA``: a JVM reserves gigabytes
+of address space; see :class:`ProgramRunner`). Either way the grader never imports or
+runs the submission in its own process. Each process also gets limits on file size
+and core dumps and a new process group; each test a wall-clock time limit. A test
+that runs past it, or a process that ends (``exit()``, a crash), costs that test its
+marks: the process is killed and a fresh one is started for the next test.
 """
 
 from __future__ import annotations
@@ -57,9 +58,10 @@ class _Died(Exception):
     """The submission's process ended while the grader waited for it."""
 
 
-def _limit(memory_mb: int) -> None:  # runs in the child, between fork and exec
-    memory = memory_mb << 20
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+def _limit(address_mb: int, data_mb: int | None) -> None:  # in the child, before exec
+    resource.setrlimit(resource.RLIMIT_AS, (address_mb << 20, address_mb << 20))
+    if data_mb is not None:
+        resource.setrlimit(resource.RLIMIT_DATA, (data_mb << 20, data_mb << 20))
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE, MAX_FILE))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
@@ -88,9 +90,22 @@ class _Lines:
 
 
 class _Process:
-    """One process of a submission, killed with its whole group."""
+    """One process of a submission, killed with its whole group: its answers on a
+    pipe of their own (``channel``) or its standard output; it runs in ``cwd`` (by
+    default an empty folder of its own, also its ``HOME``) with ``limits.memory_mb``
+    of address space, or that much data (``data_mb``) and ``address_mb`` of address
+    space; its standard error goes to ``stderr`` (by default nowhere)."""
 
-    def __init__(self, argv: list[str], limits: Limits, *, channel: bool) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        limits: Limits,
+        *,
+        channel: bool,
+        cwd: Path | None = None,
+        stderr: IO[bytes] | None = None,
+        data_mb: int | None = None,
+    ) -> None:
         self.workdir = tempfile.TemporaryDirectory(prefix="plies-grade-")
         pass_fds: tuple[int, ...] = ()
         read_fd = write_fd = -1
@@ -108,12 +123,12 @@ class _Process:
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL if channel else subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                cwd=self.workdir.name,
+                stderr=stderr if stderr is not None else subprocess.DEVNULL,
+                cwd=cwd if cwd is not None else self.workdir.name,
                 env=env,
                 pass_fds=pass_fds,
                 start_new_session=True,
-                preexec_fn=lambda: _limit(limits.memory_mb),  # noqa: PLW1509  # no threads here
+                preexec_fn=lambda: _limit(limits.memory_mb, data_mb),  # noqa: PLW1509  # no threads
             )
         except OSError as exc:
             self.workdir.cleanup()
@@ -280,9 +295,6 @@ class ProgramRunner:
     ADDRESS_SPACE_MB = 16 << 10
     #: Characters of a search's standard error shown with the test.
     STDERR_KEPT = 4000
-    #: The shell line that starts the program: in the grader's folder, with its data
-    #: limited and its standard error to a file; ``exec`` keeps one process.
-    LAUNCH = 'exec 2>>"$3" && cd -- "$1" && ulimit -d "$2" && shift 3 && exec "$@"'
 
     def __init__(self, command: str, limits: Limits) -> None:
         try:
@@ -332,10 +344,10 @@ class ProgramRunner:
 
     def _start(self) -> _Process:
         memory = self.limits.memory_mb
-        argv = ["/bin/sh", "-c", self.LAUNCH, "plies-program", str(self.folder),
-                str(memory << 10), str(self._stderr), *self.argv]  # fmt: skip
         space = Limits(self.limits.timeout, max(self.ADDRESS_SPACE_MB, 4 * memory))
-        return _Process(argv, space, channel=False)
+        with self._stderr.open("ab") as stderr:  # the child keeps its own copy open
+            return _Process(self.argv, space, channel=False, cwd=self.folder, stderr=stderr,
+                            data_mb=memory)  # fmt: skip
 
     def run(self, test: dict[str, Any]) -> dict[str, Any]:
         """One search of ``test["tree"]`` through the protocol, with what the program
