@@ -315,18 +315,18 @@ def _divergence(
         missing = expected[k]
         a, b = result.alpha_in[missing], result.beta_in[missing]
         parent = tree.parent[missing]
-        if k < len(reads) and reads[k] in expected:
+        if missing in reads[k:]:  # evaluated, but later: the order differs
             return (
                 f"{place}: your code evaluated {names.leaf(reads[k])}, but alpha-beta evaluates "
                 f"{names.leaf(missing)} first (children are searched left to right)."
             )
         assert a is not None and b is not None  # an evaluated leaf has its window
         why = "alpha < beta, so no cut-off yet" if a < b else "a tie, which prunes nothing"
-        did = "stopped" if k >= len(reads) else "skipped ahead"
+        did = "stopped" if k >= len(reads) else f"went on to {names.leaf(reads[k])}"
         return (
-            f"{place}: your code {did}, but alpha-beta evaluates {names.leaf(missing)} next: "
-            f"it reaches {names.node(parent)} with alpha={show(a)}, beta={show(b)} ({why} "
-            f"under the {rule} rule)."
+            f"{place}: your code {did} and never evaluated {names.leaf(missing)}, which "
+            f"alpha-beta evaluates next: it reaches {names.node(parent)} with alpha={show(a)}, "
+            f"beta={show(b)} ({why} under the {rule} rule)."
         )
     return (
         f"{place}: your code evaluated more leaves than alpha-beta "
