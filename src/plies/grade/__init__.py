@@ -39,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from plies._arguments import need_choice, need_int, need_number, need_text
+from plies._arguments import need_choice, need_int, need_number, need_object, need_text
 from plies.errors import PliesError
 from plies.grade._battery import Case, default_battery, read_cases
 from plies.grade._mark import CAUSES, Marked, mark, reference, textbook_search
@@ -113,37 +113,9 @@ def grade(
     :class:`~plies.errors.PliesError` for arguments that cannot be used; a test the
     submission fails (wrong, too slow, crashed) is marked, never raised.
     """
-    need_choice(form, "form", FORMS)
-    need_choice(rule, "rule", RULES)
-    need_choice(algorithm, "algorithm", ALGORITHMS)
-    need_int(branching, "branching", minimum=2, maximum=10)
-    need_int(depth, "depth", minimum=1, maximum=12)
-    need_int(seed, "seed")
-    need_int(random_trees, "random_trees", minimum=0, maximum=100)
-    if branching**depth > 100_000:
-        raise PliesError(f"a complete tree of branching {branching} and depth {depth} has "
-                         f"{branching**depth:,} leaves; at most 100,000")  # fmt: skip
     limits = limits if limits is not None else Limits()
-    need_number(limits.timeout, "timeout")
-    if not 0 < limits.timeout <= 600:
-        raise PliesError(f"the time limit must be above 0 and at most 600 s, not {limits.timeout}")
-    need_int(limits.memory_mb, "memory_mb", minimum=64)
-    if algorithm == "expectimax" and form in ("array", "aima"):
-        raise PliesError(
-            f"the {form} form has no chance nodes; expectimax needs the node or program form"
-        )
-    cases = default_battery(form, algorithm=algorithm, branching=branching, depth=depth,
-                            seed=seed, count=random_trees) if battery else []  # fmt: skip
-    for path in trees:
-        cases += read_cases(Path(path), form=form, branching=branching, depth=depth)
-    if not cases:
-        raise PliesError("no tests: give trees (--trees) or keep the default battery")
-    if algorithm != "expectimax":
-        for case in cases:
-            if case.tree.has_chance:
-                raise PliesError(
-                    f"test {case.name!r} has chance nodes; grade it with algorithm expectimax"
-                )
+    _check(form, rule, algorithm, branching, depth, seed, random_trees, limits)
+    cases = _cases(form, algorithm, branching, depth, seed, random_trees, trees, battery=battery)
     strict = rule == "strict"
     folder = _drawings_folder(draw) if draw is not None else None
     started = time.monotonic()
@@ -180,6 +152,65 @@ def grade(
             for k, (case, m) in enumerate(zip(cases, marked, strict=True), start=1)
         ]
     return Report(marked, form, algorithm, rule, time.monotonic() - started)
+
+
+def _check(  # noqa: PLR0917  # grade's arguments, checked in one place
+    form: str,
+    rule: str,
+    algorithm: str,
+    branching: int,
+    depth: int,
+    seed: int,
+    random_trees: int,
+    limits: Limits,
+) -> None:
+    """Refuse the arguments of :func:`grade` that cannot be used, naming them."""
+    need_choice(form, "form", FORMS)
+    need_choice(rule, "rule", RULES)
+    need_choice(algorithm, "algorithm", ALGORITHMS)
+    need_int(branching, "branching", minimum=2, maximum=10)
+    need_int(depth, "depth", minimum=1, maximum=12)
+    need_int(seed, "seed")
+    need_int(random_trees, "random_trees", minimum=0, maximum=100)
+    if branching**depth > 100_000:
+        raise PliesError(f"a complete tree of branching {branching} and depth {depth} has "
+                         f"{branching**depth:,} leaves; at most 100,000")  # fmt: skip
+    need_object(limits, Limits, "limits")
+    need_number(limits.timeout, "timeout")
+    if not 0 < limits.timeout <= 600:
+        raise PliesError(f"the time limit must be above 0 and at most 600 s, not {limits.timeout}")
+    need_int(limits.memory_mb, "memory_mb", minimum=64)
+    if algorithm == "expectimax" and form in ("array", "aima"):
+        raise PliesError(
+            f"the {form} form has no chance nodes; expectimax needs the node or program form"
+        )
+
+
+def _cases(  # noqa: PLR0917  # the battery's arguments, as grade takes them
+    form: str,
+    algorithm: str,
+    branching: int,
+    depth: int,
+    seed: int,
+    random_trees: int,
+    trees: Sequence[str | Path],
+    *,
+    battery: bool,
+) -> list[Case]:
+    """The tests: the default battery (unless ``battery`` is false) and each trees file."""
+    cases = default_battery(form, algorithm=algorithm, branching=branching, depth=depth,
+                            seed=seed, count=random_trees) if battery else []  # fmt: skip
+    for path in trees:
+        cases += read_cases(Path(path), form=form, branching=branching, depth=depth)
+    if not cases:
+        raise PliesError("no tests: give trees (--trees) or keep the default battery")
+    if algorithm != "expectimax":
+        for case in cases:
+            if case.tree.has_chance:
+                raise PliesError(
+                    f"test {case.name!r} has chance nodes; grade it with algorithm expectimax"
+                )
+    return cases
 
 
 def _drawings_folder(draw: str | Path) -> Path:
