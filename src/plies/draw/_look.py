@@ -131,7 +131,7 @@ def edge_look(tree: Tree, node: int, snap: Snapshot | None) -> EdgeLook:
     if move is not None:
         parts.append(visible(move))
     if tree.kind[parent] == "chance" and tree.probability[node] is not None:
-        parts.append(f"p={tree.probability[node]:g}")
+        parts.append(f"p={nice(tree.probability[node])}")
     pruned = False
     pv = False
     if snap is not None:

@@ -42,11 +42,15 @@ _OPS = {"<=": "≤", ">=": "≥", "<": "<", ">": ">"}
 
 
 def nice(x: Number | None) -> str:
-    """A value as printed in a drawing: ``3``, ``2.5``, ``∞``, ``-∞`` (empty for None)."""
+    """A value as printed in a drawing: ``3``, ``2.5``, ``∞``, ``-∞`` (empty for None);
+    a float with more than three decimals is shown to three (a chance node's 22/3 is
+    ``7.333``, which fits in its node; the JSON and the narration keep every digit)."""
     if x is None:
         return ""
     if isinstance(x, float) and math.isinf(x):
         return "∞" if x > 0 else "-∞"
+    if isinstance(x, float) and round(x, 3) != x:
+        return format_number(round(x, 3))
     return format_number(x)
 
 
