@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -150,6 +149,8 @@ def memory_bytes() -> int:
     """The memory this process may use at most: the machine's physical memory, or
     less where an address-space limit (``ulimit -v``) or the container's (cgroup)
     limit is lower."""
+    import resource  # here, not at the top: Pyodide's Python has no resource module
+
     found = [os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")]
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft != resource.RLIM_INFINITY:

@@ -1,8 +1,8 @@
 """The lab's web operations run on plies' pure-Python path: reading a request and
 answering it for /api/search, /api/check, /api/exercise and /api/render needs no
-Starlette, no NumPy and no Numba (what a browser running plies under Pyodide has
-not: issue 27). Checked in a fresh process in which those packages cannot be
-imported."""
+Starlette, no NumPy, no Numba and no ``resource`` module, and no thread (what a
+browser running plies under Pyodide has not: issue 27). Checked in a fresh process
+in which those modules cannot be imported and no thread can start."""
 
 from __future__ import annotations
 
@@ -10,15 +10,23 @@ import json
 import subprocess
 import sys
 
-BLOCKED = ("numpy", "numba", "starlette", "uvicorn", "llvmlite")
+BLOCKED = ("numpy", "numba", "starlette", "uvicorn", "llvmlite", "resource")
 
 SCRIPT = f"""
 import json, sys
 for name in {BLOCKED!r}:
     sys.modules[name] = None  # any import of it fails
+import threading
+
+def no_thread(self):
+    raise RuntimeError("can't start new thread")
+
+threading.Thread.start = no_thread  # as in Pyodide
 from plies.web import _jobs
 from plies.web._request import exercise_shape, read_tree_request
 
+deep = "[" * 700 + "1, 2" + "]" * 700  # deeper than half the recursion limit
+assert _jobs.search(read_tree_request({{"tree": deep}}, max_text=10000), 1000)["value"] == 1
 body = {{"tree": "[[3,12,8],[2,4,6],[14,5,2]]", "algorithm": "alphabeta"}}
 req = read_tree_request(body, max_text=10000)
 doc = _jobs.search(req, 1000)

@@ -634,7 +634,13 @@ _JSON_MAX_RECURSION = 3_000_000
 
 def _loads_deep(text: str, **hooks: Any) -> Any:
     """``json.loads`` that survives deep nesting: run in a thread with a large stack
-    and a raised recursion limit (the C decoder recurses once per level)."""
+    and a raised recursion limit (the C decoder recurses once per level). Text that
+    cannot be deep, and any text where no thread can start (Pyodide), is read in the
+    calling thread."""
+    old_limit = sys.getrecursionlimit()
+    depth_guess = text.count("[") + text.count("{")
+    if depth_guess <= old_limit // 2:
+        return json.loads(text, **hooks)
     result: list[Any] = []
     failure: list[BaseException] = []
 
@@ -644,15 +650,16 @@ def _loads_deep(text: str, **hooks: Any) -> Any:
         except BaseException as exc:
             failure.append(exc)
 
-    old_limit = sys.getrecursionlimit()
     old_stack = threading.stack_size()
-    depth_guess = text.count("[") + text.count("{")
     try:
-        if depth_guess > old_limit // 2:
-            threading.stack_size(512 * 1024 * 1024)
-            sys.setrecursionlimit(max(old_limit, min(depth_guess * 2 + 1000, _JSON_MAX_RECURSION)))
+        threading.stack_size(512 * 1024 * 1024)
+        sys.setrecursionlimit(max(old_limit, min(depth_guess * 2 + 1000, _JSON_MAX_RECURSION)))
         thread = threading.Thread(target=work, name="plies-json")
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no threads here (Pyodide): the caller's stack, its limit
+            sys.setrecursionlimit(old_limit)
+            return json.loads(text, **hooks)
         thread.join()
     finally:
         threading.stack_size(old_stack)
