@@ -34,6 +34,14 @@ verdict = _jobs.check(req, {{"value": 3, "evaluated": [0, 1, 2, 3, 6, 7, 8]}}, 1
 svg = _jobs.render(req, 1000, "svg", False)
 shape = exercise_shape({{"seed": "4", "branching": "2", "depth": "3"}})
 exercise = _jobs.exercise(shape)
+from plies.web._api import Limits, answer
+
+limits = Limits(100000, 1000, 1000)
+answers = [answer(op, data, limits) for op, data in (
+    ("search", body), ("check", {{**body, "answer": {{"value": 3}}}}),
+    ("render", {{**body, "format": "svg"}}), ("compare", body), ("tree", body),
+    ("exercise", {{"seed": "4"}}), ("search", {{"tree": "[[1,"}}))]
+assert [a.status for a in answers] == [200] * 6 + [400], [a.body[:80] for a in answers]
 print(json.dumps({{
     "value": doc["value"], "score": verdict["score"], "svg": svg[:5].decode(),
     "exercise": sorted(exercise),

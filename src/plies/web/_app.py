@@ -40,7 +40,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -56,33 +56,16 @@ from starlette.staticfiles import StaticFiles
 from plies.errors import LimitError, PliesError
 from plies.lab import OPENSPIEL
 from plies.web import _jobs
+from plies.web._api import Answer, Limits, error_answer, prepare
 from plies.web._openapi import openapi_document, reference_page
 from plies.web._pages import lab_page, play_page, practice_page
 from plies.web._play import play_routes
-from plies.web._request import (
-    RequestError,
-    TreeRequest,
-    exercise_shape,
-    read_depth,
-    read_tree_request,
-)
+from plies.web._request import RequestError, read_depth
 from plies.web._workers import BusyError, WorkerCrash, WorkerPool, WorkerTimeout
 
 __all__ = ["WebSettings", "create_app"]
 
 log = logging.getLogger("plies.web")
-
-#: Download formats: drawing formats of ``--draw`` and the trace table's.
-MEDIA_TYPES = {
-    "svg": "image/svg+xml",
-    "png": "image/png",
-    "dot": "text/vnd.graphviz; charset=utf-8",
-    "tex": "application/x-tex; charset=utf-8",
-    "mmd": "text/plain; charset=utf-8",
-    "html": "text/html; charset=utf-8",
-    "md": "text/markdown; charset=utf-8",
-    "csv": "text/csv; charset=utf-8",
-}
 
 MB = 2**20
 
@@ -117,9 +100,13 @@ class _BodyTooLarge(PliesError):
     pass
 
 
-def _error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
-    line = " ".join(str(message).split())  # one line, whatever the message held
-    return JSONResponse({"error": line, **extra}, status_code=status)
+def _sent(answer: Answer) -> Response:
+    """An operation's :class:`~plies.web._api.Answer` as the response that sends it."""
+    return Response(answer.body, answer.status, answer.headers, answer.media_type)
+
+
+def _error(message: PliesError | str, status: int = 400) -> Response:
+    return _sent(error_answer(message, status))
 
 
 def _unicode_problem(value: Any, where: str, depth: int = 0) -> str | None:
@@ -188,10 +175,7 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[...,
             log.error("plies web: %s %s failed:\n%s", request.method, request.url.path, exc.detail)
             return _error("the server failed on this request (a bug: see its log)", 500)
         except PliesError as exc:
-            line, column = getattr(exc, "line", None), getattr(exc, "column", None)
-            if line is not None:
-                return _error(str(exc), line=line, column=column)
-            return _error(str(exc))
+            return _error(exc)  # a parse error adds its line and column
 
     return endpoint
 
@@ -275,9 +259,12 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
     if start:
         workers.start()
 
-    async def tree_body(request: Request) -> tuple[dict[str, Any], TreeRequest]:
-        data = await _json_body(request, settings.max_body)
-        return data, read_tree_request(data, max_text=settings.max_body)
+    limits = Limits(settings.max_body, settings.max_nodes, settings.max_step_nodes)
+
+    async def run(operation: str, data: Mapping[str, Any]) -> Response:
+        """An operation of :mod:`plies.web._api`, its job in a worker."""
+        job, args, finish = prepare(operation, data, limits)
+        return _sent(finish(await workers.call(job, *args)))
 
     async def page(request: Request) -> Response:
         return HTMLResponse(lab_page())
@@ -297,39 +284,14 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
     async def read_body(request: Request) -> dict[str, Any]:
         return await _json_body(request, settings.max_body)
 
-    async def api_search(request: Request) -> Response:
-        _, req = await tree_body(request)
-        return JSONResponse(await workers.call(_jobs.search, req, settings.max_nodes))
+    def posted(operation: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            return await run(operation, await _json_body(request, settings.max_body))
 
-    async def api_compare(request: Request) -> Response:
-        _, req = await tree_body(request)
-        return JSONResponse(await workers.call(_jobs.compare, req, settings.max_step_nodes))
+        return endpoint
 
-    async def api_tree(request: Request) -> Response:
-        _, req = await tree_body(request)
-        return JSONResponse(await workers.call(_jobs.tree, req, settings.max_step_nodes))
-
-    async def api_check(request: Request) -> Response:
-        data, req = await tree_body(request)
-        if "answer" not in data:
-            raise RequestError("the request needs an 'answer' to check")
-        doc = await workers.call(_jobs.check, req, data["answer"], settings.max_nodes)
-        return JSONResponse(doc)
-
-    async def api_render(request: Request) -> Response:
-        data = await _json_body(request, settings.max_body)
-        fmt = str(data.get("format", "svg")).lower()
-        if fmt not in MEDIA_TYPES:
-            raise RequestError(f"format must be one of {', '.join(MEDIA_TYPES)}, not {fmt!r}"[:300])
-        req = read_tree_request(data, max_text=settings.max_body)
-        before = data.get("before") is True
-        body = await workers.call(_jobs.render, req, settings.max_step_nodes, fmt, before)
-        name = f"tree{'-before' if before else ''}.{fmt}"
-        return Response(
-            body,
-            media_type=MEDIA_TYPES[fmt],
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
+    async def api_exercise(request: Request) -> Response:
+        return await run("exercise", request.query_params)
 
     async def api_game_tree(request: Request) -> Response:
         query = request.query_params
@@ -343,10 +305,6 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
         return JSONResponse(
             await workers.call(_jobs.game_tree, spec, depth, settings.max_step_nodes)
         )
-
-    async def api_exercise(request: Request) -> Response:
-        shape = exercise_shape(request.query_params)
-        return JSONResponse(await workers.call(_jobs.exercise, shape))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -363,11 +321,10 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
             Route("/play", play),
             Route("/api", api_page),
             Route("/api/openapi.json", api_openapi),
-            Route("/api/search", _guarded(api_search), methods=["POST"]),
-            Route("/api/render", _guarded(api_render), methods=["POST"]),
-            Route("/api/compare", _guarded(api_compare), methods=["POST"]),
-            Route("/api/check", _guarded(api_check), methods=["POST"]),
-            Route("/api/tree", _guarded(api_tree), methods=["POST"]),
+            *(
+                Route(f"/api/{operation}", _guarded(posted(operation)), methods=["POST"])
+                for operation in ("search", "render", "compare", "check", "tree")
+            ),
             Route("/api/exercise", _guarded(api_exercise)),
             Route("/api/game-tree", _guarded(api_game_tree)),
             *play_routes(
