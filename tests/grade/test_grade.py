@@ -242,10 +242,7 @@ def test_the_textbook_search_without_mistakes_is_plies_search(
     tree = random_tree(branching=branching, depth=depth, seed=seed, ragged=ragged, low=-3, high=3)
     result = reference(tree, "alphabeta", strict=strict)
     leaves, windows = textbook_search(tree, strict=strict)
-    by_number = sorted(
-        (n for n in range(len(tree)) if tree.kind[n] == "leaf"), key=tree.leaf_index.__getitem__
-    )
-    assert leaves == [by_number[k] for k in result.evaluated]
+    assert leaves == [tree.leaf_ids[k] for k in result.evaluated]
     assert [(n, a, b) for n, a, b in windows] == [
         (n, result.alpha_in[n], result.beta_in[n]) for n, _, _ in windows
     ]
@@ -265,10 +262,7 @@ def test_the_reference_agrees_with_every_cs188_tree_case() -> None:
         result = reference(tree, algorithm, strict=strict)
         assert tree.move[result.pv[1]] == case.move, case.name
         leaves, _ = textbook_search(tree, strict=strict, prune=algorithm == "alphabeta")
-        by_number = sorted(
-            (n for n in range(len(tree)) if tree.kind[n] == "leaf"), key=tree.leaf_index.__getitem__
-        )
-        assert leaves == [by_number[k] for k in result.evaluated], case.name
+        assert leaves == [tree.leaf_ids[k] for k in result.evaluated], case.name
 
 
 def test_a_correct_submission_gets_full_marks_on_the_cs188_trees(tmp_path: Path) -> None:

@@ -264,10 +264,9 @@ def _python_file(submission: str | Path) -> Path:
 def _test(case: Case, form: str, *, with_depth: bool) -> dict[str, Any]:
     """What the submission's process is sent for one test."""
     tree = case.tree
-    leaves = [n for n in range(len(tree)) if tree.kind[n] == "leaf"]
     spec: dict[str, Any] = {
         "form": form,
-        "cap": 10 * len(leaves) + 100,
+        "cap": 10 * tree.leaf_count + 100,
         "tree": {
             "kind": list(tree.kind),
             "children": [list(k) for k in tree.children],
@@ -277,8 +276,8 @@ def _test(case: Case, form: str, *, with_depth: bool) -> dict[str, Any]:
         },
     }
     if form == "array":
-        in_order = sorted(leaves, key=tree.leaf_index.__getitem__)
-        spec["call"] = {"values": [_plain(tree.value[n]) for n in in_order], "place": _places(tree)}
+        values = [_plain(tree.value[n]) for n in tree.leaf_ids]
+        spec["call"] = {"values": values, "place": _places(tree)}
     elif form == "node":
         spec["call"] = {"depth": max(tree.depth), "with_depth": with_depth}
     return spec
@@ -286,9 +285,8 @@ def _test(case: Case, form: str, *, with_depth: bool) -> dict[str, Any]:
 
 def _leaves_read(tree: Tree, indices: list[Any]) -> list[int]:
     """The node ids of the leaves read as ``values[i]``."""
-    by_number = sorted((n for n in range(len(tree)) if tree.kind[n] == "leaf"),
-                       key=tree.leaf_index.__getitem__)  # fmt: skip
-    return [by_number[i] for i in indices if type(i) is int and 0 <= i < len(by_number)]
+    ids = tree.leaf_ids
+    return [ids[i] for i in indices if type(i) is int and 0 <= i < len(ids)]
 
 
 def _plain(x: Any) -> Any:

@@ -16,6 +16,7 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from plies.grade._battery import Case
@@ -100,7 +101,7 @@ CAUSES: list[tuple[str, Callable[[bool], dict[str, bool]]]] = [
     (
         "it prunes only when v > beta (or < alpha): the strict tie rule, but this assignment "
         "prunes on ties too (alpha >= beta)",
-        lambda strict: {"strict": True} if not strict else {"strict": False},
+        lambda strict: {"strict": not strict},
     ),
     (
         "a MIN node updates alpha instead of beta",
@@ -195,10 +196,7 @@ def mark(case: Case, answer: dict[str, Any], *, form: str, algorithm: str, stric
     tree = case.tree
     result = reference(tree, algorithm, strict=strict)
     names = _Names(tree, form)
-    by_number = sorted(
-        (n for n in range(len(tree)) if tree.kind[n] == "leaf"), key=tree.leaf_index.__getitem__
-    )
-    expected = [by_number[k] for k in result.evaluated]
+    expected = [tree.leaf_ids[k] for k in result.evaluated]
     rule = "strict" if strict else "non-strict"
     if not answer.get("ok"):
         where = f" ({answer['where']})" if answer.get("where") else ""
@@ -209,20 +207,23 @@ def mark(case: Case, answer: dict[str, Any], *, form: str, algorithm: str, stric
     reads = _collapse([n for n in answer.get("reads", []) if type(n) is int and 0 <= n < len(tree)])
     lines: list[str] = []
     value_right = _value_part(answer, tree, result, form, lines)
-    leaves = sum(1 for k in tree.kind if k == "leaf")
     lines.append(
-        f"Leaves evaluated: {len(reads)} of {leaves} ({names.leaves(reads)}); "
+        f"Leaves evaluated: {len(reads)} of {tree.leaf_count} ({names.leaves(reads)}); "
         f"{'alpha-beta' if algorithm == 'alphabeta' else algorithm} evaluates {len(expected)}."
     )
     leaves_right = reads == expected
-    causes = _causes(tree, reads, _calls(answer, len(tree)), algorithm, strict)
+    edges = _edges(tree)
+    calls = _calls(answer, len(tree))
+    causes = _causes(tree, reads, calls, edges, algorithm=algorithm, strict=strict)
     if not leaves_right:
         lines.append(_divergence(result, reads, expected, names, rule))
         if len(causes) == 1:
             lines.append(f"Likely cause: {causes[0]}.")
         elif causes:
             lines.append(f"Likely cause (this tree cannot tell them apart): {' or '.join(causes)}.")
-    bounds_right = _bounds_part(answer, result, names, algorithm, lines)
+    bounds_right = (
+        _bounds_part(answer, result, names, edges, lines) if algorithm == "alphabeta" else None
+    )
     parts = [value_right, leaves_right] + ([bounds_right] if bounds_right is not None else [])
     passed = sum(1 for p in parts if p)
     if passed == len(parts):
@@ -248,11 +249,7 @@ def _calls(answer: dict[str, Any], n: int) -> list[Window]:
 def _collapse(reads: list[int]) -> list[int]:
     """Reads of one leaf in a row count once (``if not node.children: return
     node.value`` after testing ``node.value`` is one evaluation)."""
-    out: list[int] = []
-    for n in reads:
-        if not out or out[-1] != n:
-            out.append(n)
-    return out
+    return [node for node, _ in groupby(reads)]
 
 
 def _printed(answer: dict[str, Any]) -> list[str]:
@@ -363,7 +360,13 @@ def _ordinal(n: int) -> str:
 
 
 def _causes(
-    tree: Tree, reads: list[int], calls: list[Window], algorithm: str, strict: bool
+    tree: Tree,
+    reads: list[int],
+    calls: list[Window],
+    edges: tuple[float, float],
+    *,
+    algorithm: str,
+    strict: bool,
 ) -> tuple[str, ...]:
     """The known mistakes that do exactly what the submission did on this tree: the
     same leaves, and the same windows when the submission's calls are seen."""
@@ -372,13 +375,13 @@ def _causes(
         leaves, windows = textbook_search(tree, **mistakes)
         if leaves != reads:
             return False
-        return not calls or _windows_equal(calls, windows, _edges(tree))
+        return not calls or _windows_equal(calls, windows, edges)
 
     if algorithm != "alphabeta":
         found = []
         if same(prune=False, reverse=True):
             found.append("it searches the children right to left")
-        if algorithm == "minimax" and len(reads) < sum(1 for k in tree.kind if k == "leaf"):
+        if algorithm == "minimax" and len(reads) < tree.leaf_count:
             found.append("it prunes, but this assignment is minimax (every leaf is evaluated)")
         return tuple(found)
     return tuple(
@@ -388,11 +391,7 @@ def _causes(
 
 def _edges(tree: Tree) -> tuple[float, float]:
     """The smallest and largest leaf values: a bound beyond them acts as infinity."""
-    values = [
-        float(v)
-        for v, k in zip(tree.value, tree.kind, strict=True)
-        if k == "leaf" and v is not None
-    ]
+    values = [float(v) for v in map(tree.value.__getitem__, tree.leaf_ids) if v is not None]
     return min(values), max(values)
 
 
@@ -414,12 +413,12 @@ def _windows_equal(calls: list[Window], windows: list[Window], edges: tuple[floa
     )
 
 
-def _bounds_part(answer: dict[str, Any], result: TreeResult, names: _Names, algorithm: str,
-                 lines: list[str]) -> bool | None:  # fmt: skip
+def _bounds_part(answer: dict[str, Any], result: TreeResult, names: _Names,
+                 edges: tuple[float, float], lines: list[str]) -> bool | None:  # fmt: skip
     """Whether every node was searched with the reference's window (None when the
     submission's calls are not seen)."""
     calls = answer.get("calls") or []
-    if algorithm != "alphabeta" or not calls:
+    if not calls:
         return None
     for node, alpha, beta, _ in calls:
         if not isinstance(node, int) or not 0 <= node < len(result.tree):
@@ -428,7 +427,6 @@ def _bounds_part(answer: dict[str, Any], result: TreeResult, names: _Names, algo
         if want_a is None or want_b is None:
             continue  # never entered by alpha-beta: the leaves part says so
         got_a, got_b = _number(alpha), _number(beta)
-        edges = _edges(result.tree)
         if (
             got_a is None
             or got_b is None
