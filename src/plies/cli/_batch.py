@@ -138,11 +138,9 @@ def _read_items(stream: IO[Any], what: str) -> list[Item]:
                 f"{what} is larger than {MAX_BATCH_BYTES >> 20} MB, the most a batch may "
                 "take; split it into several batches"
             )
-        for text in _decoded(raw, what, number + 1, first=number == 0).splitlines():
-            number += 1
-            text = text.strip()
-            if text and not text.startswith("#"):
-                items.append((number, text))
+        lines = _decoded(raw, what, number + 1, first=number == 0).splitlines()
+        items += ((number + count, text) for count, text in batch_items(lines))
+        number += len(lines)
         if number > MAX_BATCH_LINES:
             raise LimitError(
                 f"{what} has more than {MAX_BATCH_LINES:,} lines, the most a batch may "
