@@ -163,14 +163,14 @@ def run_solve(args: argparse.Namespace) -> int:
             raise PliesError(f"--{option} works with --batch only")
     game, state = load_position(args)
     book = open_book(args.book, game)
-    solved = _from_book(book, state, args)
+    options = _solve_options(args, single_moves(args))
+    solved = _from_book(book, state, options)
     if solved is not None:
         record = solve_record(game, state, solved, position=position_text(args))
         print(json.dumps(record) if args.json else _solve_text(record))
         return 0
     if args.workers is not None or args.scheduler is not None:
-        return _run_split(args, game, state)
-    options = _solve_options(args, single_moves(args))
+        return _run_split(args, game, state, options)
     with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
         try:
             solved = solve_position(
@@ -187,22 +187,24 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _from_book(book: Book | None, state: Any, args: argparse.Namespace) -> SolveResult | None:
-    """The answer of ``--book`` for one position, or None (no book, or not in it);
-    says on stderr whether the book answered."""
+def _from_book(book: Book | None, state: Any, options: SolveOptions) -> SolveResult | None:
+    """The answer of ``--book`` for one position solved with ``options``, or None (no
+    book, or not in it); says on stderr whether the book answered."""
     if book is None:
         return None
-    solved = book_answer(book, state, _solve_options(args, single_moves(args)))
+    solved = book_answer(book, state, options)
     if solved is not None:
         book_summary(book)
     return solved
 
 
-def _run_split(args: argparse.Namespace, game: BaseGame[Any, Any], state: Any) -> int:
+def _run_split(
+    args: argparse.Namespace, game: BaseGame[Any, Any], state: Any, options: SolveOptions
+) -> int:
     """``plies solve GAME POSITION --workers N`` (or ``--scheduler ADDRESS``): one
-    position on a Dask cluster (:func:`plies.cluster.solve_parallel`), the serial result."""
+    position solved with ``options`` on a Dask cluster
+    (:func:`plies.cluster.solve_parallel`), the serial result."""
     scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
-    limits = _solve_options(args, single_moves(args)).limits
     with (
         stop_on_interrupt() as stop,
         tls_configured(args, scheduler),
@@ -214,13 +216,13 @@ def _run_split(args: argparse.Namespace, game: BaseGame[Any, Any], state: Any) -
                 state,
                 workers=args.workers,
                 scheduler=scheduler,
-                limits=limits,
+                limits=options.limits,
                 stop=stop,
                 progress=progress.nodes,
-                weak=args.weak,
-                moves=single_moves(args),
-                backend=args.backend,
-                table_size=args.table_size,
+                weak=options.weak,
+                moves=options.moves,
+                backend=options.backend,
+                table_size=options.table_size,
             )
         except SearchError:
             if stop.is_set():
