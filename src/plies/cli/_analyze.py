@@ -256,18 +256,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     _analyze_notes(game, args)
     if args.depth is None and args.time is None and args.nodes is None:
         raise PliesError("--batch needs a limit per position: --depth, --nodes or --time")
-    job = AnalyzeLines(
-        game_spec=args.game,
-        depth=args.depth,
-        nodes=args.nodes,
-        time=args.time,
-        algorithm=args.algorithm,
-        chance=args.chance or "star1",
-        seed=args.seed,
-        json=args.json,
-        backend=args.backend,
-        book=args.book,
-    )
+    job = AnalyzeLines.of(args.game, _search_options(args), json=args.json, book=args.book)
     items = read_batch(args.batch)
     searched = bad = 0
     book = open_book(args.book, game)  # a bad book fails here, once

@@ -299,17 +299,8 @@ def _run_batch(args: argparse.Namespace) -> int:
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
     check_backend(game, args.backend, task="solve")  # an impossible --backend fails here, once
-    job = SolveLines(
-        game_spec=args.game,
-        weak=args.weak,
-        moves=args.moves or "none",
-        backend=args.backend,
-        table_size=args.table_size,
-        nodes=args.nodes,
-        time=args.time,
-        json=args.json,
-        book=args.book,
-    )
+    options = _solve_options(args, args.moves or "none")
+    job = SolveLines.of(args.game, options, json=args.json, book=args.book)
     items = read_batch(args.batch)
     tally = _Tally()
     book = open_book(args.book, game)  # a bad book fails here, once

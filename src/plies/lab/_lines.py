@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from plies.book import Book
@@ -56,6 +56,24 @@ def _book_of(path: str, game: BaseGame[Any, Any]) -> Book:
     return Book.open(path, game)
 
 
+def _option_fields(kind: Any, source: Any) -> dict[str, Any]:
+    """The fields a ``kind`` of options is made of (:class:`SearchOptions`,
+    :class:`SolveOptions`), read from ``source``: those options, or a line job holding
+    them as its own fields."""
+    return {field.name: getattr(source, field.name) for field in fields(kind) if field.init}
+
+
+def _bad_line(
+    number: int, exc: PliesError, stop: threading.Event | None, *, as_json: bool
+) -> LineResult:
+    """The result of a line that failed with ``exc``: abandoned after a ``stop``, else
+    its error (and, ``as_json``, a JSON output line saying it)."""
+    if stop is not None and stop.is_set():
+        return LineResult(number, abandoned=True)
+    error = json.dumps({"line": number, "error": str(exc)}) if as_json else None
+    return LineResult(number, output=error, error=str(exc))
+
+
 def _json_line_number(output: str) -> str:
     """The ``line`` field of a JSON output line, as text ('' if there is none)."""
     try:
@@ -91,6 +109,13 @@ class AnalyzeLines:
     #: An opening book (``--book``) answering the positions whose best move it knows.
     book: str | None = None
 
+    @classmethod
+    def of(
+        cls, game_spec: str, options: SearchOptions, *, json: bool = False, book: str | None = None
+    ) -> AnalyzeLines:
+        """The job searching each line of a batch of ``game_spec`` with ``options``."""
+        return cls(game_spec, **_option_fields(SearchOptions, options), json=json, book=book)
+
     def warm(self) -> None:
         """Build the game, once per process."""
         game_of(self.game_spec)
@@ -105,15 +130,7 @@ class AnalyzeLines:
 
     def options(self) -> SearchOptions:
         """The search of each line."""
-        return SearchOptions(
-            depth=self.depth,
-            nodes=self.nodes,
-            time=self.time,
-            algorithm=self.algorithm,
-            chance=self.chance,
-            seed=self.seed,
-            backend=self.backend,
-        )
+        return SearchOptions(**_option_fields(SearchOptions, self))
 
     def _book_line(self, number: int, text: str) -> LineResult | None:
         """The line (its POSITION, ``text``) answered from the book, or None."""
@@ -144,10 +161,7 @@ class AnalyzeLines:
             if last is None:
                 raise PliesError(f"no depth completed within {self._limits_text()}")
         except PliesError as exc:
-            if stop is not None and stop.is_set():
-                return LineResult(number, abandoned=True)
-            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
-            return LineResult(number, output=error, error=str(exc))
+            return _bad_line(number, exc, stop, as_json=self.json)
         stats = last.result.stats
         if self.json:
             record = analysis_record(last)
@@ -192,16 +206,16 @@ class SolveLines:
     #: An opening book (``--book``) answering the positions it holds.
     book: str | None = None
 
+    @classmethod
+    def of(
+        cls, game_spec: str, options: SolveOptions, *, json: bool = False, book: str | None = None
+    ) -> SolveLines:
+        """The job solving each line of a batch of ``game_spec`` with ``options``."""
+        return cls(game_spec, **_option_fields(SolveOptions, options), json=json, book=book)
+
     def options(self) -> SolveOptions:
         """The solve of each line."""
-        return SolveOptions(
-            weak=self.weak,
-            moves=self.moves,
-            backend=self.backend,
-            table_size=self.table_size,
-            nodes=self.nodes,
-            time=self.time,
-        )
+        return SolveOptions(**_option_fields(SolveOptions, self))
 
     def warm(self) -> None:
         """Build the game and the table and load the solver, once per process
@@ -230,10 +244,7 @@ class SolveLines:
                 table.clear()  # every position from scratch, as Pons' benchmark does
                 solved = solve_position(game, state, self.options(), table=table, stop=stop)
         except PliesError as exc:
-            if stop.is_set():
-                return LineResult(number, abandoned=True)
-            error = json.dumps({"line": number, "error": str(exc)}) if self.json else None
-            return LineResult(number, output=error, error=str(exc))
+            return _bad_line(number, exc, stop, as_json=self.json)
         token = score_token(game, state, solved)
         differs = None
         if expected is not None and not _agrees(expected, token, weak=self.weak):
