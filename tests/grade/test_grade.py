@@ -10,6 +10,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,15 @@ from hypothesis import strategies as st
 
 from plies.cli import main
 from plies.errors import PliesError
-from plies.grade import Limits, Report, SubmissionError, grade, reference, textbook_search
+from plies.grade import (
+    Limits,
+    Report,
+    SubmissionError,
+    grade,
+    reference,
+    textbook_search,
+    write_report,
+)
 from plies.grade._battery import default_battery
 from plies.trees import parse, random_tree
 
@@ -404,3 +413,22 @@ def test_drawing_into_a_file_is_one_error(tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("")
     with pytest.raises(PliesError, match="it is not a folder"):
         graded("array_gfg.py", "array", "minimax", draw=tmp_path / "taken")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: grade(123, form="array", function="minimax"), "submission must be a path"),
+        (
+            lambda: graded("array_gfg.py", "array", "minimax", trees="exam.txt"),
+            "trees must be a list",
+        ),
+        (lambda: graded("array_gfg.py", "array", "minimax", draw=5), "draw must be a path"),
+        (lambda: default_battery("bogus"), "unknown form 'bogus'"),
+        (lambda: textbook_search("x"), "tree must be a Tree"),  # type: ignore[arg-type]
+        (lambda: write_report(None, "text"), "report must be a Report"),  # type: ignore[arg-type]
+    ],
+)
+def test_library_misuse_is_plies_own_error(call: Any, message: str) -> None:
+    with pytest.raises(PliesError, match=message):
+        call()

@@ -39,9 +39,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from plies._arguments import need_choice, need_int, need_number, need_object, need_text
-from plies.errors import PliesError
-from plies.grade._battery import Case, default_battery, read_cases
+from plies._arguments import need_choice, need_int, need_number, need_object, need_path, need_text
+from plies.errors import ArgumentTypeError, PliesError
+from plies.grade._battery import ALGORITHMS, FORMS, Case, default_battery, read_cases
 from plies.grade._mark import CAUSES, Marked, mark, reference, textbook_search
 from plies.grade._report import FORMATS, Report, write_report
 from plies.grade._run import Limits, ProgramRunner, PythonRunner, SubmissionError
@@ -68,9 +68,7 @@ __all__ = [
     "write_report",
 ]
 
-FORMS: tuple[str, ...] = ("array", "node", "aima", "program")
 RULES: tuple[str, ...] = ("nonstrict", "strict")
-ALGORITHMS: tuple[str, ...] = ("alphabeta", "minimax", "expectimax")
 #: The parameters each Python form's function takes.
 _PARAMETERS = {"array": (6,), "node": (4, 5), "aima": (2,)}
 _SIGNATURES = {
@@ -117,7 +115,7 @@ def grade(
     _check(form, rule, algorithm, branching, depth, seed, random_trees, limits)
     cases = _cases(form, algorithm, branching, depth, seed, random_trees, trees, battery=battery)
     strict = rule == "strict"
-    folder = _drawings_folder(draw) if draw is not None else None
+    folder = _drawings_folder(need_path(draw, "draw")) if draw is not None else None
     started = time.monotonic()
     if form == "program":
         runner: Any = ProgramRunner(need_text(str(submission), "submission"), limits)
@@ -200,8 +198,10 @@ def _cases(  # noqa: PLR0917  # the battery's arguments, as grade takes them
     """The tests: the default battery (unless ``battery`` is false) and each trees file."""
     cases = default_battery(form, algorithm=algorithm, branching=branching, depth=depth,
                             seed=seed, count=random_trees) if battery else []  # fmt: skip
+    if isinstance(trees, str | Path) or not isinstance(trees, Sequence):
+        raise ArgumentTypeError(f"trees must be a list of paths, not {trees!r:.60}")
     for path in trees:
-        cases += read_cases(Path(path), form=form, branching=branching, depth=depth)
+        cases += read_cases(path, form=form, branching=branching, depth=depth)
     if not cases:
         raise PliesError("no tests: give trees (--trees) or keep the default battery")
     if algorithm != "expectimax":
@@ -253,7 +253,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _python_file(submission: str | Path) -> Path:
-    path = Path(submission)
+    path = need_path(submission, "submission")
     if not path.exists():
         raise SubmissionError(f"submission not found: {path}")
     if not path.is_file():

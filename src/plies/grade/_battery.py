@@ -23,10 +23,15 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from plies._arguments import need_choice, need_int, need_path
 from plies.errors import PliesError
 from plies.trees import Tree, alphabeta, from_leaves, parse, random_tree
 
-__all__ = ["Case", "default_battery", "read_cases"]
+__all__ = ["ALGORITHMS", "FORMS", "Case", "default_battery", "read_cases"]
+
+#: The forms a submission takes, and the algorithms it may be asked for.
+FORMS: tuple[str, ...] = ("array", "node", "aima", "program")
+ALGORITHMS: tuple[str, ...] = ("alphabeta", "minimax", "expectimax")
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,12 @@ def default_battery(
 ) -> list[Case]:
     """The default tests for ``form`` (``array``: complete trees of ``branching``
     and ``depth``), with ``count`` random trees drawn from ``seed``."""
+    need_choice(form, "form", FORMS)
+    need_choice(algorithm, "algorithm", ALGORITHMS)
+    need_int(branching, "branching", minimum=2, maximum=10)
+    need_int(depth, "depth", minimum=1, maximum=12)
+    need_int(seed, "seed")
+    need_int(count, "count", minimum=0, maximum=100)
     rng = random.Random(seed)
     if form == "array":
         return _array_battery(branching, depth, rng, count)
@@ -164,9 +175,11 @@ def _tie(branching: int, depth: int, kind: str) -> list[int | float] | None:
     return None
 
 
-def read_cases(path: Path, *, form: str, branching: int, depth: int) -> list[Case]:
+def read_cases(path: str | Path, *, form: str, branching: int, depth: int) -> list[Case]:
     """A teacher's tests from ``path`` (see the module); for the ``array`` form each
     tree must be complete with ``branching`` and ``depth``."""
+    path = need_path(path, "path")
+    need_choice(form, "form", FORMS)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
+from plies._arguments import need_object
 from plies.grade._battery import Case
 from plies.trees import Tree, TreeResult, alphabeta, exact_values, expectiminimax, minimax
 from plies.trees import format_number as show
@@ -56,6 +57,7 @@ def textbook_search(
     alpha, beta)``, in order, MAX's view). Chance nodes average all their children.
     Used to name a cause, never as the reference (the tests check that, without
     mistakes, it does exactly what the reference does)."""
+    need_object(tree, Tree, "tree")
     kind, children, value = tree.kind, tree.children, tree.value
     leaves: list[int] = []
     windows: list[Window] = []

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies._arguments import need_choice, need_object
 from plies.grade._mark import Marked
 
 __all__ = ["FORMATS", "Report", "write_report"]
@@ -165,6 +166,8 @@ class Report:
 def write_report(report: Report, form: str) -> str:
     """The report in one of :data:`FORMATS`, as text to print or save (the JSON
     forms are strict JSON: no NaN or Infinity)."""
+    need_object(report, Report, "report")
+    need_choice(form, "form", FORMATS)
     if form == "text":
         return report.to_text()
     document = {
