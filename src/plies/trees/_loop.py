@@ -203,7 +203,7 @@ class _Search:
 
     __slots__ = (
         "children", "depth", "high", "kind", "limit", "log", "low", "order", "plain",
-        "probability", "prune", "records", "soft", "star1", "strict", "trace", "tree", "value",
+        "probability", "prune", "soft", "star1", "strict", "trace", "tree", "value",
     )  # fmt: skip
 
     def __init__(
@@ -221,12 +221,10 @@ class _Search:
         bounds = tree.bounds
         self.star1 = options.algorithm == "expectiminimax" and options.star1 and bounds is not None
         self.low, self.high = bounds if bounds is not None else (-INF, INF)
-        self.trace = self.records = None
+        self.trace: _Trace | None = None
         if options.trace:
             movers = options.algorithm == "negamax"
-            trace = _Trace(tree, log.frames, movers=movers, strict=options.strict)
-            self.trace = log.trace = trace
-            self.records = self.trace.records
+            self.trace = log.trace = _Trace(tree, log.frames, movers=movers, strict=options.strict)
         #: Whether a MAX or MIN child is only a frame to open (no depth limit).
         self.plain = self.limit is None
 
@@ -253,23 +251,17 @@ def run(
     logging into ``log``; the root's value in MAX's view."""
     s = _Search(tree, options, log, order)
     alpha, beta = options.window
-    kind = s.kind[0]
-    if kind == "leaf":
+    if s.kind[0] == "leaf":
         v = leaf_value(tree, 0)
         log.root_leaf = options.window
         if s.trace is not None:
             s.trace.leaf(0, alpha, beta, 1)
         return v
-    c = -1 if kind == "min" else 1
-    own = (alpha, beta) if c > 0 else (-beta, -alpha)
-    if s.trace is not None:
-        s.trace.enter(0, *own, c)
-    if s.limit == 0:
-        v = _score(s, 0, own, c)
-        return v if c > 0 else -v
-    if kind == "chance":
-        return _loop(s, ChanceFrame(0, order(0), own, (-1, -1), uniform=is_uniform(tree, 0)))
-    return _loop(s, _Opening(0, c, *own, -1, -1))
+    # Entered as the child of a MAX node: a MIN root gets the window in its view.
+    below = _inner_child(s, 0, 1, (alpha, beta), (-1, -1))
+    if type(below) is ChanceFrame or type(below) is _Opening:
+        return _loop(s, below)
+    return below  # type: ignore[return-value]  # scored at the depth limit, MAX's view
 
 
 def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
@@ -287,7 +279,7 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
     """
     value_of, kind, order, depth_of = s.value, s.kind, s.order, s.depth
     prune, strict, soft, plain, limit = s.prune, s.strict, s.soft, s.plain, s.limit
-    records, frames = s.records, s.log.frames
+    records, frames = None if s.trace is None else s.trace.records, s.log.frames
     stack: list[Any] = []  # above: a MAX or MIN node's locals (a tuple), or a chance frame
     chance = root if type(root) is ChanceFrame else None
     node, c, alpha, beta, asrc, bsrc = root if chance is None else (0, 1, -INF, INF, -1, -1)
