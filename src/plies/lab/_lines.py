@@ -32,6 +32,7 @@ from plies.lab._expected import keeps_score, split_expected
 from plies.lab._solve import (
     SolveOptions,
     SolverTable,
+    book_answer,
     book_record,
     score_token,
     solve_position,
@@ -236,13 +237,12 @@ class SolveLines:
         stop = stop if stop is not None else threading.Event()
         try:
             state = game.parse_position(position)
+            options = self.options()
             book = _batch_book(self, game)
-            solved = None
-            if book is not None:
-                solved = book.answer(state, moves=self.moves, weak=self.weak)
+            solved = book_answer(book, state, options) if book is not None else None
             if solved is None:
                 table.clear()  # every position from scratch, as Pons' benchmark does
-                solved = solve_position(game, state, self.options(), table=table, stop=stop)
+                solved = solve_position(game, state, options, table=table, stop=stop)
         except PliesError as exc:
             return _bad_line(number, exc, stop, as_json=self.json)
         token = score_token(game, state, solved)
