@@ -166,8 +166,7 @@ def run_solve(args: argparse.Namespace) -> int:
     options = _solve_options(args, single_moves(args))
     solved = _from_book(book, state, options)
     if solved is not None:
-        record = solve_record(game, state, solved, position=position_text(args))
-        print(json.dumps(record) if args.json else _solve_text(record))
+        _print_solved(args, game, state, solved)
         return 0
     if args.workers is not None or args.scheduler is not None:
         return _run_split(args, game, state, options)
@@ -182,8 +181,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 return 130
             raise
     book_summary(book)
-    record = solve_record(game, state, solved, position=position_text(args))
-    print(json.dumps(record) if args.json else _solve_text(record))
+    _print_solved(args, game, state, solved)
     return 0
 
 
@@ -229,9 +227,16 @@ def _run_split(
                 print("error: interrupted before the position was solved", file=sys.stderr)
                 return 130
             raise
+    _print_solved(args, game, state, solved)
+    return 0
+
+
+def _print_solved(
+    args: argparse.Namespace, game: BaseGame[Any, Any], state: Any, solved: SolveResult
+) -> None:
+    """Print one solved position: its JSON object (``--json``) or its text."""
     record = solve_record(game, state, solved, position=position_text(args))
     print(json.dumps(record) if args.json else _solve_text(record))
-    return 0
 
 
 def _solve_text(record: dict[str, Any]) -> str:
