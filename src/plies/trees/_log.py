@@ -18,9 +18,19 @@ from typing import Any, NamedTuple
 
 from plies.trees._model import Number, Tree
 
-__all__ = ["ChanceFrame", "Frame", "Scored", "SearchLog", "evaluated_leaves", "frame_cutoff"]
+__all__ = [
+    "CUT_OP",
+    "ChanceFrame",
+    "Frame",
+    "Scored",
+    "SearchLog",
+    "evaluated_leaves",
+    "frame_cutoff",
+]
 
 INF = math.inf
+#: The inequality that cuts, by (sign of the mover in the view shown, strict rule).
+CUT_OP = {(1, False): ">=", (1, True): ">", (-1, False): "<=", (-1, True): "<"}
 
 
 class Frame:
@@ -214,10 +224,9 @@ def frame_cutoff(frame: Frame, *, movers_view: bool, strict: bool) -> Any:
     f = frame
     pruned = tuple(f.kids[f.cut :])
     if movers_view or f.colour > 0:
-        op = ">" if strict else ">="
-        return Cutoff(f.node, f.best, op, "beta", f.beta, f.beta_source, pruned)
-    op = "<" if strict else "<="  # a MIN node, in MAX's view: its value fell to alpha
-    return Cutoff(f.node, -f.best, op, "alpha", -f.beta, f.beta_source, pruned)
+        return Cutoff(f.node, f.best, CUT_OP[1, strict], "beta", f.beta, f.beta_source, pruned)
+    # A MIN node, in MAX's view: its value fell to alpha.
+    return Cutoff(f.node, -f.best, CUT_OP[-1, strict], "alpha", -f.beta, f.beta_source, pruned)
 
 
 def evaluated_leaves(log: SearchLog, tree: Tree) -> tuple[list[int], list[Number]]:
@@ -293,5 +302,5 @@ class _LeafWalk:
                 else:
                     windows += (top.alpha, f.beta_in)
                 v = f.colour * leaf_value[child]  # type: ignore[operator]
-            if prune and type(f) is not ChanceFrame:
+            if prune:  # (a chance frame's alpha is never read: its windows are kept)
                 top.alpha = max(top.alpha, v)

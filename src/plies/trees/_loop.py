@@ -26,15 +26,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from plies.errors import SearchError
-from plies.trees._log import ChanceFrame, Frame, Scored, SearchLog, frame_cutoff
+from plies.trees._log import CUT_OP, ChanceFrame, Frame, Scored, SearchLog, frame_cutoff
 from plies.trees._model import Number, Tree
 from plies.trees._result import Backup, Cutoff, Enter, Evaluate, Exit, SearchOptions, Static, maker
 
 __all__ = ["run"]
 
 INF = math.inf
-#: The inequality that cuts, by (sign of the mover, strict rule).
-_CUT_OP = {(1, False): ">=", (1, True): ">", (-1, False): "<=", (-1, True): "<"}
 
 
 def leaf_value(tree: Tree, node: int) -> Number:
@@ -495,7 +493,7 @@ def _star1_cut(s: _Search, f: ChanceFrame) -> None:
         if sign * edge > sign * value if s.strict else sign * edge >= sign * value:
             pruned = tuple(f.kids[f.taken :])
             f.cutoff = Cutoff(
-                f.node, edge, _CUT_OP[sign, s.strict], bound, value, source, pruned, star1=True
+                f.node, edge, CUT_OP[sign, s.strict], bound, value, source, pruned, star1=True
             )
             f.best, f.cut = edge, f.taken
             s.log.cutoffs += 1
