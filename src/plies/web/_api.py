@@ -21,7 +21,16 @@ from plies.errors import PliesError
 from plies.web import _jobs
 from plies.web._request import RequestError, exercise_shape, read_tree_request
 
-__all__ = ["MEDIA_TYPES", "OPERATIONS", "Answer", "answer", "error_answer", "json_bytes", "prepare"]
+__all__ = [
+    "MEDIA_TYPES",
+    "OPERATIONS",
+    "Answer",
+    "Limits",
+    "answer",
+    "error_answer",
+    "json_bytes",
+    "prepare",
+]
 
 #: Download formats: drawing formats of ``--draw`` and the trace table's.
 MEDIA_TYPES = {

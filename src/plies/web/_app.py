@@ -41,7 +41,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -56,7 +56,7 @@ from starlette.staticfiles import StaticFiles
 from plies.errors import LimitError, PliesError
 from plies.lab import OPENSPIEL
 from plies.web import _jobs
-from plies.web._api import Answer, Limits, error_answer, prepare
+from plies.web._api import OPERATIONS, Answer, Limits, error_answer, prepare
 from plies.web._openapi import openapi_document, reference_page
 from plies.web._pages import lab_page, play_page, practice_page
 from plies.web._play import play_routes
@@ -168,9 +168,7 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[...,
         except _BodyTooLarge as exc:
             return _error(str(exc), 413)
         except BusyError as exc:
-            return JSONResponse(
-                {"error": " ".join(str(exc).split())}, status_code=429, headers={"Retry-After": "1"}
-            )
+            return _sent(replace(error_answer(exc, 429), headers={"Retry-After": "1"}))
         except WorkerCrash as exc:
             log.error("plies web: %s %s failed:\n%s", request.method, request.url.path, exc.detail)
             return _error("the server failed on this request (a bug: see its log)", 500)
@@ -323,7 +321,8 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
             Route("/api/openapi.json", api_openapi),
             *(
                 Route(f"/api/{operation}", _guarded(posted(operation)), methods=["POST"])
-                for operation in ("search", "render", "compare", "check", "tree")
+                for operation in OPERATIONS
+                if operation != "exercise"  # a GET, its query read (below)
             ),
             Route("/api/exercise", _guarded(api_exercise)),
             Route("/api/game-tree", _guarded(api_game_tree)),
