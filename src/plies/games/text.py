@@ -4,7 +4,9 @@ Text typed by a person goes through :func:`read_int` before any ``int()``: Pytho
 refuses to convert more than 4,300 digits (a ValueError with a traceback at the
 command line), and no move, heap or score of a built-in game needs more than
 :data:`MAX_DIGITS`. :func:`shown` quotes input in error messages, shortened when
-it is long, so an error is one readable line whatever was typed.
+it is long, so an error is one readable line whatever was typed. :func:`move_index`
+and :data:`ROOM_CELLS` read a move's text and a position's cells for the board a game
+draws in the game room (:class:`plies.game.Board`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from plies.errors import ArgumentTypeError, ParseError, PliesError
 __all__ = [
     "MAX_DIGITS",
     "RESULTS",
+    "ROOM_CELLS",
     "check_export",
     "check_player",
     "check_result",
     "clip",
     "int_move_type",
+    "move_index",
     "read_int",
     "shown",
     "whole",
@@ -63,6 +67,19 @@ def read_int(text: str, *, what: str, game: str) -> int:
             f"(at most {MAX_DIGITS})"
         )
     return int(digits)
+
+
+def move_index(text: str) -> int:
+    """The 0-based index a move's text names when it is a whole number counted from 1
+    (``"3"``: 2), else -1; never an error, whatever the text."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text) - 1
+    return -1
+
+
+#: The game room's cell letters (see :class:`plies.game.Board`) for the ``X``, ``O``
+#: and ``-`` (empty) of a game's own text.
+ROOM_CELLS = str.maketrans("XO-", "xo.")
 
 
 def int_move_type(move: object, *, game: str) -> None:

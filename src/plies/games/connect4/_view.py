@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from plies.game import Board, Cell
+from plies.games.text import ROOM_CELLS, move_index
 
 if TYPE_CHECKING:
     from plies.games.connect4._rules import Connect4, Connect4State
@@ -14,18 +15,16 @@ __all__ = ["PLAYER_NAMES", "connect4_board"]
 
 #: What the room calls the two sides.
 PLAYER_NAMES = ("X (red)", "O (yellow)")
-#: The room's cell letters: ``x``, ``o`` and ``.`` for an empty cell.
-_CELLS = str.maketrans("XO-", "xo.")
 
 
 def connect4_board(game: Connect4, state: Connect4State) -> Board:
     """The board of ``state`` (any size), top row first; each move is a column."""
     drawn = [row.replace(" ", "") for row in game.render(state).splitlines()]
-    rows = [row.translate(_CELLS) for row in drawn if row and not row.isdigit()]
+    rows = [row.translate(ROOM_CELLS) for row in drawn if row and not row.isdigit()]
     width, height = len(rows[0]), len(rows)
 
     def column(move: str) -> list[Cell]:
-        index = int(move) - 1 if move.isascii() and move.isdigit() else -1
+        index = move_index(move)
         return [(row, index) for row in range(height)] if 0 <= index < width else []
 
     return Board(rows, "discs", [str(i + 1) for i in range(width)], cells_of=column)

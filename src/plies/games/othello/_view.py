@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from plies.game import Board, Cell
+from plies.games.text import ROOM_CELLS, move_index
 
 if TYPE_CHECKING:
     from plies.games.othello._rules import Othello, OthelloState
@@ -14,15 +15,13 @@ __all__ = ["PLAYER_NAMES", "othello_board"]
 
 #: What the room calls the two sides.
 PLAYER_NAMES = ("X (black)", "O (white)")
-#: The room's cell letters: ``x``, ``o`` and ``.`` for an empty square.
-_CELLS = str.maketrans("XO-", "xo.")
 FILES = [chr(ord("a") + i) for i in range(8)]
 RANKS = [str(i + 1) for i in range(8)]
 
 
 def othello_board(game: Othello, state: OthelloState) -> Board:
     """The board of ``state``, rank 1 on top as the position text has it."""
-    text = game.format_position(state).split()[0].translate(_CELLS)
+    text = game.format_position(state).split()[0].translate(ROOM_CELLS)
     rows = [text[i : i + 8] for i in range(0, 64, 8)]
     return Board(rows, "discs", FILES, RANKS, cells_of=square)
 
@@ -30,6 +29,5 @@ def othello_board(game: Othello, state: OthelloState) -> Board:
 def square(move: str) -> list[Cell]:
     """The (row, column) a move's text names (``d3``: row 2, column 3), or none."""
     column = ord(move[:1] or "?") - ord("a")
-    rank = move[1:]
-    row = int(rank) - 1 if rank.isascii() and rank.isdigit() else -1
+    row = move_index(move[1:])
     return [(row, column)] if 0 <= row < 8 and 0 <= column < 8 else []
