@@ -47,10 +47,10 @@ def nice(x: Number | None) -> str:
     ``7.333``, which fits in its node; the JSON and the narration keep every digit)."""
     if x is None:
         return ""
-    if isinstance(x, float) and math.isinf(x):
-        return "∞" if x > 0 else "-∞"
-    if isinstance(x, float) and round(x, 3) != x:
-        return format_number(round(x, 3))
+    if isinstance(x, float):
+        if math.isinf(x):
+            return "∞" if x > 0 else "-∞"
+        x = round(x, 3)
     return format_number(x)
 
 
