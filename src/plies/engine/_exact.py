@@ -46,6 +46,7 @@ __all__ = [
     "UPPER_CODE",
     "ExactSolver",
     "best_moves_and_line",
+    "engine_shift",
     "narrow",
     "pons_threshold",
     "scaled_utility",
@@ -74,6 +75,12 @@ def terminal_int(outcome: float, ply: int) -> int:
     game of utility ``outcome`` for the side to move, ``ply`` plies from the root."""
     score = scaled_utility(outcome)
     return score - ply if score > 0 else score + ply if score < 0 else 0
+
+
+def engine_shift(value: int, ply: int) -> int:
+    """An engine score relative to a root ``ply`` plies above, made relative to the
+    position itself (a win or loss is ``ply`` plies nearer), as the table stores it."""
+    return value + ply if value > 0 else value - ply if value < 0 else 0
 
 
 class ExactSolver:
@@ -236,6 +243,7 @@ class ExactSolver:
             # against the window the node was given: a score at a bound the node
             # proved itself (the soonest win or loss, or the table's) is exact.
             code = UPPER_CODE if best <= alpha_in else LOWER_CODE if best >= beta_in else EXACT_CODE
+            # engine_shift(best, ply), written out as Step 4 writes its inverse: no call per node.
             stored = best + ply if best > 0 else best - ply if best < 0 else 0
             table[key] = stored * 4 + code
             if len(table) > capacity:

@@ -57,6 +57,7 @@ from plies.engine._context import (
 from plies.engine._exact import (
     ExactSolver,
     best_moves_and_line,
+    engine_shift,
     narrow,
     pons_threshold,
     score_bounds,
@@ -140,12 +141,6 @@ class ProbeStopped(SearchError):
         super().__init__(reason)
         self.reason = reason
         self.nodes = nodes
-
-
-def engine_shift(value: int, ply: int) -> int:
-    """An engine score relative to a root ``ply`` plies above, made relative to the
-    position itself (a win or loss is ``ply`` plies nearer), as the table stores it."""
-    return value + ply if value > 0 else value - ply if value < 0 else 0
 
 
 class ExactProber:
