@@ -33,6 +33,7 @@ from plies.engine.solver import (
     SolveResult,
     StopRequest,
     best_moves_and_line,
+    solve_result,
     solve_stopped,
 )
 from plies.errors import SearchError
@@ -216,21 +217,12 @@ def _result(  # noqa: PLR0917
     weak: bool,
     moves: str,
 ) -> SolveResult:
-    """The :class:`SolveResult` the Python solver gives for this score."""
+    """The :class:`SolveResult` the Python solver gives for Pons' ``score`` (``weak``:
+    its sign): :func:`~plies.engine.solver.solve_result` of its engine value."""
     if weak:
         sign = (score > 0) - (score < 0)
-        result = "win" if sign > 0 else "loss" if sign < 0 else "draw"
-        return SolveResult(
-            result=result,
-            distance=None,
-            utility=float(sign),
-            value=sign * WIN,
-            best_move=best_moves[0] if best_moves else None,
-            pv=pv or best_moves[:1],
-            stats=stats,
-            best_moves=best_moves,
-            weak=True,
-            backend="native",
+        return solve_result(
+            sign, best_moves, pv or best_moves[:1], stats, weak=True, moves=moves, backend="native"
         )
     if state.won:  # the game is over: lost, 0 plies away
         result, distance = "loss", 0
@@ -238,23 +230,8 @@ def _result(  # noqa: PLR0917
         result, distance = "draw", 0
     else:
         result, distance = game.result_of_score(state, score)
-    if result == "draw":
-        value = 0.0
-        shown: int | None = len(pv) if moves in ("line", "all") else None
-    else:
-        value = float(WIN - distance if result == "win" else distance - WIN)
-        shown = distance
-    return SolveResult(
-        result=result,
-        distance=shown,
-        utility=1.0 if result == "win" else -1.0 if result == "loss" else 0.0,
-        value=value,
-        best_move=best_moves[0] if best_moves else None,
-        pv=pv,
-        stats=stats,
-        best_moves=best_moves,
-        backend="native",
-    )
+    value = 0 if result == "draw" else WIN - distance if result == "win" else distance - WIN
+    return solve_result(value, best_moves, pv, stats, weak=False, moves=moves, backend="native")
 
 
 class Connect4Port(ThresholdProbes):
