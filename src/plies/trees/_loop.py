@@ -200,7 +200,7 @@ class _Search:
     the trace (None when off)."""
 
     __slots__ = (
-        "children", "depth", "high", "kind", "limit", "log", "low", "order", "plain",
+        "children", "depth", "high", "kind", "limit", "log", "low", "order",
         "probability", "prune", "soft", "star1", "strict", "trace", "tree", "value",
     )  # fmt: skip
 
@@ -223,8 +223,6 @@ class _Search:
         if options.trace:
             movers = options.algorithm == "negamax"
             self.trace = log.trace = _Trace(tree, log.frames, movers=movers, strict=options.strict)
-        #: Whether a MAX or MIN child is only a frame to open (no depth limit).
-        self.plain = self.limit is None
 
 
 # The loop --------------------------------------------------------------------------------
@@ -276,7 +274,7 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
     10.2 ms, minimax 239 -> 206 ms, and on 2^17 leaves in a binary tree 172 -> 132 ms.
     """
     value_of, kind, order, depth_of = s.value, s.kind, s.order, s.depth
-    prune, strict, soft, plain, limit = s.prune, s.strict, s.soft, s.plain, s.limit
+    prune, strict, soft, limit = s.prune, s.strict, s.soft, s.limit
     records, frames = None if s.trace is None else s.trace.records, s.log.frames
     stack: list[Any] = []  # above: a MAX or MIN node's locals (a tuple), or a chance frame
     chance = root if type(root) is ChanceFrame else None
@@ -296,9 +294,8 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
                     i += 1
                     if (lv := value_of[child]) is not None:  # a leaf (inner nodes have none)
                         v, entered = c * lv, alpha
-                    elif (k := kind[child]) in ("max", "min") and (
-                        plain or depth_of[child] != limit
-                    ):  # search it next
+                    elif (k := kind[child]) in ("max", "min") and depth_of[child] != limit:
+                        # search it next (with no limit, None is no depth)
                         stack.append((node, kids, c, alpha, beta, asrc, bsrc, alpha_in, i, best,
                                       bestc))  # fmt: skip
                         if (k == "max") != (c > 0):
