@@ -650,9 +650,11 @@ def _loads_deep(text: str, **hooks: Any) -> Any:
         except BaseException as exc:
             failure.append(exc)
 
-    old_stack = threading.stack_size()
     try:
-        threading.stack_size(512 * 1024 * 1024)
+        old_stack = threading.stack_size(512 * 1024 * 1024)
+    except (RuntimeError, ValueError):  # no thread stack to size (Pyodide): read it here
+        return json.loads(text, **hooks)
+    try:
         sys.setrecursionlimit(max(old_limit, min(depth_guess * 2 + 1000, _JSON_MAX_RECURSION)))
         thread = threading.Thread(target=work, name="plies-json")
         try:
