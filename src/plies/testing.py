@@ -522,7 +522,7 @@ class _NativeChecker:
 
         from plies.engine import native
 
-        self.game, self.port, self.kernel, self.np = game, port, native, np
+        self.game, self.port, self.native, self.np = game, port, native, np
         self.prepared = port.prepare(game.initial_state())
         self.rules = port.rules()
         self.has_order, self.has_win, self.has_forced = port.hooks()
@@ -551,7 +551,7 @@ class _NativeChecker:
             move = rng.choice(moves)
             child = game.play(state, move)
             played = self.np.zeros_like(encoded)
-            self.kernel.play_move(
+            self.native.play_move(
                 self.rules, prepared.consts, encoded, port.encode_move(prepared, move), played
             )
             if not self.np.array_equal(played, port.encode(prepared, child)):
@@ -563,7 +563,7 @@ class _NativeChecker:
         """Compare one state; return its legal moves."""
         game, port, prepared, numbers = self.game, self.port, self.prepared, self.numbers
         self.states += 1
-        key = self.kernel.describe_state(
+        key = self.native.describe_state(
             self.rules, prepared.consts, encoded, self.moves, self.forced, numbers
         )
         count = int(numbers[0])
