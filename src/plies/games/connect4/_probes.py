@@ -88,10 +88,10 @@ class ThresholdProbes:
 
         if state.won or state.ply == self.game.size:  # over: no node
             return Probe(self.game.solver_score(state), 0)
+        if self.game.winning_move(state) is not None:
+            return Probe(self.game.exact_score(state, "win", 1), 0)
         run = _Kernel(self.game, table, limits, stop, None, seed=seed)
         position, mask = np.uint64(state.position), np.uint64(state.mask)
-        if self.game.winning_move(state) is not None:
-            return Probe((self.game.size + 1 - state.ply) // 2, 0)
         try:
             score = run.run(kernel.negamax, position, mask, state.ply, threshold, threshold + 1)
         except KernelStopped as exc:
