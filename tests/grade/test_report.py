@@ -35,31 +35,7 @@ GRADESCOPE = json.loads((DATA / "gradescope-results.schema.json").read_text())
 PRAIRIELEARN = json.loads((DATA / "prairielearn-results.schema.json").read_text())
 
 #: The lab reports' array-form alpha-beta, as GeeksforGeeks prints it: full marks.
-RIGHT = """\
-MAX, MIN = 1000, -1000
-
-def minimax(depth, nodeIndex, maximizingPlayer, values, alpha, beta):
-    if depth == 3:
-        return values[nodeIndex]
-    if maximizingPlayer:
-        best = MIN
-        for i in range(0, 2):
-            val = minimax(depth + 1, nodeIndex * 2 + i, False, values, alpha, beta)
-            best = max(best, val)
-            alpha = max(alpha, best)
-            if beta <= alpha:
-                break
-        return best
-    else:
-        best = MAX
-        for i in range(0, 2):
-            val = minimax(depth + 1, nodeIndex * 2 + i, True, values, alpha, beta)
-            best = min(best, val)
-            beta = min(beta, best)
-            if beta <= alpha:
-                break
-        return best
-"""
+RIGHT = (Path(__file__).parent / "submissions" / "array_gfg.py").read_text()
 
 #: The same with a MIN node lowering alpha instead of beta.
 BROKEN = RIGHT.replace("beta = min(beta, best)", "alpha = min(alpha, best)")
