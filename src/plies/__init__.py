@@ -5,13 +5,15 @@ from one above, and packages side by side on a floor (``|``) do not import each 
 
     plies.cli                              the command line (parses and prints)
     plies.web | plies.uci                  the web lab and the UCI engine (shells too)
+    plies.classroom                        worksheets, exams and platform exercises
     plies.lab | plies.grade                the application layer: trees and games;
                                            grading students' own search code
     plies.book                             opening books
     plies.cluster | plies.draw             Dask solves; drawings of trees
     plies.games | plies.testing            each game's home; the conformance kit
     plies.engine                           search and solve (engine.native: the kernel)
-    plies.trees | plies.game               explicit trees; the game protocol
+    plies.trees | plies.game | plies.prune explicit trees; the game protocol;
+                                           prune-and-search (selection, 2-D LP)
     plies.errors, plies._arguments, plies._forkserver    shared helpers
 
 The shells reach games, the engine and books only through :mod:`plies.lab`, the
