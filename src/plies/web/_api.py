@@ -1,13 +1,14 @@
 """The tree lab's API operations, apart from any transport: what ``/api/search``,
-``/api/compare``, ``/api/tree``, ``/api/check``, ``/api/render`` and
-``/api/exercise`` answer, as bytes with a status, a media type and headers.
+``/api/compare``, ``/api/tree``, ``/api/check``, ``/api/render``, ``/api/exercise``
+and ``/api/game-tree`` answer, as bytes with a status, a media type and headers.
 
 The Starlette app (:mod:`plies.web._app`) reads a request, runs an operation's job in
-a worker process and sends its :class:`Answer`; a page running plies in the browser
-(the static site of issue 27) can call :func:`answer` for the same bytes, with no
-server, Starlette or NumPy. An operation is split in two, :func:`prepare` (read and
-check the request: the job to run and its arguments) and the job's ``finish`` (its
-result as an :class:`Answer`), so the server runs only the job in its workers.
+a worker process and sends its :class:`Answer`; the static site (:mod:`plies.web._site`)
+runs plies in the browser under Pyodide and calls :func:`answer_request` there for the
+same bytes, with no server, Starlette or NumPy. An operation is split in two,
+:func:`prepare` (read and check the request: the job to run and its arguments) and the
+job's ``finish`` (its result as an :class:`Answer`), so the server runs only the job in
+its workers.
 """
 
 from __future__ import annotations
@@ -16,20 +17,26 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from plies.errors import PliesError
+from plies.lab import OPENSPIEL
 from plies.web import _jobs
-from plies.web._request import RequestError, exercise_shape, read_tree_request
+from plies.web._request import RequestError, exercise_shape, read_depth, read_tree_request
 
 __all__ = [
     "MEDIA_TYPES",
     "OPERATIONS",
+    "QUERY_OPERATIONS",
     "Answer",
+    "BodyTooLarge",
     "Limits",
     "answer",
+    "answer_request",
     "error_answer",
     "json_bytes",
     "prepare",
+    "read_body",
 ]
 
 #: Download formats: drawing formats of ``--draw`` and the trace table's.
@@ -45,7 +52,11 @@ MEDIA_TYPES = {
 }
 
 #: The operations, by the last word of their path (``/api/search``: ``search``).
-OPERATIONS = ("search", "compare", "tree", "check", "render", "exercise")
+OPERATIONS = ("search", "compare", "tree", "check", "render", "exercise", "game-tree")
+
+#: The operations asked with GET, their request in the query string; the others are
+#: POSTed a JSON object.
+QUERY_OPERATIONS = ("exercise", "game-tree")
 
 
 @dataclass(frozen=True)
@@ -84,12 +95,74 @@ def error_answer(exc: PliesError | str, status: int = 400) -> Answer:
 
 @dataclass(frozen=True)
 class Limits:
-    """The sizes an operation checks: ``max_body`` (characters of a tree text),
-    ``max_nodes`` (a tree searched), ``max_step_nodes`` (a tree drawn or stepped)."""
+    """The sizes an operation checks: ``max_body`` (bytes of a request body, and
+    characters of a tree text), ``max_nodes`` (a tree searched), ``max_step_nodes`` (a
+    tree drawn or stepped). The defaults are ``plies serve``'s and ``plies site``'s."""
 
-    max_body: int
-    max_nodes: int
-    max_step_nodes: int
+    max_body: int = 1_000_000
+    max_nodes: int = 200_000
+    max_step_nodes: int = 2_000
+
+
+class BodyTooLarge(RequestError):
+    """A request body over :attr:`Limits.max_body` (status 413)."""
+
+
+def _unicode_problem(value: Any, where: str, depth: int = 0) -> str | None:
+    """Where ``value`` (a JSON document) holds text that is not Unicode (a lone
+    surrogate such as ``"\\ud800"``, which JSON can spell but nothing can encode)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where or "the request"
+        return None
+    if depth > 64:
+        return None
+    items: Any = ()
+    if isinstance(value, dict):
+        for key in value:
+            if _unicode_problem(key, f"a key of {where or 'the request'}", depth + 1):
+                return f"a key of {where or 'the request'}"
+        items = ((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    for name, item in items:
+        found = _unicode_problem(item, name, depth + 1)
+        if found:
+            return found
+    return None
+
+
+def read_body(body: bytes, limit: int) -> dict[str, Any]:
+    """A POSTed request body as the JSON object it must be: :class:`BodyTooLarge`
+    over ``limit`` bytes, :class:`~plies.web._request.RequestError` for anything but a
+    JSON object of Unicode text."""
+    if len(body) > limit:
+        raise BodyTooLarge(f"the request body is larger than {limit} bytes")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise RequestError("the request body is not a JSON object") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise RequestError("the request body holds a number too long to read") from None
+    if not isinstance(data, dict):
+        raise RequestError("the request body is not a JSON object")
+    where = _unicode_problem(data, "")
+    if where is not None:
+        raise RequestError(f"{where[:60]} holds text that is not Unicode (a lone surrogate)")
+    return data
+
+
+def _game_tree_request(query: Mapping[str, Any]) -> tuple[str, int]:
+    """The ``game`` and ``depth`` of a ``game-tree`` request."""
+    spec = str(query.get("game", ""))
+    if not spec.strip() or len(spec) > 10_000:
+        raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
+    if spec.strip().partition(":")[0] == OPENSPIEL:
+        # OpenSpiel builds a game before anything here can bound its size.
+        raise RequestError("the web lab serves the built-in games, not OpenSpiel's")
+    return spec, read_depth(query)
 
 
 Prepared = tuple[Callable[..., Any], tuple[Any, ...], Callable[[Any], Answer]]
@@ -97,12 +170,15 @@ Prepared = tuple[Callable[..., Any], tuple[Any, ...], Callable[[Any], Answer]]
 
 def prepare(operation: str, data: Mapping[str, Any], limits: Limits) -> Prepared:
     """Read ``operation``'s request ``data`` (a JSON body, or the query of
-    ``exercise``): its job, the job's arguments, and the function that makes the
+    ``exercise`` and ``game-tree``): its job, the job's arguments, and the function that makes the
     job's result an :class:`Answer`. A bad request raises
     :class:`~plies.web._request.RequestError` (or another PliesError) before any job
     runs."""
     if operation == "exercise":
         return _jobs.exercise, (exercise_shape(data),), _json
+    if operation == "game-tree":
+        spec, depth = _game_tree_request(data)
+        return _jobs.game_tree, (spec, depth, limits.max_step_nodes), _json
     if operation == "render":
         fmt = str(data.get("format", "svg")).lower()
         if fmt not in MEDIA_TYPES:
@@ -139,3 +215,20 @@ def answer(operation: str, data: Mapping[str, Any], limits: Limits) -> Answer:
         return finish(job(*args))
     except PliesError as exc:
         return error_answer(exc)
+
+
+def answer_request(operation: str, body: bytes, query: str, limits: Limits) -> Answer:
+    """A request as it came, run here: ``body`` (the bytes POSTed) for the JSON
+    operations, ``query`` (the URL's query string) for :data:`QUERY_OPERATIONS`. The
+    static site's worker calls this; the bytes are those the server sends (413 for a
+    body over the limit)."""
+    try:
+        if operation in QUERY_OPERATIONS:
+            data: Mapping[str, Any] = dict(parse_qsl(query, keep_blank_values=True))
+        else:
+            data = read_body(body, limits.max_body)
+    except BodyTooLarge as exc:
+        return error_answer(exc, 413)
+    except PliesError as exc:
+        return error_answer(exc)
+    return answer(operation, data, limits)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import logging
 import os
 import time
@@ -54,13 +53,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from plies.errors import LimitError, PliesError
-from plies.lab import OPENSPIEL
-from plies.web import _jobs
-from plies.web._api import OPERATIONS, Answer, Limits, error_answer, prepare
+from plies.web._api import (
+    OPERATIONS,
+    QUERY_OPERATIONS,
+    Answer,
+    BodyTooLarge,
+    Limits,
+    error_answer,
+    prepare,
+    read_body,
+)
 from plies.web._openapi import openapi_document, reference_page
 from plies.web._pages import lab_page, play_page, practice_page
 from plies.web._play import play_routes
-from plies.web._request import RequestError, read_depth
 from plies.web._workers import BusyError, WorkerCrash, WorkerPool, WorkerTimeout
 
 __all__ = ["WebSettings", "create_app"]
@@ -87,17 +92,13 @@ class WebSettings:
     worker may grow by for one request (it is stopped above that).
     """
 
-    max_body: int = 1_000_000
-    max_nodes: int = 200_000
-    max_step_nodes: int = 2_000
+    max_body: int = Limits.max_body
+    max_nodes: int = Limits.max_nodes
+    max_step_nodes: int = Limits.max_step_nodes
     max_seconds: float = 10.0
     max_searches: int = 4
     workers: int = _default_workers()
     max_memory: int = 512 * MB
-
-
-class _BodyTooLarge(PliesError):
-    pass
 
 
 def _sent(answer: Answer) -> Response:
@@ -109,53 +110,16 @@ def _error(message: PliesError | str, status: int = 400) -> Response:
     return _sent(error_answer(message, status))
 
 
-def _unicode_problem(value: Any, where: str, depth: int = 0) -> str | None:
-    """Where ``value`` (a JSON document) holds text that is not Unicode (a lone
-    surrogate such as ``"\\ud800"``, which JSON can spell but nothing can encode)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return where or "the request"
-        return None
-    if depth > 64:
-        return None
-    items: Any = ()
-    if isinstance(value, dict):
-        for key in value:
-            if _unicode_problem(key, f"a key of {where or 'the request'}", depth + 1):
-                return f"a key of {where or 'the request'}"
-        items = ((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
-    elif isinstance(value, list):
-        items = ((f"{where}[{i}]", v) for i, v in enumerate(value))
-    for name, item in items:
-        found = _unicode_problem(item, name, depth + 1)
-        if found:
-            return found
-    return None
-
-
 async def _json_body(request: Request, limit: int) -> dict[str, Any]:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _BodyTooLarge(f"the request body is larger than {limit} bytes")
+        raise BodyTooLarge(f"the request body is larger than {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():
         body.extend(chunk)
         if len(body) > limit:
-            raise _BodyTooLarge(f"the request body is larger than {limit} bytes")
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise RequestError("the request body is not a JSON object") from None
-    except ValueError:  # Python reads no integer of more than 4,300 digits
-        raise RequestError("the request body holds a number too long to read") from None
-    if not isinstance(data, dict):
-        raise RequestError("the request body is not a JSON object")
-    where = _unicode_problem(data, "")
-    if where is not None:
-        raise RequestError(f"{where[:60]} holds text that is not Unicode (a lone surrogate)")
-    return data
+            raise BodyTooLarge(f"the request body is larger than {limit} bytes")
+    return read_body(bytes(body), limit)
 
 
 def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
@@ -165,7 +129,7 @@ def _guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[...,
     async def endpoint(request: Request) -> Response:
         try:
             return await handler(request)
-        except _BodyTooLarge as exc:
+        except BodyTooLarge as exc:
             return _error(str(exc), 413)
         except BusyError as exc:
             return _sent(replace(error_answer(exc, 429), headers={"Retry-After": "1"}))
@@ -288,21 +252,8 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
 
         return endpoint
 
-    async def api_exercise(request: Request) -> Response:
-        return await run("exercise", request.query_params)
-
-    async def api_game_tree(request: Request) -> Response:
-        query = request.query_params
-        spec = query.get("game", "")
-        if not spec.strip() or len(spec) > 10_000:
-            raise RequestError("the request needs a 'game' like tictactoe:5 1 9")
-        if spec.strip().partition(":")[0] == OPENSPIEL:
-            # OpenSpiel builds a game before anything here can bound its size.
-            raise RequestError("the web lab serves the built-in games, not OpenSpiel's")
-        depth = read_depth(query)
-        return JSONResponse(
-            await workers.call(_jobs.game_tree, spec, depth, settings.max_step_nodes)
-        )
+    async def queried(request: Request) -> Response:
+        return await run(request.url.path.rpartition("/")[2], request.query_params)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -322,10 +273,9 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
             *(
                 Route(f"/api/{operation}", _guarded(posted(operation)), methods=["POST"])
                 for operation in OPERATIONS
-                if operation != "exercise"  # a GET, its query read (below)
+                if operation not in QUERY_OPERATIONS
             ),
-            Route("/api/exercise", _guarded(api_exercise)),
-            Route("/api/game-tree", _guarded(api_game_tree)),
+            *(Route(f"/api/{operation}", _guarded(queried)) for operation in QUERY_OPERATIONS),
             *play_routes(
                 read_body=read_body,
                 guarded=_guarded,

@@ -545,7 +545,7 @@ def reference_page() -> str:
             )
             section.append(f"<h3>Replies</h3><ul>{replies}</ul></section>")
             parts.append("".join(section))
-    nav = navigation("/api")
+    nav = navigation("api")
     index = "".join(
         f'<li><a href="#{escape(m + p)}"><code>{m.upper()} {escape(p)}</code></a></li>'
         for p, ops in doc["paths"].items()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from plies import __version__
 from plies.trees import ALGORITHMS, ORDERS
 
-__all__ = ["PAGES", "lab_page", "navigation", "play_page", "practice_page"]
+__all__ = ["PAGES", "SERVER", "Site", "lab_page", "navigation", "play_page", "practice_page"]
 
 EXAMPLE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -28,29 +30,70 @@ def _options(values: tuple[str, ...], labels: dict[str, str] | None = None) -> s
     )
 
 
-#: The pages in the navigation bar.
-PAGES = (("/", "Lab"), ("/practice", "Practice"), ("/play", "Play"), ("/api", "API"))
+@dataclass(frozen=True)
+class Site:
+    """Where the pages are served, which decides their links: ``root`` (the prefix of
+    ``static/`` and ``api/``), ``pages`` (each page's name, link and title in the
+    navigation bar, in its order) and ``runtime`` (``None`` when a server answers the
+    API over HTTP; in the static site, what ``static/transport.js`` needs to run plies
+    in the browser: the worker, Pyodide's URL, the wheel, the limits)."""
+
+    root: str
+    pages: tuple[tuple[str, str, str], ...]
+    runtime: Mapping[str, Any] | None = None
+
+    def link(self, name: str) -> str:
+        """The link to page ``name`` (``lab``, ``practice``...)."""
+        return next(href for page, href, _ in self.pages if page == name)
+
+    def attributes(self) -> str:
+        """The ``<html>`` element's data attributes that tell the scripts the links."""
+        pages = {page: href for page, href, _ in self.pages}
+        found = f' data-root="{escape(self.root)}" data-pages="{escape(json.dumps(pages))}"'
+        if self.runtime is not None:
+            found += f' data-runtime="{escape(json.dumps(self.runtime))}"'
+        return found
 
 
-def navigation(here: str) -> str:
-    """The links of the navigation bar, ``here`` (a path) marked as the current page."""
+#: The pages as ``plies serve`` serves them.
+SERVER = Site(
+    root="/",
+    pages=(
+        ("lab", "/", "Lab"),
+        ("practice", "/practice", "Practice"),
+        ("play", "/play", "Play"),
+        ("api", "/api", "API"),
+    ),
+)
+
+#: The pages in the navigation bar (``plies serve``'s): link and title.
+PAGES = tuple((href, title) for _, href, title in SERVER.pages)
+
+
+def navigation(here: str, site: Site = SERVER) -> str:
+    """The links of the navigation bar, page ``here`` (a name: ``lab``, ``practice``...)
+    marked as the current page."""
     current = ' aria-current="page"'
     return "".join(
-        f'<a href="{href}"{current if href == here else ""}>{name}</a>' for href, name in PAGES
+        f'<a href="{escape(href)}"{current if name == here else ""}>{title}</a>'
+        for name, href, title in site.pages
     )
 
 
-def _page(title: str, here: str, script: str, main: str) -> str:
-    """A whole page: head, header with the navigation (``here`` is the current page),
-    ``main`` and the page's own ``script`` from /static."""
-    nav = navigation(here)
+def _page(title: str, here: str, script: str, main: str, site: Site) -> str:
+    """A whole page: head, header with the navigation (``here`` is the current page's
+    name), ``main`` and the page's own ``script`` from static/ (after the transport
+    every page's script calls the API through)."""
+    nav = navigation(here, site)
+    static = f"{site.root}static"
     return f"""<!doctype html>
-<html lang="en">
+<html lang="en"{site.attributes()}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>plies: {escape(title)}</title>
-<link rel="stylesheet" href="/static/lab.css">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="{static}/lab.css">
 </head>
 <body>
 <header>
@@ -59,17 +102,18 @@ def _page(title: str, here: str, script: str, main: str) -> str:
 </header>
 {main}
 <footer>plies {escape(__version__)}</footer>
-<script src="/static/{script}"></script>
+<script src="{static}/transport.js"></script>
+<script src="{static}/{script}"></script>
 </body>
 </html>
 """
 
 
-def lab_page() -> str:
+def lab_page(site: Site = SERVER) -> str:
     """The tree lab (``/``): tree text, search options, stepper, value and downloads."""
     return _page(
         "the alpha-beta lab",
-        "/",
+        "lab",
         "lab.js",
         f"""<main>
 <section id="input" aria-label="Tree and options">
@@ -138,25 +182,26 @@ def lab_page() -> str:
     <button data-format="md">trace (Markdown)</button><button data-format="csv">trace (CSV)</button>
   </div>
   <p id="download-error" class="error" role="alert" data-testid="download-error"></p>
-  <p><a id="share" href="/">Link to this search</a></p>
+  <p><a id="share" href="{escape(site.link("lab"))}">Link to this search</a></p>
   <h2 id="compare-title">Algorithms and orderings compared</h2>
   <div id="compare" data-testid="compare" tabindex="0" role="region"
     aria-labelledby="compare-title"></div>
 </section>
 </main>""",
+        site,
     )
 
 
-def practice_page() -> str:
+def practice_page(site: Site = SERVER) -> str:
     """The practice room (``/practice``): a random or given tree to answer on, by
     clicking its nodes and edges or in the form beside it, checked against the real
     search with feedback per node. The exercise's shape, difficulty and tie rule are
     in its link."""
     return _page(
         "practice alpha-beta",
-        "/practice",
+        "practice",
         "practice.js",
-        """<main>
+        f"""<main>
 <section id="input" aria-label="Exercise">
   <fieldset>
     <legend>Exercise</legend>
@@ -179,7 +224,7 @@ def practice_page() -> str:
   <button id="new" type="button">New exercise</button>
   <p class="help">New exercise uses the Seed box: empty, or unchanged since the
   exercise it made, it draws a fresh seed and shows it.</p>
-  <p><a id="share" href="/practice">Link to this exercise</a></p>
+  <p><a id="share" href="{escape(site.link("practice"))}">Link to this exercise</a></p>
   <h2>How to answer</h2>
   <p class="help">Run alpha-beta in your head, left to right. Click (or tap, or Tab
   to and press Enter) an inner node to type the value it backs up; click a leaf to
@@ -214,6 +259,7 @@ def practice_page() -> str:
   <ul id="feedback" data-testid="feedback"></ul>
 </section>
 </main>""",
+        site,
     )
 
 
@@ -236,7 +282,7 @@ def _game_choices() -> dict[str, dict[str, Any]]:
     }
 
 
-def play_page() -> str:
+def play_page(site: Site = SERVER) -> str:
     """The game room (``/play``): a built-in game on a board against the engine or
     another person, with hints, undo, the engine's thinking live and positions to
     load and copy; chess and checkers are played by dragging a piece where it goes,
@@ -247,7 +293,7 @@ def play_page() -> str:
     options = "".join(f'<option value="{escape(name)}">{escape(name)}</option>' for name in games)
     return _page(
         "the game room",
-        "/play",
+        "play",
         "play.js",
         f"""<main id="room" data-games="{escape(json.dumps(games))}">
 <section id="setup" aria-label="Game and players">
@@ -322,4 +368,5 @@ def play_page() -> str:
 </div>
 </section>
 </main>""",
+        site,
     )

@@ -24,7 +24,7 @@
   function shareLink(body) {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(body)) query.set(name, value === true ? '1' : String(value));
-    return '/?' + query.toString();
+    return plies.page('lab') + '?' + query.toString();
   }
 
   function fromURL() {
@@ -43,7 +43,7 @@
   }
 
   async function post(path, body) {
-    const response = await fetch(path, {
+    const response = await plies.fetch(path, {
       method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
     return response;
   }
@@ -154,7 +154,7 @@
     let response;
     let doc;
     try {
-      response = await post('/api/search', body);
+      response = await post('api/search', body);
       doc = await answer(response);
     } catch (e) {
       response = {ok: false};
@@ -179,7 +179,7 @@
   }
 
   async function showStepper(body, mine) {
-    const page = await post('/api/render', Object.assign({format: 'html'}, body));
+    const page = await post('api/render', Object.assign({format: 'html'}, body));
     const text = page.ok ? await page.text() : (await answer(page)).error;
     if (mine !== generation) return;
     if (page.ok) {
@@ -197,7 +197,7 @@
   }
 
   async function showTable(body, mine) {
-    const table = await post('/api/compare', body);
+    const table = await post('api/compare', body);
     const doc = await answer(table);
     if (mine !== generation) return;
     if (table.ok) showCompare(doc);
@@ -230,7 +230,7 @@
     note.textContent = '';
     let response;
     try {
-      response = await post('/api/render', Object.assign({format: format}, request()));
+      response = await post('api/render', Object.assign({format: format}, request()));
     } catch (e) {
       note.textContent = button.textContent + ': the server did not answer.';
       return;
@@ -251,7 +251,7 @@
 
   async function loadGame() {
     const query = new URLSearchParams({game: $('game').value, depth: $('game-depth').value});
-    const response = await fetch('/api/game-tree?' + query.toString());
+    const response = await plies.fetch('api/game-tree?' + query.toString());
     const doc = await answer(response);
     $('game-error').textContent = response.ok ? '' : doc.error;  // beside the game's box
     if (!response.ok) return;
@@ -286,7 +286,7 @@
 
   async function drawEditor(text) {
     const body = Object.assign(request(), {tree: text});
-    const response = await post('/api/tree', body);
+    const response = await post('api/tree', body);
     const doc = await answer(response);
     $('editor-error').textContent = response.ok ? '' : doc.error;  // in the editor's box
     if (!response.ok) return false;

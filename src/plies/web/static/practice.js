@@ -18,7 +18,7 @@
   const cutEdges = new Set();    // nodes whose incoming edge is marked cut (a pruned subtree)
 
   async function post(path, body) {
-    const response = await fetch(path, {
+    const response = await plies.fetch(path, {
       method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
     return [response.ok, await answerOf(response)];
   }
@@ -64,7 +64,7 @@
   }
 
   function showLink() {
-    $('share').href = '/practice?' + link().toString();
+    $('share').href = plies.page('practice') + '?' + link().toString();
     window.history.replaceState(null, '', $('share').href);
   }
 
@@ -332,7 +332,7 @@
   async function load(tree, root, strict, settings) {
     exercise = {tree: tree, root: root, strict: strict, settings: settings,
                 made: query().toString()};
-    const [ok, doc] = await post('/api/tree', {tree: tree, root: root});
+    const [ok, doc] = await post('api/tree', {tree: tree, root: root});
     if (!ok) { say(doc.error, true); return; }
     showTree(doc);
   }
@@ -341,7 +341,7 @@
     const q = query();
     // The exercise on screen again: the student asks for a new one, from a fresh seed.
     if (exercise && exercise.made === q.toString()) q.delete('seed');
-    const response = await fetch('/api/exercise?' + q.toString());
+    const response = await plies.fetch('api/exercise?' + q.toString());
     const doc = await answerOf(response);
     if (!response.ok) { say(doc.error, true); return; }
     $('seed').value = doc.seed;
@@ -379,7 +379,7 @@
     for (const g of document.querySelectorAll('#drawing g.wrong')) g.classList.remove('wrong');
     const body = {tree: exercise.tree, root: exercise.root, answer: answer()};
     if (exercise.strict) body.strict = true;
-    const [ok, doc] = await post('/api/check', body);
+    const [ok, doc] = await post('api/check', body);
     if (!ok) { say(doc.error, true); return; }
     const percent = Math.round(doc.score * 100);
     say(doc.correct ? 'All right: ' + doc.right + ' of ' + doc.checked + ' (100%).'
@@ -405,7 +405,7 @@
   $('solution').addEventListener('click', () => {
     const q = new URLSearchParams({tree: exercise.tree, root: exercise.root});
     if (exercise.strict) q.set('strict', '1');
-    window.location.href = '/?' + q.toString();
+    window.location.href = plies.page('lab') + '?' + q.toString();
   });
   $('strict').addEventListener('change', () => {  // the rule the class is graded by
     if (!exercise) return;
