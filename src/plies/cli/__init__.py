@@ -47,12 +47,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "solve": ("plies.cli._solve", "find the exact value of a position (win, draw or loss)"),
     "book": ("plies.cli._book", "build an opening book of exact scores, or show its stats"),
+    "complexity": (
+        "plies.cli._complexity",
+        "leaves and nodes of minimax and alpha-beta by depth and move ordering",
+    ),
     "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
     "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),
+    "site": (
+        "plies.cli._site",
+        "write the lab and the practice room as a static site that runs plies in the browser",
+    ),
     "uci": ("plies.cli._uci", "play chess through the UCI protocol (needs plies[chess])"),
     "grade": (
         "plies.cli._grade",
         "grade a student's own alpha-beta code: value, leaves in order, windows",
+    ),
+    "worksheet": (
+        "plies.cli._worksheet",
+        "make worksheets with answer keys, Moodle XML or QTI from a seed",
     ),
 }
 
