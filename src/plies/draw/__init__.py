@@ -41,6 +41,7 @@ from plies._arguments import need_bool, need_int, need_number, need_object, need
 # The renderers' aliases differ from their module names, which stay importable (and
 # patchable) as plies.draw._dot, plies.draw._tikz, ...
 from plies.draw import _changes, _state, _steps, _trace
+from plies.draw._chart import CHART_WIDTH, Panel, Series, chart_png, chart_size, chart_svg
 from plies.draw._dot import GraphvizError, render_dot
 from plies.draw._dot import to_dot as _dot_text
 from plies.draw._errors import DrawError
@@ -57,14 +58,20 @@ from plies.errors import LimitError
 from plies.trees import Tree, TreeResult
 
 __all__ = [
+    "CHART_WIDTH",
     "DPI",
     "FORMATS",
     "MAX_FRAMES",
     "DrawError",
     "GraphvizError",
+    "Panel",
+    "Series",
     "Snapshot",
     "animated_gif",
     "animated_svg",
+    "chart_png",
+    "chart_size",
+    "chart_svg",
     "check_animation",
     "check_nodes",
     "check_png",
