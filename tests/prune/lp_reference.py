@@ -1,10 +1,12 @@
-"""Outside answers for 2-D linear programs: vertex enumeration in exact arithmetic and
-SciPy's linprog (HiGHS). Used by the tests of plies.prune's LP."""
+"""Outside answers for 2-D linear programs (vertex enumeration in exact arithmetic,
+SciPy's linprog) and the random programs the tests of plies.prune's LP draw."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+
+from hypothesis import strategies as st
 
 from plies.prune import Constraint, LinearProgram, Objective
 
@@ -85,3 +87,22 @@ def program_of(
             for a, b, s, c in rows
         ),
     )
+
+
+coefficient = st.integers(-4, 4)
+row = st.tuples(coefficient, coefficient, st.sampled_from(["<=", ">="]), st.integers(-8, 8))
+objective = st.tuples(st.sampled_from(["max", "min"]), st.integers(-3, 3), st.integers(-3, 3))
+
+
+@st.composite
+def programs(draw: st.DrawFn, most: int = 10) -> LinearProgram:
+    """Random programs, with parallel and repeated constraints mixed in."""
+    rows = draw(st.lists(row, max_size=most))
+    extra = (
+        draw(st.lists(st.tuples(st.sampled_from(rows), st.integers(-2, 3)), max_size=3))
+        if rows
+        else []
+    )
+    for (a, b, sense, c), scale in extra:  # parallel: scaled copies, moved or not
+        rows.append((a * scale, b * scale, sense, c * scale + draw(st.integers(-2, 2))))
+    return program_of(draw(objective), draw(st.permutations(rows)))

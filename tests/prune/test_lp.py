@@ -6,28 +6,9 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from plies.prune import LinearProgram, LPResult, parse_lp, solve_lp
-from prune.lp_reference import by_scipy, by_vertices, program_of
-
-coefficient = st.integers(-4, 4)
-row = st.tuples(coefficient, coefficient, st.sampled_from(["<=", ">="]), st.integers(-8, 8))
-objective = st.tuples(st.sampled_from(["max", "min"]), st.integers(-3, 3), st.integers(-3, 3))
-
-
-@st.composite
-def programs(draw: st.DrawFn, most: int = 10) -> LinearProgram:
-    """Random programs, with parallel and repeated constraints mixed in."""
-    rows = draw(st.lists(row, max_size=most))
-    extra = (
-        draw(st.lists(st.tuples(st.sampled_from(rows), st.integers(-2, 3)), max_size=3))
-        if rows
-        else []
-    )
-    for (a, b, sense, c), scale in extra:  # parallel: scaled copies, moved or not
-        rows.append((a * scale, b * scale, sense, c * scale + draw(st.integers(-2, 2))))
-    return program_of(draw(objective), draw(st.permutations(rows)))
+from prune.lp_reference import by_scipy, by_vertices, programs
 
 
 def check_answer(program: LinearProgram, result: LPResult) -> None:

@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from plies.prune import LinearProgram, solve_lp
-from prune.lp_reference import by_scipy
-from prune.test_lp import programs
+from prune.lp_reference import by_scipy, programs
 
 
 @settings(max_examples=400)

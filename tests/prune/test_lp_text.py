@@ -9,7 +9,7 @@ from hypothesis import given
 
 from plies.errors import ParseError
 from plies.prune import Constraint, LinearProgram, Objective, parse_lp
-from prune.test_lp import programs
+from prune.lp_reference import programs
 
 
 def test_reads_the_objective_and_constraints_skipping_blanks_and_comments() -> None:
