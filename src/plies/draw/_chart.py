@@ -30,7 +30,7 @@ __all__ = ["CHART_WIDTH", "Panel", "Series", "chart_png", "chart_size", "chart_s
 #: phone (390 px) shows it whole: the 13 px tick labels come out at about 10.6 px.
 CHART_WIDTH = 480
 _LEFT = 62  # room for the y tick labels and the rotated y label
-_RIGHT = 64  # room for the values written at the end of each line
+_RIGHT = 70  # room for the values written at the end of each line
 _PLOT_HEIGHT = 240
 _PANEL_TITLE = 30  # above a panel's plot
 _PANEL_FOOT = 50  # below a panel's plot: x ticks and the x label
@@ -46,7 +46,7 @@ text {{ font-family: {_FONT}; fill: #222; }}
 .tick {{ font-size: 13px; fill: #444; }}
 .axis-label {{ font-size: 14px; }}
 .legend {{ font-size: 14px; }}
-.end {{ font-size: 12px; font-weight: bold; stroke: white; stroke-width: 3px;
+.end {{ font-size: 13px; font-weight: bold; stroke: white; stroke-width: 3px;
   paint-order: stroke; }}
 .grid {{ stroke: #e3e3e3; stroke-width: 1; }}
 .axis {{ stroke: #444; stroke-width: 1.2; fill: none; }}

@@ -349,7 +349,7 @@ _LOOK: dict[str, tuple[str, str | None]] = {
     "random": ("#e69f00", None),
     "worst": ("#d55e00", None),
     "b_pow_d": ("#777777", "7 4"),
-    "knuth_moore": ("#009e73", "3 3"),
+    "knuth_moore": ("#222222", "2 4"),
     "b_pow_3d_4": ("#cc79a7", "9 3 2 3"),
 }
 
