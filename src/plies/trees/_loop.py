@@ -99,10 +99,10 @@ class _Trace:
     paths kept one record per node whose children are all leaves: 11 and 9.4 ms).
     """
 
-    __slots__ = ("frames", "movers", "records", "strict", "tree")
+    __slots__ = ("log", "movers", "records", "strict", "tree")
 
-    def __init__(self, tree: Tree, frames: list[Frame], *, movers: bool, strict: bool) -> None:
-        self.tree, self.frames, self.movers, self.strict = tree, frames, movers, strict
+    def __init__(self, tree: Tree, log: SearchLog, *, movers: bool, strict: bool) -> None:
+        self.tree, self.log, self.movers, self.strict = tree, log, movers, strict
         self.records: list[Any] = []
 
     def enter(self, node: int, alpha: Number, beta: Number, c: int) -> None:
@@ -135,7 +135,7 @@ class _Trace:
         """The events, made from the records."""
         events: list[Any] = []
         evaluated, records, at = 0, self.records, 0
-        frame_of = {f.node: f for f in self.frames}
+        frame_of = {f.node: f for f in self.log.frames}
         while at < len(records):
             head = records[at]
             length = _LENGTH.get(head if type(head) is str else type(head), 1)
@@ -222,7 +222,7 @@ class _Search:
         self.trace: _Trace | None = None
         if options.trace:
             movers = options.algorithm == "negamax"
-            self.trace = log.trace = _Trace(tree, log.frames, movers=movers, strict=options.strict)
+            self.trace = log.trace = _Trace(tree, log, movers=movers, strict=options.strict)
 
 
 # The loop --------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
     """
     value_of, kind, order, depth_of = s.value, s.kind, s.order, s.depth
     prune, strict, soft, limit = s.prune, s.strict, s.soft, s.limit
-    records, frames = None if s.trace is None else s.trace.records, s.log.frames
+    records, finished = None if s.trace is None else s.trace.records, s.log.finished
     stack: list[Any] = []  # above: a MAX or MIN node's locals (a tuple), or a chance frame
     chance = root if type(root) is ChanceFrame else None
     node, c, alpha, beta, asrc, bsrc = root if chance is None else (0, 1, -INF, INF, -1, -1)
@@ -292,7 +292,28 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
                         break
                     child = kids[i]
                     i += 1
-                    if (lv := value_of[child]) is not None:  # a leaf (inner nodes have none)
+                    if (lv := value_of[child]) is not None and records is None:
+                        # A run of leaves, trace off: backed up here, one after the other
+                        while True:
+                            v = c * lv
+                            if v > best or bestc < 0:
+                                best, bestc = v, child
+                                if prune:
+                                    if v > alpha:
+                                        alpha, asrc = v, node
+                                    if i < end and (v > beta if strict else v >= beta):
+                                        cut, i = i, end
+                                        s.log.cutoffs += 1
+                                        break
+                            if i == end:
+                                break
+                            child = kids[i]  # (an inner child is taken again above)
+                            if (lv := value_of[child]) is None:
+                                break
+                            i += 1
+                        v = None
+                        continue
+                    if lv is not None:  # a leaf (inner nodes have none)
                         v, entered = c * lv, alpha
                     elif (k := kind[child]) in ("max", "min") and depth_of[child] != limit:
                         # search it next (with no limit, None is no depth)
@@ -335,8 +356,8 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
                 v = min(max(best, alpha_in), beta)
             elif not soft:  # MAX's view's clamp, negated: it differs when Star1's rounding
                 v = max(min(best, beta), alpha_in)  # inverted the window (alpha > beta)
-            frames.append(Frame(node, kids, c, alpha_in, beta, asrc, bsrc, i, alpha, best, bestc,
-                                v, cut))  # fmt: skip
+            finished.append((node, kids, c, alpha_in, beta, asrc, bsrc, i, alpha, best, bestc,
+                             v, cut))  # fmt: skip  # Frame's fields, made a Frame when read
             if records is not None:
                 records += (_EXIT, node, v, c)
             done, colour, cut = node, c, 0
@@ -408,7 +429,7 @@ def _close_chance(s: _Search, f: ChanceFrame) -> Number:
     if f.values is not None and not f.cut:
         best = math.fsum(f.values) / len(f.kids)  # exact: equal averages tie
     f.value = best
-    s.log.frames.append(f)
+    s.log.finished.append(f)
     if s.trace is not None:
         s.trace.exit(f.node, best, f.colour)
     return best

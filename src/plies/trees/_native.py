@@ -129,8 +129,7 @@ class NativeLog(SearchLog):
     into frame lists only when someone reads them (a result's value, principal
     variation and counts do not need them)."""
 
-    __slots__ = ("_frames", "_ints", "_pv", "_reals", "_tree", "_whole")
-    _frames: list[Frame] | None
+    __slots__ = ("_ints", "_pv", "_reals", "_tree", "_whole")
 
     def __init__(
         self,
@@ -164,10 +163,6 @@ class NativeLog(SearchLog):
                                     alpha, best, bestc, value, cut))  # fmt: skip
             self._frames = frames
         return self._frames
-
-    @frames.setter
-    def frames(self, frames: list[Frame] | None) -> None:
-        self._frames = frames or None  # SearchLog's __init__ sets [] (nothing yet)
 
     @property
     def nodes_visited(self) -> int:
