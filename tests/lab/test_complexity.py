@@ -94,6 +94,13 @@ def test_worst_ordering_evaluates_every_leaf_up_to_depth_three(
     assert leaves(measured_tree(b, d, seed, 0.1), "alphabeta", "worst") == b**d
 
 
+def test_with_ties_worst_ordering_cuts_even_at_depth_two() -> None:
+    """Equal values meet the bound: pruning on alpha >= beta cuts, on alpha > beta not."""
+    tree = trees.parse("[[1,1],[1,1]]")
+    assert leaves(tree, "alphabeta", "worst") == 3
+    assert leaves(tree, "alphabeta", "worst", strict=True) == 4
+
+
 def test_worst_ordering_still_cuts_deep_from_depth_four() -> None:
     """Worst move first at every node still lets a deep cut-off happen: a MAX node four
     plies below a MIN ancestor can pass that ancestor's beta."""
