@@ -73,6 +73,17 @@ if [ "$axe_found" != "$axe_wanted" ]; then
 fi
 export PLIES_REQUIRE_AXE=1  # the accessibility tests fail, not skip, without axe-core
 
+# Pyodide, the Python that plies site's pages run in the browser, from the npm registry
+# at the exact version and checksum in tests/pyodide/package-lock.json (into
+# tests/pyodide/node_modules): the static-site tests build with --pyodide from it, since
+# CI has no internet. Installed only when that version is missing.
+pyodide_wanted=$(node -p "require('./tests/pyodide/package-lock.json').packages['node_modules/pyodide'].version")
+pyodide_found=$(node -p "require('./tests/pyodide/node_modules/pyodide/package.json').version" 2>/dev/null || true)
+if [ "$pyodide_found" != "$pyodide_wanted" ]; then
+  npm ci --prefix tests/pyodide --no-audit --no-fund --loglevel=error
+fi
+export PLIES_REQUIRE_PYODIDE=1  # the static-site tests fail, not skip, without it
+
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
 .venv/bin/lint-imports  # the floors ([tool.importlinter] in pyproject.toml)

@@ -51,7 +51,7 @@ from plies.trees._model import (
     format_number,
     letter_names,
 )
-from plies.trees._parse import NOTATIONS, from_leaves, parse, parse_number
+from plies.trees._parse import NOTATIONS, from_leaves, json_nesting, parse, parse_number
 from plies.trees._random import random_tree
 from plies.trees._result import (
     ALGORITHMS,
@@ -102,6 +102,7 @@ __all__ = [
     "format_tree",
     "from_leaves",
     "guided_tree",
+    "json_nesting",
     "json_number",
     "knuth_moore_minimum",
     "letter_names",

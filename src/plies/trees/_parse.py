@@ -632,11 +632,39 @@ _DOC_KEYS = {"tree", "bounds", "root"}
 _JSON_MAX_RECURSION = 3_000_000
 
 
+#: Nesting the C JSON reader may enter in the calling thread where no thread with a
+#: large stack can start (Pyodide, whose Python 3.14 checks the C stack, not a count:
+#: about 3,000 levels overflow the browser's stack and kill the interpreter).
+_JSON_MAX_NESTING_HERE = 1_000
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_nesting(text: str) -> int:
+    """How deep the brackets and braces of JSON ``text`` nest (strings skipped), read
+    without recursion: ``json_nesting('{"a": [[1], "]"]}')`` is 3."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        depth += 1 if ch in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _loads_here(text: str, **hooks: Any) -> Any:
+    """``json.loads`` in the calling thread, where no thread can start: RecursionError
+    (as the C reader raises where it counts) for text deeper than it can read here."""
+    if json_nesting(text) > _JSON_MAX_NESTING_HERE:
+        raise RecursionError(f"JSON nested deeper than {_JSON_MAX_NESTING_HERE} levels")
+    return json.loads(text, **hooks)
+
+
 def _loads_deep(text: str, **hooks: Any) -> Any:
     """``json.loads`` that survives deep nesting: run in a thread with a large stack
     and a raised recursion limit (the C decoder recurses once per level). Text that
-    cannot be deep, and any text where no thread can start (Pyodide), is read in the
-    calling thread."""
+    cannot be deep is read in the calling thread; where no thread can start (Pyodide),
+    so is any text up to :data:`_JSON_MAX_NESTING_HERE` levels deep."""
     old_limit = sys.getrecursionlimit()
     depth_guess = text.count("[") + text.count("{")
     if depth_guess <= old_limit // 2:
@@ -653,7 +681,7 @@ def _loads_deep(text: str, **hooks: Any) -> Any:
     try:
         old_stack = threading.stack_size(512 * 1024 * 1024)
     except (RuntimeError, ValueError):  # no thread stack to size (Pyodide): read it here
-        return json.loads(text, **hooks)
+        return _loads_here(text, **hooks)
     try:
         sys.setrecursionlimit(max(old_limit, min(depth_guess * 2 + 1000, _JSON_MAX_RECURSION)))
         thread = threading.Thread(target=work, name="plies-json")
@@ -661,7 +689,7 @@ def _loads_deep(text: str, **hooks: Any) -> Any:
             thread.start()
         except RuntimeError:  # no threads here (Pyodide): the caller's stack, its limit
             sys.setrecursionlimit(old_limit)
-            return json.loads(text, **hooks)
+            return _loads_here(text, **hooks)
         thread.join()
     finally:
         threading.stack_size(old_stack)

@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl
 
 from plies.errors import PliesError
 from plies.lab import OPENSPIEL
+from plies.trees import json_nesting
 from plies.web import _jobs
 from plies.web._request import RequestError, exercise_shape, read_depth, read_tree_request
 
@@ -104,6 +105,11 @@ class Limits:
     max_step_nodes: int = 2_000
 
 
+#: The deepest a request body's JSON may nest (a request nests 3 levels at most; its
+#: tree is a text in it, whatever the tree's depth).
+MAX_BODY_NESTING = 64
+
+
 class BodyTooLarge(RequestError):
     """A request body over :attr:`Limits.max_body` (status 413)."""
 
@@ -141,8 +147,14 @@ def read_body(body: bytes, limit: int) -> dict[str, Any]:
     if len(body) > limit:
         raise BodyTooLarge(f"the request body is larger than {limit} bytes")
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RequestError("the request body is not a JSON object") from None
+    if json_nesting(text) > MAX_BODY_NESTING:  # nothing deeper is asked; nor read
+        raise RequestError(f"the request body nests deeper than {MAX_BODY_NESTING} levels")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
         raise RequestError("the request body is not a JSON object") from None
     except ValueError:  # Python reads no integer of more than 4,300 digits
         raise RequestError("the request body holds a number too long to read") from None
@@ -222,6 +234,8 @@ def answer_request(operation: str, body: bytes, query: str, limits: Limits) -> A
     operations, ``query`` (the URL's query string) for :data:`QUERY_OPERATIONS`. The
     static site's worker calls this; the bytes are those the server sends (413 for a
     body over the limit)."""
+    if operation not in OPERATIONS:
+        return error_answer(f"there is no operation {operation!r} here", 404)
     try:
         if operation in QUERY_OPERATIONS:
             data: Mapping[str, Any] = dict(parse_qsl(query, keep_blank_values=True))
