@@ -49,6 +49,7 @@ from plies.draw._html import to_html as _html_page
 from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, check_png
 from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._png import svg_to_png
+from plies.draw._prune import lp_svg, select_finish_svg, select_svg
 from plies.draw._state import Snapshot
 from plies.draw._steps import check_animation, check_steps
 from plies.draw._svg import size, to_svg_document
@@ -80,10 +81,14 @@ __all__ = [
     "final_snapshot",
     "format_for",
     "iter_steps",
+    "lp_svg",
     "render",
     "replay",
     "repr_html",
     "repr_svg",
+    "select_finish_svg",
+    "select_svg",
+    "svg_to_png",
     "to_dot",
     "to_html",
     "to_mermaid",
