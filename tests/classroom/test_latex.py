@@ -37,10 +37,11 @@ def test_the_worksheet_has_boxes_for_every_inner_node_leaf_and_edge(sheet) -> No
     assert "Leaves evaluated" not in source
 
 
-def test_a_chance_tree_gets_value_boxes_and_no_cut_marks() -> None:
+def test_a_chance_tree_gets_value_boxes_and_no_cut_marks_or_order() -> None:
     source = worksheet_tex(make_worksheet(count=1, seed=3, chance=True))
     assert "expectiminimax" in source
     assert "cut mark, pos" not in source
+    assert "order box, below" not in source  # expectiminimax evaluates every leaf
     assert "$\\alpha$\\," not in source
 
 

@@ -101,7 +101,7 @@ def _fit(tree: Tree, width_cm: float, height_cm: float, *, boxes: bool) -> _Fit:
         triangle=max(triangle, 0.42),
         leaf=min(0.8, 0.92 * slot),
         box=max(min(0.5, 0.25 * room), 0.26),
-        font=_font(triangle, (1.4, 0.9, 0.6)),
+        font=_font(triangle, (1.1, 0.7, 0.5)),
         leaf_font=_font(0.92 * slot, (0.75, 0.5, 0.34)),
     )
 
@@ -172,8 +172,9 @@ def _fill_ins(tree: Tree, fit: _Fit, *, pruning: bool) -> list[str]:
     lines = []
     for node in range(len(tree)):
         kind = tree.kind[node]
-        if kind == "leaf":
-            lines.append(f"  \\node[order box, below=0.5pt of n{node}] {{}};")
+        if kind == "leaf":  # its place in the evaluation order (all leaves, without pruning)
+            if pruning:
+                lines.append(f"  \\node[order box, below=0.5pt of n{node}] {{}};")
             continue
         half = fit.triangle / 2 if kind in ("max", "min") else min(0.9, fit.triangle * 0.6) / 2
         rows = ["v"] + (["$\\alpha$", "$\\beta$"] if pruning else [])
