@@ -108,7 +108,9 @@ class SelectRound:
 class SelectResult:
     """The ``k``-th smallest (``value``) of ``n`` numbers found by ``method`` (with
     ``seed`` for ``random``), the ``rounds`` and how the search ``finished``: the
-    answer was a pivot, or the last few numbers were sorted."""
+    answer was a pivot, or the last few numbers were sorted. ``left`` holds the numbers
+    the search finished with, sorted (the last round's, or the few sorted at the end),
+    the answer being the ``left_rank``-th of them."""
 
     value: Fraction
     k: int
@@ -117,6 +119,8 @@ class SelectResult:
     seed: int | None
     rounds: tuple[SelectRound, ...]
     finished: str
+    left: tuple[Fraction, ...]
+    left_rank: int
 
     @property
     def kept_fractions(self) -> tuple[float, ...]:
@@ -148,21 +152,34 @@ def select(
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(numbers):
         raise SelectionError(f"k must be between 1 and {len(numbers)} (the count), not {k}")
     if method == "random":
-        rounds, value, finished = _search(numbers, k, _random_pivot(random.Random(seed)), True)
-        return SelectResult(value, k, len(numbers), method, seed, tuple(rounds), finished)
-    rounds, value, finished = _search(numbers, k, _median_of_medians, True)
-    return SelectResult(value, k, len(numbers), method, None, tuple(rounds), finished)
+        rule, used_seed = _random_pivot(random.Random(seed)), seed
+    else:
+        rule, used_seed = _median_of_medians, None
+    found = _search(numbers, k, rule, True)
+    return SelectResult(
+        found.value, k, len(numbers), method, used_seed, tuple(found.rounds), found.finished,
+        tuple(sorted(found.left)), found.rank,
+    )  # fmt: skip
 
 
 # A pivot rule: the numbers -> the pivot, how it was chosen, the group medians.
 PivotRule = Callable[[Sequence[Fraction]], tuple[Fraction, str, tuple[Fraction, ...]]]
 
 
-def _search(
-    numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bool
-) -> tuple[list[SelectRound], Fraction, str]:
-    """The rounds (when ``recorded``), the ``k``-th smallest of ``numbers`` and how
-    the search finished."""
+@dataclass
+class _Found:
+    """What :func:`_search` found: its rounds, the value, how it finished, the numbers
+    it finished with and the answer's rank among them."""
+
+    rounds: list[SelectRound]
+    value: Fraction
+    finished: str
+    left: list[Fraction]
+    rank: int
+
+
+def _search(numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bool) -> _Found:
+    """The rounds (when ``recorded``) and the ``k``-th smallest of ``numbers``."""
     rounds: list[SelectRound] = []
     is_medians = pivot_rule is _median_of_medians
     while True:
@@ -173,7 +190,7 @@ def _search(
                 f"({', '.join(_text(v) for v in ordered)}), the {_ordinal(k)} is "
                 f"{_text(ordered[k - 1])}"
             )
-            return rounds, ordered[k - 1], finished
+            return _Found(rounds, ordered[k - 1], finished, ordered, k)
         pivot, how, medians = pivot_rule(numbers)
         smaller = [v for v in numbers if v < pivot]
         larger = [v for v in numbers if v > pivot]
@@ -187,7 +204,8 @@ def _search(
                 )
             )  # fmt: skip
         if kept == "equal":
-            return rounds, pivot, f"the {_ordinal(k)} smallest is the pivot, {_text(pivot)}"
+            finished = f"the {_ordinal(k)} smallest is the pivot, {_text(pivot)}"
+            return _Found(rounds, pivot, finished, numbers, k)
         numbers, k = rest, rank
 
 
@@ -231,7 +249,7 @@ def _median_of_medians(numbers: Sequence[Fraction]) -> tuple[Fraction, str, tupl
         for i in range(0, len(numbers), GROUP)
     )
     middle = (len(medians) + 1) // 2
-    pivot = _search(list(medians), middle, _median_of_medians, False)[1]
+    pivot = _search(list(medians), middle, _median_of_medians, False).value
     how = (
         f"the median of the medians of {len(medians)} groups of {GROUP} "
         f"(the {_ordinal(middle)} of {len(medians)}, found by a selection of its own)"
