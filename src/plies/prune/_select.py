@@ -187,7 +187,7 @@ def _search(numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bo
             ordered = sorted(numbers)
             finished = (
                 f"{len(numbers)} numbers left, at most {GROUP}: sorted "
-                f"({', '.join(_text(v) for v in ordered)}), the {_ordinal(k)} is "
+                f"({', '.join(_text(v) for v in ordered)}), the {_ordinal(k)} of them is "
                 f"{_text(ordered[k - 1])}"
             )
             return _Found(rounds, ordered[k - 1], finished, ordered, k)
@@ -204,7 +204,10 @@ def _search(numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bo
                 )
             )  # fmt: skip
         if kept == "equal":
-            finished = f"the {_ordinal(k)} smallest is the pivot, {_text(pivot)}"
+            finished = (
+                f"the answer is the last round's pivot, {_text(pivot)} "
+                f"(the {_ordinal(k)} of its {len(numbers)} numbers)"
+            )
             return _Found(rounds, pivot, finished, numbers, k)
         numbers, k = rest, rank
 
