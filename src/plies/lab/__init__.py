@@ -49,6 +49,19 @@ from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, n
 from plies.lab._expected import keeps_score, split_expected
 from plies.lab._games import game_tree, load_game, read_game_tree
 from plies.lab._play import EngineMove, engine_move, play_engine_move
+from plies.lab._prune import (
+    MAX_NUMBERS,
+    LPRun,
+    Measured,
+    PruneStep,
+    SelectRun,
+    lp_lab,
+    random_lp,
+    random_numbers,
+    read_numbers,
+    select_lab,
+    write_lp_drawing,
+)
 from plies.lab._room import (
     Outcome,
     Room,
@@ -113,6 +126,7 @@ __all__ = [
     "MAX_COMPLEXITY_SEEDS",
     "MAX_COMPLEXITY_WORK",
     "MAX_DIGITS",
+    "MAX_NUMBERS",
     "MIN_TABLE_ENTRIES",
     "NATIVE_TABLE_ENTRIES",
     "OPENSPIEL",
@@ -133,14 +147,18 @@ __all__ = [
     "ExerciseError",
     "Feedback",
     "GameEntry",
+    "LPRun",
     "LabOptions",
+    "Measured",
     "Measurement",
     "Outcome",
+    "PruneStep",
     "Room",
     "RoomError",
     "ScoreStyle",
     "SearchOptions",
     "SearchTable",
+    "SelectRun",
     "SolveLines",
     "SolveOptions",
     "SolveResult",
@@ -165,6 +183,7 @@ __all__ = [
     "get_game",
     "keeps_score",
     "load_game",
+    "lp_lab",
     "measure_complexity",
     "measured_tree",
     "node_name",
@@ -177,7 +196,10 @@ __all__ = [
     "play_move",
     "player_names",
     "plot_complexity",
+    "random_lp",
+    "random_numbers",
     "read_game_tree",
+    "read_numbers",
     "read_tree",
     "roll",
     "room_of",
@@ -187,6 +209,7 @@ __all__ = [
     "score_token",
     "search_document",
     "search_table",
+    "select_lab",
     "shown",
     "solve_position",
     "solve_record",
@@ -196,6 +219,7 @@ __all__ = [
     "undo",
     "warm_solver",
     "with_bounds",
+    "write_lp_drawing",
 ]
 
 if TYPE_CHECKING:
