@@ -64,3 +64,13 @@ def test_the_widest_tree_fits_its_half_page() -> None:
 def test_a_drawing_without_its_picture_is_refused() -> None:
     with pytest.raises(PictureError, match="without its usual tikzset and tikzpicture"):
         _parts("\\documentclass{article}\n\\begin{document}\n\\end{document}\n")
+
+
+def test_where_notes_would_overlap_the_key_leaves_them_to_its_table() -> None:
+    small = answers_tex(make_worksheet(count=1, seed=1, branching=2, depth=3))
+    assert "{\\scriptsize $\\alpha$=" in small
+    assert "in the table" not in small
+    big = answers_tex(make_worksheet(count=1, seed=1, branching=3, depth=4))
+    assert "{\\scriptsize $\\alpha$=" not in big
+    assert "$\\alpha$ and $\\beta$ of each node: in the table." in big
+    assert "\\node[label text] at (n0.center) {A\\\\" in big  # names and values stay

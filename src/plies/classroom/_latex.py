@@ -15,6 +15,7 @@ worksheet gives the same bytes.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
 from plies import draw
@@ -49,6 +50,7 @@ class _Fit:
     box: float
     font: str
     leaf_font: str
+    room: float  # centre to centre of the closest inner nodes on a row
 
     @property
     def slot(self) -> float:
@@ -103,6 +105,7 @@ def _fit(tree: Tree, width_cm: float, height_cm: float, *, boxes: bool) -> _Fit:
         box=max(min(0.5, 0.25 * room), 0.26),
         font=_font(triangle, (1.1, 0.7, 0.5)),
         leaf_font=_font(0.92 * slot, (0.75, 0.5, 0.34)),
+        room=room,
     )
 
 
@@ -148,11 +151,35 @@ _SMALLER = {
 }
 
 
+#: A MAX or MIN node's alpha and beta note in the lab's TikZ (``{\\scriptsize ...}``),
+#: with the line break that joins it to the node's name and value.
+_NOTE = re.compile(
+    r"\\\\\{\\scriptsize (?:[^{}]|\{[^{}]*\})*\}|\{\\scriptsize (?:[^{}]|\{[^{}]*\})*\}\\\\"
+)
+#: A chance node's note, a node of its own right of it.
+_SIDE_NOTE = re.compile(r"^  \\node\[note, right=")
+#: Closer than this (cm), the notes of neighbouring inner nodes overlap.
+NOTE_ROOM_CM = 1.3
+
+
+def _without_notes(body: list[str]) -> list[str]:
+    """The picture without the alpha and beta notes of its inner nodes."""
+    return [_NOTE.sub("", line) for line in body if not _SIDE_NOTE.match(line)]
+
+
+def notes_fit(fit: _Fit) -> bool:
+    """Whether the drawing has room for every inner node's alpha and beta."""
+    return fit.room >= NOTE_ROOM_CM
+
+
 def _picture(subject: Tree | TreeResult, fit: _Fit, extra: list[str]) -> list[str]:
     """The lab's drawing of ``subject`` at ``fit``, and ``extra`` lines in it. The
     drawing's notes (alpha and beta, in ``\\scriptsize``) are set a step below the
-    node's font, inside the picture only."""
+    node's font, inside the picture only, or left out where they would overlap (the
+    key's table gives them)."""
     _, body = _parts(draw.to_tikz(subject))
+    if not notes_fit(fit):
+        body = _without_notes(body)
     smaller = _SMALLER.get(fit.font, fit.font)
     notes = [] if smaller == r"\scriptsize" else [f"  \\def\\scriptsize{{{smaller}}}"]
     return [
@@ -368,6 +395,11 @@ def answers_tex(sheet: Worksheet) -> str:
             *_picture(exercise.result, fit, []),
             "\\par}\\smallskip",
             "{\\small",
+            *(
+                []
+                if notes_fit(fit)
+                else ["($\\alpha$ and $\\beta$ of each node: in the table.)\\par"]
+            ),
             *_key_lines(exercise),
             "\\smallskip",
             *_node_table(exercise.rows()),
