@@ -28,7 +28,7 @@ __all__ = ["PictureError", "answers_tex", "worksheet_tex"]
 #: The usable page (A4 landscape less 1.2 cm margins) and one exercise's drawing (cm).
 TEXT_WIDTH_CM = 27.3
 HALF_PAGE_CM = 9.2
-DRAWING_HEIGHT_CM = 7.2
+DRAWING_HEIGHT_CM = 7.6
 ANSWER_DRAWING_HEIGHT_CM = 8.6
 #: to_tikz's natural units: a leaf slot and a row, in its (unitless) coordinates.
 SLOT_UNITS = 1.6
@@ -93,7 +93,7 @@ def _fit(tree: Tree, width_cm: float, height_cm: float, *, boxes: bool) -> _Fit:
     across = max(tree.leaf_count - 1, 1) * SLOT_UNITS
     down = max(*tree.depth, 1) * ROW_UNITS
     x_unit = min(1.0, (width_cm - 1.2) / across)
-    y_unit = min(1.0, (height_cm - 1.8) / down)
+    y_unit = min(1.0, (height_cm - 1.3) / down)
     slot = SLOT_UNITS * x_unit
     room = _inner_gap(tree) * slot  # centre to centre of the closest inner nodes
     triangle = min(1.9, (0.42 if boxes else 0.8) * room, 1.35 * ROW_UNITS * y_unit / 1.6)
@@ -102,7 +102,7 @@ def _fit(tree: Tree, width_cm: float, height_cm: float, *, boxes: bool) -> _Fit:
         y_unit=y_unit,
         triangle=max(triangle, 0.42),
         leaf=min(0.8, 0.92 * slot),
-        box=max(min(0.5, 0.25 * room), 0.26),
+        box=max(min(0.75, 0.25 * room), 0.26),
         font=_font(triangle, (1.1, 0.7, 0.5)),
         leaf_font=_font(0.92 * slot, (0.75, 0.5, 0.34)),
         room=room,
@@ -195,7 +195,7 @@ def _fill_ins(tree: Tree, fit: _Fit, *, pruning: bool) -> list[str]:
     """The worksheet's empty boxes: value (and alpha, beta) beside each inner node,
     the evaluation order below each leaf, a cut mark on each edge."""
     box = f"{fit.box:.2f}cm"
-    small = f"{fit.box * 0.7:.2f}cm"
+    small = f"{min(fit.box * 0.7, 0.4):.2f}cm"
     lines = []
     for node in range(len(tree)):
         kind = tree.kind[node]
