@@ -511,16 +511,21 @@ class _Plot:
 
     def test_line(self, result: LPResult, round_: LPRound) -> list[str]:
         """The test line, with its equation and an arrow to the side the test chose,
-        near the bottom (x = ...) or the right end (y = ...) of the plot."""
+        near the bottom (x = ...) or the right end (y = ...) of the plot; a line out of
+        view is named at the edge it is beyond."""
         x0, y0, x1, y1 = self.view
         u = float(round_.test or 0)
         vertical = result.u_name == "x"
-        start, end = ((u, y0), (u, y1)) if vertical else ((x0, u), (x1, u))
+        first, last = (x0, x1) if vertical else (y0, y1)
         label = f"{result.u_name} = {format_exact(round_.test or Fraction(0))}"
         arrows = {"above": "→", "below": "←"} if vertical else {"above": "↑", "below": "↓"}
         arrow = arrows.get(round_.side or "", "")
         toward_low = round_.side == "below"
         text = f"{arrow} {label}".strip() if toward_low else f"{label} {arrow}".strip()
+        if not first <= u <= last:
+            go = f", go {arrow}" if arrow else ""
+            return [self._off_view(f"test {label} (off view){go}", u > last, vertical)]
+        start, end = ((u, y0), (u, y1)) if vertical else ((x0, u), (x1, u))
         sx, sy = self.at(*start)
         if vertical:
             anchor = "end" if toward_low else "start"
@@ -537,6 +542,15 @@ class _Plot:
             self._segment(start, end, f'stroke="{_TEST}" stroke-width="2.4"'),
             _halo(x, y, text, anchor=anchor, fill=_TEST),
         ]
+
+    def _off_view(self, text: str, beyond_high: bool, vertical: bool) -> str:
+        """``text`` at the edge of the plot a test line lies beyond."""
+        bottom = self.top + self.side
+        if vertical:
+            x = self.left + self.side - 6 if beyond_high else self.left + 6
+            return _halo(x, bottom - 30, text, anchor="end" if beyond_high else "start", fill=_TEST)
+        y = self.top + 18 if beyond_high else bottom - 10
+        return _halo(self.left + self.side - 6, y, text, anchor="end", fill=_TEST)
 
     def optimum(self, x: float, y: float) -> list[str]:
         """The optimum: a dot and its name."""
@@ -611,20 +625,17 @@ def _line_in_view(
 
 
 def _view(result: LPResult) -> _View:
-    """A square window onto the plane showing the feasible region's corners, the
-    optimum and every test line (or the constraints' crossings when those are few)."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for x, y in _interesting_points(result):
-        xs.append(x)
-        ys.append(y)
-    for round_ in result.rounds:
-        if round_.test is not None:
-            (xs if result.u_name == "x" else ys).append(float(round_.test))
-    if not xs:
-        xs = [-5.0, 5.0]
-    if not ys:
-        ys = [-5.0, 5.0]
+    """A square window onto the plane showing the feasible region's corners and the
+    optimum (or the constraints' crossings when those are few), widened for the test
+    lines up to twice its size each way: a test line further off is named at the edge."""
+    points = _interesting_points(result) or [(-5.0, -5.0), (5.0, 5.0)]
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    reach = max(max(xs) - min(xs), max(ys) - min(ys), 2.0) * 2
+    tests = [float(r.test) for r in result.rounds if r.test is not None]
+    axis = xs if result.u_name == "x" else ys
+    middle = (min(axis) + max(axis)) / 2
+    axis += [min(max(t, middle - reach), middle + reach) for t in tests]
     low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
     span = max(high_x - low_x, high_y - low_y, 2.0) * 1.3
     mid_x, mid_y = (low_x + high_x) / 2, (low_y + high_y) / 2

@@ -325,8 +325,9 @@ def lp_lab(text: str, *, drawings: bool = True, width: int = WIDTH) -> LPRun:
     ]
     if steps:  # how the constraints were sorted, before the first round
         steps[0] = PruneStep(steps[0].title, (*result.setup, *steps[0].narration), steps[0].svg)
-    finished = f"{result.finished[0].upper()}{result.finished[1:]}."
-    end = (*(() if steps else result.setup), finished, _lp_answer(result))
+    ended_by_test = bool(result.rounds) and result.rounds[-1].is_last
+    finished = () if ended_by_test else (f"{result.finished[0].upper()}{result.finished[1:]}.",)
+    end = (*(() if steps else result.setup), *finished, _lp_answer(result))
     steps.append(PruneStep("Answer", end, lp_svg(result, None, width=width) if drawings else ""))
     measured = Measured(result.kept_fractions)
     guarantee = (
@@ -355,7 +356,8 @@ def _lp_narration(result: LPResult, round_: LPRound, index: int) -> tuple[str, .
     lines = [
         f"Round {index + 1}: {round_.size} constraints in play ({len(round_.upper)} upper, "
         f"{len(round_.lower)} lower), {window}.",
-        f"Pairs: {_pairs_text(round_.pairs)}; {len(round_.crossings)} cross inside the window.",
+        f"Pairs: {_pairs_text(round_.pairs)}; {len(round_.crossings)} "
+        f"cross{'es' * (len(round_.crossings) == 1)} inside the window.",
     ]
     if round_.test is not None:
         lines.append(

@@ -405,7 +405,8 @@ def _test(form: _Form, u: Fraction) -> tuple[Side, str]:
     g = min(line.at(u) for line in form.upper)
     g_slopes = [line.slope for line in form.upper if line.at(u) == g]
     g_right, g_left = min(g_slopes), max(g_slopes)  # g's slope just right/left of u
-    at = f"at {form.u_name} = {format_exact(u)}"
+    here = format_exact(u)
+    at = f"at {form.u_name} = {here}"
     if not form.lower:
         f = None
         f_left = f_right = Fraction(0)
@@ -419,22 +420,25 @@ def _test(form: _Form, u: Fraction) -> tuple[Side, str]:
         down = form.low is None or u > form.low
         room = f is None or f < g
         if g_right > 0 and up and (room or f_right <= g_right):
-            return "above", f"feasible {at}, and v grows with {name}: the optimum has {name} > it"
+            return (
+                "above",
+                f"feasible {at}, and v grows with {name}: the optimum has {name} > {here}",
+            )
         if g_left < 0 and down and (room or f_left >= g_left):
             return (
                 "below",
-                f"feasible {at}, and v falls as {name} grows: the optimum has {name} < it",
+                f"feasible {at}, and v falls as {name} grows: the optimum has {name} < {here}",
             )
         return "here", f"feasible {at}, and v cannot grow on either side: optimal"
     if f_right < g_right and (form.high is None or u < form.high):
         return (
             "above",
-            f"infeasible {at}, the gap closes as {name} grows: any solution has {name} > it",
+            f"infeasible {at}, the gap closes as {name} grows: any solution has {name} > {here}",
         )
     if f_left > g_left and (form.low is None or u > form.low):
         return (
             "below",
-            f"infeasible {at}, the gap closes as {name} falls: any solution has {name} < it",
+            f"infeasible {at}, the gap closes as {name} falls: any solution has {name} < {here}",
         )
     return "infeasible", f"infeasible {at}, and the gap only widens on either side: no solution"
 
