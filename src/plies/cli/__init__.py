@@ -62,6 +62,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "plies.cli._grade",
         "grade a student's own alpha-beta code: value, leaves in order, windows",
     ),
+    "select": (
+        "plies.cli._select",
+        "the K-th smallest of numbers by prune-and-search, round by round",
+    ),
+    "lp": (
+        "plies.cli._lp",
+        "solve a 2-D linear program by Megiddo's prune-and-search, round by round",
+    ),
     "worksheet": (
         "plies.cli._worksheet",
         "make worksheets with answer keys, Moodle XML or QTI from a seed",
