@@ -95,7 +95,8 @@ class Measured:
         total = 1 / (1 - self.largest) if self.largest < 1 else float("inf")
         return (
             f"T(n) = T(a n) + O(n) with measured a = {self.largest:.2f} at most, "
-            f"{self.mean:.2f} on average over {len(self.fractions)} rounds ({guarantee}): "
+            f"{self.mean:.2f} on average over {len(self.fractions)} "
+            f"round{'s' * (len(self.fractions) != 1)} ({guarantee}): "
             f"the work is at most about n (1 + a + a^2 + ...) = n / (1 - a) = {total:.1f} n"
         )
 

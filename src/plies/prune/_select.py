@@ -235,7 +235,12 @@ def _guarantee(is_medians: bool, size: int) -> str:
     """Why this pivot rule discards much, whatever the input."""
     if is_medians:
         groups = -(-size // GROUP)
-        least = max(3 * (-(-groups // 2) - 2), 0)
+        least = 3 * (-(-groups // 2) - 2)
+        if least <= 0:
+            return (
+                f"; with only {groups} group medians the pivot's guarantee (about 3n/10 "
+                "numbers on each side) does not bite yet"
+            )
         return (
             f"; the pivot is the median of {groups} group medians, so at least "
             f"3(ceil({groups}/2) - 2) = {least} numbers are >= it and {least} <= it "
