@@ -1,4 +1,5 @@
-"""The compiled tree search agrees with the Python loop, frame for frame."""
+"""The compiled tree search agrees with the Python loop, frame for frame and event for
+event."""
 
 from __future__ import annotations
 
@@ -26,11 +27,18 @@ from strategies import ragged_trees
 ALGORITHMS = ("minimax", "alphabeta", "negamax")
 
 
-def both(tree: Tree, **options: object) -> tuple[TreeResult, TreeResult]:
-    """The same search by each backend, trace off."""
-    python = search(tree, trace=False, backend="python", **options)
-    native = search(tree, trace=False, backend="native", **options)
+def both(tree: Tree, *, trace: bool = False, **options: object) -> tuple[TreeResult, TreeResult]:
+    """The same search by each backend, trace off unless ``trace``."""
+    python = search(tree, trace=trace, backend="python", **options)
+    native = search(tree, trace=trace, backend="native", **options)
     return python, native
+
+
+def assert_same_events(python: TreeResult, native: TreeResult) -> None:
+    """The traces are the same events, in the same order, numbers of the same types."""
+    assert native.events == python.events
+    assert repr(native.events) == repr(python.events)  # 3 and 3.0 differ here
+    assert [type(e) for e in native.events] == [type(e) for e in python.events]
 
 
 def assert_same(python: TreeResult, native: TreeResult) -> None:
@@ -51,6 +59,7 @@ def assert_same(python: TreeResult, native: TreeResult) -> None:
     assert native.alpha_out == python.alpha_out
     assert repr(native.records()) == repr(python.records())  # windows in and out, reasons
     assert native.cut_at == python.cut_at
+    assert_same_events(python, native)
 
 
 @settings(max_examples=150, deadline=None)
@@ -68,6 +77,23 @@ def test_agrees_with_python_on_random_trees(
     assert_same(*both(tree, algorithm=algorithm, strict=strict, fail_soft=fail_soft))
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    tree=ragged_trees(),
+    algorithm=st.sampled_from(ALGORITHMS),
+    strict=st.booleans(),
+    fail_soft=st.booleans(),
+)
+def test_traces_agree_with_python_on_random_trees(
+    tree: Tree, algorithm: str, strict: bool, fail_soft: bool
+) -> None:
+    if tree.kind[0] == "leaf":
+        return
+    python, native = both(tree, trace=True, algorithm=algorithm, strict=strict, fail_soft=fail_soft)
+    assert native.events  # a trace was kept
+    assert_same(python, native)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     tree=ragged_trees(),
@@ -79,9 +105,10 @@ def test_agrees_with_python_in_a_window(
 ) -> None:
     if tree.kind[0] == "leaf":
         return
-    python, native = both(tree, window=window, fail_soft=fail_soft)
-    assert_same(python, native)
-    assert native.bound == python.bound
+    for trace in (False, True):
+        python, native = both(tree, trace=trace, window=window, fail_soft=fail_soft)
+        assert_same(python, native)
+        assert native.bound == python.bound
 
 
 @pytest.mark.parametrize("values", ["int", "float"])
@@ -93,8 +120,11 @@ def test_agrees_on_a_large_random_tree(values: str) -> None:
     tree = from_leaves(leaves, branching=4)
     for algorithm in ALGORITHMS:
         assert_same(*both(tree, algorithm=algorithm))
+        # thousands of trace records: the kernel's tables grow several times
+        assert_same(*both(tree, trace=True, algorithm=algorithm))
     ragged = random_tree(branching=5, depth=7, seed=3, ragged=True)
     assert_same(*both(ragged, strict=True))
+    assert_same(*both(ragged, trace=True, strict=True))
 
 
 def test_large_trees_go_native_by_default_small_ones_do_not() -> None:
@@ -106,14 +136,18 @@ def test_large_trees_go_native_by_default_small_ones_do_not() -> None:
     result = search(big, trace=False)
     assert big.native is not None and big.native is not False
     assert type(result._log).__name__ == "NativeLog"
-    # With the trace on, the Python loop runs (it alone keeps one).
-    assert type(search(big)._log).__name__ == "SearchLog"
+    assert result.events == []
+    # With the trace on too: the kernel keeps it.
+    traced = search(big)
+    assert type(traced._log).__name__ == "NativeLog"
+    assert traced.events == search(big, backend="python").events
+    # A search it cannot run goes to the Python loop.
+    assert type(search(big, order="best")._log).__name__ == "SearchLog"
 
 
 @pytest.mark.parametrize(
     ("text", "options", "says"),
     [
-        ("[[1,2],[3,4]]", {"trace": True}, "no trace"),
         ("[[1,2],[3,4]]", {"order": "best"}, "given order"),
         ("[[1,2],[3,4]]", {"depth": 2}, "depth limit"),
         ('{"tree": {"kind": "chance", "children": [{"value": 1}]}}', {}, "expectiminimax"),

@@ -7,16 +7,18 @@ hands its value back negated), so one comparison serves both players. A chance n
 is searched in MAX's view (colour +1) and averages its children. Minimax is the loop
 without pruning, alpha-beta and negamax the same loop with it: they differ only in
 the view their events are written in (MAX's, or the player's at each node for
-negamax), which :class:`_Trace` chooses as it makes them.
+negamax), which :class:`Trace` chooses as it makes them.
 
 The loop keeps the MAX or MIN node it searches in local variables and the nodes above
 it on an explicit stack (their locals, or a chance node's open frame), so a chain
 100,000 nodes deep is no problem; leaves are searched in their parent's loop over its
-children. A finished inner node is logged as a named frame
-(:class:`~plies.trees._log.Frame`), written once. When tracing, each event's values
-are recorded as the search goes, and made into events when first read (nothing is
-searched again). The Numba kernel (:mod:`plies.trees._kernel`) is the same loop
-compiled, for the given order without trace, depth limit or chance nodes.
+children (with the trace off, a run of leaf children in a tight loop of its own). A
+finished inner node is logged as a named frame (:class:`~plies.trees._log.Frame`),
+written once (its fields kept, the frame made when first read). When tracing, each
+event's values are recorded as the search goes, and made into events when first read
+(nothing is searched again). The Numba kernel (:mod:`plies.trees._kernel`) is the
+same loop compiled, for the given order without depth limit or chance nodes; it
+records the same trace in arrays, made into the same events by :class:`Trace`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from plies.trees._log import CUT_OP, ChanceFrame, Frame, Scored, SearchLog, fram
 from plies.trees._model import Number, Tree
 from plies.trees._result import Backup, Cutoff, Enter, Evaluate, Exit, SearchOptions, Static, maker
 
-__all__ = ["run"]
+__all__ = ["ENTER", "EXIT", "Trace", "run"]
 
 INF = math.inf
 
@@ -76,15 +78,15 @@ def is_uniform(tree: Tree, node: int) -> bool:
 # What a trace record starts with, unless it is a back-up at a MAX or MIN node (it then
 # starts with the node, an int) or an event made at once (Static, and a chance node's
 # Backup); and each record's length.
-_ENTER, _LEAF, _EXIT = "enter", "leaf", "exit"
-_LENGTH = {_ENTER: 5, _LEAF: 5, _EXIT: 4, int: 9}
+ENTER, LEAF, EXIT = "enter", "leaf", "exit"
+_LENGTH = {ENTER: 5, LEAF: 5, EXIT: 4, int: 9}
 # The events, made without their __init__ (see maker): reading the events of a traced
 # search took 30-40% less time.
 _make_enter, _make_evaluate, _make_static = maker(Enter), maker(Evaluate), maker(Static)
 _make_backup, _make_exit = maker(Backup), maker(Exit)
 
 
-class _Trace:
+class Trace:
     """The events of one search, kept as they happen as records (the values each
     event needs, as the search holds them, one after the other in one flat list) and
     made into events on first read: in the view of the player at each node
@@ -97,22 +99,35 @@ class _Trace:
     with the trace took 132 ms when it made its events as it went, 24 ms with a tuple
     per record, and 15-16 ms now (10-11 ms without the trace; on 321ec48, whose fast
     paths kept one record per node whose children are all leaves: 11 and 9.4 ms).
+
+    The native backend (:mod:`plies.trees._native`) keeps the same records in arrays
+    and gives them as ``unread``, a function returning the records, called on first
+    read of the events.
     """
 
-    __slots__ = ("log", "movers", "records", "strict", "tree")
+    __slots__ = ("log", "movers", "records", "strict", "tree", "unread")
 
-    def __init__(self, tree: Tree, log: SearchLog, *, movers: bool, strict: bool) -> None:
+    def __init__(
+        self,
+        tree: Tree,
+        log: SearchLog,
+        *,
+        movers: bool,
+        strict: bool,
+        unread: Callable[[], list[Any]] | None = None,
+    ) -> None:
         self.tree, self.log, self.movers, self.strict = tree, log, movers, strict
         self.records: list[Any] = []
+        self.unread = unread
 
     def enter(self, node: int, alpha: Number, beta: Number, c: int) -> None:
         """The search enters ``node`` with a window in the view of colour ``c``."""
-        self.records += (_ENTER, node, alpha, beta, c)
+        self.records += (ENTER, node, alpha, beta, c)
 
     def leaf(self, node: int, alpha: Number, beta: Number, c: int) -> None:
         """Leaf ``node`` is entered with the window of its parent (colour ``c``) and
         evaluated."""
-        self.records += (_LEAF, node, alpha, beta, c)
+        self.records += (LEAF, node, alpha, beta, c)
 
     def static(self, node: int, value: Number) -> None:
         """Inner ``node`` is scored by its static value (MAX's view)."""
@@ -120,7 +135,7 @@ class _Trace:
 
     def exit(self, node: int, value: Number, c: int) -> None:
         """The search leaves ``node`` (colour ``c``) with ``value`` in its view."""
-        self.records += (_EXIT, node, value, c)
+        self.records += (EXIT, node, value, c)
 
     def chance_backup(self, f: ChanceFrame, child: int, v: Number, shown: Number) -> None:
         """``v`` reaches chance node ``f``, whose weighted sum is now ``shown``."""
@@ -133,6 +148,8 @@ class _Trace:
 
     def events(self) -> list[Any]:
         """The events, made from the records."""
+        if self.unread is not None:
+            self.records, self.unread = self.unread(), None
         events: list[Any] = []
         evaluated, records, at = 0, self.records, 0
         frame_of = {f.node: f for f in self.log.frames}
@@ -142,12 +159,12 @@ class _Trace:
             record, at = records[at : at + length], at + length
             if length == 1:  # an event made at once
                 events.append(head)
-            elif head is _LEAF or head is _ENTER:
+            elif head is LEAF or head is ENTER:
                 events.append(self._enter(*record[1:]))
-                if head is _LEAF:
+                if head is LEAF:
                     evaluated += 1
                     events.append(self._evaluate(record[1], evaluated))
-            elif head is _EXIT:
+            elif head is EXIT:
                 _, node, value, c = record
                 events.append(_make_exit(node, value if self.movers or c > 0 else -value))
             else:
@@ -219,10 +236,10 @@ class _Search:
         bounds = tree.bounds
         self.star1 = options.algorithm == "expectiminimax" and options.star1 and bounds is not None
         self.low, self.high = bounds if bounds is not None else (-INF, INF)
-        self.trace: _Trace | None = None
+        self.trace: Trace | None = None
         if options.trace:
             movers = options.algorithm == "negamax"
-            self.trace = log.trace = _Trace(tree, log, movers=movers, strict=options.strict)
+            self.trace = log.trace = Trace(tree, log, movers=movers, strict=options.strict)
 
 
 # The loop --------------------------------------------------------------------------------
@@ -324,7 +341,7 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
                         node, kids, alpha_in, i = child, order(child), alpha, 0
                         best, bestc, end = -INF, -1, len(kids)
                         if records is not None:
-                            records += (_ENTER, node, alpha, beta, c)
+                            records += (ENTER, node, alpha, beta, c)
                         continue
                     else:  # a chance child, or one at the depth limit: its frame or value
                         v, entered = _inner_child(s, child, c, (alpha, beta), (asrc, bsrc)), None
@@ -359,7 +376,7 @@ def _loop(s: _Search, root: _Opening | ChanceFrame) -> Number:
             finished.append((node, kids, c, alpha_in, beta, asrc, bsrc, i, alpha, best, bestc,
                              v, cut))  # fmt: skip  # Frame's fields, made a Frame when read
             if records is not None:
-                records += (_EXIT, node, v, c)
+                records += (EXIT, node, v, c)
             done, colour, cut = node, c, 0
         else:
             below = _chance_step(s, chance, v)

@@ -1,12 +1,14 @@
-"""The negamax-form tree search compiled by Numba, for large trees with the trace off.
+"""The negamax-form tree search compiled by Numba, for large trees.
 
 :func:`plies.trees.search` runs this loop instead of the Python one when the tree is
-large, the trace is off and the search is one this loop does the same way (see
+large and the search is one this loop does the same way (see
 :func:`native_problem`); ``backend="python"`` or ``"native"`` chooses explicitly. It
 is the Python loop of :func:`plies.trees._loop.run` (given order, no depth
 limit, no chance nodes) over flat NumPy arrays, and it logs exactly the frames that
 loop logs, one row per inner node searched, so that :class:`TreeResult` reads them
-the same way (tests compare the two on random trees).
+the same way (tests compare the two on random trees). With the trace on it keeps the
+records the Python loop's trace keeps, in arrays, and the same
+:class:`~plies.trees._loop.Trace` makes the same events from them when they are read.
 
 The arrays are built once per tree (about 0.1 s per million leaves) and kept on it;
 the compiled code is cached on disk, so only the first run on a machine compiles.
@@ -24,6 +26,7 @@ import numpy as np
 
 from plies.trees import _kernel
 from plies.trees._log import Frame, SearchLog
+from plies.trees._loop import ENTER, EXIT, Trace
 from plies.trees._model import Number, Tree
 
 __all__ = ["FlatTree", "NativeLog", "flat_tree", "native_problem", "search_native"]
@@ -68,7 +71,6 @@ def native_problem(
     algorithm: str,
     order: str,
     depth: int | None,
-    trace: bool,
     window: tuple[Number, Number],
 ) -> str | None:
     """Why the compiled loop cannot run this search (a short reason), or None.
@@ -80,8 +82,6 @@ def native_problem(
         return f"the native backend does not search with {algorithm}"
     if tree.has_chance:
         return "the native backend does not search chance nodes"
-    if trace:
-        return "the native backend keeps no trace (give trace=False)"
     if order != "given":
         return "the native backend searches in the given order only"
     if depth is not None:
@@ -199,11 +199,16 @@ def search_native(
     strict: bool,
     soft: bool,
     window: tuple[Number, Number],
+    trace: bool = False,
+    movers: bool = False,
 ) -> tuple[Number, NativeLog]:
     """Search ``tree`` (arrays ``flat``) in the given order; the root's value in MAX's
-    view and the log, as :func:`~plies.trees._loop.run` returns them."""
+    view and the log, as :func:`~plies.trees._loop.run` returns them. With ``trace``
+    the log keeps the trace, its events in the view of the player at each node when
+    ``movers`` (negamax's), else in MAX's."""
     rows = min(_FIRST_ROWS, len(tree) - tree.leaf_count)
-    value, ints, reals, count, cutoffs, pv = _kernel.search(
+    kernel = _kernel.search_traced if trace else _kernel.search
+    value, ints, reals, count, cutoffs, pv, ti, tr, n_trace = kernel(
         flat.size,
         flat.nkids,
         flat.value,
@@ -224,4 +229,59 @@ def search_native(
         pv=pv.tolist(),
         cutoffs=int(cutoffs),
     )
+    if trace:
+        ti, tr = ti[:n_trace], tr[:n_trace]
+        log.trace = Trace(
+            tree,
+            log,
+            movers=movers,
+            strict=strict,
+            unread=lambda: trace_records(ti, tr, ints=flat.ints),
+        )
     return _back(value, int if flat.ints else float), log
+
+
+def trace_records(ti: np.ndarray[Any, Any], tr: np.ndarray[Any, Any], *, ints: bool) -> list[Any]:
+    """The kernel's trace tables as the flat record list of the Python loop's
+    :class:`~plies.trees._loop.Trace`, its numbers of the leaves' type: an entry is
+    ``ENTER, node, alpha, beta, colour``; an exit ``EXIT, node, value, colour``; a
+    back-up ``node, child, v, best, alpha, improved, moved, cut, entered`` (entered:
+    the alpha a leaf child was entered with, None for an inner child).
+
+    Written column by column in NumPy object arrays: on the 10^6-leaf tree (52,281
+    records) a Python loop over the rows took 210 ms, this 21 ms."""
+    kind, node, other, flags = (ti[:, k] for k in range(_kernel.TRACE_COLUMNS))
+    length = np.array([5, 4, 9])[kind]  # by ENTER, EXIT, BACKUP
+    start = np.cumsum(length) - length
+    records = np.empty(int(length.sum()), dtype=object)
+    nodes, others = node.astype(object), other.astype(object)
+    a, b, c, d = (_numbers(tr[:, k], ints) for k in range(_kernel.TRACE_COLUMNS))
+    for head, rows in ((ENTER, kind == _kernel.ENTER), (EXIT, kind == _kernel.EXIT)):
+        at = start[rows]
+        records[at] = head
+        records[at + 1] = nodes[rows]
+        records[at + 2] = a[rows]
+        if head is ENTER:
+            records[at + 3] = b[rows]
+        records[at + (4 if head is ENTER else 3)] = others[rows]
+    rows = kind == _kernel.BACKUP
+    at, bits = start[rows], flags[rows]
+    for k, column in enumerate((nodes, others, a, b, c)):
+        records[at + k] = column[rows]
+    for k, bit in enumerate((_kernel.IMPROVED, _kernel.MOVED, _kernel.CUT), start=5):
+        records[at + k] = (bits & bit != 0).astype(object)
+    entered = d[rows]
+    entered[bits & _kernel.LEAF == 0] = None
+    records[at + 8] = entered
+    listed: list[Any] = records.tolist()
+    return listed
+
+
+def _numbers(column: np.ndarray[Any, Any], ints: bool) -> np.ndarray[Any, Any]:
+    """A column of kernel floats as an object array of the numbers the Python loop
+    holds: ints when the leaves are ints (but for infinities), else floats."""
+    numbers = column.astype(object)
+    if ints:
+        finite = np.isfinite(column)
+        numbers[finite] = column[finite].astype(np.int64).astype(object)
+    return numbers

@@ -54,7 +54,7 @@ class SearchOptions:
     ``static`` (by inner static values).
     ``depth``: search only that many plies, scoring inner nodes there by their static
     value. ``window``: the root's (alpha, beta). ``trace``: record the event list.
-    ``backend``: ``"python"``, ``"native"`` (the loop compiled by Numba: trace off,
+    ``backend``: ``"python"``, ``"native"`` (the loop compiled by Numba:
     given order, no chance nodes or depth limit; a search it cannot run raises
     :class:`SearchError` saying why) or None, native for trees of at least
     :data:`NATIVE_MIN_NODES` nodes when the search qualifies, else Python. Both give

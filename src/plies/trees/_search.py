@@ -2,8 +2,8 @@
 
 The entry points check the tree and the options and run the search: the Python loop
 (:func:`plies.trees._loop.run`, one loop for every algorithm, its events written as
-it goes) or, for large trees with the trace off, the same loop compiled by Numba
-(:mod:`plies.trees._native`). Either logs what it does at the nodes it visits only
+it goes) or, for large trees, the same loop compiled by Numba
+(:mod:`plies.trees._native`, its trace too). Either logs what it does at the nodes it visits only
 (:class:`~plies.trees._log.SearchLog`); the result builds per-node lists and statuses
 from that log when asked. Also here: every node's exact value, and move ordering.
 """
@@ -205,6 +205,8 @@ def search(tree: Tree, options: SearchOptions | None = None, **kwargs: Any) -> T
             strict=options.strict,
             soft=options.fail_soft,
             window=options.window,
+            trace=options.trace,
+            movers=options.algorithm == "negamax",
         )
     else:
         log = SearchLog(prune=prune)
@@ -229,7 +231,7 @@ def _native(tree: Tree, options: SearchOptions) -> Any:
     """The native module if this search runs there (see ``SearchOptions.backend``),
     else None; ``backend="native"`` for a search it cannot run raises SearchError."""
     backend = options.backend
-    if backend == "python" or (backend is None and (len(tree) < NATIVE_MIN_NODES or options.trace)):
+    if backend == "python" or (backend is None and len(tree) < NATIVE_MIN_NODES):
         return None
     if tree.kind[0] == "leaf":
         return None  # nothing to search: the Python loop answers at once
@@ -244,7 +246,6 @@ def _native(tree: Tree, options: SearchOptions) -> Any:
             algorithm=options.algorithm,
             order=options.order,
             depth=options.depth,
-            trace=options.trace,
             window=options.window,
         )
         if problem is None:
