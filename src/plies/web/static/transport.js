@@ -2,7 +2,7 @@
 //
 // window.plies.fetch(path, init) answers like fetch() for 'api/search', 'api/exercise?...'
 // and the other API operations; window.plies.page(name) is the link to a page ('lab',
-// 'practice'). The <html> element says where the page is: data-root (the prefix of
+// 'practice'); window.plies.inBrowser says whether plies runs in this browser. The <html> element says where the page is: data-root (the prefix of
 // api/ and static/), data-pages (each page's link) and, in the static site that
 // `plies site` writes, data-runtime: there plies itself answers, running in the
 // browser under Pyodide in a Web Worker (static/worker.mjs), so the page never
@@ -17,7 +17,8 @@
   const page = (name) => pages[name];
 
   if (!runtime) {  // plies serve: the API over HTTP
-    window.plies = {page: page, fetch: (path, init) => window.fetch(root + path, init)};
+    window.plies = {page: page, fetch: (path, init) => window.fetch(root + path, init),
+                    inBrowser: false};
     return;
   }
 
@@ -124,5 +125,5 @@
   }
 
   start();
-  window.plies = {page: page, fetch: call};
+  window.plies = {page: page, fetch: call, inBrowser: true};
 })();
