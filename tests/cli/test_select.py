@@ -19,7 +19,8 @@ def test_prints_the_answer_and_the_recurrence(capsys: pytest.CaptureFixture[str]
     assert status == 0
     assert out.splitlines() == [
         "7: the 3rd smallest of 5 (0 rounds, median of medians)",
-        "T(n) = T(a n) + O(n): no round recursed (the input was small enough)",
+        "T(n) = T(a n) + O(n): no round was followed by another, so a is not measured "
+        "(the search ended in its first round, or before any)",
     ]
 
 

@@ -32,6 +32,8 @@ def test_reads_the_objective_and_constraints_skipping_blanks_and_comments() -> N
         ("y + x ≤ 0.25", 1, 1, "<=", Fraction(1, 4)),
         ("1/3x + 0y => +2", Fraction(1, 3), 0, ">=", 2),
         ("- x - y =< 0", -1, -1, "<=", 0),
+        ("5x + -3y <= 2", 5, -3, "<=", 2),
+        ("-2x - -3 * y >= -1", -2, 3, ">=", -1),
     ],
 )
 def test_constraint_forms(line: str, a: object, b: object, sense: str, c: object) -> None:
@@ -64,6 +66,7 @@ def test_text_reads_back_as_the_same_program(program: LinearProgram) -> None:
         ("max x\nx <= 3 4", "expected the end of the constraint at line 2, column 8, found '4'"),
         ("max x\nx <=", "expected a number at line 2, column 5, found the end of the line"),
         ("max x\n2x + 3 <= 4", "expected a variable, x or y at line 2, column 8, found '<='"),
+        ("max x\n2x + - y <= 4", "expected a number at line 2, column 8, found 'y'"),
         ("max x\nx <= 1/0", "division by zero at line 2, column 6, found '1/0'"),
         ("max x\nx <= 1e999", "exponent beyond 400 at line 2, column 6"),
         ("max x\nx <= 1.5/2", "not a number at line 2, column 6, found '1.5/2'"),

@@ -91,7 +91,10 @@ class Measured:
     def line(self, guarantee: str) -> str:
         """The recurrence with the measured ``a``, in one line."""
         if self.largest is None or self.mean is None:
-            return "T(n) = T(a n) + O(n): no round recursed (the input was small enough)"
+            return (
+                "T(n) = T(a n) + O(n): no round was followed by another, so a is not "
+                "measured (the search ended in its first round, or before any)"
+            )
         total = 1 / (1 - self.largest) if self.largest < 1 else float("inf")
         return (
             f"T(n) = T(a n) + O(n) with measured a = {self.largest:.2f} at most, "

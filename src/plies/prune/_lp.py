@@ -34,6 +34,7 @@ coincident, redundant constraints; a single feasible point) are decided exactly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -281,11 +282,8 @@ def _setup_lines(program: LinearProgram, form: _Form) -> tuple[str, ...]:
     else:
         negated = " (negated: min is -max of the negation)" if objective.sense == "min" else ""
         head = f"v = {linear_text(form.p, form.q)} is maximised{negated}; u = {form.u_name}."
-    bounds = [
-        i
-        for i, c in enumerate(program.constraints)
-        if i not in {line.index for line in form.upper + form.lower}
-    ]
+    enveloped = {line.index for line in form.upper + form.lower}
+    bounds = [i for i in range(len(program.constraints)) if i not in enveloped]
     return (
         head,
         f"Upper constraints (v <= s u + t): {_numbers(line.index for line in form.upper)}.",
@@ -295,10 +293,11 @@ def _setup_lines(program: LinearProgram, form: _Form) -> tuple[str, ...]:
     )
 
 
-def _numbers(indices: object) -> str:
-    """Constraint numbers (from 1) in a sentence, or 'none'."""
-    shown = [str(i + 1) for i in indices]  # type: ignore[attr-defined]
-    return ", ".join(shown) if shown else "none"
+def _numbers(indices: Iterable[int]) -> str:
+    """Constraint numbers (from 1) in a sentence, the first 20 of them, or 'none'."""
+    shown = [str(i + 1) for i in indices]
+    more = f" and {len(shown) - 20} more" if len(shown) > 20 else ""
+    return ", ".join(shown[:20]) + more if shown else "none"
 
 
 def _window_text(window: tuple[Fraction | None, Fraction | None], name: str) -> str:

@@ -158,10 +158,16 @@ def _expression(line: _Line, next_: str) -> tuple[Fraction, Fraction]:
 
 
 def _term(line: _Line) -> tuple[str, Fraction, int]:
-    """A term ``3x``, ``3 * x``, ``x``: its variable, coefficient and column."""
+    """A term ``3x``, ``3 * x``, ``x``, or with a signed coefficient after the
+    operator (``+ -3y``, as programs writing programs put it): its variable,
+    coefficient and column."""
     token = line.peek()
     coefficient = Fraction(1)
-    if token is not None and token[0] == "number":
+    if token is not None and token[1] in ("+", "-"):
+        coefficient = _signed_number(line)
+        if (star := line.peek()) is not None and star[1] == "*":
+            line.take()
+    elif token is not None and token[0] == "number":
         coefficient = _number(line)
         if (star := line.peek()) is not None and star[1] == "*":
             line.take()
