@@ -21,7 +21,7 @@ def check_answer(program: LinearProgram, result: LPResult) -> None:
         assert result.x is None and result.value is None
 
 
-@settings(max_examples=1200)
+@settings(max_examples=2000)
 @given(programs())
 def test_agrees_with_vertex_enumeration(program: LinearProgram) -> None:
     result = solve_lp(program)

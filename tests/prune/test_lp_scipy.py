@@ -9,7 +9,7 @@ from plies.prune import LinearProgram, solve_lp
 from prune.lp_reference import by_scipy, programs
 
 
-@settings(max_examples=400)
+@settings(max_examples=600)
 @given(programs(most=25))
 def test_agrees_with_scipy(program: LinearProgram) -> None:
     result = solve_lp(program)
