@@ -46,6 +46,7 @@
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     status.textContent = text || STAGES[stage] + (stage === 'ready' ? '' : ' (' + seconds + ' s)');
     status.classList.toggle('done', stage === 'ready');
+    status.dataset[stage + 'Ms'] = Math.round(performance.now());  // when, for benchmarks
   }
 
   function failure(message, code) {  // an answer as the server gives one
