@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(
 AIMA = "[[3,12,8],[2,4,6],[14,5,2]]"
 #: Where the site lives on its host: a course page's sub-path.
 SUB_PATH = "/course/ai/alphabeta/"
+DEEP_BODY = "the request body is not a JSON object the lab reads: it nests deeper than 64 levels"
 #: Where the screenshots go, to be looked at.
 SHOTS = Path("/tmp/plies-site")
 #: How long Python may take to start in a test (about 3 s here, cold).
@@ -255,7 +256,7 @@ def test_deep_nesting_is_read_or_refused_never_fatal(
     page.goto(base)
     _ready(page)
     status, doc = page.evaluate(_ASK, ["api/search", "[" * 100_000 + "]" * 100_000])
-    assert (status, doc) == (400, {"error": "the request body nests deeper than 64 levels"})
+    assert (status, doc) == (400, {"error": DEEP_BODY})
     deep = "[" * 5_000 + "1" + "]" * 5_000
     status, doc = page.evaluate(_ASK, ["api/search", json.dumps({"tree": deep})])
     assert (status, doc["value"], doc["nodes_visited"]) == (200, 1, 5_001)

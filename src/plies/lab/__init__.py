@@ -48,20 +48,6 @@ from plies.lab._analyze import (
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
 from plies.lab._expected import keeps_score, split_expected
 from plies.lab._games import game_tree, load_game, read_game_tree
-from plies.lab._play import EngineMove, engine_move, play_engine_move
-from plies.lab._prune import (
-    MAX_NUMBERS,
-    LPRun,
-    Measured,
-    PruneStep,
-    SelectRun,
-    lp_lab,
-    random_lp,
-    random_numbers,
-    read_numbers,
-    select_lab,
-    write_lp_drawing,
-)
 from plies.lab._room import (
     Outcome,
     Room,
@@ -85,29 +71,6 @@ from plies.lab._search import (
     run,
     search_document,
     with_bounds,
-)
-from plies.lab._solve import (
-    DEFAULT_TABLE_ENTRIES,
-    MIN_TABLE_ENTRIES,
-    NATIVE_TABLE_ENTRIES,
-    QUICK_NODES,
-    SEARCH_ENTRIES,
-    SOLVE_MOVES,
-    Book,
-    BookStats,
-    SolveOptions,
-    SolveResult,
-    SolverTable,
-    book_answer,
-    book_record,
-    build_book,
-    exact_score,
-    open_book,
-    score_token,
-    solve_position,
-    solve_record,
-    solver_table,
-    warm_solver,
 )
 from plies.lab._text import SCORE_STYLES, ScoreStyle, format_line, format_score, score_of
 
@@ -243,11 +206,92 @@ if TYPE_CHECKING:
         plot_complexity,
     )
     from plies.lab._lines import AnalyzeLines, SolveLines
+    from plies.lab._play import EngineMove, engine_move, play_engine_move
+    from plies.lab._prune import (
+        MAX_NUMBERS,
+        LPRun,
+        Measured,
+        PruneStep,
+        SelectRun,
+        lp_lab,
+        random_lp,
+        random_numbers,
+        read_numbers,
+        select_lab,
+        write_lp_drawing,
+    )
+    from plies.lab._solve import (
+        DEFAULT_TABLE_ENTRIES,
+        MIN_TABLE_ENTRIES,
+        NATIVE_TABLE_ENTRIES,
+        QUICK_NODES,
+        SEARCH_ENTRIES,
+        SOLVE_MOVES,
+        Book,
+        BookStats,
+        SolveOptions,
+        SolveResult,
+        SolverTable,
+        book_answer,
+        book_record,
+        build_book,
+        exact_score,
+        open_book,
+        score_token,
+        solve_position,
+        solve_record,
+        solver_table,
+        warm_solver,
+    )
 
-#: Names made on first use: the line jobs of batches, which only batches load, and the
-#: complexity measurement, which only ``plies complexity`` loads (with plies.draw).
-_LAZY = {"AnalyzeLines": "plies.lab._lines", "SolveLines": "plies.lab._lines"} | dict.fromkeys(
-    (
+#: Names made on first use, by the module that makes them: what only some commands
+#: need (solving, books and engine moves, with plies.book and plies.cluster; the line
+#: jobs of batches; prune-and-search and the complexity measurement, with plies.draw),
+#: so that the tree lab (the web's operations, the static site's Python) loads none of it.
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "plies.lab._play": (
+        "EngineMove",
+        "engine_move",
+        "play_engine_move",
+    ),
+    "plies.lab._prune": (
+        "MAX_NUMBERS",
+        "LPRun",
+        "Measured",
+        "PruneStep",
+        "SelectRun",
+        "lp_lab",
+        "random_lp",
+        "random_numbers",
+        "read_numbers",
+        "select_lab",
+        "write_lp_drawing",
+    ),
+    "plies.lab._solve": (
+        "DEFAULT_TABLE_ENTRIES",
+        "MIN_TABLE_ENTRIES",
+        "NATIVE_TABLE_ENTRIES",
+        "QUICK_NODES",
+        "SEARCH_ENTRIES",
+        "SOLVE_MOVES",
+        "Book",
+        "BookStats",
+        "SolveOptions",
+        "SolveResult",
+        "SolverTable",
+        "book_answer",
+        "book_record",
+        "build_book",
+        "exact_score",
+        "open_book",
+        "score_token",
+        "solve_position",
+        "solve_record",
+        "solver_table",
+        "warm_solver",
+    ),
+    "plies.lab._lines": ("AnalyzeLines", "SolveLines"),
+    "plies.lab._complexity": (
         "COMPLEXITY_ALGORITHMS",
         "COMPLEXITY_ORDERS",
         "COMPLEXITY_REFERENCES",
@@ -266,8 +310,8 @@ _LAZY = {"AnalyzeLines": "plies.lab._lines", "SolveLines": "plies.lab._lines"} |
         "parse_depths",
         "plot_complexity",
     ),
-    "plies.lab._complexity",
-)
+}
+_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:

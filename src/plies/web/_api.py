@@ -151,7 +151,10 @@ def read_body(body: bytes, limit: int) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise RequestError("the request body is not a JSON object") from None
     if json_nesting(text) > MAX_BODY_NESTING:  # nothing deeper is asked; nor read
-        raise RequestError(f"the request body nests deeper than {MAX_BODY_NESTING} levels")
+        raise RequestError(
+            f"the request body is not a JSON object the lab reads: it nests deeper than "
+            f"{MAX_BODY_NESTING} levels"
+        )
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
