@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 from plies.classroom._questions import (
     LeavesQuestion,
@@ -37,17 +38,38 @@ def _simple(parent: ET.Element, tag: str, text: str) -> None:
     ET.SubElement(parent, tag).text = text
 
 
-def _question(quiz: ET.Element, kind: str, title: str, text: str, exercise: Exercise) -> ET.Element:
+@dataclass(frozen=True)
+class _Drawing:
+    """An exercise's drawing as every one of its questions embeds it: drawn and
+    encoded once per exercise, not once per question."""
+
+    name: str
+    image: str
+    base64: str
+
+    @classmethod
+    def of(cls, exercise: Exercise) -> _Drawing:
+        """The drawing of ``exercise``."""
+        name = picture_name(exercise)
+        return cls(
+            name=name,
+            image=(
+                f'<p><img src="@@PLUGINFILE@@/{name}"'
+                f' alt="the tree of exercise {exercise.number}"/></p>'
+            ),
+            base64=base64.b64encode(picture(exercise)).decode("ascii"),
+        )
+
+
+def _question(quiz: ET.Element, kind: str, title: str, text: str, drawing: _Drawing) -> ET.Element:
     """A question's common part: name, text with the drawing, grade."""
     question = ET.SubElement(quiz, "question", {"type": kind})
     _text(question, "name", title)
-    name = picture_name(exercise)
-    image = (
-        f'<p><img src="@@PLUGINFILE@@/{name}" alt="the tree of exercise {exercise.number}"/></p>'
+    body = _text(question, "questiontext", text + drawing.image, format="html")
+    attached = ET.SubElement(
+        body, "file", {"name": drawing.name, "path": "/", "encoding": "base64"}
     )
-    body = _text(question, "questiontext", text + image, format="html")
-    attached = ET.SubElement(body, "file", {"name": name, "path": "/", "encoding": "base64"})
-    attached.text = base64.b64encode(picture(exercise)).decode("ascii")
+    attached.text = drawing.base64
     _text(question, "generalfeedback", "", format="html")
     _simple(question, "defaultgrade", "1")
     _simple(question, "penalty", "0.3333333")
@@ -55,8 +77,8 @@ def _question(quiz: ET.Element, kind: str, title: str, text: str, exercise: Exer
     return question
 
 
-def _numerical(quiz: ET.Element, asked: NumberQuestion, exercise: Exercise) -> None:
-    question = _question(quiz, "numerical", asked.title, asked.text, exercise)
+def _numerical(quiz: ET.Element, asked: NumberQuestion, drawing: _Drawing) -> None:
+    question = _question(quiz, "numerical", asked.title, asked.text, drawing)
     answer = _text(question, "answer", format_number(asked.answer), fraction="100")
     answer.set("format", "moodle_auto_format")
     _simple(answer, "tolerance", format_number(asked.tolerance))
@@ -75,8 +97,8 @@ def _fraction(share: float) -> str:
     return f"{share:.7f}".rstrip("0").rstrip(".")
 
 
-def _multiple(quiz: ET.Element, asked: LeavesQuestion, exercise: Exercise) -> None:
-    question = _question(quiz, "multichoice", asked.title, asked.text, exercise)
+def _multiple(quiz: ET.Element, asked: LeavesQuestion, drawing: _Drawing) -> None:
+    question = _question(quiz, "multichoice", asked.title, asked.text, drawing)
     for tag, value in (
         ("single", "false"),
         ("shuffleanswers", "false"),
@@ -98,9 +120,10 @@ def moodle_xml(sheet: Worksheet) -> bytes:
         category = ET.SubElement(quiz, "question", {"type": "category"})
         path = f"$course$/top/plies worksheet {sheet.seed}/Exercise {exercise.number}"
         _text(category, "category", path)
+        drawing = _Drawing.of(exercise)
         for asked in questions(sheet, exercise):
             if isinstance(asked, NumberQuestion):
-                _numerical(quiz, asked, exercise)
+                _numerical(quiz, asked, drawing)
             else:
-                _multiple(quiz, asked, exercise)
+                _multiple(quiz, asked, drawing)
     return xml_bytes(quiz)
