@@ -120,8 +120,8 @@ def test_agrees_on_a_large_random_tree(values: str) -> None:
     tree = from_leaves(leaves, branching=4)
     for algorithm in ALGORITHMS:
         assert_same(*both(tree, algorithm=algorithm))
-        # thousands of trace records: the kernel's tables grow several times
-        assert_same(*both(tree, trace=True, algorithm=algorithm))
+    # 32,766 trace records: the kernel's tables (4,096 rows at first) grow three times
+    assert_same(*both(tree, trace=True, algorithm="minimax"))
     ragged = random_tree(branching=5, depth=7, seed=3, ragged=True)
     assert_same(*both(ragged, strict=True))
     assert_same(*both(ragged, trace=True, strict=True))
