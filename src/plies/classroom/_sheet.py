@@ -203,13 +203,6 @@ class Worksheet:
     shape: dict[str, Any]
     exercises: tuple[Exercise, ...]
 
-    @property
-    def rule(self) -> str:
-        """The tie rule in words, as the sheets say it."""
-        if self.shape.get("strict"):
-            return "prune only when a value is strictly beyond the bound (alpha > beta)"
-        return "prune when alpha >= beta (ties prune)"
-
     def to_json(self) -> dict[str, Any]:
         """``answers.json``: the sheet's seed and shape, and for each exercise its
         tree text, the ``plies tree --json`` document and the key."""
