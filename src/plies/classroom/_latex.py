@@ -54,7 +54,13 @@ class _Fit:
 
     @property
     def slot(self) -> float:
+        """A leaf slot's width (cm)."""
         return SLOT_UNITS * self.x_unit
+
+    @property
+    def chance(self) -> float:
+        """A chance node's diameter (cm)."""
+        return min(0.9, self.triangle * 0.6)
 
 
 def _slots(tree: Tree) -> list[float]:
@@ -134,7 +140,7 @@ def _styles(fit: _Fit) -> str:
         f" triangle/.append style={{minimum width={fit.triangle:.2f}cm,"
         f" minimum height={height:.2f}cm}},"
         f" label text/.append style={{font={fit.font}}},"
-        f" chance/.append style={{minimum size={min(0.9, fit.triangle * 0.6):.2f}cm}},"
+        f" chance/.append style={{minimum size={fit.chance:.2f}cm}},"
         f" leaf/.append style={{minimum width={fit.leaf:.2f}cm,"
         f" minimum height={fit.leaf * 0.75:.2f}cm,"
         f" font={fit.leaf_font}, inner sep=0.5pt}},"
@@ -203,7 +209,7 @@ def _fill_ins(tree: Tree, fit: _Fit, *, pruning: bool) -> list[str]:
             if pruning:
                 lines.append(f"  \\node[order box, below=0.5pt of n{node}] {{}};")
             continue
-        half = fit.triangle / 2 if kind in ("max", "min") else min(0.9, fit.triangle * 0.6) / 2
+        half = (fit.triangle if kind in ("max", "min") else fit.chance) / 2
         rows = ["v"] + (["$\\alpha$", "$\\beta$"] if pruning else [])
         cells = "\\\\".join(f"{label}\\,\\answerbox{{{box}}}{{{small}}}" for label in rows)
         lines.append(
@@ -371,7 +377,8 @@ def _key_lines(exercise: Exercise) -> list[str]:
     if not cuts:
         lines.append("Cut-offs: none.\\par")
     for cut in cuts:
-        source = f" ({_reason(cut.reason.split()[-1].split('=')[0])} from {cut.source})"
+        bound = exercise.result.cut_at[cut.node].bound
+        source = f" ({_reason(bound)} from {cut.source})"
         pruned = ", ".join(_text(name) for name in cut.pruned)
         lines.append(
             f"Cut-off at {_text(cut.name)} after {_text(cut.after)}: {_reason(cut.reason)}"
