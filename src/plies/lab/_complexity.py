@@ -4,8 +4,9 @@ Knuth-Moore minimum and b^(3d/4).
 
 For each depth of the range and each seed, one random uniform tree of the given
 branching is made whose leaves are ``1 .. b^d`` in a random order (distinct values,
-so ties never decide a cut-off), and it is searched eight times: minimax and
-alpha-beta (fail-soft, pruning on ``alpha >= beta``), each under
+so ties never decide a cut-off), and it is searched by minimax and alpha-beta
+(fail-soft, pruning on ``alpha >= beta``), each under these orderings (minimax never
+prunes, so one search of it counts for all four):
 
 * ``best``: every node's children searched best move first for the node's player, by
   their minimax values (the perfect ordering of Knuth and Moore);
@@ -68,7 +69,7 @@ COMPLEXITY_ORDERS: tuple[str, ...] = ("best", "static", "random", "worst")
 #: The static evaluation's noise, as a fraction of the leaf values' range.
 DEFAULT_NOISE = 0.1
 #: The most leaves of the deepest tree (b^d). A tree of 100,000 leaves takes about a
-#: second per seed for the eight searches in Python; more teaches nothing new.
+#: second per seed for its five searches in Python; more teaches nothing new.
 MAX_COMPLEXITY_LEAVES = 100_000
 #: The most seeds averaged over.
 MAX_COMPLEXITY_SEEDS = 1_000
