@@ -15,7 +15,6 @@ from typing import Any
 
 from plies import lab
 from plies._arguments import need_int
-from plies.draw import Snapshot, final_snapshot
 from plies.errors import PliesError
 from plies.trees import Number, Tree, TreeResult, format_number, format_tree
 
@@ -60,7 +59,8 @@ class ShapeError(PliesError):
 class NodeRow:
     """One inner node of the key: its window on entry (``alpha_in``, ``beta_in``),
     the value the search returned (``None``: pruned, never searched) and alpha and
-    beta when it left, all from MAX's point of view as the lab draws them."""
+    beta when it left, all from MAX's point of view as the lab draws them (the
+    search's ``alpha_out`` and ``beta_out``)."""
 
     node: int
     name: str
@@ -101,11 +101,6 @@ class Exercise:
         """The tree as text, as ``plies tree`` reads it."""
         return format_tree(self.tree)
 
-    @property
-    def snapshot(self) -> Snapshot:
-        """The search's end state as the drawings show it."""
-        return final_snapshot(self.result)
-
     def document(self) -> dict[str, Any]:
         """What ``plies tree --json`` prints for this tree and rule."""
         return lab.search_document(self.result, self.options)
@@ -113,7 +108,6 @@ class Exercise:
     def rows(self) -> list[NodeRow]:
         """Every inner node, in preorder."""
         tree, result = self.tree, self.result
-        snap = self.snapshot
         return [
             NodeRow(
                 node=node,
@@ -122,8 +116,8 @@ class Exercise:
                 alpha_in=result.alpha_in[node],
                 beta_in=result.beta_in[node],
                 value=result.values[node],
-                alpha=snap.alpha[node],
-                beta=snap.beta[node],
+                alpha=result.alpha_out[node],
+                beta=result.beta_out[node],
             )
             for node in range(len(tree))
             if tree.kind[node] != "leaf"
