@@ -22,7 +22,17 @@ from html import escape
 
 from plies.draw._errors import DrawError
 from plies.draw._look import COLORS
-from plies.prune import GROUP, LPResult, LPRound, SelectResult, SelectRound, format_exact
+from plies.prune import (
+    GROUP,
+    Constraint,
+    LPResult,
+    LPRound,
+    SelectResult,
+    SelectRound,
+    format_exact,
+    listed,
+    ordinal,
+)
 
 __all__ = ["MAX_BOXES", "MAX_LINES", "lp_svg", "select_finish_svg", "select_svg"]
 
@@ -131,7 +141,7 @@ def select_svg(result: SelectResult, index: int, *, width: int = 640) -> str:
         _text(
             _MARGIN,
             22,
-            f"Round {index + 1}: {round_.size} numbers, the {_nth(round_.rank)} smallest sought",
+            f"Round {index + 1}: {round_.size} numbers, the {ordinal(round_.rank)} smallest sought",
             size=14,
             font_weight="bold",
         ),
@@ -205,8 +215,8 @@ def _select_legend(round_: SelectRound, top: float, width: int) -> list[str]:
 def _median_places(round_: SelectRound) -> set[int]:
     """Where each group's median stands among the round's numbers (one per group)."""
     places = set()
-    for start, median in zip(range(0, round_.size, 5), round_.medians, strict=False):
-        group = round_.values[start : start + 5]
+    for start, median in zip(range(0, round_.size, GROUP), round_.medians, strict=False):
+        group = round_.values[start : start + GROUP]
         places.add(start + group.index(median))
     return places
 
@@ -223,13 +233,14 @@ def select_finish_svg(result: SelectResult, *, width: int = 640) -> str:
     values = result.left
     answer = result.left_rank - 1
     boxes = _Boxes(values, width)
-    title = f"The {_nth(result.k)} smallest of {result.n}: {format_exact(result.value)}"
+    title = f"The {ordinal(result.k)} smallest of {result.n}: {format_exact(result.value)}"
     body = [
         _text(_MARGIN, 22, title, size=14, font_weight="bold"),
         _text(
             _MARGIN,
             42,
-            f"the last {len(values)} numbers, sorted: the answer is the {_nth(result.left_rank)}",
+            f"the last {len(values)} numbers, sorted: "
+            f"the answer is the {ordinal(result.left_rank)}",
             size=12,
         ),
     ]
@@ -241,12 +252,6 @@ def select_finish_svg(result: SelectResult, *, width: int = 640) -> str:
         [False] * len(values),
     )
     return _svg(width, 56 + boxes.rows(len(values)) * 34 + 8, body)
-
-
-def _nth(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 # -- linear programming --------------------------------------------------------------
@@ -289,7 +294,7 @@ def lp_svg(result: LPResult, index: int | None = None, *, width: int = 640) -> s
         body += plot.test_line(result, round_)
     if result.status == "optimal" and result.x is not None and result.y is not None:
         body += plot.optimum(float(result.x), float(result.y))
-    unseen = f"; not in view: {_list(hidden)}" if hidden else ""
+    unseen = f"; not in view: {listed(hidden, 12)}" if hidden else ""
     body.append(_text(_MARGIN, header + side + 16, plot.ranges() + unseen, size=11, fill="#555"))
     beside = width - side - 3 * _MARGIN >= _LEGEND
     left, top = (2 * _MARGIN + side, header) if beside else (_MARGIN, header + side + 22)
@@ -327,12 +332,6 @@ def _constraint_lines(
         if not drawn:
             hidden.append(number + 1)
     return lines + labels, sorted(hidden)
-
-
-def _list(numbers: Sequence[int]) -> str:
-    """Numbers in a sentence, the first 12 of them."""
-    more = f" and {len(numbers) - 12} more" if len(numbers) > 12 else ""
-    return ", ".join(str(n) for n in numbers[:12]) + more
 
 
 def _lp_title(result: LPResult, index: int | None) -> str:
@@ -423,11 +422,11 @@ class _Plot:
     def _points(self, points: Iterable[tuple[float, float]]) -> str:
         return " ".join(f"{sx:.1f},{sy:.1f}" for sx, sy in (self.at(x, y) for x, y in points))
 
-    def region(self, constraints: Sequence[object]) -> list[str]:
+    def region(self, constraints: Sequence[Constraint]) -> list[str]:
         x0, y0, x1, y1 = self.view
         polygon = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         for constraint in constraints:
-            a, b, c = constraint.as_at_most()  # type: ignore[attr-defined]
+            a, b, c = constraint.as_at_most()
             polygon = _clip(polygon, float(a), float(b), float(c))
         if len(polygon) < 3:
             return []

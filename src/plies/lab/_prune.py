@@ -34,6 +34,8 @@ from plies.prune import (
     SelectRound,
     format_exact,
     json_number,
+    listed,
+    ordinal,
     parse_lp,
     select,
     solve_lp,
@@ -126,7 +128,7 @@ class SelectRun:
         how = "median of medians" if result.method == "medians" else f"random, seed {result.seed}"
         rounds = len(result.rounds)
         return (
-            f"{format_exact(result.value)}: the {_nth(result.k)} smallest of {result.n} "
+            f"{format_exact(result.value)}: the {ordinal(result.k)} smallest of {result.n} "
             f"({rounds} round{'s' * (rounds != 1)}, {how})"
         )
 
@@ -156,7 +158,7 @@ def read_numbers(text: str) -> list[Fraction]:
         if _NUMBER.fullmatch(token) is None:
             found = repr(token if len(token) <= 20 else token[:17] + "...")
             raise ParseError(
-                f"not a number (the {_nth(len(numbers) + 1)} value)",
+                f"not a number (the {ordinal(len(numbers) + 1)} value)",
                 column=match.start() + 1,
                 found=found,
             )
@@ -203,7 +205,7 @@ def select_lab(
         for i, round_ in enumerate(result.rounds)
     ]
     end = (
-        f"The {_nth(result.k)} smallest is {format_exact(result.value)}.",
+        f"The {ordinal(result.k)} smallest is {format_exact(result.value)}.",
         f"{result.finished[0].upper()}{result.finished[1:]}.",
     )
     steps.append(
@@ -220,7 +222,7 @@ def select_lab(
 
 
 def _select_narration(result: SelectResult, round_: SelectRound, index: int) -> tuple[str, ...]:
-    head = f"Round {index + 1}: {round_.size} numbers, the {_nth(round_.rank)} smallest sought."
+    head = f"Round {index + 1}: {round_.size} numbers, the {ordinal(round_.rank)} smallest sought."
     parts = (
         f"{round_.smaller} smaller, {round_.equal} equal, {round_.larger} larger than the pivot."
     )
@@ -230,9 +232,8 @@ def _select_narration(result: SelectResult, round_: SelectRound, index: int) -> 
     )
     lines = [head, f"Pivot {format_exact(round_.pivot)}: {round_.how}."]
     if round_.medians:
-        shown = ", ".join(format_exact(m) for m in round_.medians[:20])
-        more = f" and {len(round_.medians) - 20} more" if len(round_.medians) > 20 else ""
-        lines.append(f"Group medians: {shown}{more}.")
+        medians = listed(round_.medians, 20, format_exact)
+        lines.append(f"Group medians: {medians}.")
     return (*lines, parts, f"Why: {round_.why}.", kept)
 
 
@@ -382,9 +383,7 @@ def _lp_narration(result: LPResult, round_: LPRound, index: int) -> tuple[str, .
 
 
 def _pairs_text(pairs: Sequence[tuple[int, int]]) -> str:
-    shown = ", ".join(f"({a + 1}, {b + 1})" for a, b in pairs[:12])
-    more = f" and {len(pairs) - 12} more" if len(pairs) > 12 else ""
-    return (shown + more) or "none"
+    return listed(pairs, 12, lambda pair: f"({pair[0] + 1}, {pair[1] + 1})") or "none"
 
 
 def _lp_round_record(result: LPResult, round_: LPRound) -> dict[str, Any]:
@@ -433,9 +432,3 @@ def _both(value: Fraction) -> str:
     """Exact, with the decimal beside a fraction: ``14/5``, ``1/3 (0.333333)``."""
     text = format_exact(value)
     return f"{text} ({float(value):.6g})" if "/" in text else text
-
-
-def _nth(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"

@@ -24,7 +24,7 @@ from plies.prune._lp import (
     solve_lp,
 )
 from plies.prune._lp_text import MAX_CONSTRAINTS, parse_lp
-from plies.prune._numbers import format_exact, json_number
+from plies.prune._numbers import format_exact, json_number, listed, ordinal
 from plies.prune._select import (
     GROUP,
     METHODS,
@@ -54,6 +54,8 @@ __all__ = [
     "format_exact",
     "json_number",
     "linear_text",
+    "listed",
+    "ordinal",
     "parse_lp",
     "select",
     "solve_lp",

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from plies.prune._numbers import format_exact
+from plies.prune._numbers import format_exact, listed
 from plies.prune._select import select
 
 __all__ = [
@@ -295,9 +295,7 @@ def _setup_lines(program: LinearProgram, form: _Form) -> tuple[str, ...]:
 
 def _numbers(indices: Iterable[int]) -> str:
     """Constraint numbers (from 1) in a sentence, the first 20 of them, or 'none'."""
-    shown = [str(i + 1) for i in indices]
-    more = f" and {len(shown) - 20} more" if len(shown) > 20 else ""
-    return ", ".join(shown[:20]) + more if shown else "none"
+    return listed([i + 1 for i in indices], 20) or "none"
 
 
 def _window_text(window: tuple[Fraction | None, Fraction | None], name: str) -> str:

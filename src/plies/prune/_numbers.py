@@ -1,10 +1,14 @@
-"""Exact numbers as people write them, and as JSON."""
+"""Exact numbers as people write them, and as JSON; ordinals and short lists in sentences."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
-__all__ = ["format_exact", "json_number"]
+__all__ = ["format_exact", "json_number", "listed", "ordinal"]
+
+T = TypeVar("T")
 
 
 def format_exact(value: Fraction) -> str:
@@ -33,3 +37,24 @@ def format_exact(value: Fraction) -> str:
 def json_number(value: Fraction) -> int | float:
     """``value`` for JSON: an int when whole, else the nearest float."""
     return value.numerator if value.denominator == 1 else float(value)
+
+
+def ordinal(n: int) -> str:
+    """``n`` as an ordinal: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``...
+
+    >>> ordinal(1), ordinal(12), ordinal(23)
+    ('1st', '12th', '23rd')
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def listed(items: Sequence[T], limit: int, show: Callable[[T], str] = str) -> str:
+    """The first ``limit`` of ``items`` shown in a sentence, the rest counted ('' for none).
+
+    >>> listed([1, 2, 3], 2), listed(["a"], 2)
+    ('1, 2 and 1 more', 'a')
+    """
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(show(item) for item in items[:limit]) + more

@@ -35,6 +35,7 @@ from typing import Literal
 
 from plies.errors import PliesError
 from plies.prune._numbers import format_exact as _text
+from plies.prune._numbers import ordinal
 
 __all__ = [
     "GROUP",
@@ -187,7 +188,7 @@ def _search(numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bo
             ordered = sorted(numbers)
             finished = (
                 f"{len(numbers)} numbers left, at most {GROUP}: sorted "
-                f"({', '.join(_text(v) for v in ordered)}), the {_ordinal(k)} of them is "
+                f"({', '.join(_text(v) for v in ordered)}), the {ordinal(k)} of them is "
                 f"{_text(ordered[k - 1])}"
             )
             return _Found(rounds, ordered[k - 1], finished, ordered, k)
@@ -206,7 +207,7 @@ def _search(numbers: list[Fraction], k: int, pivot_rule: PivotRule, recorded: bo
         if kept == "equal":
             finished = (
                 f"the answer is the last round's pivot, {_text(pivot)} "
-                f"(the {_ordinal(k)} of its {len(numbers)} numbers)"
+                f"(the {ordinal(k)} of its {len(numbers)} numbers)"
             )
             return _Found(rounds, pivot, finished, numbers, k)
         numbers, k = rest, rank
@@ -226,7 +227,7 @@ def _keep(
     rank = k - below - equal
     why = (
         f"k = {k} > {below} + {equal}: the answer is among the larger numbers, "
-        f"the {_ordinal(rank)} smallest of them"
+        f"the {ordinal(rank)} smallest of them"
     )
     return "larger", why, larger, rank
 
@@ -252,15 +253,13 @@ def _guarantee(is_medians: bool, size: int) -> str:
 def _median_of_medians(numbers: Sequence[Fraction]) -> tuple[Fraction, str, tuple[Fraction, ...]]:
     """The median of the medians of groups of :data:`GROUP` (the lower median of an
     even count), found by this same selection."""
-    medians = tuple(
-        sorted(numbers[i : i + GROUP])[(len(numbers[i : i + GROUP]) - 1) // 2]
-        for i in range(0, len(numbers), GROUP)
-    )
+    groups = (sorted(numbers[i : i + GROUP]) for i in range(0, len(numbers), GROUP))
+    medians = tuple(group[(len(group) - 1) // 2] for group in groups)
     middle = (len(medians) + 1) // 2
     pivot = _search(list(medians), middle, _median_of_medians, False).value
     how = (
         f"the median of the medians of {len(medians)} groups of {GROUP} "
-        f"(the {_ordinal(middle)} of {len(medians)}, found by a selection of its own)"
+        f"(the {ordinal(middle)} of {len(medians)}, found by a selection of its own)"
     )
     return pivot, how, medians
 
@@ -273,10 +272,3 @@ def _random_pivot(rng: random.Random) -> PivotRule:
         return numbers[place], f"picked at random: number {place + 1} of {len(numbers)}", ()
 
     return pick
-
-
-def _ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``..."""
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
