@@ -10,6 +10,7 @@ from typing import Any
 from plies.cli._args import whole_number
 from plies.errors import PliesError
 from plies.lab import MAX_NUMBERS, random_numbers, select_lab
+from plies.prune import METHODS
 
 __all__ = ["register", "run_select"]
 
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("numbers", metavar="NUMBERS", nargs="*", help="the numbers")
     p.add_argument(
         "--method",
-        choices=("medians", "random"),
+        choices=METHODS,
         default="medians",
         help="medians: the median of medians of groups of 5 (the default, O(n) always); "
         "random: a random pivot (seeded by --seed; O(n) expected)",
