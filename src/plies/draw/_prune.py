@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from html import escape
+from itertools import islice
 
 from plies.draw._errors import DrawError
 from plies.draw._look import COLORS
@@ -166,14 +167,15 @@ def select_svg(result: SelectResult, index: int, *, width: int = 640) -> str:
     top += boxes.rows(len(values), grouped=grouped) * 34 + 14
     body.append(_text(_MARGIN, top + 6, "after partitioning around the pivot:", size=12))
     top += 16
-    ordered = sorted(
-        values, key=lambda v: ("smaller", "equal", "larger").index(_part(v, round_.pivot))
-    )
-    kinds = [_part(v, round_.pivot) for v in ordered]
+    # The three parts side by side, each in input order: only the boxes drawn are made.
+    pairs = list(zip(parts, values, strict=True))
+    by_part = (pair for part in ("smaller", "equal", "larger") for pair in pairs if pair[0] == part)
+    ordered = list(islice(by_part, MAX_BOXES))
+    kinds = [kind for kind, _ in ordered]
     greyed = [kind != round_.kept for kind in kinds]
     body += boxes.draw(
         top,
-        [format_exact(v) for v in ordered],
+        [format_exact(v) for _, v in ordered],
         [_GREY_FILL if g else _PART_FILL[k] for g, k in zip(greyed, kinds, strict=True)],
         [k == "equal" for k in kinds],
         greyed,
