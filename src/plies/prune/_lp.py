@@ -34,7 +34,7 @@ coincident, redundant constraints; a single feasible point) are decided exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -399,8 +399,7 @@ def _pair(
 
 def _test(form: _Form, u: Fraction) -> tuple[Side, str]:
     """On which side of the test line ``u`` the optimum lies, and why."""
-    g = min(line.at(u) for line in form.upper)
-    g_slopes = [line.slope for line in form.upper if line.at(u) == g]
+    g, g_slopes = _envelope(form.upper, u, min)
     g_right, g_left = min(g_slopes), max(g_slopes)  # g's slope just right/left of u
     here = format_exact(u)
     at = f"at {form.u_name} = {here}"
@@ -408,8 +407,7 @@ def _test(form: _Form, u: Fraction) -> tuple[Side, str]:
         f = None
         f_left = f_right = Fraction(0)
     else:
-        f = max(line.at(u) for line in form.lower)
-        f_slopes = [line.slope for line in form.lower if line.at(u) == f]
+        f, f_slopes = _envelope(form.lower, u, max)
         f_right, f_left = max(f_slopes), min(f_slopes)
     name = form.u_name
     if f is None or f <= g:
@@ -438,6 +436,17 @@ def _test(form: _Form, u: Fraction) -> tuple[Side, str]:
             f"infeasible {at}, the gap closes as {name} falls: any solution has {name} < {here}",
         )
     return "infeasible", f"infeasible {at}, and the gap only widens on either side: no solution"
+
+
+def _envelope(
+    lines: list[_Line], u: Fraction, pick: Callable[[list[Fraction]], Fraction]
+) -> tuple[Fraction, list[Fraction]]:
+    """The envelope of ``lines`` at ``u`` (``pick`` is ``min`` for the upper one, ``max``
+    for the lower) and the slopes of the lines that make it there, each line
+    evaluated once."""
+    heights = [line.at(u) for line in lines]
+    height = pick(heights)
+    return height, [line.slope for line, h in zip(lines, heights, strict=True) if h == height]
 
 
 def _discard_beyond(
