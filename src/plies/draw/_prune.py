@@ -416,6 +416,7 @@ class _Plot:
         self.scale = side / (view[2] - view[0])
 
     def at(self, x: float, y: float) -> tuple[float, float]:
+        """The drawing's coordinates of the point (x, y)."""
         return (
             self.left + (x - self.view[0]) * self.scale,
             self.top + (self.view[3] - y) * self.scale,
@@ -425,6 +426,7 @@ class _Plot:
         return " ".join(f"{sx:.1f},{sy:.1f}" for sx, sy in (self.at(x, y) for x, y in points))
 
     def region(self, constraints: Sequence[Constraint]) -> list[str]:
+        """The feasible region within the view, shaded (nothing when it misses the view)."""
         x0, y0, x1, y1 = self.view
         polygon = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         for constraint in constraints:

@@ -213,6 +213,7 @@ class _Line:
     index: int
 
     def at(self, u: Fraction) -> Fraction:
+        """The line's v at ``u``."""
         return self.slope * u + self.intercept
 
 
@@ -237,6 +238,7 @@ class _Form:
         return v / self.p, u
 
     def is_empty_window(self) -> bool:
+        """Whether the bounds on u leave no value for it."""
         return self.low is not None and self.high is not None and self.low > self.high
 
 

@@ -68,9 +68,11 @@ class _Line:
         return ParseError(message, line=self.number, column=column, found=found)
 
     def peek(self) -> tuple[str, str, int] | None:
+        """The next token, ``None`` at the end of the line."""
         return self.tokens[self.place] if self.place < len(self.tokens) else None
 
     def take(self) -> tuple[str, str, int] | None:
+        """The next token, moving past it; ``None`` at the end of the line."""
         token = self.peek()
         self.place += token is not None
         return token
