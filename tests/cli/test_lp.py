@@ -137,6 +137,16 @@ def test_bad_command_lines_are_one_line(
     assert_one_line_error(capsys, argv)
 
 
+def test_an_endless_file_is_refused_not_read_to_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(capsys, "lp", "/dev/zero")[2] == (
+        "error: /dev/zero is larger than 16 MB, the most a program may take\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("x" * (16 * 2**20 + 1)))
+    assert_one_line_error(capsys, ["lp", "-"])
+
+
 def test_a_drawing_of_an_unknown_kind_is_one_line(
     capsys: pytest.CaptureFixture[str], program: Path, tmp_path: Path
 ) -> None:

@@ -134,6 +134,14 @@ def test_the_practice_room_grades_a_wrong_and_a_right_answer(
     page.get_by_label("D (MIN)", exact=False).fill("2")
     page.click("#check")
     sync_api.expect(verdict).to_contain_text("All right")
+    # The teacher's link pins the tree and the tie rule, as on plies serve.
+    href = page.locator("#share").get_attribute("href")
+    assert href.startswith("practice.html?") and "strict=1" in href
+    page.goto(base + href)
+    sync_api.expect(page.get_by_test_id("drawing").locator("svg")).to_be_visible(timeout=START)
+    assert page.locator("#strict").is_checked()
+    names = page.locator("#drawing g.node text.t").all_text_contents()
+    assert names == ["A", "B", "B1", "B2", "B3", "C", "C1", "C2", "C3", "D", "D1", "D2", "D3"]
     # A new exercise from a seed, and its link.
     page.fill("#seed", "7")
     page.click("#new")
@@ -171,6 +179,8 @@ def _requests() -> list[tuple[str, str, dict[str, Any] | None]]:
         ("POST", "search", {"tree": "[[1,"}),  # a parse error: line and column
         ("POST", "render", {"tree": AIMA, "format": "gif"}),
         ("GET", "exercise?branching=99", None),
+        # Over the limits, which the worker checks as the server does.
+        ("POST", "render", {"tree": format_tree(random_tree(branching=3, depth=7, seed=2))}),
     ]
     return found
 
@@ -210,7 +220,7 @@ def test_answers_are_byte_for_byte_the_servers(
     _ready(page)
     in_browser = page.evaluate(_DIGESTS, requests)
     expected = [_served(server + "/api/" + path, body) for _, path, body in requests]
-    assert [s for s, _, _ in expected].count(400) == 3
+    assert [s for s, _, _ in expected].count(400) == 4
     for request, got, want in zip(requests, in_browser, expected, strict=True):
         assert got == want, request
     _close(page)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from plies.cli._args import whole_number
-from plies.errors import ParseError, PliesError
+from plies.errors import LimitError, ParseError, PliesError
 from plies.lab import lp_lab, random_lp, write_lp_drawing
 
 __all__ = ["register", "run_lp"]
@@ -72,13 +72,31 @@ def _program_text(args: argparse.Namespace) -> tuple[str, str]:
     if args.file is None:
         raise PliesError("no program given: give FILE ('-' for standard input) or --random N")
     if args.file == "-":
-        return sys.stdin.read(), "standard input"
+        return _capped(sys.stdin.read(MAX_PROGRAM_BYTES + 1), "standard input"), "standard input"
     try:
-        return Path(args.file).read_text(encoding="utf-8"), args.file
+        with Path(args.file).open("rb") as stream:
+            return _capped(stream.read(MAX_PROGRAM_BYTES + 1), args.file), args.file
     except OSError as exc:
         raise PliesError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+
+
+#: The largest program read (``/dev/zero`` must not eat the machine's memory): the
+#: parser's most constraints, written out, take a few MB.
+MAX_PROGRAM_BYTES = 16 * 2**20
+
+
+def _capped(data: bytes | str, what: str) -> str:
+    """``data`` read from ``what`` as text: LimitError past :data:`MAX_PROGRAM_BYTES`."""
+    if len(data) > MAX_PROGRAM_BYTES:
+        raise LimitError(
+            f"{what} is larger than {MAX_PROGRAM_BYTES // 2**20} MB, the most a program may take"
+        )
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError:
-        raise PliesError(f"cannot read {args.file}: not UTF-8 text") from None
+        raise PliesError(f"cannot read {what}: not UTF-8 text") from None
 
 
 def run_lp(args: argparse.Namespace) -> int:

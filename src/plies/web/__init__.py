@@ -40,5 +40,5 @@ def __getattr__(name: str) -> Any:
     if name in __all__:
         from plies.web import _site
 
-        return getattr(_site, "describe" if name == "describe_site" else name)
+        return getattr(_site, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,7 +41,7 @@ __all__ = [
     "BuiltSite",
     "SiteError",
     "build_site",
-    "describe",
+    "describe_site",
     "plies_wheel",
 ]
 
@@ -210,7 +210,7 @@ def build_site(
     return BuiltSite(target, tuple(sorted(files)), index_url)
 
 
-def describe(site: BuiltSite) -> str:
+def describe_site(site: BuiltSite) -> str:
     """What a site holds and how to try it, for the command line."""
     size = sum((site.folder / name).stat().st_size for name in site.files)
     where = (
