@@ -13,6 +13,7 @@ from plies.lab import MAX_DIGITS, load_game, shown
 
 __all__ = [
     "add_game_arguments",
+    "add_request_limits",
     "load_position",
     "note",
     "position_text",
@@ -58,6 +59,40 @@ def seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {shown(text)}")
     return value
+
+
+def add_request_limits(parser: argparse.ArgumentParser, *, stopped: str) -> None:
+    """``--max-body``, ``--max-nodes``, ``--max-step-nodes`` and ``--max-seconds``: the
+    limits of one request to the web lab, shared by ``serve`` and ``site``; ``stopped``
+    says what happens to a request past its time."""
+    parser.add_argument(
+        "--max-body",
+        type=whole_number(1024),
+        default=1_000_000,
+        metavar="BYTES",
+        help="largest request body (default 1000000)",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=whole_number(1),
+        default=200_000,
+        metavar="N",
+        help="largest tree searched per request (default 200000 nodes)",
+    )
+    parser.add_argument(
+        "--max-step-nodes",
+        type=whole_number(1),
+        default=2_000,
+        metavar="N",
+        help="largest tree drawn or stepped through (default 2000 nodes)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=seconds,
+        default=10.0,
+        metavar="S",
+        help=f"longest a request may take; {stopped} (default 10 s)",
+    )
 
 
 def note(message: str) -> None:

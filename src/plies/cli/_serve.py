@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import Any
 
-from plies.cli._args import seconds, whole_number
+from plies.cli._args import add_request_limits, whole_number
 from plies.errors import PliesError
 
 __all__ = ["register", "run_serve"]
@@ -35,34 +35,7 @@ def register(subparsers: Any) -> None:
         help="port (default 8000; 0: any free)",
     )
     p.add_argument("--open", action="store_true", help="open the lab in the default browser")
-    p.add_argument(
-        "--max-body",
-        type=whole_number(1024),
-        default=1_000_000,
-        metavar="BYTES",
-        help="largest request body (default 1000000)",
-    )
-    p.add_argument(
-        "--max-nodes",
-        type=whole_number(1),
-        default=200_000,
-        metavar="N",
-        help="largest tree searched per request (default 200000 nodes)",
-    )
-    p.add_argument(
-        "--max-step-nodes",
-        type=whole_number(1),
-        default=2_000,
-        metavar="N",
-        help="largest tree drawn or stepped through (default 2000 nodes)",
-    )
-    p.add_argument(
-        "--max-seconds",
-        type=seconds,
-        default=10.0,
-        metavar="S",
-        help="longest a request may take; its work is stopped then (default 10 s)",
-    )
+    add_request_limits(p, stopped="its work is stopped then")
     p.add_argument(
         "--max-searches",
         type=whole_number(1, 64),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from plies.cli._args import seconds, whole_number
+from plies.cli._args import add_request_limits
 
 __all__ = ["register", "run_site"]
 
@@ -24,8 +24,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "site",
-        help="write the lab and the practice room as a static site that runs plies "
-        "in the browser",
+        help="write the lab and the practice room as a static site that runs plies in the browser",
         description="Write the tree lab (index.html) and the practice room "
         "(practice.html) into DIR as static files any web host serves, at any sub-path: "
         "plies itself runs in the browser under Pyodide, in a Web Worker, and answers "
@@ -44,35 +43,7 @@ def register(subparsers: Any) -> None:
         f"the site so that it needs nothing else: the .tgz of 'npm pack pyodide@{PYODIDE_VERSION}' "
         "or a folder holding its files",
     )
-    p.add_argument(
-        "--max-body",
-        type=whole_number(1024),
-        default=1_000_000,
-        metavar="BYTES",
-        help="largest request (default 1000000)",
-    )
-    p.add_argument(
-        "--max-nodes",
-        type=whole_number(1),
-        default=200_000,
-        metavar="N",
-        help="largest tree searched per request (default 200000 nodes)",
-    )
-    p.add_argument(
-        "--max-step-nodes",
-        type=whole_number(1),
-        default=2_000,
-        metavar="N",
-        help="largest tree drawn or stepped through (default 2000 nodes)",
-    )
-    p.add_argument(
-        "--max-seconds",
-        type=seconds,
-        default=10.0,
-        metavar="S",
-        help="longest a request may take; it is stopped then, and Python started afresh "
-        "(default 10 s)",
-    )
+    add_request_limits(p, stopped="it is stopped then, and Python started afresh")
     p.set_defaults(handler=run_site)
 
 
