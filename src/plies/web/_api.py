@@ -1,6 +1,7 @@
-"""The tree lab's API operations, apart from any transport: what ``/api/search``,
-``/api/compare``, ``/api/tree``, ``/api/check``, ``/api/render``, ``/api/exercise``
-and ``/api/game-tree`` answer, as bytes with a status, a media type and headers.
+"""The web lab's API operations, apart from any transport: what ``/api/search``,
+``/api/compare``, ``/api/tree``, ``/api/check``, ``/api/render``, ``/api/exercise``,
+``/api/game-tree``, ``/api/select``, ``/api/lp`` and ``/api/complexity`` answer, as
+bytes with a status, a media type and headers.
 
 The Starlette app (:mod:`plies.web._app`) reads a request, runs an operation's job in
 a worker process and sends its :class:`Answer`; the static site (:mod:`plies.web._site`)
@@ -23,7 +24,15 @@ from plies.errors import PliesError
 from plies.lab import OPENSPIEL
 from plies.trees import json_nesting
 from plies.web import _jobs
-from plies.web._request import RequestError, exercise_shape, read_depth, read_tree_request
+from plies.web._request import (
+    RequestError,
+    exercise_shape,
+    read_complexity_request,
+    read_depth,
+    read_lp_request,
+    read_select_request,
+    read_tree_request,
+)
 
 __all__ = [
     "MEDIA_TYPES",
@@ -53,11 +62,22 @@ MEDIA_TYPES = {
 }
 
 #: The operations, by the last word of their path (``/api/search``: ``search``).
-OPERATIONS = ("search", "compare", "tree", "check", "render", "exercise", "game-tree")
+OPERATIONS = (
+    "search",
+    "compare",
+    "tree",
+    "check",
+    "render",
+    "exercise",
+    "game-tree",
+    "select",
+    "lp",
+    "complexity",
+)
 
 #: The operations asked with GET, their request in the query string; the others are
 #: POSTed a JSON object.
-QUERY_OPERATIONS = ("exercise", "game-tree")
+QUERY_OPERATIONS = ("exercise", "game-tree", "complexity")
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,10 @@ def json_bytes(document: Any) -> bytes:
 
 def _json(document: Any) -> Answer:
     return Answer(200, "application/json", json_bytes(document))
+
+
+def _svg(body: bytes) -> Answer:
+    return Answer(200, MEDIA_TYPES["svg"], body)
 
 
 def error_answer(exc: PliesError | str, status: int = 400) -> Answer:
@@ -185,7 +209,7 @@ Prepared = tuple[Callable[..., Any], tuple[Any, ...], Callable[[Any], Answer]]
 
 def prepare(operation: str, data: Mapping[str, Any], limits: Limits) -> Prepared:
     """Read ``operation``'s request ``data`` (a JSON body, or the query of
-    ``exercise`` and ``game-tree``): its job, the job's arguments, and the function that makes the
+    :data:`QUERY_OPERATIONS`): its job, the job's arguments, and the function that makes the
     job's result an :class:`Answer`. A bad request raises
     :class:`~plies.web._request.RequestError` (or another PliesError) before any job
     runs."""
@@ -194,6 +218,15 @@ def prepare(operation: str, data: Mapping[str, Any], limits: Limits) -> Prepared
     if operation == "game-tree":
         spec, depth = _game_tree_request(data)
         return _jobs.game_tree, (spec, depth, limits.max_step_nodes), _json
+    if operation == "complexity":
+        c = read_complexity_request(data)
+        return _jobs.complexity, (c["branching"], c["depths"], c["seeds"], c["seed"]), _svg
+    if operation == "select":
+        a = read_select_request(data)
+        return _jobs.select, (a["numbers"], a["k"], a["method"], a["seed"], a["width"]), _json
+    if operation == "lp":
+        program = read_lp_request(data)
+        return _jobs.linear_program, (program["text"], program["width"]), _json
     if operation == "render":
         fmt = str(data.get("format", "svg")).lower()
         if fmt not in MEDIA_TYPES:

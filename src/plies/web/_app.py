@@ -19,6 +19,9 @@ Routes:
 * ``POST /api/tree``: the tree alone (drawing and nodes), to answer on;
 * ``GET /api/game-tree``: a built-in game's position as tree text (``game``, ``depth``);
 * ``GET /api/exercise``: a random practice tree from a seed and a shape;
+* ``POST /api/select``, ``POST /api/lp``: selection and 2-D linear programming by
+  prune-and-search, every round a step (narration and drawing) for ``/prune``;
+* ``GET /api/complexity``: the complexity chart (SVG) for a branching and depths;
 * ``POST /api/play/...``: the game room (see :mod:`plies.web._play`).
 
 Every bad request is status 400 (413 for a body over the limit, 429 when the server is

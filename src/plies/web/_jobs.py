@@ -21,12 +21,15 @@ from plies.web._request import RequestError, TreeRequest
 __all__ = [
     "check",
     "compare",
+    "complexity",
     "exercise",
     "game_tree",
     "hint",
+    "linear_program",
     "render",
     "room",
     "search",
+    "select",
     "think",
     "tree",
     "warm",
@@ -135,6 +138,49 @@ def game_tree(spec: str, depth: int, max_nodes: int) -> dict[str, Any]:
 def exercise(shape: dict[str, Any]) -> dict[str, Any]:
     """``/api/exercise``: a practice tree from a seed and a shape."""
     return {"tree": format_tree(lab.exercise(**shape)), **shape}
+
+
+# -- prune-and-search and the complexity chart ---------------------------------------
+
+
+def _steps(steps: tuple[lab.PruneStep, ...]) -> list[dict[str, Any]]:
+    return [{"title": s.title, "lines": list(s.narration), "svg": s.svg} for s in steps]
+
+
+def _measured(measured: lab.Measured, recurrence: str) -> dict[str, Any]:
+    return {"a": measured.largest, "a_mean": measured.mean, "recurrence": recurrence}
+
+
+def select(numbers: str, k: int, method: str, seed: int, width: int) -> dict[str, Any]:
+    """``/api/select``: the ``k``-th smallest of ``numbers``, every round a step."""
+    run = lab.select_lab(numbers, k, method=method, seed=seed, width=width)
+    return {
+        "numbers": numbers,
+        "summary": run.summary(),
+        "steps": _steps(run.steps),
+        **_measured(run.measured, run.recurrence),
+        "result": run.record(),
+    }
+
+
+def linear_program(text: str, width: int) -> dict[str, Any]:
+    """``/api/lp``: the program ``text`` solved by Megiddo's prune-and-search, every
+    round a step."""
+    run = lab.lp_lab(text, width=width)
+    return {
+        "program": text,
+        "summary": run.summary(),
+        "steps": _steps(run.steps),
+        **_measured(run.measured, run.recurrence),
+        "result": run.record(),
+    }
+
+
+def complexity(branching: int, depths: str, seeds: int, seed: int) -> bytes:
+    """``/api/complexity``: the complexity chart (SVG) of uniform trees of
+    ``branching`` over ``depths``, averaged over ``seeds`` trees a depth."""
+    chart = lab.plot_complexity(branching=branching, depths=depths, seeds=seeds, seed=seed)
+    return chart.encode("utf-8")
 
 
 # -- the game room --------------------------------------------------------------------

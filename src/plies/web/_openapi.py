@@ -63,6 +63,13 @@ _TREE_FIELDS: dict[str, Any] = {
     "star1": {"type": "boolean", "description": "Star1 pruning of chance nodes (true)."},
 }
 
+_WIDTH = {
+    "type": "integer",
+    "minimum": 240,
+    "maximum": 1200,
+    "description": "The drawings' width in pixels (640; a phone asks for 360).",
+}
+
 _ROOM_FIELDS: dict[str, Any] = {
     "game": {
         "type": "string",
@@ -232,6 +239,69 @@ def _schemas() -> dict[str, Any]:
                 "nodes": {"type": "array", "items": any_object},
             },
             "additionalProperties": True,
+        },
+        "SelectRequest": _object(
+            {
+                "numbers": {
+                    "type": "string",
+                    "description": "The numbers, separated by spaces, commas or semicolons "
+                    "(whole, decimal or fractions like 1/3); at most 2,000. Or random.",
+                },
+                "random": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 2000,
+                    "description": "Draw this many numbers (0 to 99) with seed instead.",
+                },
+                "k": {"type": "integer", "minimum": 1, "description": "Which smallest (median)."},
+                "method": {"enum": ["medians", "random"], "description": "The pivot (medians)."},
+                "seed": {"type": "integer", "minimum": 0, "description": "Of random (0)."},
+                "width": _WIDTH,
+            }
+        ),
+        "LPRequest": _object(
+            {
+                "program": {
+                    "type": "string",
+                    "description": "The LP file format, as plies lp reads it: max|min p x + "
+                    "q y, then one constraint a line (a x + b y <= c or >=); at most 400.",
+                },
+                "random": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 400,
+                    "description": "Draw this many constraints with seed instead.",
+                },
+                "seed": {"type": "integer", "minimum": 0, "description": "Of random (0)."},
+                "width": _WIDTH,
+            }
+        ),
+        "PruneRun": {
+            "type": "object",
+            "description": "Every round a step (its title, narration lines and SVG drawing), "
+            "then the answer's step; the measured a of T(n) = T(a n) + O(n) (null when no "
+            "round was followed by another) and the record plies select/lp --json prints.",
+            "required": ["steps", "summary", "a", "recurrence", "result"],
+            "properties": {
+                "steps": {
+                    "type": "array",
+                    "items": _object(
+                        {
+                            "title": {"type": "string"},
+                            "lines": {"type": "array", "items": {"type": "string"}},
+                            "svg": {"type": "string"},
+                        },
+                        ["title", "lines", "svg"],
+                    ),
+                },
+                "summary": {"type": "string"},
+                "a": {"type": ["number", "null"]},
+                "a_mean": {"type": ["number", "null"]},
+                "recurrence": {"type": "string"},
+                "result": any_object,
+                "numbers": {"type": "string", "description": "Of a selection: its input."},
+                "program": {"type": "string", "description": "Of a program: its text."},
+            },
         },
         "RoomRequest": _object(_ROOM_FIELDS, ["game"]),
         "MoveRequest": _object(
@@ -416,6 +486,38 @@ def _paths() -> dict[str, Any]:
                                 }
                             }
                         },
+                    },
+                    **_errors(400, 429),
+                },
+            }
+        },
+        "/api/select": _post(
+            "The k-th smallest by prune-and-search (median of medians or a random "
+            "pivot), every round narrated and drawn.",
+            "SelectRequest",
+            _json("PruneRun", "The rounds as steps, the answer and the measured a."),
+        ),
+        "/api/lp": _post(
+            "A two-variable linear program solved by Megiddo's prune-and-search, every "
+            "round narrated and drawn.",
+            "LPRequest",
+            _json("PruneRun", "The rounds as steps, the optimum and the measured a."),
+        ),
+        "/api/complexity": {
+            "get": {
+                "summary": "The complexity chart: leaves and nodes of minimax and alpha-beta "
+                "by depth under four orderings, beside b^d and the Knuth-Moore minimum, as "
+                "plies complexity draws it (its caps apply).",
+                "parameters": [
+                    _query("branching", {"type": "integer", "minimum": 2}, "b (3)."),
+                    _query("depths", {"type": "string"}, 'The depths "FIRST-LAST" (1-6).'),
+                    _query("seeds", {"type": "integer", "minimum": 1}, "Trees a depth (10)."),
+                    _query("seed", {"type": "integer", "minimum": 0}, "The first seed (0)."),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The chart.",
+                        "content": {"image/svg+xml": {"schema": {"type": "string"}}},
                     },
                     **_errors(400, 429),
                 },

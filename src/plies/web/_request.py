@@ -9,6 +9,7 @@ line, or a two-element list. Every mistake is a :class:`RequestError` naming the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,16 @@ from plies.errors import PliesError
 from plies.lab import LabOptions
 from plies.trees import ALGORITHMS, NOTATIONS, ORDERS, Number, parse_number
 
-__all__ = ["RequestError", "TreeRequest", "exercise_shape", "read_depth", "read_tree_request"]
+__all__ = [
+    "RequestError",
+    "TreeRequest",
+    "exercise_shape",
+    "read_complexity_request",
+    "read_depth",
+    "read_lp_request",
+    "read_select_request",
+    "read_tree_request",
+]
 
 #: Fields a search request may carry besides ``tree``.
 SEARCH_FIELDS = (
@@ -194,3 +204,96 @@ def read_depth(query: Mapping[str, Any]) -> int:
     """The ``depth`` of a game tree (default 2)."""
     depth = _whole(query, "depth", 0, 12)
     return 2 if depth is None else depth
+
+
+# -- prune-and-search and the complexity chart --------------------------------------------
+
+#: The most numbers a web selection reads (each round is drawn, every number a mark).
+MAX_WEB_NUMBERS = 2_000
+#: The most constraints a web linear program reads (the most a drawing shows).
+MAX_WEB_CONSTRAINTS = 400
+#: The widths a step's drawing may be asked at (a phone asks for 360).
+DRAWING_WIDTHS = (240, 1200)
+
+
+def _drawing_width(data: Mapping[str, Any]) -> int:
+    width = _whole(data, "width", *DRAWING_WIDTHS)
+    return 640 if width is None else width
+
+
+def _typed_or_random(data: Mapping[str, Any], typed: str, most: int) -> tuple[str | None, int]:
+    """The ``typed`` text of a request and 0, or ``None`` and the count its ``random``
+    field asks for (1 to ``most``): exactly one of the two is given."""
+    text, count = data.get(typed), data.get("random")
+    if (text is None) == (count is None):
+        raise RequestError(f"the request needs either a '{typed}' text or 'random' (a count)")
+    if text is not None:
+        if not isinstance(text, str) or not text.strip():
+            raise RequestError(f"{typed} must be a non-empty text")
+        return text, 0
+    number = _whole(data, "random", 1, most)
+    if number is None:
+        raise RequestError(f"random must be a count from 1 to {most:,}")
+    return None, number
+
+
+def read_select_request(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a selection: ``numbers`` (text, or ``random`` numbers
+    drawn with ``seed``), ``k`` (1-based; the median if none), ``method`` and ``seed``,
+    ``width``; over :data:`MAX_WEB_NUMBERS` numbers is refused."""
+    seed = _whole(data, "seed", 0, 2**63 - 1) or 0
+    text, count = _typed_or_random(data, "numbers", MAX_WEB_NUMBERS)
+    if text is None:
+        from plies.lab import random_numbers
+
+        text = random_numbers(count, seed)
+    found = len(re.findall(r"[^\s,;]+", text))
+    if found > MAX_WEB_NUMBERS:
+        raise RequestError(
+            f"{found:,} numbers are more than the web lab's {MAX_WEB_NUMBERS:,} "
+            "(the command line, plies select, takes more)"
+        )
+    k = _whole(data, "k", 1, max(found, 1))
+    return {
+        "numbers": text,
+        "k": (found + 1) // 2 if k is None else k,
+        "method": _choice(data, "method", ("medians", "random"), "medians"),
+        "seed": seed,
+        "width": _drawing_width(data),
+    }
+
+
+def read_lp_request(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a linear program: ``text`` (the LP file format, or
+    ``random`` constraints drawn with ``seed``) and ``width``; over
+    :data:`MAX_WEB_CONSTRAINTS` constraints is refused."""
+    seed = _whole(data, "seed", 0, 2**63 - 1) or 0
+    text, count = _typed_or_random(data, "program", MAX_WEB_CONSTRAINTS)
+    if text is None:
+        from plies.lab import random_lp
+
+        text = random_lp(count, seed)
+    lines = sum(1 for line in text.splitlines() if line.split("#", 1)[0].strip())
+    if lines - 1 > MAX_WEB_CONSTRAINTS:
+        raise RequestError(
+            f"{lines - 1:,} constraints are more than the web lab's {MAX_WEB_CONSTRAINTS} "
+            "(the command line, plies lp, takes more)"
+        )
+    return {"text": text, "width": _drawing_width(data)}
+
+
+def read_complexity_request(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of :func:`plies.lab.plot_complexity` a chart request
+    asks for: ``branching`` (3), ``depths`` (``"1-6"``), ``seeds`` (10), ``seed`` (0).
+    Their sizes are checked as the command line checks them, when measured."""
+    depths = query.get("depths", "1-6")
+    if not isinstance(depths, str) or len(depths) > 20:
+        raise RequestError(f"depths must be a range like 1-6, not {depths!r}"[:300])
+    branching = _whole(query, "branching", -(10**9), 10**9)
+    seeds = _whole(query, "seeds", -(10**9), 10**9)
+    return {
+        "branching": 3 if branching is None else branching,
+        "depths": depths or "1-6",
+        "seeds": 10 if seeds is None else seeds,
+        "seed": _whole(query, "seed", 0, 2**63 - 1) or 0,
+    }
