@@ -166,7 +166,7 @@ def test_plies_site_on_the_command_line(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "wrote 13 files" in done.stdout and "works offline" in done.stdout
+    assert "wrote 15 files" in done.stdout and "works offline" in done.stdout
     settings = _html_attributes((folder / "index.html").read_text())["runtime"]
     assert isinstance(settings, dict)
     assert settings["seconds"] == 3.0 and settings["limits"]["max_nodes"] == 5000  # type: ignore[index]

@@ -295,3 +295,27 @@ def test_no_request_leaves_the_site_and_a_phone_sees_it_all(
     assert all(path.startswith((SUB_PATH, "/tight/")) for path in logged), logged
     names = {path.split("?")[0].rsplit("/", 1)[-1] for path in logged}
     assert {"pyodide.asm.wasm", "python_stdlib.zip", "plies-0.1.0-py3-none-any.whl"} <= names
+
+
+def test_the_prune_page_runs_a_selection_in_the_site(
+    browser: Any, site: tuple[StaticServer, str]
+) -> None:
+    server, base = site
+    page = _page(browser, server.origin)
+    page.goto(f"{base}prune.html")
+    position = page.get_by_test_id("select-position")
+    sync_api.expect(position).to_have_text("Round 1 of 3", timeout=START)
+    page.fill("#select-text", "9 1 8 2 7 3 6 4 5 0 11 10 15 13 12 14 19 17 16 18 23 21")
+    page.fill("#select-k", "7")
+    page.click("#select-run")
+    sync_api.expect(page.get_by_test_id("select-summary")).to_contain_text(
+        "6: the 7th smallest of 22"
+    )
+    sync_api.expect(page.get_by_test_id("select-drawing").locator("svg")).to_be_visible()
+    page.click("#select-output [data-step=end]")
+    sync_api.expect(position).to_contain_text("Answer (after")
+    sync_api.expect(page.get_by_test_id("select-narration")).to_contain_text(
+        "The 7th smallest is 6."
+    )
+    assert page.locator("nav a[aria-current]").inner_text() == "Prune-and-search"
+    _close(page)

@@ -2,9 +2,10 @@
 
 Routes:
 
-* ``GET /`` the tree lab page, ``GET /practice`` the practice room, ``GET /play`` the
-  game room; ``GET /static/...`` their scripts and style (shipped in the package, no
-  network needed);
+* ``GET /`` the tree lab page, ``GET /practice`` the practice room, ``GET /prune``
+  prune-and-search beyond games (selection and 2-D LP), ``GET /play`` the game room;
+  ``GET /static/...`` their scripts and style (shipped in the package, no network
+  needed);
 * ``GET /api`` the API's reference page, ``GET /api/openapi.json`` the same as an
   OpenAPI 3.1 document (:mod:`plies.web._openapi` describes every endpoint);
 * ``POST /api/search``: the document ``plies tree --json`` prints for the same tree
@@ -67,7 +68,7 @@ from plies.web._api import (
     read_body,
 )
 from plies.web._openapi import openapi_document, reference_page
-from plies.web._pages import lab_page, play_page, practice_page
+from plies.web._pages import lab_page, play_page, practice_page, prune_page
 from plies.web._play import play_routes
 from plies.web._workers import BusyError, WorkerCrash, WorkerPool, WorkerTimeout
 
@@ -240,6 +241,9 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
     async def play(request: Request) -> Response:
         return HTMLResponse(play_page())
 
+    async def prune(request: Request) -> Response:
+        return HTMLResponse(prune_page())
+
     async def api_page(request: Request) -> Response:
         return HTMLResponse(reference_page())
 
@@ -270,6 +274,7 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
         routes=[
             Route("/", page),
             Route("/practice", practice),
+            Route("/prune", prune),
             Route("/play", play),
             Route("/api", api_page),
             Route("/api/openapi.json", api_openapi),

@@ -11,7 +11,16 @@ from typing import Any
 from plies import __version__
 from plies.trees import ALGORITHMS, ORDERS
 
-__all__ = ["PAGES", "SERVER", "Site", "lab_page", "navigation", "play_page", "practice_page"]
+__all__ = [
+    "PAGES",
+    "SERVER",
+    "Site",
+    "lab_page",
+    "navigation",
+    "play_page",
+    "practice_page",
+    "prune_page",
+]
 
 EXAMPLE = "[[3,12,8],[2,4,6],[14,5,2]]"
 
@@ -61,6 +70,7 @@ SERVER = Site(
     pages=(
         ("lab", "/", "Lab"),
         ("practice", "/practice", "Practice"),
+        ("prune", "/prune", "Prune-and-search"),
         ("play", "/play", "Play"),
         ("api", "/api", "API"),
     ),
@@ -186,6 +196,25 @@ def lab_page(site: Site = SERVER) -> str:
   <h2 id="compare-title">Algorithms and orderings compared</h2>
   <div id="compare" data-testid="compare" tabindex="0" role="region"
     aria-labelledby="compare-title"></div>
+  <section id="complexity" aria-labelledby="complexity-title">
+    <h2 id="complexity-title">The complexity picture</h2>
+    <p class="help" id="complexity-help">Leaves and nodes of minimax and alpha-beta on
+    uniform random trees of branching b, depth by depth, under best, worst, random and
+    static ordering (averaged over the seeds), beside b<sup>d</sup> and the Knuth-Moore
+    minimum. Filled in from the tree above: its most children of a node and its
+    height.</p>
+    <form id="complexity-form" aria-label="The complexity picture's trees">
+      <label>b <input id="complexity-b" type="number" min="2" value="3"
+        inputmode="numeric"></label>
+      <label>Depths <input id="complexity-depths" value="1-6" spellcheck="false"></label>
+      <label>Seeds <input id="complexity-seeds" type="number" min="1" value="10"
+        inputmode="numeric"></label>
+      <button id="complexity-draw" type="submit">Draw</button>
+    </form>
+    <p id="complexity-note" class="help" role="status" data-testid="complexity-note"></p>
+    <p id="complexity-error" class="error" role="alert" data-testid="complexity-error"></p>
+    <div id="complexity-chart" data-testid="complexity-chart"></div>
+  </section>
 </section>
 </main>""",
         site,
@@ -258,6 +287,117 @@ def practice_page(site: Site = SERVER) -> str:
   <div id="verdict" role="status" data-testid="verdict"></div>
   <ul id="feedback" data-testid="feedback"></ul>
 </section>
+</main>""",
+        site,
+    )
+
+
+#: The selection the prune-and-search page starts with.
+SELECT_EXAMPLE = (
+    "50 98 54 6 34 66 63 52 39 62 46 75 28 65 18 37 85 13 80 33 69 78 19 40 82 10 43 61 88 89 56"
+)
+
+#: The linear program the prune-and-search page starts with.
+LP_EXAMPLE = """max 3x + 2y
+x + y <= 4
+x + 3y <= 6
+2x - y <= 6
+-x + 2y <= 5
+x >= 0
+y >= 0
+"""
+
+
+def _prune_part(
+    prefix: str, title: str, *, help_text: str, field: str, example: str, options: str, count: int
+) -> str:
+    """One half of the prune-and-search page: its input (typed, or random from a
+    seed), the Run buttons and the stepper through its rounds."""
+    rows = example.count("\n") + 2 if "\n" in example else 3
+    return f"""<section id="{prefix}" class="prune-part" aria-labelledby="{prefix}-title">
+<h2 id="{prefix}-title">{title}</h2>
+<div class="prune-input">
+  <p class="help">{help_text}</p>
+  <label for="{prefix}-text">{field}</label>
+  <textarea id="{prefix}-text" rows="{rows}" spellcheck="false"
+    aria-describedby="{prefix}-error">{escape(example)}</textarea>
+  <fieldset>
+    <legend>Options</legend>
+    {options}
+    <label>Random: how many <input id="{prefix}-count" type="number" min="1"
+      value="{count}" inputmode="numeric"></label>
+    <label>Seed <input id="{prefix}-seed" type="number" min="0" value="1"
+      inputmode="numeric"></label>
+  </fieldset>
+  <button id="{prefix}-run" type="button" class="primary">Run</button>
+  <button id="{prefix}-random" type="button">Random from the seed</button>
+  <p id="{prefix}-error" class="error" role="alert" data-testid="{prefix}-error"></p>
+</div>
+<div class="prune-output" id="{prefix}-output" hidden>
+  <p id="{prefix}-summary" class="prune-summary" data-testid="{prefix}-summary"></p>
+  <div class="prune-stepper" role="group" aria-label="{title}: the rounds"
+    aria-describedby="{prefix}-keys">
+    <div class="buttons">
+      <button type="button" data-step="start">Start</button>
+      <button type="button" data-step="back">Back</button>
+      <button type="button" data-step="next">Next</button>
+      <button type="button" data-step="end">End</button>
+      <span id="{prefix}-position" class="prune-position" role="status"
+        data-testid="{prefix}-position"></span>
+    </div>
+    <p id="{prefix}-keys" class="help keys-help">Keys: ← and → step, Home and End jump.</p>
+    <div id="{prefix}-drawing" class="prune-drawing" data-testid="{prefix}-drawing"
+      tabindex="0" role="region" aria-label="{title}: the drawing of this round"></div>
+    <ul id="{prefix}-narration" class="prune-narration" data-testid="{prefix}-narration"></ul>
+  </div>
+  <p id="{prefix}-recurrence" class="prune-recurrence" data-testid="{prefix}-recurrence"></p>
+</div>
+</section>"""
+
+
+def prune_page(site: Site = SERVER) -> str:
+    """Prune-and-search beyond games (``/prune``): selection (median of medians or a
+    random pivot) and Megiddo's two-variable linear programming, on numbers or a
+    program typed or drawn from a seed, stepped through round by round, each round
+    narrated and drawn, with the recurrence T(n) = T(a n) + O(n) and the measured a."""
+    methods = """<label>Method <select id="select-method">
+      <option value="medians">median of medians</option>
+      <option value="random">random pivot (seed)</option></select></label>
+    <label>k, the rank sought <input id="select-k" type="number" min="1"
+      placeholder="the median" inputmode="numeric"></label>"""
+    selection = _prune_part(
+        "select",
+        "Selection: the k-th smallest",
+        help_text="Each round picks a pivot, splits the numbers into smaller, equal and larger, "
+        "and keeps only the part that holds the answer. Numbers are separated by spaces "
+        "or commas (whole, decimal or fractions such as 1/3); at most 2,000.",
+        field="Numbers",
+        example=SELECT_EXAMPLE,
+        options=methods,
+        count=60,
+    )
+    program = _prune_part(
+        "lp",
+        "Linear programming in two variables (Megiddo)",
+        help_text="The first line is <code>max</code> or <code>min</code> p x + q y; then one "
+        "constraint a line, a x + b y &lt;= c or &gt;=. Each round pairs the constraints, "
+        "tests the median crossing and discards one constraint of each pair the test "
+        "decides; at most 400 constraints.",
+        field="Program",
+        example=LP_EXAMPLE,
+        options="",
+        count=12,
+    )
+    return _page(
+        "prune-and-search",
+        "prune",
+        "prune.js",
+        f"""<main id="prune-page">
+<p class="help prune-intro">Alpha-beta prunes a game tree; the same paradigm solves other
+problems in linear time: each round does O(n) work and throws away a fixed fraction of
+the input, so the time is T(n) = T(a n) + O(n) with a &lt; 1, which sums to O(n).</p>
+{selection}
+{program}
 </main>""",
         site,
     )

@@ -5,7 +5,8 @@ their scripts call the same API operations (:mod:`plies.web._api`), answered by 
 under Pyodide in a Web Worker (``static/worker.mjs``) instead of a server, byte for byte
 the server's answers. The folder holds:
 
-* ``index.html`` (the lab) and ``practice.html`` (the practice room); every link is
+* ``index.html`` (the lab), ``practice.html`` (the practice room) and ``prune.html``
+  (prune-and-search: selection and 2-D LP); every link is
   relative, so the folder works at any sub-path of any static host;
 * ``static/``: the pages' style and scripts, the transport and the worker;
 * ``wheels/plies-VERSION-py3-none-any.whl``: plies as a pure-Python wheel, made here
@@ -32,7 +33,7 @@ from pathlib import Path, PurePosixPath
 import plies
 from plies.errors import PliesError
 from plies.web._api import Limits
-from plies.web._pages import Site, lab_page, practice_page
+from plies.web._pages import Site, lab_page, practice_page, prune_page
 
 __all__ = [
     "PYODIDE_CDN",
@@ -61,7 +62,7 @@ PYODIDE_FILES = (
 )
 
 #: The pages' own static files that the site copies.
-STATIC_FILES = ("lab.css", "lab.js", "practice.js", "transport.js", "worker.mjs")
+STATIC_FILES = ("lab.css", "lab.js", "practice.js", "prune.js", "transport.js", "worker.mjs")
 
 #: What marks a folder as a site ``plies site`` wrote (so it may write it again).
 MARK = "static/worker.mjs"
@@ -184,7 +185,11 @@ def build_site(
     wheel_name, wheel = plies_wheel()
     site = Site(
         root="",
-        pages=(("lab", "./", "Lab"), ("practice", "practice.html", "Practice")),
+        pages=(
+            ("lab", "./", "Lab"),
+            ("practice", "practice.html", "Practice"),
+            ("prune", "prune.html", "Prune-and-search"),
+        ),
         runtime={
             "worker": "static/worker.mjs",
             "pyodide": index_url,
@@ -197,6 +202,7 @@ def build_site(
     files: dict[str, bytes] = {
         "index.html": lab_page(site).encode(),
         "practice.html": practice_page(site).encode(),
+        "prune.html": prune_page(site).encode(),
         f"wheels/{wheel_name}": wheel,
         **{f"static/{name}": (static / name).read_bytes() for name in STATIC_FILES},
         **{f"pyodide/{name}": data for name, data in runtime.items()},
@@ -220,7 +226,8 @@ def describe_site(site: BuiltSite) -> str:
     )
     return (
         f"wrote {len(site.files)} files ({size / 2**20:.1f} MB) to {site.folder}: the lab "
-        f"(index.html) and the practice room (practice.html), {where}.\n"
+        f"(index.html), the practice room (practice.html) and prune-and-search "
+        f"(prune.html), {where}.\n"
         f"Try it: python -m http.server --directory {shlex.quote(str(site.folder))} 8000, "
         "then open http://127.0.0.1:8000/"
     )

@@ -168,6 +168,7 @@
     }
     showError(null);
     showResult(doc);
+    fillComplexity(doc.nodes);
     markCurrent('summary');
     busy('stepper', true);
     busy('compare', true);
@@ -176,6 +177,57 @@
     $('share').href = link;
     window.history.replaceState(null, '', link);
     await Promise.all([showStepper(body, mine), showTable(body, mine)]);
+  }
+
+  // The complexity picture: b and the depths filled in from the tree searched (its most
+  // children of a node, its height), whenever its shape changes; drawn on request.
+  const MAX_CHART_LEAVES = 100000;  // plies complexity's cap on the deepest tree
+  let chartShape = null;
+
+  function fillComplexity(nodes) {
+    const children = new Map();
+    let height = 0;
+    for (const node of nodes || []) {
+      if (node.parent >= 0) children.set(node.parent, (children.get(node.parent) || 0) + 1);
+      height = Math.max(height, node.path.length);
+    }
+    const branching = Math.max(2, ...children.values());
+    const shape = branching + ',' + height;
+    if (shape === chartShape) return;
+    chartShape = shape;
+    let last = Math.max(1, height);
+    while (last > 1 && Math.pow(branching, last) > MAX_CHART_LEAVES) last -= 1;
+    $('complexity-b').value = branching;
+    $('complexity-depths').value = '1-' + last;
+    $('complexity-note').textContent = 'The tree above: at most ' + branching + ' children a node, ' +
+      'height ' + height + (last < height ? '; depths up to ' + last + ' (b^d within ' +
+      MAX_CHART_LEAVES.toLocaleString('en') + ' leaves, the cap).' : '.');
+  }
+
+  async function drawComplexity() {
+    const query = new URLSearchParams({
+      branching: $('complexity-b').value.trim(),
+      depths: $('complexity-depths').value.trim(),
+      seeds: $('complexity-seeds').value.trim(),
+    });
+    const button = $('complexity-draw');
+    button.disabled = true;
+    $('complexity-error').textContent = '';
+    $('complexity-chart').setAttribute('aria-busy', 'true');
+    try {
+      const response = await plies.fetch('api/complexity?' + query.toString());
+      if (response.ok) {
+        // plies' own chart (its numbers and titles written by plies.draw), from this origin.
+        $('complexity-chart').innerHTML = await response.text();
+      } else {
+        $('complexity-error').textContent = (await answer(response)).error;
+      }
+    } catch (e) {
+      $('complexity-error').textContent = 'the server did not answer; is plies serve still running?';
+    } finally {
+      button.disabled = false;
+      $('complexity-chart').removeAttribute('aria-busy');
+    }
   }
 
   async function showStepper(body, mine) {
@@ -425,6 +477,10 @@
     button.addEventListener('click', () => download(button));
   }
   $('stepper').addEventListener('load', fitFrame);
+  $('complexity-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    drawComplexity();
+  });
   fromURL();
   if (new URLSearchParams(window.location.search).has('game')) loadGame();
   else run();
