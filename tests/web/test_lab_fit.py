@@ -6,6 +6,7 @@ user clicked (a download's beside the downloads, not under the tree box)."""
 from __future__ import annotations
 
 import contextlib
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -14,7 +15,7 @@ import pytest
 
 from browser_helpers import CHROMIUM, guarded_page
 from plies.trees import format_tree
-from stepper_view import GEOMETRY, SIZES, assert_whole_tree_shows, textbook_trees
+from stepper_view import GEOMETRY, SIZES, assert_whole_tree_shows, inside, textbook_trees
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytestmark = pytest.mark.skipif(
@@ -61,6 +62,20 @@ def _settle_step(page: Any) -> None:
     _settle(page)
 
 
+def _fitted(stepper: Any, seconds: float = 5.0) -> dict[str, Any]:
+    """The stepper's geometry once every node lies in the drawing pane, or after
+    ``seconds`` (a loaded machine lays the new step out late; the checks that follow say
+    what is wrong if it never fits)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        view: dict[str, Any] = stepper.evaluate(GEOMETRY)
+        if time.monotonic() > deadline or all(
+            inside(box, view["pane"]) for _, box in view["nodes"]
+        ):
+            return view
+        time.sleep(0.1)
+
+
 def _stepper(page: Any) -> Any:
     frame = page.locator("#stepper").element_handle().content_frame()
     assert frame is not None
@@ -87,7 +102,7 @@ def test_the_stepper_frame_shows_the_whole_tree(
         page.screenshot(path=str(tmp_path / f"lab-{size}-{tree}-0.png"), full_page=True)
         stepper.click("#end")
         _settle_step(page)
-        view = stepper.evaluate(GEOMETRY)
+        view = _fitted(stepper)
         assert view["step"] > 0
         assert_whole_tree_shows(view, f"{tree} at {size}, last step")
         frame_height = page.evaluate("document.getElementById('stepper').clientHeight")
