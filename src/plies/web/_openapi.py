@@ -67,7 +67,7 @@ _WIDTH = {
     "type": "integer",
     "minimum": 240,
     "maximum": 1200,
-    "description": "The drawings' width in pixels (640; a phone asks for 360).",
+    "description": "The drawings' width in pixels (640; the page asks 560, 420 on a phone).",
 }
 
 _ROOM_FIELDS: dict[str, Any] = {

@@ -212,7 +212,7 @@ def read_depth(query: Mapping[str, Any]) -> int:
 MAX_WEB_NUMBERS = 2_000
 #: The most constraints a web linear program reads (the most a drawing shows).
 MAX_WEB_CONSTRAINTS = 400
-#: The widths a step's drawing may be asked at (a phone asks for 360).
+#: The widths a step's drawing may be asked at (the page asks 560, or 420 on a phone).
 DRAWING_WIDTHS = (240, 1200)
 
 

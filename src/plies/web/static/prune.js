@@ -6,10 +6,10 @@
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
-  const PHONE = 700;  // narrower than this: drawings asked 360 pixels wide
+  const PHONE = 700;  // narrower than this: drawings asked 420 pixels wide (shown scaled to fit)
 
   function drawingWidth() {
-    return window.innerWidth < PHONE ? 360 : 560;
+    return window.innerWidth < PHONE ? 420 : 560;
   }
 
   // The server's JSON answer; one that is not JSON (a proxy's error page) as an error.
