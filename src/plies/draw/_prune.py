@@ -264,6 +264,8 @@ _View = tuple[float, float, float, float]  # x0, y0, x1, y1
 #: The largest plot, in pixels: a wider drawing puts the legend beside it.
 _PLOT = 560
 _LEGEND = 250
+#: The width of a character of the 11 px footer, at most (DejaVu Sans), in pixels.
+_FOOTER_CHAR = 6.5
 #: Where along its line a constraint's number may go, in order of preference.
 _LABEL_PLACES = (0.05, 0.95, 0.25, 0.75, 0.5, 0.15, 0.85, 0.35, 0.65)
 
@@ -296,16 +298,22 @@ def lp_svg(result: LPResult, index: int | None = None, *, width: int = 640) -> s
         body += plot.test_line(result, round_)
     if result.status == "optimal" and result.x is not None and result.y is not None:
         body += plot.optimum(float(result.x), float(result.y))
-    unseen = f"; not in view: {listed(hidden, 12)}" if hidden else ""
-    body.append(_text(_MARGIN, header + side + 16, plot.ranges() + unseen, size=11, fill="#555"))
+    footer = [plot.ranges()]
+    if hidden:  # on a line of its own when both do not fit the drawing's width
+        unseen = f"not in view: {listed(hidden, max(1, (width - 2 * _MARGIN) // 30))}"
+        fits = (len(footer[0]) + len(unseen) + 2) * _FOOTER_CHAR <= width - 2 * _MARGIN
+        footer = [f"{footer[0]}; {unseen}"] if fits else [footer[0], unseen]
+    for i, line in enumerate(footer):
+        body.append(_text(_MARGIN, header + side + 16 + 14 * i, line, size=11, fill="#555"))
+    below = header + side + 14 * len(footer)
     beside = width - side - 3 * _MARGIN >= _LEGEND
-    left, top = (2 * _MARGIN + side, header) if beside else (_MARGIN, header + side + 22)
+    left, top = (2 * _MARGIN + side, header) if beside else (_MARGIN, below + 8)
     legend = _lp_legend(result, round_)
     for i, (swatch, text) in enumerate(legend):
         y = top + 14 + 18 * i
         body.append(swatch.format(x=left, y=y - 5, x2=left + 22))
         body.append(_text(left + 30, y, text, size=12))
-    height = max(header + side + 24, top + 18 * len(legend) + 10)
+    height = max(below + 10, top + 18 * len(legend) + 10)
     return _svg(width, height, body)
 
 
