@@ -83,7 +83,8 @@ def test_an_lp_round_shows_the_test_line_and_the_discarded(width: int) -> None:
         t.startswith(f"x = {round_.test}") or t.endswith(f"x = {round_.test}") for t in shown
     )
     assert f"discarded this round ({len(round_.discarded)})" in shown
-    hidden = next(t for t in shown if t.startswith("x from")).partition("not in view: ")[2]
+    footer = " ".join(t for t in shown if t.startswith(("x from", "not in view")))
+    hidden = footer.partition("not in view: ")[2]
     hidden_discarded = {int(n) for n in hidden.split(", ") if n} & {i + 1 for i in round_.discarded}
     drawn = svg.count('stroke-dasharray="6 3"') - 1  # the legend's sample too
     assert drawn + len(hidden_discarded) == len(round_.discarded)
