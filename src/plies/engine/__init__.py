@@ -7,6 +7,10 @@ completed depth; :func:`solve` returns the exact value with the distance to the 
 by the Python solver or, for games with a native port (Connect Four, m,n,k, Nim,
 Othello, checkers), a compiled one (``backend=``; see :mod:`plies.engine.native`).
 
+:func:`mcts` searches by Monte-Carlo tree search instead (UCT with MCTS-Solver and
+chance nodes, seeded) and returns an :class:`MctsResult` with each root move's visits
+and value.
+
 >>> from plies.engine import Limits, search, solve
 >>> from plies.games import get_game
 >>> game = get_game("tictactoe")
@@ -22,6 +26,14 @@ its text, order, UCI form and JSON form.
 
 from plies.engine._context import CHECK_EVERY, CHECK_GAP, StopRequest
 from plies.engine._limits import Limits
+from plies.engine._mcts import (
+    DEFAULT_ITERATIONS,
+    PLAYOUTS,
+    MctsMove,
+    MctsOptions,
+    MctsResult,
+    mcts,
+)
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import (
@@ -57,11 +69,16 @@ __all__ = [
     "CHECK_EVERY",
     "CHECK_GAP",
     "DEFAULT_ALGORITHM",
+    "DEFAULT_ITERATIONS",
     "MAX_PLY",
+    "PLAYOUTS",
     "SCORE_KINDS",
     "WIN",
     "WIN_THRESHOLD",
     "Limits",
+    "MctsMove",
+    "MctsOptions",
+    "MctsResult",
     "NativeTable",
     "Score",
     "ScoreKind",
@@ -74,6 +91,7 @@ __all__ = [
     "describe_score",
     "fallback_reason",
     "iterate",
+    "mcts",
     "score_distance",
     "score_outcome",
     "search",
