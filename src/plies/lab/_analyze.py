@@ -23,20 +23,23 @@ from functools import cached_property
 from typing import Any
 
 from plies._arguments import need_choice, need_int, need_object
+from plies.engine import ALGORITHMS as ENGINE_ALGORITHMS
 from plies.engine import (
-    ALGORITHMS,
     BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
     Limits,
+    MctsOptions,
     Score,
     SearchResult,
     StopRequest,
     TranspositionTable,
     choose_backend,
     iterate,
+    mcts,
     search,
 )
+from plies.errors import SearchError
 from plies.game import BaseGame
 from plies.lab._text import format_line, format_score, score_of
 
@@ -55,6 +58,10 @@ __all__ = [
     "search_table",
 ]
 
+#: The algorithms a position can be analysed with: the engine's alpha-beta family and
+#: Monte-Carlo tree search (``"mcts"``, :func:`plies.engine.mcts`).
+ALGORITHMS: tuple[str, ...] = (*ENGINE_ALGORITHMS, "mcts")
+
 #: The table a search may keep between searches (:func:`search_table`; UCI's ``Hash``).
 SearchTable = TranspositionTable
 #: What :func:`check_backend` asks about: a search or a solve.
@@ -66,9 +73,11 @@ class SearchOptions:
     """How to search a position: the limits (``depth`` in plies, ``nodes``, ``time`` in
     seconds; None: no limit of that kind), the ``algorithm`` (one of
     :data:`ALGORITHMS`), the ``chance`` method of the negamax family (one of
-    :data:`CHANCE_MODES`), a ``seed`` breaking ties at random, and the ``backend``
-    (one of :data:`BACKENDS`; None: native where it runs). Checked when made: a wrong
-    value raises plies' error naming it (see :func:`plies.engine.search`)."""
+    :data:`CHANCE_MODES`), a ``seed`` breaking ties at random (MCTS: its playouts'
+    generator, 0 when None), and the ``backend`` (one of :data:`BACKENDS`; None:
+    native where it runs). ``"mcts"`` runs in Python, within ``nodes`` or ``time``
+    (it has no depth). Checked when made: a wrong value raises plies' error naming it
+    (see :func:`plies.engine.search`)."""
 
     depth: int | None = None
     nodes: int | None = None
@@ -88,6 +97,20 @@ class SearchOptions:
             need_int(self.seed, "seed")
         if self.backend is not None:
             need_choice(self.backend, "backend", BACKENDS)
+        if self.algorithm == "mcts":
+            self._check_mcts()
+
+    def _check_mcts(self) -> None:
+        if self.depth is not None:
+            raise SearchError(
+                f"mcts has no depth limit (got depth {self.depth}): give nodes or time"
+            )
+        if self.backend == "native":
+            raise SearchError("mcts runs in Python only: give backend python or none")
+
+    def mcts_options(self) -> MctsOptions:
+        """The options of :func:`plies.engine.mcts` these options ask for."""
+        return MctsOptions(seed=0 if self.seed is None else self.seed)
 
     def engine_options(self) -> dict[str, Any]:
         """The keywords :func:`plies.engine.search` and :func:`~plies.engine.iterate`
@@ -156,6 +179,8 @@ def analyze(
     Everything is checked before the first depth runs."""
     options = SearchOptions() if options is None else options
     _check_position(game, options)
+    if options.algorithm == "mcts":
+        return iter([_mcts_analysis(game, state, options, stop, progress)])
     results = iterate(
         game, state, stop=stop, progress=progress, table=table, **options.engine_options()
     )
@@ -175,8 +200,30 @@ def analyze_once(
     0 when no depth completed)."""
     options = SearchOptions() if options is None else options
     _check_position(game, options)
+    if options.algorithm == "mcts":
+        return _mcts_analysis(game, state, options, stop, None)
     result = search(game, state, stop=stop, **options.engine_options())
     return Analysis(game, state, result)
+
+
+def _mcts_analysis(
+    game: BaseGame[Any, Any],
+    state: Any,
+    options: SearchOptions,
+    stop: StopRequest | None,
+    progress: Callable[[int], None] | None,
+) -> Analysis:
+    """One Monte-Carlo tree search of ``state`` within ``options``, as an analysis
+    (its depth is the line's length; a proven root's score a win, loss or draw)."""
+    found = mcts(
+        game,
+        state,
+        limits=options.limits,
+        options=options.mcts_options(),
+        stop=stop,
+        progress=progress,
+    )
+    return Analysis(game, state, found.as_search_result())
 
 
 def check_backend(
@@ -196,6 +243,10 @@ def check_backend(
     need_choice(task, "task", TASKS)
     if task == "solve":
         return choose_backend(game, backend, "solve", state)
+    if algorithm == "mcts":
+        if backend == "native":
+            raise SearchError("mcts runs in Python only: give backend python or none")
+        return "python"
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
 
