@@ -62,7 +62,9 @@ def register(subparsers: Any) -> None:
             "move's view: a number (the game's evaluation) or 'win N'/'loss N' for a "
             "proven result N plies away. Ctrl-C stops, prints the best move of the "
             "last completed depth and exits 130. Without a limit the search runs "
-            f"{DEFAULT_TIME:g} s."
+            f"{DEFAULT_TIME:g} s. --algorithm mcts runs a Monte-Carlo tree search "
+            "within --nodes or --time (seeded by --seed) and prints one line: its "
+            "score is an expected utility, or 'win N'/'loss N'/'draw' once proven."
         ),
         epilog=f"Games: {games} (see 'plies games'). "
         "Example: plies analyze connect4 4453 --depth 8",
@@ -85,7 +87,8 @@ def register(subparsers: Any) -> None:
     analyze.add_argument(
         "--seed",
         type=whole_number(0),
-        help="break ties between equal moves at random with this seed",
+        help="break ties between equal moves at random with this seed "
+        "(mcts: the seed of its playouts, default 0)",
     )
     analyze.add_argument(
         "--backend",
@@ -173,7 +176,9 @@ class _Progress:
 def _analyze_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
     """A ``note:`` for each option given that cannot change this search."""
     if args.chance is not None:
-        if not game.has_chance:
+        if args.algorithm == "mcts":
+            note("--chance has no effect with --algorithm mcts (it samples the outcomes)")
+        elif not game.has_chance:
             note(f"--chance has no effect: {game.name} has no chance nodes")
         elif args.algorithm in ("minimax", "expectiminimax", "alphabeta"):
             note(

@@ -1,0 +1,70 @@
+"""``plies analyze --algorithm mcts``: one info line like the other searches, a proven
+win reported as one, seeded runs that repeat, and bad options as one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cli_errors import assert_one_line_error, run
+
+
+def test_mcts_prints_one_info_line_and_the_best_move(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "analyze", "connect4", "4453", "--algorithm", "mcts", "--nodes", "20000"
+    )
+    assert status == 0 and err == ""
+    info, best = out.splitlines()
+    assert re.fullmatch(
+        r"info depth \d+ score expected utility [-+]\d\.\d{3} nodes \d+ nps \d+ "
+        r"time \d+\.\d{3} pv( [1-7])+",
+        info,
+    ), info
+    assert best == f"bestmove {info.split(' pv ')[1].split()[0]}"
+
+
+def test_mcts_reports_a_forced_win_as_a_win(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "analyze", "tictactoe", "1 2 5 9", "--algorithm", "mcts", "--nodes", "100000"
+    )
+    assert status == 0
+    info, best = out.splitlines()
+    assert " score win 3 " in info
+    assert best in ("bestmove 4", "bestmove 7")  # the two forks
+    record_status, record_out, _ = run(
+        capsys,
+        "analyze",
+        "tictactoe",
+        "1 2 5 9",
+        "--algorithm",
+        "mcts",
+        "--nodes",
+        "100000",
+        "--json",
+    )
+    record = json.loads(record_out)
+    assert record_status == 0
+    assert (record["result"], record["distance"], record["exact"]) == ("win", 3, True)
+    assert record["algorithm"] == "mcts" and record["pv"][0] == record["best_move"]
+
+
+def test_the_same_seed_prints_the_same_search(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "othello", "--algorithm", "mcts", "--nodes", "5000", "--json"]
+    first, second = (json.loads(run(capsys, *argv, "--seed", "5")[1]) for _ in range(2))
+    assert (first["pv"], first["score"], first["nodes"]) == (
+        second["pv"],
+        second["score"],
+        second["nodes"],
+    )
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--depth", "3"], ["--backend", "native"], ["--nodes", "0"], ["--seed", "-1"]],
+)
+def test_bad_mcts_options_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    assert_one_line_error(capsys, ["analyze", "connect4", "--algorithm", "mcts", *extra])
