@@ -166,7 +166,7 @@ def test_limits_by_nodes_time_and_stop() -> None:
     assert 2000 <= by_nodes.stats.nodes < 2000 + 200  # one playout over at most
     started = time.perf_counter()
     mcts(game, state, limits=Limits(time=0.2))
-    assert time.perf_counter() - started < 0.6
+    assert time.perf_counter() - started < 1.0  # 0.2 s and one iteration, on a busy machine
     stop = threading.Event()
     stop.set()
     assert mcts(game, state, stop=stop).iterations == 0
