@@ -68,3 +68,42 @@ def test_bad_mcts_options_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], extra: list[str]
 ) -> None:
     assert_one_line_error(capsys, ["analyze", "connect4", "--algorithm", "mcts", *extra])
+
+
+def test_iterations_limit_the_playouts_and_repeat(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "connect4", "4453", "--algorithm", "mcts", "--iterations", "300", "--json"]
+    first, second = (json.loads(run(capsys, *argv)[1]) for _ in range(2))
+    assert first["stats"]["leaves"] == 300  # one playout (or proven leaf) per iteration
+    assert (first["pv"], first["nodes"]) == (second["pv"], second["nodes"])
+    fewer = json.loads(run(capsys, *argv[:-2], "100", "--json")[1])
+    assert fewer["stats"]["leaves"] == 100 and fewer["nodes"] < first["nodes"]
+
+
+def test_iterations_without_mcts_are_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert_one_line_error(capsys, ["analyze", "connect4", "4453", "--iterations", "300"])
+    assert_one_line_error(
+        capsys, ["analyze", "connect4", "--algorithm", "mcts", "--iterations", "0"]
+    )
+    assert_one_line_error(capsys, ["play", "tictactoe", "--human", "none", "--iterations", "300"])
+
+
+def test_a_batch_searches_each_line_within_the_iterations(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("4453\n44\n"))
+    argv = ["analyze", "connect4", "--batch", "-", "--algorithm", "mcts", "--iterations", "200"]
+    status, out, err = run(capsys, *argv, "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and err == ""
+    assert [(r["position"], r["stats"]["leaves"]) for r in records] == [("4453", 200), ("44", 200)]
+
+
+def test_play_engine_against_itself_within_iterations(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "play", "tictactoe", "--human", "none", "--algorithm", "mcts", "--iterations", "400"
+    )
+    assert status == 0
+    moves = [line for line in out.splitlines() if " plays " in line]
+    assert 5 <= len(moves) <= 9 and all("nodes" in line for line in moves)

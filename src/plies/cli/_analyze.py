@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
             "proven result N plies away. Ctrl-C stops, prints the best move of the "
             "last completed depth and exits 130. Without a limit the search runs "
             f"{DEFAULT_TIME:g} s. --algorithm mcts runs a Monte-Carlo tree search "
-            "within --nodes or --time (seeded by --seed) and prints one line: its "
+            "within --iterations, --nodes or --time (seeded by --seed) and prints one line: its "
             "score is an expected utility, or 'win N'/'loss N'/'draw' once proven."
         ),
         epilog=f"Games: {games} (see 'plies games'). "
@@ -73,6 +73,12 @@ def register(subparsers: Any) -> None:
     analyze.add_argument("--depth", type=whole_number(1), help="deepest iteration, in plies")
     analyze.add_argument("--time", type=seconds, help="seconds to search at most")
     analyze.add_argument("--nodes", type=whole_number(1), help="nodes to search at most")
+    analyze.add_argument(
+        "--iterations",
+        type=whole_number(1),
+        metavar="N",
+        help="mcts only: Monte-Carlo iterations (playouts) to run at most",
+    )
     analyze.add_argument(
         "--algorithm",
         choices=ALGORITHMS,
@@ -200,7 +206,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     book = open_book(args.book, game)
     if book is not None and _from_book(book, game, state, args):
         return 0
-    if args.depth is None and args.time is None and args.nodes is None:
+    if _no_limit(args):
         args.time = DEFAULT_TIME
     options = _search_options(args)
     last: Analysis | None = None
@@ -241,9 +247,15 @@ def _from_book(book: Book, game: BaseGame[Any, Any], state: Any, args: argparse.
 # -- batches --------------------------------------------------------------------------
 
 
+def _no_limit(args: argparse.Namespace) -> bool:
+    """Whether ``args`` give no limit at all (depth, nodes, time, iterations)."""
+    return all(getattr(args, name) is None for name in ("depth", "nodes", "time", "iterations"))
+
+
 def _search_options(args: argparse.Namespace) -> SearchOptions:
     """The search ``args`` ask for (the limits, algorithm, chance method, seed, backend)."""
     return SearchOptions(
+        iterations=args.iterations,
         depth=args.depth,
         nodes=args.nodes,
         time=args.time,
@@ -259,8 +271,10 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise PliesError("give positions in the --batch file, not on the command line")
     game = parse_game_spec(args.game)
     _analyze_notes(game, args)
-    if args.depth is None and args.time is None and args.nodes is None:
-        raise PliesError("--batch needs a limit per position: --depth, --nodes or --time")
+    if _no_limit(args):
+        raise PliesError(
+            "--batch needs a limit per position: --depth, --nodes, --time or --iterations"
+        )
     job = AnalyzeLines.of(args.game, _search_options(args), json=args.json, book=args.book)
     items = read_batch(args.batch)
     searched = bad = 0

@@ -110,6 +110,12 @@ def register(subparsers: Any) -> None:
         "--depth is not given; both may be given)",
     )
     play.add_argument(
+        "--iterations",
+        type=whole_number(1),
+        metavar="N",
+        help="with --algorithm mcts: engine runs at most N Monte-Carlo iterations per move",
+    )
+    play.add_argument(
         "--algorithm",
         choices=ALGORITHMS,
         default=DEFAULT_ALGORITHM,
@@ -179,7 +185,11 @@ def _play_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
     if args.human == "both":
         given = [
             option
-            for option, value in (("--depth", args.depth), ("--time", args.time))
+            for option, value in (
+                ("--depth", args.depth),
+                ("--time", args.time),
+                ("--iterations", args.iterations),
+            )
             if value is not None
         ]
         if args.algorithm != DEFAULT_ALGORITHM:
@@ -217,9 +227,13 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
     (:mod:`plies.lab`), as in the web app's game room."""
     room = reached[0]
     game = room.game
-    time_limit = args.time if args.time is not None or args.depth is not None else DEFAULT_TIME
+    limited = args.time is not None or args.depth is not None or args.iterations is not None
     options = SearchOptions(
-        depth=args.depth, time=time_limit, algorithm=args.algorithm, backend=args.backend
+        depth=args.depth,
+        time=args.time if limited else DEFAULT_TIME,
+        iterations=args.iterations,
+        algorithm=args.algorithm,
+        backend=args.backend,
     )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dice = random.Random(seed)

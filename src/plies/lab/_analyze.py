@@ -74,8 +74,9 @@ class SearchOptions:
     seconds; None: no limit of that kind), the ``algorithm`` (one of
     :data:`ALGORITHMS`), the ``chance`` method of the negamax family (one of
     :data:`CHANCE_MODES`), a ``seed`` breaking ties at random (MCTS: its playouts'
-    generator, 0 when None), and the ``backend`` (one of :data:`BACKENDS`; None:
-    native where it runs). ``"mcts"`` runs in Python, within ``nodes`` or ``time``
+    generator, 0 when None), the ``backend`` (one of :data:`BACKENDS`; None:
+    native where it runs) and, for ``"mcts"`` only, ``iterations`` (None: no limit of
+    that kind). ``"mcts"`` runs in Python, within ``iterations``, ``nodes`` or ``time``
     (it has no depth). Checked when made: a wrong value raises plies' error naming it
     (see :func:`plies.engine.search`)."""
 
@@ -86,6 +87,7 @@ class SearchOptions:
     chance: str = "star1"
     seed: int | None = None
     backend: str | None = None
+    iterations: int | None = None
     limits: Limits = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -97,13 +99,23 @@ class SearchOptions:
             need_int(self.seed, "seed")
         if self.backend is not None:
             need_choice(self.backend, "backend", BACKENDS)
+        if self.iterations is not None:
+            self._check_iterations()
         if self.algorithm == "mcts":
             self._check_mcts()
+
+    def _check_iterations(self) -> None:
+        need_int(self.iterations, "iterations", minimum=1, error=SearchError)
+        if self.algorithm != "mcts":
+            raise SearchError(
+                f"iterations are a limit of mcts only (got iterations {self.iterations} with "
+                f"algorithm {self.algorithm}): give depth, nodes or time"
+            )
 
     def _check_mcts(self) -> None:
         if self.depth is not None:
             raise SearchError(
-                f"mcts has no depth limit (got depth {self.depth}): give nodes or time"
+                f"mcts has no depth limit (got depth {self.depth}): give iterations, nodes or time"
             )
         if self.backend == "native":
             raise SearchError("mcts runs in Python only: give backend python or none")
@@ -219,6 +231,7 @@ def _mcts_analysis(
         game,
         state,
         limits=options.limits,
+        iterations=options.iterations,
         options=options.mcts_options(),
         stop=stop,
         progress=progress,

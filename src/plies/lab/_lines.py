@@ -87,7 +87,7 @@ def _json_line_number(output: str) -> str:
 class AnalyzeLines:
     """The work on one line of ``analyze --batch``: search the position to the limits
     and keep the last completed depth; a pure function of the line (given a depth or
-    node limit: a time limit depends on the machine), run the same way here and on a
+    node or iteration limit: a time limit depends on the machine), run the same way here and on a
     Dask worker (:mod:`plies.cluster`).
 
     Its output is ``<position> <score> <best move> <depth>`` (score ``win:N``,
@@ -109,6 +109,8 @@ class AnalyzeLines:
     backend: str | None = None
     #: An opening book (``--book``) answering the positions whose best move it knows.
     book: str | None = None
+    #: MCTS's iterations per position (``--iterations``; deterministic, as ``nodes``).
+    iterations: int | None = None
 
     @classmethod
     def of(
@@ -173,7 +175,12 @@ class AnalyzeLines:
         return LineResult(number, output=output, nodes=stats.nodes, seconds=stats.time)
 
     def _limits_text(self) -> str:
-        given = {"depth": self.depth, "nodes": self.nodes, "time": self.time}
+        given = {
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "time": self.time,
+            "iterations": self.iterations,
+        }
         return " ".join(f"--{name} {value:g}" for name, value in given.items() if value)
 
     def item_key(self, number: int, text: str) -> str:
