@@ -1,5 +1,6 @@
 """Explicit game trees: read them in the notations courses use, search them with
-minimax, alpha-beta, negamax or expectiminimax, and explain every step.
+minimax, alpha-beta, negamax or expectiminimax, and explain every step; or run
+Monte-Carlo tree search on them step by step (:func:`mcts_tree`).
 
 >>> from plies import trees
 >>> tree = trees.parse("[[3,12,8],[2,4,6],[14,5,2]]")   # AIMA Figure 5.2
@@ -41,6 +42,17 @@ from plies.trees._format import (
     write_result_json,
 )
 from plies.trees._guided import guided_tree
+from plies.trees._mcts import (
+    MAX_MCTS_ITERATIONS,
+    MctsChild,
+    MctsChoice,
+    MctsResult,
+    MctsStep,
+    convergence_line,
+    mcts_tree,
+    narrate_mcts,
+    narrate_step,
+)
 from plies.trees._model import (
     Kind,
     Node,
@@ -74,6 +86,7 @@ from plies.trees._search import alphabeta, exact_values, expectiminimax, minimax
 __all__ = [
     "ALGORITHMS",
     "BACKENDS",
+    "MAX_MCTS_ITERATIONS",
     "NATIVE_MIN_NODES",
     "NOTATIONS",
     "ORDERS",
@@ -85,6 +98,10 @@ __all__ = [
     "Event",
     "Exit",
     "Kind",
+    "MctsChild",
+    "MctsChoice",
+    "MctsResult",
+    "MctsStep",
     "Node",
     "NodeRecord",
     "Number",
@@ -96,6 +113,7 @@ __all__ = [
     "alphabeta",
     "check_bounds",
     "compare",
+    "convergence_line",
     "exact_values",
     "expectiminimax",
     "format_number",
@@ -106,9 +124,12 @@ __all__ = [
     "json_number",
     "knuth_moore_minimum",
     "letter_names",
+    "mcts_tree",
     "minimax",
     "narrate",
     "narrate_event",
+    "narrate_mcts",
+    "narrate_step",
     "negamax",
     "parse",
     "parse_number",
