@@ -48,6 +48,7 @@ from plies.lab._analyze import (
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
 from plies.lab._expected import keeps_score, split_expected
 from plies.lab._games import game_tree, load_game, read_game_tree
+from plies.lab._mcts_tree import MCTS_ALGORITHM, MCTS_STEPS_CAP, mcts_document, run_mcts_tree
 from plies.lab._room import (
     Outcome,
     Room,
@@ -90,6 +91,8 @@ __all__ = [
     "MAX_COMPLEXITY_WORK",
     "MAX_DIGITS",
     "MAX_NUMBERS",
+    "MCTS_ALGORITHM",
+    "MCTS_STEPS_CAP",
     "MIN_TABLE_ENTRIES",
     "NATIVE_TABLE_ENTRIES",
     "OPENSPIEL",
@@ -147,6 +150,7 @@ __all__ = [
     "keeps_score",
     "load_game",
     "lp_lab",
+    "mcts_document",
     "measure_complexity",
     "measured_tree",
     "node_name",
@@ -168,6 +172,7 @@ __all__ = [
     "room_of",
     "room_state",
     "run",
+    "run_mcts_tree",
     "score_of",
     "score_token",
     "search_document",
