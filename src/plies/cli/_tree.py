@@ -27,11 +27,14 @@ from plies.cli._console import output_console
 from plies.cluster import LineResult
 from plies.errors import LimitError, PliesError
 from plies.lab import (
+    MCTS_ALGORITHM,
     LabOptions,
     compare_document,
+    mcts_document,
     read_game_tree,
     read_tree,
     run,
+    run_mcts_tree,
     search_document,
     with_bounds,
 )
@@ -39,13 +42,16 @@ from plies.trees import (
     ALGORITHMS,
     NOTATIONS,
     ORDERS,
+    MctsResult,
     SearchOptions,
     Tree,
     TreeResult,
+    convergence_line,
     format_number,
     format_tree,
     guided_tree,
     narrate,
+    narrate_mcts,
     parse_number,
     plain_tree_lines,
     random_tree,
@@ -103,6 +109,21 @@ def _number_pair(text: str) -> tuple[float | int, float | int]:
 
 _positive = whole_number(1)
 _natural = whole_number(0)
+
+#: Iterations of ``--algorithm mcts`` unless --iterations says otherwise, and how many
+#: of them the text output narrates in full.
+MCTS_DEFAULT_ITERATIONS = 1000
+MCTS_NARRATED = 10
+
+
+def _exploration(text: str) -> float:
+    try:
+        c = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not (0 <= c < math.inf):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, not {text!r}")
+    return c
 
 
 def _draw_extension() -> Any:
@@ -216,10 +237,25 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
     alg = p.add_argument_group("search")
     alg.add_argument(
         "--algorithm",
-        choices=ALGORITHMS,
+        choices=(*ALGORITHMS, MCTS_ALGORITHM),
         default=None,
         help="minimax, alphabeta (the default), negamax (with alpha-beta "
-        "pruning) or expectiminimax (chance nodes; the default for them)",
+        "pruning), expectiminimax (chance nodes; the default for them) or mcts "
+        "(Monte-Carlo tree search, step by step: see --iterations, --exploration, --seed)",
+    )
+    alg.add_argument(
+        "--iterations",
+        type=_positive,
+        metavar="N",
+        default=None,
+        help=f"iterations of --algorithm mcts (default {MCTS_DEFAULT_ITERATIONS})",
+    )
+    alg.add_argument(
+        "--exploration",
+        type=_exploration,
+        metavar="C",
+        default=None,
+        help="the exploration constant of --algorithm mcts's UCB (default sqrt(2))",
     )
     alg.add_argument(
         "--strict",
@@ -244,8 +280,8 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
         "--seed",
         type=whole_number(),
         default=None,
-        help="seed for --order random and --random (default: 0 for ordering, "
-        "a fresh one for --random, printed)",
+        help="seed for --order random, --random and --algorithm mcts (default: 0 for "
+        "ordering and mcts, a fresh one for --random, printed)",
     )
     alg.add_argument(
         "--depth-limit",
@@ -461,6 +497,13 @@ def run_tree(args: argparse.Namespace) -> int:
     drawing = extension is not None and extension.wants_drawing(args)
     if drawing and (args.batch or args.compare):
         raise PliesError("drawing options cannot be combined with --batch or --compare")
+    if args.algorithm == MCTS_ALGORITHM:
+        if args.batch:
+            raise PliesError("--algorithm mcts cannot be combined with --batch")
+        return _run_mcts(args, drawing=drawing)
+    for option in ("iterations", "exploration"):
+        if getattr(args, option) is not None:
+            raise PliesError(f"--{option} works with --algorithm mcts only")
     if args.batch:
         return _run_batch(args)
     for option in ("workers", "scheduler", "out", "resume"):
@@ -490,6 +533,81 @@ def run_tree(args: argparse.Namespace) -> int:
     show = args.show_tree if args.show_tree is not None else len(tree) <= SHOW_TREE_MAX_NODES
     _print_report(tree, result, args, show=show, narrate_on=narrate_on)
     return 0
+
+
+#: The options of the exact searches, which Monte-Carlo tree search does not take,
+#: with the value each has when not given.
+_EXACT_ONLY = {
+    "strict": None,
+    "fail_hard": False,
+    "order": "given",
+    "depth_limit": None,
+    "window": None,
+    "no_star1": False,
+    "compare": False,
+}
+
+
+def _run_mcts(args: argparse.Namespace, *, drawing: bool) -> int:
+    """``--algorithm mcts``: the narrated iterations, the root moves' table and the
+    convergence line, or the JSON document."""
+    for name, unset in _EXACT_ONLY.items():
+        if getattr(args, name) != unset:
+            option = "--" + name.replace("_", "-")
+            raise PliesError(f"{option} does not apply to --algorithm mcts")
+    if drawing:
+        raise PliesError("drawing options cannot be combined with --algorithm mcts")
+    for option in ("workers", "scheduler", "out", "resume"):
+        if getattr(args, option, None) is not None:
+            raise PliesError(f"--{option} works with --batch only")
+    tree = build_tree(args)
+    iterations = MCTS_DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    result = run_mcts_tree(tree, iterations=iterations, seed=args.seed, c=args.exploration)
+    if args.json:
+        doc = mcts_document(result)
+        if args.random:
+            doc["tree"] = format_tree(tree)
+        _print_json(doc)
+        return 0
+    _print_mcts(tree, result, args)
+    return 0
+
+
+def _print_mcts(tree: Tree, result: MctsResult, args: argparse.Namespace) -> None:
+    console = output_console()
+    if args.random:
+        console.print(f"Random tree (seed {args.seed}): {format_tree(tree)}")
+    console.print(
+        f"[bold]Tree[/bold]: {len(tree)} nodes, {tree.leaf_count} leaves, "
+        f"height {tree.height}, {tree.kind[0].upper()} root"
+    )
+    console.print(
+        f"[bold]Search[/bold]: mcts (UCT), {result.iterations} iterations, seed "
+        f"{result.seed}, c = {result.c:.4g}, values scaled to [0, 1] by the leaf range "
+        "for UCB, shown in the tree's units"
+    )
+    if args.narrate is not False:
+        console.print()
+        for line in narrate_mcts(result, MCTS_NARRATED):
+            console.print(line, highlight=False, markup=False)
+        hidden = result.iterations - min(MCTS_NARRATED, len(result.steps))
+        if hidden > 0:
+            console.print(f"... {hidden} more iterations (--json shows the first steps)")
+    console.print()
+    table = Table(title="Root moves", title_justify="left")
+    for column in ("move", "visits", "mean value", "UCB (scaled)", "minimax value"):
+        table.add_column(column, justify="left" if column == "move" else "right")
+    for child in result.children:
+        name = child.name if child.move is None else f"{child.name} ({child.move})"
+        table.add_row(
+            name,
+            str(child.visits),
+            "-" if child.value is None else format_number(round(child.value, 3)),
+            "inf" if math.isinf(child.ucb) else f"{child.ucb:.3f}",
+            format_number(child.exact),
+        )
+    console.print(table)
+    console.print(convergence_line(result), highlight=False)
 
 
 def _print_json(doc: Any) -> None:
