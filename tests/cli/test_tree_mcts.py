@@ -105,3 +105,11 @@ def test_bad_options_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     assert_one_line_error(capsys, ["tree", *argv])
+
+
+def test_a_game_tree_lists_its_moves_once(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--game", "tictactoe:5 1 9", "--algorithm", "mcts", "--iterations", "300")
+    out = run(capsys, *args, "--no-narrate")
+    assert "│ 3    │" in out and "3 (3)" not in out
+    doc = json.loads(run(capsys, *args, "--json"))
+    assert [c["move"] for c in doc["children"]] == ["3", "7", "2", "4", "6", "8"]

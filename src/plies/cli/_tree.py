@@ -598,7 +598,7 @@ def _print_mcts(tree: Tree, result: MctsResult, args: argparse.Namespace) -> Non
     for column in ("move", "visits", "mean value", "UCB (scaled)", "minimax value"):
         table.add_column(column, justify="left" if column == "move" else "right")
     for child in result.children:
-        name = child.name if child.move is None else f"{child.name} ({child.move})"
+        name = child.name if child.move in (None, child.name) else f"{child.name} ({child.move})"
         table.add_row(
             name,
             str(child.visits),
