@@ -37,7 +37,14 @@ from plies.engine import StopRequest
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
-from plies.lab._analyze import Analysis, SearchOptions, analyze, analyze_once
+from plies.lab._analyze import (
+    ALGORITHMS,
+    DEFAULT_ALGORITHM,
+    Analysis,
+    SearchOptions,
+    analyze,
+    analyze_once,
+)
 from plies.lab._games import MAX_GAME_TREE_NODES, picture
 from plies.lab._text import format_score
 
@@ -474,7 +481,11 @@ def _last_cells(room: Room, board: Board | None) -> list[list[int]]:
 # -- the engine -----------------------------------------------------------------------
 
 
-def _limits(depth: int | None, seconds: float | None) -> SearchOptions:
+def _limits(depth: int | None, seconds: float | None, algorithm: str) -> SearchOptions:
+    if algorithm not in ALGORITHMS:
+        raise RoomError(f"the algorithm is one of {', '.join(ALGORITHMS)}, not {algorithm!r:.40}")
+    if algorithm == "mcts" and (depth is not None or seconds is None):
+        raise RoomError(f"mcts searches within a number of seconds, not a depth (got {depth!r})")
     if depth is None and seconds is None:
         raise RoomError("the engine needs a depth or a number of seconds")
     if depth is not None and (
@@ -490,7 +501,9 @@ def _limits(depth: int | None, seconds: float | None) -> SearchOptions:
             f"the time is a number of seconds above 0 and at most {MAX_ROOM_SECONDS:g}, "
             f"not {seconds!r}"
         )
-    return SearchOptions(depth=depth or MAX_ROOM_DEPTH, time=seconds)
+    if algorithm == "mcts":
+        return SearchOptions(time=seconds, algorithm=algorithm)
+    return SearchOptions(depth=depth or MAX_ROOM_DEPTH, time=seconds, algorithm=algorithm)
 
 
 def think(
@@ -498,6 +511,7 @@ def think(
     *,
     depth: int | None = None,
     seconds: float | None = None,
+    algorithm: str = DEFAULT_ALGORITHM,
     stop: StopRequest | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The engine on the current position: one ``{"kind": "info", ...}`` per completed
@@ -505,7 +519,8 @@ def think(
     ``nodes``, ``nps``, ``time``), then ``{"kind": "best", "index", "text",
     "depth", "score", "stopped"}``: the move it would play (``stopped``: a limit or
     ``stop`` cut the last depth short, or no depth finished and the move is the
-    first of the game's ordering).
+    first of the game's ordering). ``algorithm`` is one of :data:`plies.lab.ALGORITHMS`;
+    ``"mcts"`` searches within ``seconds`` (no depth) and gives one ``info``.
 
     The limits are checked before anything runs (:class:`RoomError`); the first item
     comes only after the position was checked to be one where a player moves.
@@ -513,7 +528,7 @@ def think(
     _need_room(room)
     if stop is not None and not isinstance(stop, threading.Event) and not callable(stop):
         raise RoomError(f"stop must be a threading.Event, a callable or None, not {stop!r:.40}")
-    options = _limits(depth, seconds)
+    options = _limits(depth, seconds, algorithm)
     need_player_to_move(room)
     return _thinking(room.game, room.state, options, stop)
 

@@ -49,13 +49,17 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def _strength(data: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     """The engine's ``depth`` and ``seconds`` from a request, at most ``max_seconds``
-    whichever was asked for (a depth alone still stops at the server's limit)."""
+    whichever was asked for (a depth alone still stops at the server's limit), and its
+    ``algorithm`` where the request names one."""
     depth, seconds = data.get("depth"), data.get("seconds")
     if depth is None and seconds is None:
         raise RequestError("the request needs a 'depth' or 'seconds' for the engine")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > max_seconds:
         raise LimitError(f"seconds must be at most {max_seconds:g}, this server's limit")
-    return {"depth": depth, "seconds": max_seconds if seconds is None else seconds}
+    strength = {"depth": depth, "seconds": max_seconds if seconds is None else seconds}
+    if data.get("algorithm") is not None:
+        strength["algorithm"] = data["algorithm"]  # checked by the room (plies.lab.think)
+    return strength
 
 
 class _Search:
