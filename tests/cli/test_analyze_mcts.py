@@ -18,7 +18,7 @@ def test_mcts_prints_one_info_line_and_the_best_move(capsys: pytest.CaptureFixtu
     assert status == 0 and err == ""
     info, best = out.splitlines()
     assert re.fullmatch(
-        r"info depth \d+ score expected utility [-+]\d\.\d{3} nodes \d+ nps \d+ "
+        r"info depth \d+ score playouts [-+]\d\.\d{3} nodes \d+ nps \d+ "
         r"time \d+\.\d{3} pv( [1-7])+",
         info,
     ), info

@@ -141,7 +141,7 @@ def test_statistics_count_the_root_moves_and_nodes() -> None:
         (move.visits for move in found.moves), reverse=True
     )
     assert found.stats.nodes > found.tree_nodes > 0 and found.stats.nps > 0
-    assert found.score.kind == "expected" and found.pv[0] == found.best_move
+    assert found.score.kind == "playouts" and found.pv[0] == found.best_move
 
 
 def test_chance_nodes_are_sampled_and_score_an_expectation() -> None:
@@ -206,3 +206,20 @@ def test_bad_options_are_one_line_errors(call: Any, error: type[Exception], word
         call()
     message = str(raised.value)
     assert words in message and "\n" not in message
+
+
+def test_an_unproven_score_reads_as_playouts_without_chance_and_expected_with() -> None:
+    from plies.lab import format_score, score_of
+
+    connect4 = get_game("connect4")
+    found = mcts(connect4, connect4.parse_position("4453"), iterations=300)
+    assert not found.exact and found.score.kind == "playouts"
+    assert str(found.score).startswith("playouts ")
+    analysis = score_of(connect4, found.as_search_result())
+    assert analysis == found.score and format_score(analysis, "token").startswith("playouts:")
+    assert Score.parse(str(found.score)) == Score.parse(format_score(found.score, "token"))
+    assert Score.loss(3) < Score.playouts(0.9) < Score.win(9)
+    pig = get_game("pig")
+    rolled = mcts(pig, pig.initial_state(), iterations=200)
+    assert rolled.score.kind == "expected"
+    assert str(score_of(pig, rolled.as_search_result())).startswith("expected utility ")

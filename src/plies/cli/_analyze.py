@@ -64,7 +64,8 @@ def register(subparsers: Any) -> None:
             "last completed depth and exits 130. Without a limit the search runs "
             f"{DEFAULT_TIME:g} s. --algorithm mcts runs a Monte-Carlo tree search "
             "within --iterations, --nodes or --time (seeded by --seed) and prints one line: its "
-            "score is an expected utility, or 'win N'/'loss N'/'draw' once proven."
+            "score is the mean of its playouts ('playouts +0.045'; an expected "
+            "utility in a game with chance), or 'win N'/'loss N'/'draw' once proven."
         ),
         epilog=f"Games: {games} (see 'plies games'). "
         "Example: plies analyze connect4 4453 --depth 8",

@@ -20,7 +20,8 @@ soon as one child is, and proven otherwise once all its children are (the best o
 them). A proven root ends the search; its score is then a win or loss in N plies
 (N: the length of the forced line found, which may be longer than the fastest one).
 Games with chance nodes are searched without the solver (an expectation proves no
-result): their score is an expected utility.
+result): their score is an expected utility. Elsewhere an unproven score is the mean
+of the playouts (``playouts +0.035``), an estimate rather than the game's value.
 """
 
 from __future__ import annotations
@@ -95,8 +96,9 @@ class MctsResult:
     plies as :mod:`plies.engine._scores` encodes it; else the mean utility times
     ``WIN``, an expectation), the principal line ``pv`` (most visited children),
     ``iterations`` run, ``exact`` (the root was proven), ``moves`` (each root move's
-    statistics, most visited first), ``tree_nodes`` (nodes in the tree) and ``stats``
-    (``nodes``: every state entered, in the tree and in playouts; ``time``; ``nps``)."""
+    statistics, most visited first), ``tree_nodes`` (nodes in the tree), ``stats``
+    (``nodes``: every state entered, in the tree and in playouts; ``time``; ``nps``)
+    and ``chance`` (the game has chance nodes)."""
 
     value: float
     best_move: Any
@@ -106,15 +108,20 @@ class MctsResult:
     moves: tuple[MctsMove, ...]
     tree_nodes: int
     stats: SearchStats
+    #: Whether the game has chance nodes (then an unproven value is an expectation).
+    chance: bool = False
 
     @property
     def score(self) -> Score:
-        """A proven root's win, loss or draw; else the expected utility."""
+        """A proven root's win, loss or draw; else the mean of the playouts: an
+        expected utility in a game with chance nodes, else :meth:`Score.playouts`."""
         if self.exact:
             if self.value == 0:
                 return Score.draw()
             return Score.from_value(self.value)
-        return Score.expected(self.value / WIN)
+        if self.chance:
+            return Score.expected(self.value / WIN)
+        return Score.playouts(self.value / WIN)
 
     def as_search_result(self) -> SearchResult:
         """This result as the engine's :class:`~plies.engine.SearchResult` (algorithm
@@ -443,6 +450,7 @@ def _result(search: _Search, root: _Node, done: int, elapsed: float) -> MctsResu
         moves=moves,
         tree_nodes=search.tree_nodes,
         stats=stats,
+        chance=search.game.has_chance,
     )
 
 

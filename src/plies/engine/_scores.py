@@ -89,14 +89,17 @@ def describe_score(score: float) -> str:
 
 
 #: What a :class:`Score` says: a heuristic ``value``, a proven ``win`` or ``loss``, a
-#: proven ``draw``, or an ``expected`` utility (games with chance nodes).
-ScoreKind = Literal["value", "win", "loss", "draw", "expected"]
-SCORE_KINDS: tuple[ScoreKind, ...] = ("value", "win", "loss", "draw", "expected")
+#: proven ``draw``, an ``expected`` utility (games with chance nodes), or the mean value
+#: of Monte-Carlo ``playouts`` (MCTS in a game without chance: not the game's value).
+ScoreKind = Literal["value", "win", "loss", "draw", "expected", "playouts"]
+SCORE_KINDS: tuple[ScoreKind, ...] = ("value", "win", "loss", "draw", "expected", "playouts")
 
 #: ``win in 5``, ``win 5``, ``win:5``, ``win`` (and the same for loss).
 _OUTCOME_TEXT = re.compile(r"(win|loss)(?:(?: in |:| )(\d+))?")
 #: ``expected utility +0.718`` (also ``expected +0.718`` and ``expected:+0.718``).
 _EXPECTED_TEXT = re.compile(r"expected(?: utility | |:)([-+]?\d+(?:\.\d+)?)")
+#: ``playouts +0.035`` (also ``playouts:+0.035``).
+_PLAYOUTS_TEXT = re.compile(r"playouts[ :]([-+]?\d+(?:\.\d+)?)")
 #: UCI's ``mate N`` / ``mate -N`` (moves) and ``cp N``.
 _UCI_TEXT = re.compile(r"(mate|cp) ([-+]?\d+)")
 
@@ -109,10 +112,13 @@ class Score:
     ``"win"``/``"loss"`` a proven result ``plies`` plies from the position (None when
     only the result is known: a weak solve), a ``"draw"`` a proven draw, and an
     ``"expected"`` score an expected utility (``utility``) of a game with chance
-    nodes: it mixes wins and losses and proves neither. ``value`` is always the
+    nodes: it mixes wins and losses and proves neither. A ``"playouts"`` score is the
+    mean utility (``utility``) of a Monte-Carlo search's random playouts in a game
+    without chance: an estimate of how the position plays out at random, not the
+    game's value. ``value`` is always the
     engine's number it stands for (:func:`terminal_score`'s encoding).
 
-    Order: any loss < any value, draw or expectation (by ``value``) < any win; a
+    Order: any loss < any value, draw, expectation or playouts (by ``value``) < any win; a
     later loss is higher than a sooner one, a sooner win higher than a later one.
 
     >>> Score.from_value(WIN - 5)
@@ -175,6 +181,12 @@ class Score:
         return cls("expected", need_number(utility, "utility", error=SearchError) * WIN)
 
     @classmethod
+    def playouts(cls, utility: float) -> Score:
+        """The mean utility of Monte-Carlo playouts in a game without chance (an
+        estimate, not a proven result nor the game's value)."""
+        return cls("playouts", need_number(utility, "utility", error=SearchError) * WIN)
+
+    @classmethod
     def from_value(cls, value: float, *, chance: bool = False) -> Score:
         """The meaning of engine score ``value``. ``chance``: the game has chance nodes
         (:attr:`~plies.game.BaseGame.has_chance`), so a value beyond
@@ -227,8 +239,9 @@ class Score:
 
     @property
     def utility(self) -> float | None:
-        """The expected utility of an ``"expected"`` score (``value / WIN``), else None."""
-        return self._value / WIN if self._kind == "expected" else None
+        """The mean utility of an ``"expected"`` or ``"playouts"`` score (``value /
+        WIN``), else None."""
+        return self._value / WIN if self._kind in ("expected", "playouts") else None
 
     # -- order ------------------------------------------------------------------------
 
@@ -282,7 +295,7 @@ class Score:
 
     def __str__(self) -> str:
         """``win in 5``, ``loss in 4``, ``win`` (distance unknown), ``draw``,
-        ``expected utility +0.718`` or the heuristic value (an integer as one,
+        ``expected utility +0.718``, ``playouts +0.035`` or the heuristic value (an integer as one,
         else four significant digits)."""
         if self._kind in ("win", "loss"):
             return self._kind if self._plies is None else f"{self._kind} in {self._plies}"
@@ -290,6 +303,8 @@ class Score:
             return "draw"
         if self._kind == "expected":
             return f"expected utility {self._value / WIN:+.3f}"
+        if self._kind == "playouts":
+            return f"playouts {self._value / WIN:+.3f}"
         value = self._value
         return str(int(value)) if value == int(value) else f"{value:.4g}"
 
@@ -300,6 +315,8 @@ class Score:
             return "Score.draw()"
         if self._kind == "expected":
             return f"Score.expected({self._value / WIN!r})"
+        if self._kind == "playouts":
+            return f"Score.playouts({self._value / WIN!r})"
         return f"Score.heuristic({self._value!r})"
 
     def uci(self) -> str:
@@ -339,6 +356,8 @@ class Score:
             return cls.win(plies) if found[1] == "win" else cls.loss(plies)
         if found := _EXPECTED_TEXT.fullmatch(words):
             return cls.expected(float(found[1]))
+        if found := _PLAYOUTS_TEXT.fullmatch(words):
+            return cls.playouts(float(found[1]))
         if found := _UCI_TEXT.fullmatch(words):
             number = int(found[2])
             if found[1] == "cp":

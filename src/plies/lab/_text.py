@@ -16,7 +16,9 @@ uci       ``mate 3``                   ``plies uci``
 ========  ===========================  ==============================
 
 Heuristic values and draws read the same in every style but ``uci`` (``cp N``);
-an expected utility is ``expected utility +0.718``, as one word ``expected:+0.718``.
+an expected utility is ``expected utility +0.718``, as one word ``expected:+0.718``;
+the mean of an unproven Monte-Carlo search's playouts in a game without chance is
+``playouts +0.035`` (``playouts:+0.035``), an estimate rather than the game's value.
 
 >>> from plies.engine import Limits, search
 >>> from plies.games import get_game
@@ -34,7 +36,7 @@ from typing import Any, Literal
 from plies._arguments import need_choice, need_object, shown
 from plies.engine import Score, SearchResult, SolveResult
 from plies.errors import ArgumentTypeError
-from plies.game import BaseGame
+from plies.game import WIN, BaseGame
 
 __all__ = ["SCORE_STYLES", "ScoreStyle", "format_line", "format_score", "score_of"]
 
@@ -55,13 +57,17 @@ def format_line(game: BaseGame[Any, Any], state: Any, moves: Sequence[Any]) -> l
 
 def score_of(game: BaseGame[Any, Any], result: SearchResult | SolveResult) -> Score:
     """What ``result``'s value means in ``game``: in a game with chance nodes a large
-    value is an expected utility, never a proven win (:meth:`Score.from_value`)."""
+    value is an expected utility, never a proven win (:meth:`Score.from_value`); an
+    unproven Monte-Carlo search of a game without chance is the mean of its playouts
+    (:meth:`Score.playouts`)."""
     need_object(game, BaseGame, "game")
     if not isinstance(result, SearchResult | SolveResult):
         wanted = "a SearchResult or SolveResult"
         raise ArgumentTypeError(f"result must be {wanted}, not {shown(result)}")
     if isinstance(result, SolveResult):
         return result.score
+    if result.algorithm == "mcts" and not result.exact and not game.has_chance:
+        return Score.playouts(result.value / WIN)
     return Score.from_value(result.value, chance=game.has_chance or result.chance)
 
 
@@ -73,6 +79,8 @@ def format_score(score: Score, style: ScoreStyle = "text") -> str:
         return score.uci()
     if style == "token" and score.kind == "expected":
         return str(score).replace("expected utility ", "expected:")
+    if style == "token" and score.kind == "playouts":
+        return str(score).replace(" ", ":")
     if score.kind not in ("win", "loss") or score.plies is None or style == "text":
         return str(score)
     separator = ":" if style == "token" else " "
