@@ -8,6 +8,9 @@
   // Games the engine searches to their end at once by default (depth: their longest
   // game at the start); the others get a time limit.
   const SEARCHED_BY_DEPTH = {tictactoe: 9, nim: 12};
+  // The engine's algorithm from the address (?algorithm=mcts), else the server's
+  // default; Monte-Carlo tree search has no depth, so it always thinks for seconds.
+  const ALGORITHM = new URLSearchParams(window.location.search).get('algorithm');
 
   let state = null;        // the last room state from the server
   let flipped = false;
@@ -110,7 +113,11 @@
 
   function strength() {
     const value = Number($('strength').value);
-    return $('limit-kind').value === 'depth' ? {depth: Math.round(value)} : {seconds: value};
+    if (ALGORITHM === 'mcts') {
+      return {seconds: $('limit-kind').value === 'depth' ? 1 : value, algorithm: ALGORITHM};
+    }
+    const limit = $('limit-kind').value === 'depth' ? {depth: Math.round(value)} : {seconds: value};
+    return ALGORITHM ? {...limit, algorithm: ALGORITHM} : limit;
   }
 
   function isEngine(player) {
@@ -164,6 +171,7 @@
     query.set('side0', $('side0').value);
     query.set('side1', $('side1').value);
     query.set($('limit-kind').value, $('strength').value);
+    if (ALGORITHM) query.set('algorithm', ALGORITHM);
     $('share').href = '/play?' + query.toString();
     window.history.replaceState(null, '', $('share').href);
     showStatus();
