@@ -63,19 +63,9 @@ class _Fit:
         return min(0.9, self.triangle * 0.6)
 
 
-def _slots(tree: Tree) -> list[float]:
-    """Each node's place across, in leaf slots: leaves one apart, a parent over the
-    middle of its first and last child (the lab's layout)."""
-    x = [0.0] * len(tree)
-    for node in range(len(tree) - 1, -1, -1):
-        kids = tree.children[node]
-        x[node] = (x[kids[0]] + x[kids[-1]]) / 2 if kids else float(tree.leaf_index[node])
-    return x
-
-
 def _inner_gap(tree: Tree) -> float:
     """The least distance (in slots) between two inner nodes on one row."""
-    x = _slots(tree)
+    x = [across for across, _ in draw.node_positions(tree)]  # the lab's layout
     rows: dict[int, list[float]] = {}
     for node in range(len(tree)):
         if tree.kind[node] != "leaf":

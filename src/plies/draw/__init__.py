@@ -46,6 +46,7 @@ from plies.draw._dot import GraphvizError, render_dot
 from plies.draw._dot import to_dot as _dot_text
 from plies.draw._errors import DrawError
 from plies.draw._html import to_html as _html_page
+from plies.draw._layout import positions as node_positions
 from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, check_png
 from plies.draw._mermaid import to_mermaid as _mermaid_text
 from plies.draw._png import svg_to_png
@@ -82,6 +83,7 @@ __all__ = [
     "format_for",
     "iter_steps",
     "lp_svg",
+    "node_positions",
     "render",
     "replay",
     "repr_html",
