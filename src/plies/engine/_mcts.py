@@ -320,11 +320,16 @@ class _Search:
 
     def back_up(self, node: _Node | None, reward: float) -> None:
         """Add ``reward`` to ``node`` and its ancestors, proving them where it can."""
+        # A node's proof can change only when the child it was reached through is
+        # proven (proofs and expansions happen only on this path), so ``prove`` runs
+        # only then instead of scanning the children at every node of every iteration.
+        child_proven = True
         while node is not None:
             node.visits += 1
             node.total += reward
-            if self.solver and node.proven is None and not node.is_chance:
+            if self.solver and child_proven and node.proven is None and not node.is_chance:
                 self.prove(node)
+            child_proven = node.proven is not None
             node = node.parent
 
     def prove(self, node: _Node) -> None:
