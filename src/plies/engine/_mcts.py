@@ -36,6 +36,7 @@ from typing import Any
 from plies._arguments import need_bool, need_choice, need_int, need_number, need_object
 from plies.engine._context import StopRequest, stop_callable
 from plies.engine._limits import MAX_PLY, Limits
+from plies.engine._negamax import unchecked_play
 from plies.engine._result import SearchResult, SearchStats
 from plies.engine._scores import Score, terminal_score
 from plies.errors import SearchError
@@ -197,7 +198,7 @@ class _Search:
         self.terminal_value = game.terminal_value
         self.to_move = game.to_move
         self.legal_moves = game.legal_moves
-        self.play = game.play_unchecked
+        self.play = unchecked_play(game)
 
     # -- building nodes -----------------------------------------------------------------
 
