@@ -117,8 +117,7 @@ class SearchOptions:
             raise SearchError(
                 f"mcts has no depth limit (got depth {self.depth}): give iterations, nodes or time"
             )
-        if self.backend == "native":
-            raise SearchError("mcts runs in Python only: give backend python or none")
+        _check_mcts_backend(self.backend)
 
     def mcts_options(self) -> MctsOptions:
         """The options of :func:`plies.engine.mcts` these options ask for."""
@@ -239,6 +238,12 @@ def _mcts_analysis(
     return Analysis(game, state, found.as_search_result())
 
 
+def _check_mcts_backend(backend: str | None) -> None:
+    """Raise plies' error when ``backend`` asks MCTS (Python only) to run natively."""
+    if backend == "native":
+        raise SearchError("mcts runs in Python only: give backend python or none")
+
+
 def check_backend(
     game: BaseGame[Any, Any],
     backend: str | None = None,
@@ -257,8 +262,7 @@ def check_backend(
     if task == "solve":
         return choose_backend(game, backend, "solve", state)
     if algorithm == "mcts":
-        if backend == "native":
-            raise SearchError("mcts runs in Python only: give backend python or none")
+        _check_mcts_backend(backend)
         return "python"
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
