@@ -147,33 +147,29 @@ def _steps(steps: tuple[lab.PruneStep, ...]) -> list[dict[str, Any]]:
     return [{"title": s.title, "lines": list(s.narration), "svg": s.svg} for s in steps]
 
 
-def _measured(measured: lab.Measured, recurrence: str) -> dict[str, Any]:
-    return {"a": measured.largest, "a_mean": measured.mean, "recurrence": recurrence}
+def _pruned(run: lab.SelectRun | lab.LPRun) -> dict[str, Any]:
+    """A prune-and-search run's summary, steps, measured constant and result."""
+    return {
+        "summary": run.summary(),
+        "steps": _steps(run.steps),
+        "a": run.measured.largest,
+        "a_mean": run.measured.mean,
+        "recurrence": run.recurrence,
+        "result": run.record(),
+    }
 
 
 def select(numbers: str, k: int, method: str, seed: int, width: int) -> dict[str, Any]:
     """``/api/select``: the ``k``-th smallest of ``numbers``, every round a step."""
     run = lab.select_lab(numbers, k, method=method, seed=seed, width=width)
-    return {
-        "numbers": numbers,
-        "summary": run.summary(),
-        "steps": _steps(run.steps),
-        **_measured(run.measured, run.recurrence),
-        "result": run.record(),
-    }
+    return {"numbers": numbers, **_pruned(run)}
 
 
 def linear_program(text: str, width: int) -> dict[str, Any]:
     """``/api/lp``: the program ``text`` solved by Megiddo's prune-and-search, every
     round a step."""
     run = lab.lp_lab(text, width=width)
-    return {
-        "program": text,
-        "summary": run.summary(),
-        "steps": _steps(run.steps),
-        **_measured(run.measured, run.recurrence),
-        "result": run.record(),
-    }
+    return {"program": text, **_pruned(run)}
 
 
 def complexity(branching: int, depths: str, seeds: int, seed: int) -> bytes:
