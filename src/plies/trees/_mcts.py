@@ -224,19 +224,20 @@ class _Search:
             path.append(node)
         return path
 
-    def iterate(self, iteration: int) -> MctsStep:
-        """One selection, expansion, simulation and backup."""
+    def iterate(self, iteration: int, *, keep: bool) -> MctsStep | None:
+        """One selection, expansion, simulation and backup; its record if ``keep``."""
         choices, expanded, end = self.select()
         simulation = self.simulate(end)
         leaf = simulation[-1] if simulation else end
         reward = self.tree.value[leaf]
         assert reward is not None
         path = [0, *(choice.child for choice in choices)]
-        backup = []
         for node in path:
             self.visits[node] += 1
             self.total[node] += reward
-            backup.append((node, self.visits[node], self.total[node] / self.visits[node]))
+        if not keep:  # (a step nobody reads is not made)
+            return None
+        backup = [(node, self.visits[node], self.total[node] / self.visits[node]) for node in path]
         return MctsStep(
             iteration, tuple(choices), expanded, tuple(simulation), leaf, reward, tuple(backup)
         )
@@ -294,8 +295,8 @@ def mcts_tree(
     search = _Search(tree, random.Random(seed), float(c))
     steps = []
     for iteration in range(1, iterations + 1):
-        step = search.iterate(iteration)
-        if iteration <= keep_steps:
+        step = search.iterate(iteration, keep=iteration <= keep_steps)
+        if step is not None:
             steps.append(step)
     exact = exact_values(tree)
     children = search.child_stats(exact)
