@@ -117,9 +117,7 @@ class MctsResult:
         """A proven root's win, loss or draw; else the mean of the playouts: an
         expected utility in a game with chance nodes, else :meth:`Score.playouts`."""
         if self.exact:
-            if self.value == 0:
-                return Score.draw()
-            return Score.from_value(self.value)
+            return _proven_score(self.value)
         if self.chance:
             return Score.expected(self.value / WIN)
         return Score.playouts(self.value / WIN)
@@ -464,12 +462,13 @@ def _move_stats(sign: float, child: _Node) -> MctsMove:
     mean = sign * child.total / child.visits if child.visits else 0.0
     proven = None
     if child.proven is not None:
-        utility = sign * child.proven
-        if utility == 0:
-            proven = Score.draw()
-        else:
-            proven = Score.from_value(terminal_score(utility, child.distance + 1))
+        proven = _proven_score(terminal_score(sign * child.proven, child.distance + 1))
     return MctsMove(child.move, child.visits, mean, proven)
+
+
+def _proven_score(value: float) -> Score:
+    """The :class:`Score` of proven engine ``value`` (0: a draw)."""
+    return Score.draw() if value == 0 else Score.from_value(value)
 
 
 def _best_child(sign: float, node: _Node) -> _Node | None:
