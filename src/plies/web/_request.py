@@ -221,6 +221,11 @@ def _drawing_width(data: Mapping[str, Any]) -> int:
     return 640 if width is None else width
 
 
+def _seed(data: Mapping[str, Any]) -> int:
+    """The ``seed`` of a request drawing at random (0 if none)."""
+    return _whole(data, "seed", 0, 2**63 - 1) or 0
+
+
 def _typed_or_random(data: Mapping[str, Any], typed: str, most: int) -> tuple[str | None, int]:
     """The ``typed`` text of a request and 0, or ``None`` and the count its ``random``
     field asks for (1 to ``most``): exactly one of the two is given."""
@@ -241,7 +246,7 @@ def read_select_request(data: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a selection: ``numbers`` (text, or ``random`` numbers
     drawn with ``seed``), ``k`` (1-based; the median if none), ``method`` and ``seed``,
     ``width``; over :data:`MAX_WEB_NUMBERS` numbers is refused."""
-    seed = _whole(data, "seed", 0, 2**63 - 1) or 0
+    seed = _seed(data)
     text, count = _typed_or_random(data, "numbers", MAX_WEB_NUMBERS)
     if text is None:
         from plies.lab import random_numbers
@@ -267,7 +272,7 @@ def read_lp_request(data: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a linear program: ``text`` (the LP file format, or
     ``random`` constraints drawn with ``seed``) and ``width``; over
     :data:`MAX_WEB_CONSTRAINTS` constraints is refused."""
-    seed = _whole(data, "seed", 0, 2**63 - 1) or 0
+    seed = _seed(data)
     text, count = _typed_or_random(data, "program", MAX_WEB_CONSTRAINTS)
     if text is None:
         from plies.lab import random_lp
@@ -295,5 +300,5 @@ def read_complexity_request(query: Mapping[str, Any]) -> dict[str, Any]:
         "branching": 3 if branching is None else branching,
         "depths": depths or "1-6",
         "seeds": 10 if seeds is None else seeds,
-        "seed": _whole(query, "seed", 0, 2**63 - 1) or 0,
+        "seed": _seed(query),
     }
