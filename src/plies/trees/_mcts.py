@@ -174,14 +174,22 @@ class _Search:
             return 0.5
         return (value - self.low) / (self.high - self.low)
 
-    def ucb(self, node: int, child: int) -> float:
-        """The UCB score of ``child`` at MAX or MIN ``node``, in the mover's view."""
-        n = self.visits[child]
-        if n == 0:
-            return math.inf
-        mean = self.normalised(self.total[child] / n)
-        exploit = mean if self.tree.kind[node] == "max" else 1.0 - mean
-        return exploit + self.c * math.sqrt(math.log(self.visits[node]) / n)
+    def ucb(self, node: int) -> tuple[float, ...]:
+        """The UCB scores of the children of MAX or MIN ``node``, in the mover's view
+        (``inf`` for an unvisited child); what every child shares is read once."""
+        visits, total, c = self.visits, self.total, self.c
+        is_max = self.tree.kind[node] == "max"
+        log_n = math.log(visits[node]) if visits[node] else 0.0
+        scores = []
+        for child in self.tree.children[node]:
+            n = visits[child]
+            if n == 0:
+                scores.append(math.inf)
+                continue
+            mean = self.normalised(total[child] / n)
+            exploit = mean if is_max else 1.0 - mean
+            scores.append(exploit + c * math.sqrt(log_n / n))
+        return tuple(scores)
 
     def sample(self, node: int) -> int:
         """A child of chance ``node``, drawn by the children's probabilities."""
@@ -203,7 +211,7 @@ class _Search:
                 if fresh:
                     child, how = fresh[0], "expand"
                 else:
-                    scores = tuple(self.ucb(node, c) for c in children)
+                    scores = self.ucb(node)
                     child, how = children[scores.index(max(scores))], "ucb"
             choices.append(MctsChoice(node, child, how, scores))
             node = child
@@ -245,6 +253,7 @@ class _Search:
     def child_stats(self, exact: list[Number]) -> tuple[MctsChild, ...]:
         """The root moves' statistics, with their ``exact`` values."""
         tree = self.tree
+        ucb = self.ucb(0)
         return tuple(
             MctsChild(
                 node=c,
@@ -253,7 +262,7 @@ class _Search:
                 move=tree.move[c],
                 visits=self.visits[c],
                 value=self.total[c] / self.visits[c] if self.visits[c] else None,
-                ucb=self.ucb(0, c),
+                ucb=ucb[i],
                 exact=exact[c],
             )
             for i, c in enumerate(tree.children[0])
