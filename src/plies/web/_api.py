@@ -147,7 +147,7 @@ def _unicode_problem(value: Any, where: str, depth: int = 0) -> str | None:
         except UnicodeEncodeError:
             return where or "the request"
         return None
-    if depth > 64:
+    if depth > MAX_BODY_NESTING:
         return None
     items: Any = ()
     if isinstance(value, dict):
