@@ -13,6 +13,7 @@ and the most visited root move can be set beside the minimax move it converges t
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -167,6 +168,8 @@ class _Search:
         self.low, self.high = _leaf_range(tree)
         self.visits = [0] * len(tree)
         self.total = [0.0] * len(tree)
+        #: Per chance node sampled, its children's cumulative probabilities.
+        self.cumulative: dict[int, list[float]] = {}
 
     def normalised(self, value: float) -> float:
         """A value in [0, 1] from the leaf range (0.5 when every leaf is equal)."""
@@ -194,8 +197,11 @@ class _Search:
     def sample(self, node: int) -> int:
         """A child of chance ``node``, drawn by the children's probabilities."""
         children = self.tree.children[node]
-        weights = [self.tree.probability[c] or 0.0 for c in children]
-        return self.rng.choices(children, weights=weights)[0]
+        cumulative = self.cumulative.get(node)
+        if cumulative is None:  # (as random.choices sums the weights, once per node)
+            weights = [self.tree.probability[c] or 0.0 for c in children]
+            cumulative = self.cumulative[node] = list(itertools.accumulate(weights))
+        return self.rng.choices(children, cum_weights=cumulative)[0]
 
     def select(self) -> tuple[list[MctsChoice], int | None, int]:
         """Walk down from the root: the choices, the node expanded (or ``None``) and
