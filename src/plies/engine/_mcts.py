@@ -97,9 +97,9 @@ class MctsResult:
     plies as :mod:`plies.engine._scores` encodes it; else the mean utility times
     ``WIN``, an expectation), the principal line ``pv`` (most visited children),
     ``iterations`` run, ``exact`` (the root was proven), ``moves`` (each root move's
-    statistics, most visited first), ``tree_nodes`` (nodes in the tree), ``stats``
-    (``nodes``: every state entered, in the tree and in playouts; ``time``; ``nps``)
-    and ``chance`` (the game has chance nodes)."""
+    statistics, most visited first, ties by the higher mean), ``tree_nodes`` (nodes in
+    the tree), ``stats`` (``nodes``: every state entered, in the tree and in playouts;
+    ``time``; ``nps``) and ``chance`` (the game has chance nodes)."""
 
     value: float
     best_move: Any
@@ -434,7 +434,7 @@ def _result(search: _Search, root: _Node, done: int, elapsed: float) -> MctsResu
     moves = tuple(
         sorted(
             (_move_stats(sign, child) for child in root.children),
-            key=lambda found: -found.visits,
+            key=lambda found: (-found.visits, -found.value),  # ties as _best_child breaks them
         )
     )
     best = _best_child(sign, root)
