@@ -1,4 +1,4 @@
-"""The game protocol: what a two-player game tells the search engine.
+"""The game protocol: what a game of two (or more) players tells the search engine.
 
 A game is an object that knows the rules; states are plain immutable values (tuples,
 named tuples, frozen dataclasses) that it creates and reads. The engine never looks
@@ -7,7 +7,8 @@ implement the seven required members::
 
     name                      a short registry name, e.g. "tictactoe"
     initial_state()           the start position
-    to_move(state)            0 or 1: the player who moves in a decision state
+    to_move(state)            0 or 1 (0 to N-1 in a game of N players, see
+                              num_players): the player who moves in a decision state
     legal_moves(state)        the moves, in a deterministic order (empty iff terminal)
     play(state, move)         the child state; the parent is never changed; an illegal
                               move raises IllegalMoveError (see play_unchecked)
@@ -26,7 +27,11 @@ stochastic
 
 Conventions the engine relies on:
 
-* Games are zero-sum: ``utility(s, 0) == -utility(s, 1)``. Wins are positive. The
+* Games of more than two players set :attr:`~BaseGame.num_players`; everything below
+  about zero-sum utilities holds for two-player games, which every search but the
+  N-player ones (:mod:`plies.engine`'s max^n, paranoid, Best-Reply Search and MCTS)
+  requires.
+* Two-player games are zero-sum: ``utility(s, 0) == -utility(s, 1)``. Wins are positive. The
   engine scales utilities by :data:`WIN` and shifts them by the distance in plies, so
   faster wins and slower losses are preferred; non-zero utilities should be multiples
   of 0.001 with magnitude at most 1000 (the usual +1/0/-1 is fine).
@@ -119,6 +124,12 @@ class BaseGame(ABC, Generic[S, M]):
 
     #: Registry name of the game, e.g. ``"tictactoe"`` (a class or instance attribute).
     name: str = "game"
+    #: How many players the game has (a class or instance attribute). Two-player games
+    #: keep the default; a game of N > 2 players numbers them 0 to N-1 in
+    #: :meth:`to_move`, gives each one's payoff in :meth:`utility` (not necessarily
+    #: zero-sum) and is searched by the N-player searches (max^n, paranoid, Best-Reply
+    #: Search, MCTS), which read :meth:`utilities` and :meth:`evaluations`.
+    num_players: int = 2
     #: Whether any state can be a chance node. Deterministic games leave it False so
     #: the engine never asks :meth:`is_chance`.
     has_chance: ClassVar[bool] = False
@@ -144,7 +155,8 @@ class BaseGame(ABC, Generic[S, M]):
 
     @abstractmethod
     def to_move(self, state: S) -> int:
-        """The player to move: 0 (first player) or 1.
+        """The player to move: 0 (first player) or 1; 0 to ``num_players - 1`` in a
+        game of more players.
 
         In a chance state, the player whose turn the chance event belongs to. Asked
         of terminal states too (the player who would move next, whose view
@@ -204,6 +216,22 @@ class BaseGame(ABC, Generic[S, M]):
     @abstractmethod
     def utility(self, state: S, player: int) -> float:
         """The payoff of terminal ``state`` for ``player`` (zero-sum: positive = win)."""
+
+    def utilities(self, state: S) -> tuple[float, ...]:
+        """The payoffs of terminal ``state`` for every player, in player order.
+
+        The default asks :meth:`utility` once per player; an N-player game can
+        override it to answer from one look at the state.
+        """
+        return tuple(self.utility(state, player) for player in range(self.num_players))
+
+    def evaluations(self, state: S) -> tuple[float, ...]:
+        """Static estimates of non-terminal ``state`` for every player, in player order
+        (the vector a max^n search backs up from its horizon).
+
+        The default asks :meth:`evaluate` once per player.
+        """
+        return tuple(self.evaluate(state, player) for player in range(self.num_players))
 
     # -- search hooks (optional) ----------------------------------------------------
 
