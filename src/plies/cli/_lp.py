@@ -11,7 +11,7 @@ from typing import Any
 
 from plies.cli._args import whole_number
 from plies.errors import LimitError, ParseError, PliesError
-from plies.lab import lp_lab, random_lp, write_lp_drawing
+from plies.lab import MAX_RANDOM_CONSTRAINTS, lp_lab, random_lp, write_lp_drawing
 
 __all__ = ["register", "run_lp"]
 
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", metavar="FILE", nargs="?", help="the program ('-': standard input)")
     p.add_argument(
         "--random",
-        type=whole_number(minimum=1, maximum=1000),
+        type=whole_number(minimum=1, maximum=MAX_RANDOM_CONSTRAINTS),
         metavar="N",
         help="solve a program of N constraints drawn with --seed instead of FILE",
     )

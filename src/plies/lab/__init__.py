@@ -91,6 +91,7 @@ __all__ = [
     "MAX_COMPLEXITY_WORK",
     "MAX_DIGITS",
     "MAX_NUMBERS",
+    "MAX_RANDOM_CONSTRAINTS",
     "MCTS_ALGORITHM",
     "MCTS_STEPS_CAP",
     "MIN_TABLE_ENTRIES",
@@ -214,6 +215,7 @@ if TYPE_CHECKING:
     from plies.lab._play import EngineMove, engine_move, play_engine_move
     from plies.lab._prune import (
         MAX_NUMBERS,
+        MAX_RANDOM_CONSTRAINTS,
         LPRun,
         Measured,
         PruneStep,
@@ -261,6 +263,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "plies.lab._prune": (
         "MAX_NUMBERS",
+        "MAX_RANDOM_CONSTRAINTS",
         "LPRun",
         "Measured",
         "PruneStep",

@@ -43,6 +43,7 @@ from plies.prune import (
 
 __all__ = [
     "MAX_NUMBERS",
+    "MAX_RANDOM_CONSTRAINTS",
     "LPRun",
     "Measured",
     "PruneStep",
@@ -57,6 +58,8 @@ __all__ = [
 
 #: The most numbers a selection may be asked about.
 MAX_NUMBERS = 100_000
+#: The most constraints :func:`random_lp` draws.
+MAX_RANDOM_CONSTRAINTS = 1000
 #: Desktop width of the drawings (a phone asks for 360).
 WIDTH = 640
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?(?:/\d+)?")
@@ -305,15 +308,30 @@ class LPRun:
 def random_lp(count: int, seed: int) -> str:
     """A program in the LP file format with ``count`` constraints drawn with ``seed``:
     lines around the origin facing every way (so usually bounded), and an objective."""
-    need_int(count, "count", minimum=1, maximum=1000)
+    need_int(count, "count", minimum=1, maximum=MAX_RANDOM_CONSTRAINTS)
     rng = random.Random(need_int(seed, "seed"))
     sense = rng.choice(["max", "min"])
-    lines = [f"{sense} {rng.randint(1, 5)}x + {rng.randint(-5, 5)}y".replace("+ -", "- ")]
+    lines = [f"{sense} {_linear(rng.randint(1, 5), rng.randint(-5, 5))}"]
     for _ in range(count):
         a, b = rng.randint(-9, 9), rng.randint(-9, 9)
         a, b = (a, b) if (a, b) != (0, 0) else (1, 1)
-        lines.append(f"{a}x + {b}y <= {rng.randint(10, 60)}".replace("+ -", "- "))
+        lines.append(f"{_linear(a, b)} <= {rng.randint(10, 60)}")
     return "\n".join(lines) + "\n"
+
+
+def _linear(a: int, b: int) -> str:
+    """``a x + b y`` as a person writes it: ``x - 3y``, ``-y``, ``2x``."""
+    terms = [(a, "x"), (b, "y")]
+    text = ""
+    for coefficient, name in terms:
+        if coefficient == 0:
+            continue
+        size = "" if abs(coefficient) == 1 else str(abs(coefficient))
+        if not text:
+            text = ("-" if coefficient < 0 else "") + size + name
+        else:
+            text += (" - " if coefficient < 0 else " + ") + size + name
+    return text
 
 
 def lp_lab(text: str, *, drawings: bool = True, width: int = WIDTH) -> LPRun:
