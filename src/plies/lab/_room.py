@@ -82,6 +82,8 @@ MAX_LISTED_MOVES = 500
 #: The deepest and longest engine search a room runs.
 MAX_ROOM_DEPTH = 64
 MAX_ROOM_SECONDS = 60.0
+#: The most Monte-Carlo iterations the room's engine runs for one move.
+MAX_ROOM_ITERATIONS = 1_000_000
 #: The deepest game tree the room offers to open in the tree lab.
 MAX_LAB_DEPTH = 12
 
@@ -481,7 +483,9 @@ def _last_cells(room: Room, board: Board | None) -> list[list[int]]:
 # -- the engine -----------------------------------------------------------------------
 
 
-def _limits(depth: int | None, seconds: float | None, algorithm: str) -> SearchOptions:
+def _limits(
+    depth: int | None, seconds: float | None, algorithm: str, iterations: int | None = None
+) -> SearchOptions:
     if algorithm not in ALGORITHMS:
         raise RoomError(f"the algorithm is one of {', '.join(ALGORITHMS)}, not {algorithm!r:.40}")
     if algorithm == "mcts" and (depth is not None or seconds is None):
@@ -501,8 +505,18 @@ def _limits(depth: int | None, seconds: float | None, algorithm: str) -> SearchO
             f"the time is a number of seconds above 0 and at most {MAX_ROOM_SECONDS:g}, "
             f"not {seconds!r}"
         )
+    if iterations is not None and (
+        algorithm != "mcts"
+        or isinstance(iterations, bool)
+        or not isinstance(iterations, int)
+        or not 1 <= iterations <= MAX_ROOM_ITERATIONS
+    ):
+        raise RoomError(
+            f"iterations are a whole number from 1 to {MAX_ROOM_ITERATIONS:,} for mcts only, "
+            f"not {iterations!r:.40} with {algorithm}"
+        )
     if algorithm == "mcts":
-        return SearchOptions(time=seconds, algorithm=algorithm)
+        return SearchOptions(time=seconds, algorithm=algorithm, iterations=iterations)
     return SearchOptions(depth=depth or MAX_ROOM_DEPTH, time=seconds, algorithm=algorithm)
 
 
@@ -513,6 +527,7 @@ def think(
     seconds: float | None = None,
     algorithm: str = DEFAULT_ALGORITHM,
     stop: StopRequest | None = None,
+    iterations: int | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The engine on the current position: one ``{"kind": "info", ...}`` per completed
     depth (``depth``, ``score`` for the side to move as text, ``pv`` as move texts,
@@ -520,7 +535,8 @@ def think(
     "depth", "score", "stopped"}``: the move it would play (``stopped``: a limit or
     ``stop`` cut the last depth short, or no depth finished and the move is the
     first of the game's ordering). ``algorithm`` is one of :data:`plies.lab.ALGORITHMS`;
-    ``"mcts"`` searches within ``seconds`` (no depth) and gives one ``info``.
+    ``"mcts"`` searches within ``seconds`` (no depth), and ``iterations`` when given
+    (at most :data:`MAX_ROOM_ITERATIONS`), and gives one ``info``.
 
     The limits are checked before anything runs (:class:`RoomError`); the first item
     comes only after the position was checked to be one where a player moves.
@@ -528,7 +544,7 @@ def think(
     _need_room(room)
     if stop is not None and not isinstance(stop, threading.Event) and not callable(stop):
         raise RoomError(f"stop must be a threading.Event, a callable or None, not {stop!r:.40}")
-    options = _limits(depth, seconds, algorithm)
+    options = _limits(depth, seconds, algorithm, iterations)
     need_player_to_move(room)
     return _thinking(room.game, room.state, options, stop)
 
