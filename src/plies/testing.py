@@ -9,21 +9,29 @@ Every built-in game passes it, and it is meant for your own games too::
 probabilities) and, at every state it meets, checks that:
 
 * playing a move or outcome never changes the parent state (nor its key);
-* a decision state has legal moves exactly when it is not terminal, without
-  duplicates, in the same order when asked twice, and ``to_move`` is 0 or 1;
+* ``num_players`` is an int of at least 2; a decision state has legal moves exactly
+  when it is not terminal, without duplicates, in the same order when asked twice,
+  and ``to_move`` is a player, 0 to ``num_players - 1``;
 * a chance state is not terminal and has distinct outcomes whose probabilities are
   positive and sum to 1;
-* terminal states have utilities that are zero-sum (``u(s, 0) == -u(s, 1)``), finite,
-  within ``utility_bounds()`` and at most 1000 in size; ``terminal_value`` agrees with
-  them and is None before the end;
-* ``evaluate`` is zero-sum, finite and below ``WIN / 1000`` in size, at every state
-  met and every child of one (chance nodes included);
+* terminal states have utilities that are finite, within ``utility_bounds()`` and at
+  most 1000 in size, one per player in ``utilities()`` (equal to ``utility``), and
+  zero-sum in a two-player game (``u(s, 0) == -u(s, 1)``); ``terminal_value`` agrees
+  with them and is None before the end;
+* ``evaluate`` is finite and below ``WIN / 1000`` in size, at every state met and every
+  child of one (chance nodes included), one per player in ``evaluations()`` (equal to
+  ``evaluate``), and zero-sum in a two-player game;
 * ``winning_move`` (when it names one) is legal and wins at once, ``forced_moves``
   (where no move wins at once) is exactly the moves after which the opponent cannot
   win with its next move, ``order_moves`` is a permutation of the moves;
 * ``remaining_plies`` (if known) is at least 1 before the end and falls by at least
   one per move; under ``last_mover_wins`` a move that ends the game wins it for its
   player (utility 1) or draws (0);
+* in a game of more than two players the checks that assume one opponent and
+  zero-sum wins are skipped: ``winning_move``, ``forced_moves`` and
+  ``last_mover_wins`` (only the two-player searches and solver ask them; the N-player
+  searches read :meth:`~plies.game.BaseGame.utilities` and
+  :meth:`~plies.game.BaseGame.evaluations` alone) and the zero-sum checks;
 * every move survives ``parse_move(format_move(...))`` and every state survives
   ``parse_position(format_position(...))`` up to its key (unless the game keeps the
   default ``repr`` notation), and ``parse_position("")`` is the start;
@@ -111,7 +119,14 @@ class _Checker:
         self.transpositions = 0
         base = BaseGame.format_position
         self.positions = getattr(type(game), "format_position", base) is not base
-        self.has_forced_moves = type(game).forced_moves is not BaseGame.forced_moves
+        #: Players of the game; the checks that assume one opponent (zero-sum
+        #: utilities and evaluations, winning and forced moves, last_mover_wins) run
+        #: only when there are two.
+        self.players = game.num_players
+        self.two_players = self.players == 2
+        self.has_forced_moves = (
+            self.two_players and type(game).forced_moves is not BaseGame.forced_moves
+        )
         #: Moves and outcomes met so far, tried where they are not legal.
         self.pool: list[Any] = []
 
@@ -187,13 +202,21 @@ class _Checker:
         def view(state: Any, depth: int = 2) -> tuple[object, ...]:
             # What the search sees here and, sorted, at the children (two plies deep).
             if game.is_terminal(state):
+                if not self.two_players:  # every player's payoff, not the mover's
+                    return ("terminal", game.to_move(state), game.utilities(state))
                 return ("terminal", game.terminal_value(state))
             if self.is_chance(state):
                 moves = [outcome for outcome, _ in game.chance_outcomes(state)]
                 here: tuple[object, ...] = ("chance", len(moves))
             else:
                 moves = list(game.legal_moves(state))
-                here = ("decision", len(moves), game.evaluate(state, game.to_move(state)))
+                mover = game.to_move(state)
+                seen: object = (
+                    game.evaluate(state, mover)
+                    if self.two_players
+                    else (mover, game.evaluations(state))
+                )
+                here = ("decision", len(moves), seen)
             if depth == 0:
                 return here
             below = sorted(repr(view(game.play(state, move), depth - 1)) for move in moves)
@@ -208,20 +231,24 @@ class _Checker:
             )
 
     def check_terminal(self, state: Any, path: list[str]) -> None:
-        """Utilities of a terminal state: zero-sum, finite, bounded; no moves left."""
+        """Utilities of a terminal state: one per player, finite, bounded, zero-sum
+        between two players; no moves left."""
         game = self.game
         self.terminals += 1
         if not self.is_chance(state) and list(game.legal_moves(state)):
             raise self.fail("legal_moves", path, "a terminal state has legal moves")
         low, high = game.utility_bounds()
-        first, second = game.utility(state, 0), game.utility(state, 1)
-        for value in (first, second):
+        payoffs = [game.utility(state, player) for player in range(self.players)]
+        for value in payoffs:
             if not (math.isfinite(value) and abs(value) <= 1000):
                 raise self.fail("utility", path, f"{value!r} is not a finite number <= 1000")
             if not low <= value <= high:
                 raise self.fail("utility", path, f"{value!r} outside utility_bounds {low, high}")
-        if first != -second:
-            raise self.fail("utility", path, f"not zero-sum: {first!r} and {second!r}")
+        vector = tuple(game.utilities(state))
+        if vector != tuple(payoffs):
+            raise self.fail("utilities", path, f"{vector!r}, utility says {tuple(payoffs)!r}")
+        if self.two_players and payoffs[0] != -payoffs[1]:
+            raise self.fail("utility", path, f"not zero-sum: {payoffs[0]!r} and {payoffs[1]!r}")
         terminal = game.terminal_value(state)
         if not self.is_chance(state):
             expected = game.utility(state, game.to_move(state))
@@ -253,8 +280,10 @@ class _Checker:
         """Moves of a decision state and the hooks that depend on them."""
         game = self.game
         player = game.to_move(state)
-        if player not in (0, 1):
-            raise self.fail("to_move", path, f"{player!r} is not 0 or 1")
+        if isinstance(player, bool) or player not in range(self.players):
+            raise self.fail(
+                "to_move", path, f"{player!r} is not a player (0 to {self.players - 1})"
+            )
         moves = list(game.legal_moves(state))
         if not moves:
             raise self.fail("legal_moves", path, "no legal moves in a non-terminal state")
@@ -265,7 +294,7 @@ class _Checker:
         ordered = list(game.order_moves(state, moves))
         if sorted(map(repr, ordered)) != sorted(map(repr, moves)):
             raise self.fail("order_moves", path, f"{ordered!r} is not a permutation of the moves")
-        winning = game.winning_move(state)
+        winning = game.winning_move(state) if self.two_players else None
         if winning is not None:
             after = game.play(state, winning)
             if winning not in moves or not game.is_terminal(after):
@@ -336,7 +365,7 @@ class _Checker:
                         path,
                         f"{after!r} after {self.label(state, move)}, {left!r} before",
                     )
-            if game.last_mover_wins and game.is_terminal(child):
+            if game.last_mover_wins and self.two_players and game.is_terminal(child):
                 utility = game.utility(child, player)
                 if utility not in (0.0, 1.0):
                     raise self.fail(
@@ -347,16 +376,21 @@ class _Checker:
                     )
 
     def check_evaluate(self, state: Any, path: list[str]) -> None:
-        """``evaluate`` of a non-terminal state: finite, below WIN / 1000, zero-sum."""
+        """``evaluate`` of a non-terminal state: finite, below WIN / 1000, one per
+        player in ``evaluations()``, zero-sum between two players."""
         game = self.game
         try:
-            first, second = game.evaluate(state, 0), game.evaluate(state, 1)
+            values = [game.evaluate(state, player) for player in range(self.players)]
+            vector = tuple(game.evaluations(state))
         except ArithmeticError as exc:
             raise self.fail("evaluate", path, f"raised {exc!r}") from exc
-        if not (math.isfinite(first) and abs(first) < WIN / 1000):
-            raise self.fail("evaluate", path, f"{first!r} is not finite and below WIN / 1000")
-        if first != -second:
-            raise self.fail("evaluate", path, f"not zero-sum: {first!r} and {second!r}")
+        for value in values:
+            if not (math.isfinite(value) and abs(value) < WIN / 1000):
+                raise self.fail("evaluate", path, f"{value!r} is not finite and below WIN / 1000")
+        if vector != tuple(values):
+            raise self.fail("evaluations", path, f"{vector!r}, evaluate says {tuple(values)!r}")
+        if self.two_players and values[0] != -values[1]:
+            raise self.fail("evaluate", path, f"not zero-sum: {values[0]!r} and {values[1]!r}")
 
     def check_illegal(self, state: Any, legal: list[Any], path: list[str]) -> None:
         """``play`` refuses moves that are not legal in ``state`` with IllegalMoveError
@@ -480,6 +514,9 @@ def check_game(
     """
     if playouts < 1:
         raise ValueError(f"playouts must be at least 1, got {playouts}")
+    players = game.num_players
+    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        raise ConformanceError(f"{game.name}: num_players: {players!r} is not an int >= 2")
     checker = _Checker(game, random.Random(seed))
     start = game.initial_state()
     if checker.positions:
