@@ -43,6 +43,7 @@ HALF = 30  # half the width of a shape
 TALL = 50  # height of a triangle
 NOTE_ROOM = 17  # below a shape: the alpha/beta note; edges start under it
 LABEL_CHAR = 6.2  # pixels per character of an edge label (10 px type), a safe guess
+LABEL_AT = 0.65  # how far down its line (0: the parent, 1: the child) an edge label sits
 PIC_LINE = 11  # pixels per row of a node's picture (10 px monospace)
 PIC_CHAR = 7  # pixels per character of a picture row
 
@@ -141,7 +142,8 @@ def size(tree: Tree, snap: Snapshot | None = None) -> tuple[int, int]:
             px = where[tree.parent[node]][0]
             cx = where[node][0]
             if cx >= px:  # labels of lines going right (or down) extend to the right
-                width = max(width, round((px + cx) / 2 + 7 + LABEL_CHAR * len(label)) + 8)
+                lx = px + (cx - px) * LABEL_AT
+                width = max(width, round(lx + 7 + LABEL_CHAR * len(label)) + 8)
     return round(width), round(MARGIN * 2 + row * tree.height + TALL + 18 + tallest)
 
 
@@ -164,11 +166,13 @@ def edge_svg(
     # cross them.
     y0 = py + TALL + (NOTE_ROOM if notes else 0) + _picture_height(tree, parent)
     y1 = cy + (6 if tree.kind[node] == "leaf" else 0)
-    # Half way down, above and beside the line on its outer side (right of a line
-    # going right or straight down, left of one going left): the line runs below and
-    # away from the text, so it never crosses it. The element is there even when
-    # empty: the stepper fills it in when a cut-off labels the edge.
-    mx, my = (px + cx) / 2, (y0 + y1) / 2
+    # Below half way (LABEL_AT), above and beside the line on its outer side (right of
+    # a line going right or straight down, left of one going left): the line runs
+    # below and away from the text, so it never crosses it, and the siblings' lines
+    # are far enough apart there for the label of a line straight down to clear the
+    # next one. The element is there even when empty: the stepper fills it in when a
+    # cut-off labels the edge.
+    mx, my = px + (cx - px) * LABEL_AT, y0 + (y1 - y0) * LABEL_AT
     anchor = ' text-anchor="end"' if cx < px else ""
     dx = -7 if cx < px else 7
     label = f'<text x="{mx + dx:g}" y="{my - 4:g}"{anchor}>{escape(edge.label)}</text>'
