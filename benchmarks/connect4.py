@@ -7,24 +7,31 @@ table per position, as Pons' benchmark does), converts the result to Pons' score
 ``Connect4.exact_score``, checks it, and prints per set the positions, the right answers,
 the timeouts, the mean time and mean nodes per position and the peak memory of the process.
 
-``--reference PATH`` runs a reference solver in the same run, on the same machine: any
-binary that reads ``<moves>`` lines and prints ``<moves> <score> <nodes> <microseconds>``,
-e.g. a small driver around Pascal Pons' Solver (anything after the first space of a line
-ignored, a fresh table per position, one answer line per line, flushed). It is started once
-and, after plies has solved a set, given the same lines one at a time, each answer read
-before the next line; its scores
-are checked too, and the table adds its right answers, mean time (the microseconds it
-reports) and mean nodes, and the ratios plies / reference of the time and of the nodes.
-With ``--weak`` only the sign of the reference's score is checked (it may solve strongly).
-Without a reference no ratio is printed: figures measured elsewhere are not comparable.
+``--reference PATH`` (repeatable: ``--reference pons=PATH --reference c4=PATH``) runs
+reference solvers in the same run, on the same machine: any binary that reads ``<moves>``
+lines and prints ``<moves> <score> <nodes> <microseconds>``, e.g. a small driver around
+Pascal Pons' Solver (anything after the first space of a line ignored, a fresh table per
+position, one answer line per line, flushed). Each is started once and, after plies has
+solved a set, given the same lines one at a time, each answer read before the next line;
+its scores are checked too, and the table adds a row per reference with its right answers,
+mean time (the microseconds it reports) and mean nodes, and the ratios plies / reference
+of the time and of the nodes. With ``--weak`` only the sign of a reference's score is
+checked (it may solve strongly). Without a reference no ratio is printed: figures
+measured elsewhere are not comparable.
+
+``--processes K`` times whole processes too, as a user at a shell meets them: the first K
+lines of each set, each solved by a fresh ``plies solve connect4 MOVES`` and by a fresh
+process of each reference given that one line, wall time from start to exit (the load of
+Python, plies and the compiled kernel included, the reference's table set-up included).
 
 Run: ``python benchmarks/connect4.py`` (``--sets Test_L3_R1,Test_L2_R1``, ``--count N``
 positions per set, ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``,
-``--reference PATH``, ``--backend python|native`` (default native when Numba imports),
-``--testsets DIR`` where the sets are not beside the checkout, as from a git worktree).
+``--reference [NAME=]PATH``, ``--processes K``, ``--backend python|native`` (default
+native when Numba imports), ``--testsets DIR`` where the sets are not beside the
+checkout, as from a git worktree).
 Positions that run out of time are counted and reported, not guessed. The machine's
 speed varies from run to run (a shared VM): ``--repeat 3`` keeps each set's fastest run
-(of plies and of the reference, each on its own).
+(of plies and of each reference, each on its own).
 """
 
 from __future__ import annotations
@@ -72,7 +79,8 @@ class Solved(NamedTuple):
 class Reference:
     """A long-lived reference solver: one ``<moves>`` line in, one answer line out."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, name: str, path: str) -> None:
+        self.name = name
         self.path = path
         self.process = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
@@ -128,15 +136,14 @@ def run_set(
     weak: bool,
     seconds: float,
     backend: dict[str, Any],
-    reference: Reference | None,
-) -> tuple[list[Solved | None], list[Solved]]:
-    """Solve ``lines``: plies' results (None on a timeout) and the reference's, by
-    position. plies solves the whole set, then the reference does: taken line by line in
-    turn, the reference's reset (a memset of its 40 MB table before every position)
+    references: list[Reference],
+) -> tuple[list[Solved | None], list[list[Solved]]]:
+    """Solve ``lines``: plies' results (None on a timeout) and each reference's, by
+    position. plies solves the whole set, then each reference does: taken line by line
+    in turn, a reference's reset (a memset of its 40 MB table before every position)
     emptied the caches plies had warmed, and Test_L3_R1's easy positions measured 3x
     slower than plies takes on them alone (93 against 31 us)."""
     mine: list[Solved | None] = []
-    theirs: list[Solved] = []
     for line in lines:
         moves, expected = line.split()[:2]
         wanted = _wanted(expected, weak=weak)
@@ -168,17 +175,45 @@ def run_set(
             mine.append(Solved(elapsed, solved.stats.nodes, score == wanted))
             if score != wanted:
                 print(f"  wrong: {moves} expected {wanted}, got {score}")
-    for line in lines if reference is not None else ():
+    return mine, [_reference_set(reference, lines, weak=weak) for reference in references]
+
+
+def _reference_set(reference: Reference, lines: list[str], *, weak: bool) -> list[Solved]:
+    """``reference``'s answers to ``lines``, each checked."""
+    theirs: list[Solved] = []
+    for line in lines:
         moves, expected = line.split()[:2]
         wanted = _wanted(expected, weak=weak)
-        if reference is not None:
-            score, nodes, taken = reference.ask(line)
-            if weak:  # the reference may solve strongly: its sign is checked
-                score = (score > 0) - (score < 0)
-            theirs.append(Solved(taken, nodes, score == wanted))
-            if score != wanted:
-                print(f"  reference wrong: {moves} expected {wanted}, got {score}")
-    return mine, theirs
+        score, nodes, taken = reference.ask(line)
+        if weak:  # the reference may solve strongly: its sign is checked
+            score = (score > 0) - (score < 0)
+        theirs.append(Solved(taken, nodes, score == wanted))
+        if score != wanted:
+            print(f"  {reference.name} wrong: {moves} expected {wanted}, got {score}")
+    return theirs
+
+
+def _process_seconds(command: list[str], stdin: str | None = None) -> float:
+    """Wall time of one whole process, from start to exit; it must succeed."""
+    start = time.perf_counter()
+    subprocess.run(command, input=stdin, text=True, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def process_times(
+    lines: list[str], references: list[Reference], backend: str
+) -> list[tuple[str, float]]:
+    """Mean wall time of a fresh process solving one line, for plies (``plies solve``
+    in a new Python) and for each reference (a new process given the one line), over
+    ``lines`` taken in turn."""
+    plies = [sys.executable, "-m", "plies", "solve", "connect4", "--backend", backend]
+    totals = dict.fromkeys(["plies", *(r.name for r in references)], 0.0)
+    for line in lines:
+        moves = line.split()[0]
+        totals["plies"] += _process_seconds([*plies, moves])
+        for reference in references:
+            totals[reference.name] += _process_seconds([reference.path], moves + "\n")
+    return [(name, total / len(lines)) for name, total in totals.items()]
 
 
 def main() -> int:
@@ -202,8 +237,18 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs per set; the fastest is kept")
     ap.add_argument(
         "--reference",
-        metavar="PATH",
-        help="a solver binary reading <moves> lines, printing <moves> <score> <nodes> <us>",
+        metavar="[NAME=]PATH",
+        action="append",
+        default=[],
+        help="a solver binary reading <moves> lines, printing <moves> <score> <nodes> <us> "
+        "(repeatable)",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also time K whole processes per set (plies solve, each reference), one line each",
     )
     ap.add_argument(
         "--backend",
@@ -220,28 +265,32 @@ def main() -> int:
     if args.backend is None:  # solve()'s own choice, named (it decides the table's kind)
         args.backend = "python" if numba_missing() else "native"
     backend: dict[str, Any] = {"backend": args.backend}
-    reference = None
-    if args.reference:
-        try:
-            reference = Reference(args.reference)
-        except OSError as error:
-            print(f"reference {args.reference} cannot be started: {error}")
-            return 1
+    references: list[Reference] = []
     try:
-        return _benchmark(args, backend, reference)
+        for spec in args.reference:
+            name, _, path = spec.rpartition("=")
+            try:
+                references.append(Reference(name or Path(path).name, path))
+            except OSError as error:
+                print(f"reference {path} cannot be started: {error}")
+                return 1
+        return _benchmark(args, backend, references)
     except BackendRefused as error:
         print(f"solve() refused backend={args.backend!r}: {error}")
         return 2
     except ReferenceError_ as error:
         print(f"reference failed: {error}")
         return 1
+    except subprocess.CalledProcessError as error:
+        print(f"a timed process failed: {' '.join(error.cmd)}: {error.stderr.strip()}")
+        return 1
     finally:
-        if reference is not None:
+        for reference in references:
             reference.close()
 
 
 def _benchmark(
-    args: argparse.Namespace, backend: dict[str, Any], reference: Reference | None
+    args: argparse.Namespace, backend: dict[str, Any], references: list[Reference]
 ) -> int:
     """Solve the sets and print the table; 1 if any score was wrong."""
     game = Connect4()
@@ -263,12 +312,12 @@ def _benchmark(
     print(
         f"{'weak' if args.weak else 'strong'} solve, table of {size:,} entries"
         + (f", backend {args.backend}" if args.backend else "")
-        + (f", reference {args.reference}" if reference else "")
+        + "".join(f", {r.name} = {r.path}" for r in references)
     )
-    header = f"{'set':<12}{'positions':>10}{'right':>7}{'timeouts':>9}{'mean time':>12}"
-    header += f"{'mean nodes':>12}"
-    if reference:
-        header += f"{'ref right':>10}{'ref time':>12}{'ref nodes':>11}{'time':>9}{'nodes':>8}"
+    header = f"{'set':<12}{'solver':<8}{'positions':>10}{'right':>7}{'timeouts':>9}"
+    header += f"{'mean time':>12}{'mean nodes':>13}"
+    if references:
+        header += f"{'time':>9}{'nodes':>8}"
     print(header + f"{'peak RSS':>10}")
     wrong_total = 0
     for name in args.sets.split(","):
@@ -276,7 +325,7 @@ def _benchmark(
         count = args.count or DEFAULT_COUNT.get(name, len(lines))
         lines = lines[:count]
         best_mine: list[Solved | None] | None = None
-        best_theirs: list[Solved] | None = None
+        best_theirs: list[list[Solved] | None] = [None] * len(references)
         for _ in range(max(1, args.repeat)):
             mine, theirs = run_set(
                 game,
@@ -285,48 +334,58 @@ def _benchmark(
                 weak=args.weak,
                 seconds=args.time,
                 backend=backend,
-                reference=reference,
+                references=references,
             )
             if best_mine is None or _total(mine) < _total(best_mine):
                 best_mine = mine
-            if best_theirs is None or _total(theirs) < _total(best_theirs):
-                best_theirs = theirs
-        assert best_mine is not None and best_theirs is not None
+            for i, run in enumerate(theirs):
+                best = best_theirs[i]
+                if best is None or _total(run) < _total(best):
+                    best_theirs[i] = run
+        assert best_mine is not None
         solved = [s for s in best_mine if s is not None]
         right = sum(s.right for s in solved)
         timeouts = len(best_mine) - len(solved)
         wrong_total += len(solved) - right
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        row = f"{name:<12}{len(lines):>10}{right:>7}{timeouts:>9}"
+        row = f"{name:<12}{'plies':<8}{len(lines):>10}{right:>7}{timeouts:>9}"
         if not solved:
             print(row + "  (every position timed out)")
             continue
         mean_t = statistics.fmean(s.seconds for s in solved)
         mean_n = statistics.fmean(s.nodes for s in solved)
-        row += f"{_seconds(mean_t):>12}{mean_n:>12,.0f}"
-        if reference:
-            wrong_total += sum(not s.right for s in best_theirs)
+        row += f"{_seconds(mean_t):>12}{mean_n:>13,.0f}"
+        print(row + (" " * 17 if references else "") + f"{peak_mb:>8.0f}MB")
+        for reference, theirs_best in zip(references, best_theirs, strict=True):
+            assert theirs_best is not None
+            wrong_total += sum(not s.right for s in theirs_best)
             # Means over the positions plies solved in time, so that the ratios pair them.
-            paired = [t for m, t in zip(best_mine, best_theirs, strict=True) if m is not None]
-            ref_right = sum(s.right for s in best_theirs)
+            paired = [t for m, t in zip(best_mine, theirs_best, strict=True) if m is not None]
             ref_t = statistics.fmean(s.seconds for s in paired)
             ref_n = statistics.fmean(s.nodes for s in paired)
             time_ratio = f"{mean_t / ref_t:,.2f}x" if ref_t else "-"
             node_ratio = f"{mean_n / ref_n:.2f}x" if ref_n else "-"
-            row += (
-                f"{ref_right:>10}{_seconds(ref_t):>12}{ref_n:>11,.0f}{time_ratio:>9}{node_ratio:>8}"
+            print(
+                f"{'':<12}{reference.name:<8}{len(lines):>10}"
+                f"{sum(s.right for s in theirs_best):>7}{0:>9}{_seconds(ref_t):>12}"
+                f"{ref_n:>13,.0f}{time_ratio:>9}{node_ratio:>8}"
             )
-        print(row + f"{peak_mb:>8.0f}MB")
+        if args.processes:
+            for solver, seconds in process_times(lines[: args.processes], references, args.backend):
+                print(
+                    f"{'':<12}{solver:<8}  whole process, {args.processes} lines: "
+                    f"{_seconds(seconds)} a line"
+                )
         sys.stdout.flush()
     footer = (
         f"Table memory: {table.nbytes / 2**20:.0f} MB."
         if args.backend == "native"
         else f"Table entries at the end: {len(table):,}."
     )
-    if reference:
+    if references:
         footer = (
-            "time, nodes = plies / reference, means over the positions plies solved in time; "
-            "the reference's time is the one it reports. " + footer
+            "time, nodes = plies / that reference, means over the positions plies solved in "
+            "time; a reference's time is the one it reports. " + footer
         )
     print(footer)
     return 1 if wrong_total else 0
