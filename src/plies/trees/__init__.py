@@ -1,6 +1,8 @@
 """Explicit game trees: read them in the notations courses use, search them with
 minimax, alpha-beta, negamax or expectiminimax, and explain every step; or run
-Monte-Carlo tree search on them step by step (:func:`mcts_tree`).
+Monte-Carlo tree search on them step by step (:func:`mcts_tree`). Trees of games of
+more than two players (:class:`MultiTree`, vector leaves) are searched with max^n,
+paranoid and Best-Reply Search (:func:`search_multi`).
 
 >>> from plies import trees
 >>> tree = trees.parse("[[3,12,8],[2,4,6],[14,5,2]]")   # AIMA Figure 5.2
@@ -63,6 +65,22 @@ from plies.trees._model import (
     format_number,
     letter_names,
 )
+from plies.trees._multi import (
+    MULTI_ALGORITHMS,
+    MultiCutoff,
+    MultiResult,
+    MultiTree,
+    best_reply,
+    format_vector,
+    is_multi_text,
+    maxn,
+    multi_tree,
+    multi_tree_lines,
+    paranoid,
+    parse_multi,
+    random_multi_tree,
+    search_multi,
+)
 from plies.trees._parse import NOTATIONS, from_leaves, json_nesting, parse, parse_number
 from plies.trees._random import random_tree
 from plies.trees._result import (
@@ -87,6 +105,7 @@ __all__ = [
     "ALGORITHMS",
     "BACKENDS",
     "MAX_MCTS_ITERATIONS",
+    "MULTI_ALGORITHMS",
     "NATIVE_MIN_NODES",
     "NOTATIONS",
     "ORDERS",
@@ -102,6 +121,9 @@ __all__ = [
     "MctsChoice",
     "MctsResult",
     "MctsStep",
+    "MultiCutoff",
+    "MultiResult",
+    "MultiTree",
     "Node",
     "NodeRecord",
     "Number",
@@ -111,6 +133,7 @@ __all__ = [
     "TreeBuilder",
     "TreeResult",
     "alphabeta",
+    "best_reply",
     "check_bounds",
     "compare",
     "convergence_line",
@@ -118,26 +141,35 @@ __all__ = [
     "expectiminimax",
     "format_number",
     "format_tree",
+    "format_vector",
     "from_leaves",
     "guided_tree",
+    "is_multi_text",
     "json_nesting",
     "json_number",
     "knuth_moore_minimum",
     "letter_names",
+    "maxn",
     "mcts_tree",
     "minimax",
+    "multi_tree",
+    "multi_tree_lines",
     "narrate",
     "narrate_event",
     "narrate_mcts",
     "narrate_step",
     "negamax",
+    "paranoid",
     "parse",
+    "parse_multi",
     "parse_number",
     "plain_tree_lines",
+    "random_multi_tree",
     "random_tree",
     "render_tree",
     "result_to_json",
     "search",
+    "search_multi",
     "tree_to_json",
     "write_result_json",
 ]
