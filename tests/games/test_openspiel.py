@@ -196,7 +196,8 @@ def test_bad_moves_are_one_line_errors(capfd: pytest.CaptureFixture[str]) -> Non
     [
         ("openspiel:kuhn_poker", "hidden information"),
         ("openspiel:goofspiel", "simultaneously"),
-        ("openspiel:oh_hell", "3 players"),
+        ("openspiel:oh_hell", "hidden information"),
+        ("openspiel:yacht(players=1)", "1 player"),
         ("openspiel:nosuch", "Unknown game 'nosuch'"),
         ("openspiel:tic_tac_toe(foo=1)", "Unknown parameter 'foo'"),
         ("openspiel:", "needs a game"),
@@ -261,3 +262,36 @@ def test_every_reachable_tic_tac_toe_position_has_plies_own_value() -> None:
             state, cells = spiel.play(state, action), [*cells, action + 1]
         own = ours.parse_position(" ".join(map(str, cells)))
         assert solve(spiel, state).result == solve(ours, own).result
+
+
+#: Games of more than two players OpenSpiel has with perfect information.
+MANY_PLAYERS = [
+    ("chinese_checkers(players=3)", 3),
+    ("pig(players=3,winscore=10)", 3),
+    ("quoridor(players=4,board_size=5)", 4),
+]
+
+
+@pytest.mark.parametrize(("spec", "players"), MANY_PLAYERS)
+def test_games_of_more_players_take_turns_and_pay_each_player(spec: str, players: int) -> None:
+    game = get_game(f"openspiel:{spec}")
+    assert game.num_players == players
+    rng = random.Random(3)
+    state = game.initial_state()
+    movers = set()
+    for _ in range(5000):
+        if game.is_terminal(state):
+            break
+        if game.is_chance(state):
+            outcomes = game.chance_outcomes(state)
+            move = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            movers.add(game.to_move(state))
+            move = rng.choice(game.legal_moves(state))
+        state = game.play(state, move)
+    assert game.is_terminal(state)
+    assert movers == set(range(players))  # every seat moved, and no other
+    utilities = game.utilities(state)
+    assert utilities == tuple(game.utility(state, p) for p in range(players))
+    assert sum(utilities) == pytest.approx(0.0)  # these games are zero-sum
+    assert 0 <= game.to_move(state) < players

@@ -3,10 +3,13 @@
 ``get_game("openspiel:go(board_size=5,komi=0.5)")`` loads the game as OpenSpiel's
 ``pyspiel.load_game`` reads the text after ``openspiel:``, and :class:`OpenSpielGame`
 maps it onto :class:`~plies.game.BaseGame`, so that ``analyze``, ``solve``, ``play``
-and the engine work on it. It serves the games plies can search: two players,
-sequential moves, perfect information, zero-sum, deterministic or with explicit
-chance nodes. Any other game (simultaneous moves, more than two players, hidden
-information, general-sum utilities, sampled chance) is refused with the reason.
+and the engine work on it. It serves the games plies can search: sequential moves,
+perfect information, deterministic or with explicit chance nodes, and either two
+players and zero-sum or more players (``chinese_checkers(players=3)``,
+``pig(players=3)``, ``quoridor(players=4)``; :attr:`~plies.game.BaseGame.num_players`
+says how many, for the N-player searches). Any other game (simultaneous moves, hidden
+information, two players who are not zero-sum, sampled chance) is refused with the
+reason.
 
 States are :class:`SpielState` values wrapping OpenSpiel's mutable states: ``play``
 returns a new one (OpenSpiel's ``child``), so the parent never changes. Two states
@@ -107,6 +110,7 @@ class OpenSpielGame(BaseGame[SpielState, int]):
         self.spec = spec
         self.name = f"openspiel:{spec}"
         self.game = game
+        self.num_players = int(game.num_players())
         self._markov = game.get_type().short_name in MARKOV_TEXT
         self._chance_player = int(pyspiel.PlayerId.CHANCE)
         self.has_chance = (  # type: ignore[misc]  # a class default, set per game
@@ -125,7 +129,7 @@ class OpenSpielGame(BaseGame[SpielState, int]):
     def to_move(self, state: SpielState) -> int:
         """The player to move; at a chance node the player whose turn it is."""
         player = state.state.current_player()
-        return player if player in (0, 1) else state.mover
+        return player if 0 <= player < self.num_players else state.mover
 
     def legal_moves(self, state: SpielState) -> list[int]:
         """OpenSpiel's legal actions (ascending ids); none at the end or at chance."""
@@ -156,8 +160,8 @@ class OpenSpielGame(BaseGame[SpielState, int]):
         s = state.state
         player = s.current_player()
         child = s.child(move)
-        if player in (0, 1):
-            mover = player if child.is_chance_node() else 1 - player
+        if 0 <= player < self.num_players:
+            mover = player if child.is_chance_node() else (player + 1) % self.num_players
         else:
             mover = state.mover
         return SpielState(child, (*state.history, move), mover)
@@ -169,6 +173,10 @@ class OpenSpielGame(BaseGame[SpielState, int]):
     def utility(self, state: SpielState, player: int) -> float:
         """OpenSpiel's return for ``player`` at the end."""
         return float(state.state.returns()[player])
+
+    def utilities(self, state: SpielState) -> tuple[float, ...]:
+        """OpenSpiel's returns for every player at the end, in player order."""
+        return tuple(float(value) for value in state.state.returns())
 
     def utility_bounds(self) -> tuple[float, float]:
         """OpenSpiel's minimum and maximum utility of the game."""
@@ -356,13 +364,13 @@ def _unsupported(pyspiel: Any, game: Any) -> str | None:
         return f"it has {actions:,} distinct actions (plies takes 1 to {MAX_ACTIONS:,})"
     if not 0 < length <= MAX_GAME_LENGTH:
         return f"a game lasts up to {length:,} moves (plies takes 1 to {MAX_GAME_LENGTH:,})"
-    if game.num_players() != 2:
-        return f"it has {game.num_players()} players (plies searches two-player games)"
+    if game.num_players() < 2:
+        return f"it has {game.num_players()} player (plies searches games of two or more)"
     if kind.dynamics != gt.Dynamics.SEQUENTIAL:
         return "its players move simultaneously"
     if kind.information != gt.Information.PERFECT_INFORMATION:
         return "it has hidden information"
-    if kind.utility != gt.Utility.ZERO_SUM:
+    if game.num_players() == 2 and kind.utility != gt.Utility.ZERO_SUM:
         return f"it is not zero-sum ({kind.utility.name.lower().replace('_', '-')})"
     if kind.chance_mode not in (gt.ChanceMode.DETERMINISTIC, gt.ChanceMode.EXPLICIT_STOCHASTIC):
         return "its chance events are sampled, not listed with probabilities"
