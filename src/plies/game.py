@@ -21,9 +21,9 @@ use (``parse_move``/``format_move``, ``parse_position``/``format_position``,
 ``tree_picture``, see :class:`Board`), stronger (``evaluate``, ``order_moves``,
 ``quiescence_moves``, ``extension``, ``null_move``, ``is_quiet``), faster
 (``play_unchecked``, ``key``, ``terminal_value``, ``winning_move``, ``forced_moves``,
-``remaining_plies``, :attr:`last_mover_wins`; ``canonical_key`` for opening books), or
-stochastic
-(``has_chance``, ``is_chance``, ``chance_outcomes``).
+``remaining_plies``, :attr:`last_mover_wins`; ``canonical_key`` for opening books),
+stochastic (``has_chance``, ``is_chance``, ``chance_outcomes``), or of more than two
+players (:attr:`~BaseGame.num_players`, ``utilities``, ``evaluations``, ``with_turn``).
 
 Conventions the engine relies on:
 
@@ -232,6 +232,19 @@ class BaseGame(ABC, Generic[S, M]):
         The default asks :meth:`evaluate` once per player.
         """
         return tuple(self.evaluate(state, player) for player in range(self.num_players))
+
+    def with_turn(self, state: S, player: int) -> S | None:
+        """``state`` with ``player`` to move, as if the players between had passed, or
+        None where the game cannot say (the default).
+
+        Best-Reply Search (:func:`plies.engine.best_reply`) asks it in games of more
+        than two players: it tries the moves of every opponent of the searching player
+        from the same position and, after the best reply, gives the turn straight back
+        (Rolit: the same discs with another player to move). Two-player games need not
+        implement it.
+        """
+        self.check_state(state)
+        return None
 
     # -- search hooks (optional) ----------------------------------------------------
 

@@ -11,6 +11,10 @@ Othello, checkers), a compiled one (``backend=``; see :mod:`plies.engine.native`
 chance nodes, seeded) and returns an :class:`MctsResult` with each root move's visits
 and value.
 
+Games of more than two players (``num_players``) are searched by :func:`maxn`,
+:func:`paranoid` and :func:`best_reply` (Best-Reply Search), which return a
+:class:`MultiResult`; :func:`search` and :func:`solve` take two-player games only.
+
 >>> from plies.engine import Limits, search, solve
 >>> from plies.games import get_game
 >>> game = get_game("tictactoe")
@@ -33,6 +37,15 @@ from plies.engine._mcts import (
     MctsOptions,
     MctsResult,
     mcts,
+)
+from plies.engine._multi import (
+    MULTI_ALGORITHMS,
+    MultiResult,
+    best_reply,
+    format_multi_value,
+    maxn,
+    multi_search,
+    paranoid,
 )
 from plies.engine._negamax import CHANCE_MODES
 from plies.engine._result import SearchResult, SearchStats, SolveResult
@@ -71,6 +84,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "DEFAULT_ITERATIONS",
     "MAX_PLY",
+    "MULTI_ALGORITHMS",
     "PLAYOUTS",
     "SCORE_KINDS",
     "WIN",
@@ -79,6 +93,7 @@ __all__ = [
     "MctsMove",
     "MctsOptions",
     "MctsResult",
+    "MultiResult",
     "NativeTable",
     "Score",
     "ScoreKind",
@@ -87,11 +102,16 @@ __all__ = [
     "SolveResult",
     "StopRequest",
     "TranspositionTable",
+    "best_reply",
     "choose_backend",
     "describe_score",
     "fallback_reason",
+    "format_multi_value",
     "iterate",
+    "maxn",
     "mcts",
+    "multi_search",
+    "paranoid",
     "score_distance",
     "score_outcome",
     "search",

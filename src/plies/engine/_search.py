@@ -578,6 +578,17 @@ def _native_search(
     return port.search(game, state, limits=limits, algorithm=algorithm, **options)
 
 
+def refuse_many_players(game: BaseGame[Any, Any], task: str) -> None:
+    """Raise :class:`SearchError` when ``game`` has other than two players: ``task``
+    (a two-player search) assumes one opponent and zero-sum utilities."""
+    players = game.num_players
+    if players != 2:
+        raise SearchError(
+            f"{game.name} has {players} players: {task} is for two-player games; search it "
+            "with maxn, paranoid or best_reply (plies.engine; algorithms maxn, paranoid, brs)"
+        )
+
+
 class _SearchRun(Protocol):
     """A search set up by :func:`_started`: the native port's run or a :class:`_Run`."""
 
@@ -607,6 +618,7 @@ def _started(
         game, state, limits=limits, algorithms=ALGORITHMS, chance_modes=CHANCE_MODES,
         table=table, backend=backend, **options,
     )  # fmt: skip
+    refuse_many_players(game, "search")
     native = _native_search(game, state, backend, limits=checked, table=table, **options)
     if native is not None:
         return native  # type: ignore[no-any-return]
@@ -749,6 +761,7 @@ def solve(
         game, state, table=table, limits=limits, stop=stop, ordering=ordering,
         progress=progress, weak=weak, moves=moves, solve_moves=SOLVE_MOVES, backend=backend,
     )  # fmt: skip
+    refuse_many_players(game, "solve")
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use search")
     if limits.depth is not None:
