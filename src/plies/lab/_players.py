@@ -1,0 +1,303 @@
+"""The players of a match (``plies match``): a spec ``ALGORITHM[:key=value,...]`` read
+into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves.
+
+* the engine's searches (``pvs``, ``negamax``, ``mtdf``, ``alphabeta``, ``minimax``,
+  ``expectiminimax``) with ``depth``, ``nodes`` and ``time`` (seconds), as the game
+  room's engine plays (:func:`plies.lab.engine_move`);
+* ``mcts`` with ``time``, ``nodes`` or ``iterations``, seeded by the match;
+* ``random``: a legal move drawn by the match's seed;
+* ``uci:COMMAND[:NAME=VALUE,...]``, chess only: any UCI engine run as ``COMMAND``
+  (split as a shell would, without one), driven by python-chess's
+  :mod:`chess.engine`. ``depth``, ``nodes`` and ``time`` are the search's limit
+  (at least one is needed); every other pair is a UCI option sent with
+  ``setoption`` before the first move (``uci:stockfish:UCI_LimitStrength=true,
+  UCI_Elo=1500,time=0.1``). The engine is started for each game and killed at its
+  end; one that does not answer within its time limit plus the match's ``timeout``
+  is killed and forfeits the game.
+
+>>> spec = parse_player("pvs:depth=4")
+>>> spec.algorithm, spec.depth, spec.name
+('pvs', 4, 'pvs:depth=4')
+>>> parse_player("uci:stockfish:UCI_Elo=1500,time=0.1").uci_options
+(('UCI_Elo', '1500'),)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import random
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from plies.engine import ALGORITHMS as SEARCH_ALGORITHMS
+from plies.errors import PliesError
+from plies.lab._analyze import SearchOptions
+from plies.lab._play import engine_move
+from plies.lab._room import Room
+
+__all__ = [
+    "NPLAYER_ALGORITHMS",
+    "PLAYER_ALGORITHMS",
+    "Forfeit",
+    "MatchError",
+    "Mover",
+    "PlayerSpec",
+    "mover_of",
+    "parse_player",
+]
+
+#: The algorithms a player can be: the engine's searches, MCTS, random moves and UCI.
+PLAYER_ALGORITHMS: tuple[str, ...] = (*SEARCH_ALGORITHMS, "mcts", "random", "uci")
+#: The searches of games of more than two players, not in this plies yet.
+NPLAYER_ALGORITHMS = ("maxn", "paranoid", "brs")
+#: The limits a player's spec may set, and what each is.
+LIMIT_KEYS = ("depth", "nodes", "time", "iterations")
+#: The longest spec read.
+MAX_SPEC = 500
+
+
+class MatchError(PliesError):
+    """A match that cannot be played as asked (a bad player, too few games, ...)."""
+
+
+class Forfeit(Exception):
+    """A player lost the game by misbehaving: ``reason`` says how (crashed, timed out,
+    played an illegal move)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player of a match as its spec says: ``name`` (the spec's text), the
+    ``algorithm`` (one of :data:`PLAYER_ALGORITHMS`), its limits, and for ``uci`` the
+    ``command`` (its words) and the ``uci_options`` (name, value) to set."""
+
+    name: str
+    algorithm: str
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    iterations: int | None = None
+    command: tuple[str, ...] = ()
+    uci_options: tuple[tuple[str, str], ...] = ()
+
+    def search_options(self, seed: int) -> SearchOptions:
+        """The search of an engine player, seeded by ``seed`` (MCTS's playouts)."""
+        return SearchOptions(
+            depth=self.depth,
+            nodes=self.nodes,
+            time=self.time,
+            algorithm=self.algorithm,
+            iterations=self.iterations,
+            seed=seed if self.algorithm == "mcts" else None,
+        )
+
+    @property
+    def timed(self) -> bool:
+        """Whether the player's moves depend on the clock (a time limit)."""
+        return self.time is not None
+
+
+def _number(spec: str, key: str, text: str) -> int | float:
+    try:
+        value: int | float = float(text) if key == "time" else int(text)
+    except ValueError:
+        raise MatchError(f"player {spec!r}: {key} is a number, not {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise MatchError(f"player {spec!r}: {key} must be above 0, not {text!r}")
+    return value
+
+
+def _pairs(spec: str, text: str) -> list[tuple[str, str]]:
+    """The ``key=value`` pairs of ``text`` (comma-separated)."""
+    pairs = []
+    for part in text.split(","):
+        key, equals, value = part.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise MatchError(f"player {spec!r}: expected key=value, not {part!r}")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """The player ``text`` names (see the module); :class:`MatchError` saying what is
+    wrong with a bad one."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_SPEC:
+        raise MatchError(f"a player is ALGORITHM[:key=value,...], not {text!r:.60}")
+    spec = text.strip()
+    algorithm, _, rest = spec.partition(":")
+    if algorithm == "uci":
+        return _uci_player(spec, rest)
+    if algorithm in NPLAYER_ALGORITHMS:
+        raise MatchError(
+            f"player {spec!r}: {algorithm} (a search of games of more than two players) is "
+            "not in this plies yet"
+        )
+    if algorithm not in PLAYER_ALGORITHMS:
+        raise MatchError(
+            f"player {spec!r}: the algorithm is one of {', '.join(PLAYER_ALGORITHMS)}, "
+            f"not {algorithm!r}"
+        )
+    limits: dict[str, Any] = {}
+    for key, value in _pairs(spec, rest) if rest else []:
+        if key not in LIMIT_KEYS:
+            raise MatchError(
+                f"player {spec!r}: unknown key {key!r} (one of {', '.join(LIMIT_KEYS)})"
+            )
+        limits[key] = _number(spec, key, value)
+    player = PlayerSpec(spec, algorithm, **limits)
+    _check_limits(player)
+    return player
+
+
+def _check_limits(player: PlayerSpec) -> None:
+    spec, algorithm = player.name, player.algorithm
+    given = [k for k in LIMIT_KEYS if getattr(player, k) is not None]
+    if algorithm == "random":
+        if given:
+            raise MatchError(f"player {spec!r}: random takes no limit, not {given[0]}")
+        return
+    if not given:
+        raise MatchError(f"player {spec!r}: {algorithm} needs a limit: {_limit_names(algorithm)}")
+    try:
+        player.search_options(0)
+    except PliesError as exc:
+        raise MatchError(f"player {spec!r}: {exc}") from None
+
+
+def _limit_names(algorithm: str) -> str:
+    if algorithm == "mcts":
+        return "time=S, iterations=N or nodes=N"
+    return "depth=N, time=S or nodes=N"
+
+
+def _uci_player(spec: str, rest: str) -> PlayerSpec:
+    """``uci:COMMAND[:NAME=VALUE,...]``: the command, its limits and UCI options."""
+    command_text, options_text = rest, ""
+    head, colon, tail = rest.rpartition(":")
+    if colon and "=" in tail:
+        command_text, options_text = head, tail
+    try:
+        command = tuple(shlex.split(command_text))
+    except ValueError as exc:
+        raise MatchError(f"player {spec!r}: cannot read the command: {exc}") from None
+    if not command:
+        raise MatchError(f"player {spec!r}: uci needs a command, e.g. uci:stockfish:time=0.1")
+    limits: dict[str, Any] = {}
+    options: list[tuple[str, str]] = []
+    for key, value in _pairs(spec, options_text) if options_text else []:
+        if key in ("depth", "nodes", "time"):
+            limits[key] = _number(spec, key, value)
+        else:
+            options.append((key, value))
+    if not limits:
+        raise MatchError(f"player {spec!r}: a UCI engine needs a limit: depth=N, time=S or nodes=N")
+    return PlayerSpec(spec, "uci", command=command, uci_options=tuple(options), **limits)
+
+
+# -- movers -------------------------------------------------------------------------------
+
+
+class Mover:
+    """What picks a player's moves in one game: :meth:`move` gives the move object in
+    the room's position (raising :class:`Forfeit` when the player misbehaves),
+    :meth:`close` ends what the player started (a UCI engine's process)."""
+
+    def __init__(self, spec: PlayerSpec) -> None:
+        self.spec = spec
+
+    def move(self, room: Room, seed: int) -> Any:
+        """The player's move in ``room`` (a player moves next), ``seed`` drawing its
+        random choices."""
+        spec = self.spec
+        if spec.algorithm == "random":
+            return random.Random(seed).choice(list(room.game.legal_moves(room.state)))
+        try:
+            return engine_move(room, spec.search_options(seed)).move
+        except Exception as exc:  # any failure of the search forfeits, never ends the match
+            raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
+
+    def close(self) -> None:
+        """End what the player started (nothing for a player in this process)."""
+
+
+def mover_of(spec: PlayerSpec, *, game_name: str, timeout: float) -> Mover:
+    """The mover of ``spec`` in a game of ``game_name``; a UCI engine waits at most
+    its time limit plus ``timeout`` seconds for each move."""
+    if spec.algorithm == "uci":
+        if game_name != "chess":
+            raise MatchError(f"player {spec.name!r}: UCI engines play chess, not {game_name}")
+        return UciMover(spec, timeout)
+    return Mover(spec)
+
+
+class UciMover(Mover):
+    """A UCI engine's moves, through python-chess (started at its first move)."""
+
+    def __init__(self, spec: PlayerSpec, timeout: float) -> None:
+        super().__init__(spec)
+        self.timeout = timeout
+        self._engine: Any = None
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+
+    def _call(self, what: str, function: Any, *args: Any) -> Any:
+        """``function(*args)`` on the engine, given at most the time limit plus the
+        timeout; a crash or a silence forfeits (and kills the engine)."""
+        import chess.engine
+
+        bound = (self.spec.time or 0.0) + self.timeout
+        future = self._pool.submit(function, *args)
+        try:
+            return future.result(timeout=bound)
+        except TimeoutError:  # concurrent.futures.TimeoutError too (3.11)
+            self.close()
+            raise Forfeit(f"timed out: no answer to {what} within {bound:g} s") from None
+        except chess.engine.EngineTerminatedError as exc:
+            self.close()
+            raise Forfeit(f"crashed: the engine ended ({exc})") from None
+        except (chess.engine.EngineError, OSError, ValueError) as exc:
+            self.close()
+            raise Forfeit(f"engine error: {type(exc).__name__}: {exc}") from None
+
+    def _start(self) -> Any:
+        import chess.engine
+
+        command = list(self.spec.command)
+        engine = self._call(
+            "uci", lambda: chess.engine.SimpleEngine.popen_uci(command, timeout=self.timeout)
+        )
+        self._engine = engine
+        if self.spec.uci_options:
+            self._call("setoption", engine.configure, dict(self.spec.uci_options))
+        return engine
+
+    def move(self, room: Room, seed: int) -> Any:
+        """The engine's move in ``room``: it sees the game from its start, every move."""
+        import chess
+        import chess.engine
+
+        engine = self._engine or self._start()
+        board = chess.Board(room.states[0].board.fen())
+        for played in room.moves:
+            board.push(played)
+        limit = chess.engine.Limit(
+            depth=self.spec.depth, nodes=self.spec.nodes, time=self.spec.time
+        )
+        played = self._call("go", engine.play, board, limit)
+        chosen = played.move
+        if chosen is None or chosen not in board.legal_moves:
+            shown = "no move" if chosen is None else chosen.uci()
+            raise Forfeit(f"illegal move: {shown} in {board.fen()}")
+        return chosen
+
+    def close(self) -> None:
+        """Kill the engine's process (python-chess closes its pipes and kills it)."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.close()
+        self._pool.shutdown(wait=False, cancel_futures=True)
