@@ -49,6 +49,7 @@ from plies.draw._html import to_html as _html_page
 from plies.draw._layout import positions as node_positions
 from plies.draw._limits import DPI, MAX_FRAMES, check_graphviz, check_nodes, check_png
 from plies.draw._mermaid import to_mermaid as _mermaid_text
+from plies.draw._multi import multi_svg
 from plies.draw._png import svg_to_png
 from plies.draw._prune import lp_svg, select_finish_svg, select_svg
 from plies.draw._state import Snapshot
@@ -83,6 +84,7 @@ __all__ = [
     "format_for",
     "iter_steps",
     "lp_svg",
+    "multi_svg",
     "node_positions",
     "render",
     "replay",
