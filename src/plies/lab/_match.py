@@ -120,7 +120,7 @@ def check_match(options: MatchOptions) -> BaseGame[Any, Any]:
             f"multiple of {seats}"
         )
     for spec in specs:
-        mover_of(spec, game_name=game.name, timeout=options.timeout).close()
+        mover_of(spec, game_name=game.name, timeout=options.timeout, players=seats).close()
     for number, text in enumerate(options.openings, 1):
         try:
             state = game.parse_position(text)
@@ -298,7 +298,10 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     game = parse_game_spec(options.game)
     specs = options.specs()
     seats = seats_of(number, len(specs))
-    movers = [mover_of(spec, game_name=game.name, timeout=options.timeout) for spec in specs]
+    movers = [
+        mover_of(spec, game_name=game.name, timeout=options.timeout, players=len(specs))
+        for spec in specs
+    ]
     start = game.parse_position(opening)
     room = room_of(game, start, bounded=False)
     chance = random.Random(_seed(options.seed, number, "chance"))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.engine import ALGORITHMS as SEARCH_ALGORITHMS
+from plies.engine import MULTI_ALGORITHMS, Limits, multi_search
 from plies.errors import PliesError
 from plies.lab._analyze import SearchOptions
 from plies.lab._play import engine_move
@@ -48,10 +49,18 @@ __all__ = [
     "parse_player",
 ]
 
-#: The algorithms a player can be: the engine's searches, MCTS, random moves and UCI.
-PLAYER_ALGORITHMS: tuple[str, ...] = (*SEARCH_ALGORITHMS, "mcts", "random", "uci")
-#: The searches of games of more than two players, not in this plies yet.
-NPLAYER_ALGORITHMS = ("maxn", "paranoid", "brs")
+#: The searches of games of more than two players (two work too): max^n, paranoid and
+#: Best-Reply Search (:func:`plies.engine.multi_search`).
+NPLAYER_ALGORITHMS: tuple[str, ...] = MULTI_ALGORITHMS
+#: The algorithms a player can be: the engine's searches, MCTS, the N-player searches,
+#: random moves and UCI.
+PLAYER_ALGORITHMS: tuple[str, ...] = (
+    *SEARCH_ALGORITHMS,
+    "mcts",
+    *NPLAYER_ALGORITHMS,
+    "random",
+    "uci",
+)
 #: The limits a player's spec may set, and what each is.
 LIMIT_KEYS = ("depth", "nodes", "time", "iterations")
 #: The longest spec read.
@@ -133,11 +142,6 @@ def parse_player(text: str) -> PlayerSpec:
     algorithm, _, rest = spec.partition(":")
     if algorithm == "uci":
         return _uci_player(spec, rest)
-    if algorithm in NPLAYER_ALGORITHMS:
-        raise MatchError(
-            f"player {spec!r}: {algorithm} (a search of games of more than two players) is "
-            "not in this plies yet"
-        )
     if algorithm not in PLAYER_ALGORITHMS:
         raise MatchError(
             f"player {spec!r}: the algorithm is one of {', '.join(PLAYER_ALGORITHMS)}, "
@@ -164,6 +168,10 @@ def _check_limits(player: PlayerSpec) -> None:
         return
     if not given:
         raise MatchError(f"player {spec!r}: {algorithm} needs a limit: {_limit_names(algorithm)}")
+    if algorithm in NPLAYER_ALGORITHMS:
+        if player.iterations is not None:
+            raise MatchError(f"player {spec!r}: iterations are a limit of mcts only")
+        return
     try:
         player.search_options(0)
     except PliesError as exc:
@@ -218,17 +226,34 @@ class Mover:
         if spec.algorithm == "random":
             return random.Random(seed).choice(list(room.game.legal_moves(room.state)))
         try:
+            if spec.algorithm in NPLAYER_ALGORITHMS:
+                return self._multi_move(room)
             return engine_move(room, spec.search_options(seed)).move
         except Exception as exc:  # any failure of the search forfeits, never ends the match
             raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
+
+    def _multi_move(self, room: Room) -> Any:
+        """The N-player search's move: its last completed depth's, else the first
+        legal move (not one depth finished within the limits)."""
+        spec = self.spec
+        limits = Limits(depth=spec.depth, nodes=spec.nodes, time=spec.time)
+        found = multi_search(room.game, room.state, algorithm=spec.algorithm, limits=limits)
+        if found.best_move is None:
+            return room.game.legal_moves(room.state)[0]
+        return found.best_move
 
     def close(self) -> None:
         """End what the player started (nothing for a player in this process)."""
 
 
-def mover_of(spec: PlayerSpec, *, game_name: str, timeout: float) -> Mover:
-    """The mover of ``spec`` in a game of ``game_name``; a UCI engine waits at most
-    its time limit plus ``timeout`` seconds for each move."""
+def mover_of(spec: PlayerSpec, *, game_name: str, timeout: float, players: int = 2) -> Mover:
+    """The mover of ``spec`` in a game of ``game_name`` with ``players`` players; a UCI
+    engine waits at most its time limit plus ``timeout`` seconds for each move."""
+    if players > 2 and spec.algorithm in SEARCH_ALGORITHMS:
+        raise MatchError(
+            f"player {spec.name!r}: {spec.algorithm} searches games of two players, and "
+            f"{game_name} has {players}: use {', '.join(NPLAYER_ALGORITHMS)}, mcts or random"
+        )
     if spec.algorithm == "uci":
         if game_name != "chess":
             raise MatchError(f"player {spec.name!r}: UCI engines play chess, not {game_name}")
