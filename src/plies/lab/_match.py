@@ -334,7 +334,8 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     elif forfeit is None:
         reason = f"adjudicated a draw after {options.max_plies} plies"
     result = _result_text(by_seat)
-    names = [specs[player].name for player in seats]
+    unique = unique_names(options.players)
+    names = [unique[player] for player in seats]
     record = game_pgn(room, names=names, number=number, result=result, reason=reason)
     return GameRecord(number, seats, opening, room.texts, scores, result, reason, forfeit, record)
 
@@ -377,18 +378,25 @@ def game_pgn(room: Room, *, names: Sequence[str], number: int, result: str, reas
     tags.update({"Opening": game.format_position(room.states[0]), "Result": result})
     tags["Termination"] = reason
     lines = [f'[{key} "{_tag_value(value)}"]' for key, value in tags.items()]
-    return "\n".join([*lines, "", _movetext(room.texts, len(names), result)]) + "\n"
+    start = room.states[0]
+    first = 0 if game.is_terminal(start) else game.to_move(start)
+    return "\n".join([*lines, "", _movetext(room.texts, len(names), first, result)]) + "\n"
 
 
 def _tag_value(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _movetext(moves: Sequence[str], seats: int, result: str) -> str:
+def _movetext(moves: Sequence[str], seats: int, first: int, result: str) -> str:
+    """The moves numbered by rounds of the seats, as PGN numbers them: ``1. a b 2. c
+    d``; ``1... b 2. c d`` when the seat to move first is not the first seat."""
     words = []
     for index, move in enumerate(moves):
-        if index % seats == 0:
-            words.append(f"{index // seats + 1}.")
+        ply = index + first
+        if ply % seats == 0:
+            words.append(f"{ply // seats + 1}.")
+        elif index == 0:
+            words.append(f"{ply // seats + 1}...")
         words.append(move)
     words.append(result)
     return " ".join(words)

@@ -1,0 +1,193 @@
+"""Matches: who wins, seats and openings, the same games however often they are played,
+the SPRT's stop, records, and forfeits of players that crash."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from plies.lab import MatchError, MatchOptions, match_record, parse_player, read_openings, run_match
+from plies.lab._match import game_pgn, opening_items, play_game, seats_of
+
+
+def test_pvs_at_depth_4_beats_random_moves_at_connect_four() -> None:
+    result = run_match(MatchOptions("connect4", ("random", "pvs:depth=4"), games=4, random_plies=2))
+    assert result.points == (0.0, 4.0)
+    assert result.pentanomial is not None and result.pentanomial.counts == (2, 0, 0, 0, 0)
+    record = match_record(result)
+    assert (record["games"], record["wins"], record["draws"], record["losses"]) == (4, 0, 0, 4)
+    assert record["elo"] is None and record["elo_ci"] == [None, None]  # minus infinity
+    assert record["sprt"] is None
+
+
+def test_perfect_tictactoe_is_a_draw_from_both_seats() -> None:
+    result = run_match(MatchOptions("tictactoe", ("pvs:depth=9", "alphabeta:depth=9"), games=2))
+    assert [game.result for game in result.games] == ["1/2-1/2", "1/2-1/2"]
+    assert result.elo is not None and result.elo.elo == 0.0
+    assert result.pentanomial is not None and result.pentanomial.counts == (0, 0, 1, 0, 0)
+
+
+def test_each_opening_is_played_from_both_seats() -> None:
+    options = MatchOptions(
+        "connect4", ("pvs:depth=2", "random"), games=6, openings=read_openings("44\n# x\n\n3 3\n")
+    )
+    result = run_match(options)
+    assert [game.opening for game in result.games] == ["44", "44", "3 3", "3 3", "44", "44"]
+    assert [game.seats for game in result.games] == [(0, 1), (1, 0)] * 3
+
+
+def test_seats_rotate_in_rounds_of_every_player() -> None:
+    assert [seats_of(n, 3) for n in (1, 2, 3, 4)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 1, 2)]
+
+
+def test_random_openings_follow_the_seed() -> None:
+    from plies.games import parse_game_spec
+
+    game = parse_game_spec("connect4")
+
+    def openings(seed: int) -> list[str]:
+        options = MatchOptions("connect4", ("random", "random"), games=8, random_plies=4, seed=seed)
+        return [text for _, text in opening_items(options, game)]
+
+    assert openings(1) == openings(1)
+    assert openings(1) != openings(2)
+    assert openings(1)[0] == openings(1)[1] and len(set(openings(1))) > 1
+
+
+def test_a_match_is_the_same_every_time() -> None:
+    options = MatchOptions(
+        "connect4", ("mcts:iterations=60", "random"), games=4, random_plies=2, seed=7
+    )
+    first, second = run_match(options), run_match(options)
+    assert first.games == second.games
+    other_seed = run_match(MatchOptions(**{**options.__dict__, "seed": 8}))
+    assert [g.moves for g in other_seed.games] != [g.moves for g in first.games]
+
+
+def test_the_sprt_stops_the_match_at_its_verdict() -> None:
+    options = MatchOptions("tictactoe", ("pvs:depth=9", "random"), games=40, sprt=(0, 100))
+    result = run_match(options)
+    assert result.sprt is not None and result.sprt.verdict == "H1"
+    assert len(result.games) < 40 and len(result.games) % 2 == 0
+    assert result.sprt.llr >= result.sprt.upper and not result.stopped
+    assert match_record(result)["sprt"]["verdict"] == "H1"
+
+
+def test_a_game_past_its_plies_is_a_draw() -> None:
+    record = play_game(MatchOptions("connect4", ("random", "random"), games=2, max_plies=5), 1, "")
+    assert len(record.moves) == 5 and record.result == "1/2-1/2"
+    assert record.reason == "adjudicated a draw after 5 plies"
+
+
+def test_a_crashing_search_forfeits(monkeypatch: pytest.MonkeyPatch) -> None:
+    import plies.lab._players
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("out of cheese")
+
+    monkeypatch.setattr(plies.lab._players, "engine_move", broken)
+    result = run_match(MatchOptions("connect4", ("random", "pvs:depth=3"), games=2))
+    assert result.points == (2.0, 0.0)
+    assert [g.forfeit for g in result.games] == [1, 1]
+    assert result.games[0].reason == ("pvs:depth=3 forfeits: crashed: RuntimeError: out of cheese")
+    assert result.totals[1].forfeits == 2
+
+
+def test_chess_games_are_real_pgn() -> None:
+    chess_pgn = pytest.importorskip("chess.pgn")
+    options = MatchOptions("chess", ("random", "random"), games=2, max_plies=12, seed=3)
+    record = play_game(options, 2, "e4 e5")
+    game = chess_pgn.read_game(io.StringIO(record.record))
+    assert game is not None and not game.errors
+    headers = game.headers
+    assert (headers["White"], headers["Black"], headers["Round"]) == ("random #2", "random #1", "2")
+    assert headers["Result"] == "1/2-1/2" and headers["Termination"] == record.reason
+    assert headers["FEN"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    moves = list(game.mainline_moves())
+    assert game.board().san(moves[0]) == record.moves[0]
+    assert len(moves) == len(record.moves) == 12
+
+
+def test_other_games_get_a_pgn_like_record() -> None:
+    record = play_game(MatchOptions("tictactoe", ("pvs:depth=9", "random"), games=2), 1, "5")
+    assert record.record.splitlines() == [
+        '[Event "plies match"]',
+        '[Game "tictactoe"]',
+        '[Round "1"]',
+        '[X "pvs:depth=9"]',
+        '[O "random"]',
+        '[Opening ".../.x./..."]',
+        f'[Result "{record.result}"]',
+        f'[Termination "{record.reason}"]',
+        "",
+        _numbered(record.moves, record.result),
+    ]
+
+
+def _numbered(moves: tuple[str, ...], result: str) -> str:
+    """O moves first after the opening "5": ``1... a 2. b c 3. d ...``."""
+    words = ["1...", moves[0]]
+    for index, move in enumerate(moves[1:]):
+        if index % 2 == 0:
+            words.append(f"{index // 2 + 2}.")
+        words.append(move)
+    return " ".join([*words, result])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("minimax", "needs a limit"),
+        ("pvs:depth=x", "depth is a number"),
+        ("pvs:depth=0", "above 0"),
+        ("pvs:deep=3", "unknown key 'deep'"),
+        ("random:depth=2", "random takes no limit"),
+        ("mcts:depth=3", "mcts has no depth limit"),
+        ("maxn:iterations=3", "iterations are a limit of mcts only"),
+        ("uci:", "uci needs a command"),
+        ("uci:stockfish", "needs a limit"),
+        ("telepathy", "the algorithm is one of"),
+    ],
+)
+def test_bad_players_are_named(text: str, message: str) -> None:
+    with pytest.raises(MatchError, match=message):
+        parse_player(text)
+
+
+def test_a_uci_spec_splits_its_command_limits_and_options() -> None:
+    spec = parse_player("uci:python3 engine.py --fast:Hash=16,UCI_Elo=1500,time=0.5,depth=3")
+    assert spec.command == ("python3", "engine.py", "--fast")
+    assert spec.uci_options == (("Hash", "16"), ("UCI_Elo", "1500"))
+    assert (spec.time, spec.depth) == (0.5, 3)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (MatchOptions("connect4", ("random",), games=2), "game of 2 players: give 2"),
+        (MatchOptions("connect4", ("random", "random"), games=3), "multiple of 2"),
+        (MatchOptions("connect4", ("random", "random"), games=2, openings=("9",)), "opening 1"),
+        (MatchOptions("tictactoe", ("random", "uci:x:time=1"), games=2), "UCI engines play chess"),
+    ],
+)
+def test_matches_that_cannot_be_played_say_why(options: MatchOptions, message: str) -> None:
+    with pytest.raises(MatchError, match=message):
+        run_match(options)
+
+
+def test_openings_and_random_plies_exclude_each_other() -> None:
+    with pytest.raises(MatchError, match="not both"):
+        MatchOptions("connect4", ("random", "random"), games=2, openings=("4",), random_plies=2)
+    with pytest.raises(MatchError, match="no opening"):
+        read_openings("# nothing\n\n")
+
+
+def test_game_pgn_quotes_tag_values() -> None:
+    from plies.games import parse_game_spec
+    from plies.lab import room_of
+
+    game = parse_game_spec("nim")
+    room = room_of(game, game.initial_state())
+    text = game_pgn(room, names=['a "b"', "c"], number=1, result="*", reason="r")
+    assert '[Seat1 "a \\"b\\""]' in text
