@@ -25,9 +25,12 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import math
+import os
 import random
 import shlex
+import signal
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,6 +271,7 @@ class UciMover(Mover):
         super().__init__(spec)
         self.timeout = timeout
         self._engine: Any = None
+        self._healthy = True
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
     def _call(self, what: str, function: Any, *args: Any) -> Any:
@@ -280,12 +284,15 @@ class UciMover(Mover):
         try:
             return future.result(timeout=bound)
         except TimeoutError:  # concurrent.futures.TimeoutError too (3.11)
+            self._healthy = False
             self.close()
             raise Forfeit(f"timed out: no answer to {what} within {bound:g} s") from None
         except chess.engine.EngineTerminatedError as exc:
+            self._healthy = False
             self.close()
             raise Forfeit(f"crashed: the engine ended ({exc})") from None
         except (chess.engine.EngineError, OSError, ValueError) as exc:
+            self._healthy = False
             self.close()
             raise Forfeit(f"engine error: {type(exc).__name__}: {exc}") from None
 
@@ -316,13 +323,31 @@ class UciMover(Mover):
         played = self._call("go", engine.play, board, limit)
         chosen = played.move
         if chosen is None or chosen not in board.legal_moves:
+            self._healthy = False
             shown = "no move" if chosen is None else chosen.uci()
             raise Forfeit(f"illegal move: {shown} in {board.fen()}")
         return chosen
 
     def close(self) -> None:
-        """Kill the engine's process (python-chess closes its pipes and kills it)."""
+        """End the engine: ``quit`` when it has behaved (it is given the timeout to
+        exit), else at once by SIGKILL; then python-chess closes its pipes."""
         engine, self._engine = self._engine, None
         if engine is not None:
+            if not (self._healthy and self._quit(engine)):
+                _kill(engine.transport.get_pid())
             engine.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _quit(self, engine: Any) -> bool:
+        """Whether the engine quit when asked, within the timeout."""
+        try:
+            self._pool.submit(engine.quit).result(timeout=self.timeout)
+        except Exception:  # any failure to quit: it is killed instead
+            return False
+        return True
+
+
+def _kill(pid: int) -> None:
+    """Send SIGKILL to the engine's process (gone already: nothing to do)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
