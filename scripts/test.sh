@@ -28,8 +28,10 @@ apt_get() {
 # System packages the tests use (Debian names). Installed only when missing.
 # graphviz (dot) draws SVG/PNG; chromium runs the HTML stepper test; texlive-latex-base and
 # texlive-pictures (TikZ) compile the LaTeX drawings and worksheets; fonts-dejavu-core has α,
-# β and ∞; imagemagick is the library under Wand, which amc2moodle (the Moodle XML check) loads.
-system_packages=(graphviz chromium fonts-dejavu-core texlive-latex-base texlive-pictures imagemagick)
+# β and ∞; imagemagick is the library under Wand, which amc2moodle (the Moodle XML check) loads;
+# stockfish (in /usr/games) is the UCI engine plies match plays against (tests/lab/test_match_uci.py).
+system_packages=(graphviz chromium fonts-dejavu-core texlive-latex-base texlive-pictures imagemagick
+  stockfish)
 if [ ${#system_packages[@]} -gt 0 ]; then
   missing=()
   for pkg in "${system_packages[@]}"; do
