@@ -73,7 +73,7 @@ def test_infinite_utilities_are_strict_json() -> None:
 def test_two_player_and_n_player_trees_point_to_their_searches() -> None:
     with pytest.raises(TreeError, match="for a two-player tree use --algorithm minimax"):
         lab.read_multi_tree("[[3,12,8],[2,4,6],[14,5,2]]")
-    with pytest.raises(SearchError, match="--algorithm maxn, paranoid, brs"):
+    with pytest.raises(SearchError, match="--algorithm maxn, paranoid or brs"):
         lab.check_two_player_text('{"players": 3, "tree": [[1,2,3]]}')
     lab.check_two_player_text("[[3,12,8],[2,4,6],[14,5,2]]")  # no error
 

@@ -29,26 +29,39 @@ from plies.errors import LimitError, PliesError
 from plies.lab import (
     MCTS_ALGORITHM,
     LabOptions,
+    check_two_player_text,
     compare_document,
+    describe_multi,
     mcts_document,
+    multi_document,
+    multi_drawing,
+    multi_value_text,
+    random_multi,
     read_game_tree,
+    read_multi_tree,
     read_tree,
     run,
     run_mcts_tree,
+    run_multi_tree,
     search_document,
     with_bounds,
+    write_multi_drawing,
 )
 from plies.trees import (
     ALGORITHMS,
+    MULTI_ALGORITHMS,
     NOTATIONS,
     ORDERS,
     MctsResult,
+    MultiResult,
+    MultiTree,
     SearchOptions,
     Tree,
     TreeResult,
     convergence_line,
     format_number,
     format_tree,
+    format_vector,
     guided_tree,
     narrate,
     narrate_mcts,
@@ -84,7 +97,12 @@ Notations (detected automatically, or set with --notation):
   json      {"tree": {"kind": "chance", "children": [{"p": 0.5, "value": 3}, ...]},
              "bounds": [-10, 10]}  (kinds, labels, probabilities, static values)
   cs188     a Berkeley CS188 multi-agent test file (successors:, evaluation:, ...)
-Leaves may be integers, decimals, inf or -inf. The root is MAX unless --root min."""
+Leaves may be integers, decimals, inf or -inf. The root is MAX unless --root min.
+
+Trees of three or more players (--algorithm maxn, paranoid or brs) are JSON with
+"players": N and a vector of N utilities per leaf; inner nodes may say whose turn
+it is ("player": i, from 0; by default the player after the parent's, player 0 at
+the root):  {"players": 3, "tree": [[[1,2,3],[4,1,1]], [[2,5,0],[3,3,3]]]}"""
 
 EPILOG = """\
 examples:
@@ -94,6 +112,8 @@ examples:
   plies tree @q3-test.test --strict
   plies tree --random --branching 3 --depth 3 --seed 7
   plies tree --batch @class-answers.txt > results.jsonl
+  plies tree @three-players.json --algorithm brs --player 1
+  plies tree --random --players 3 --algorithm maxn --seed 5
   plies tree --guided"""
 
 
@@ -237,11 +257,27 @@ def add_tree_arguments(p: argparse.ArgumentParser) -> None:
     alg = p.add_argument_group("search")
     alg.add_argument(
         "--algorithm",
-        choices=(*ALGORITHMS, MCTS_ALGORITHM),
+        choices=(*ALGORITHMS, MCTS_ALGORITHM, *MULTI_ALGORITHMS),
         default=None,
         help="minimax, alphabeta (the default), negamax (with alpha-beta "
-        "pruning), expectiminimax (chance nodes; the default for them) or mcts "
-        "(Monte-Carlo tree search, step by step: see --iterations, --exploration, --seed)",
+        "pruning), expectiminimax (chance nodes; the default for them), mcts "
+        "(Monte-Carlo tree search, step by step: see --iterations, --exploration, --seed), "
+        'or for trees with "players": maxn, paranoid or brs (Best-Reply Search)',
+    )
+    alg.add_argument(
+        "--player",
+        type=_natural,
+        metavar="I",
+        default=None,
+        help="the root player of --algorithm paranoid and brs, from 0 (default: the "
+        "player to move at the root)",
+    )
+    alg.add_argument(
+        "--players",
+        type=whole_number(2),
+        metavar="N",
+        default=None,
+        help="players of a --random tree for maxn, paranoid or brs (default 3)",
     )
     alg.add_argument(
         "--iterations",
@@ -436,6 +472,8 @@ def build_tree(args: argparse.Namespace) -> Tree:
             text, notation = args.leaves, "flat"
         elif args.tree is not None:
             text, notation = read_source(args.tree), args.notation
+            if notation in ("auto", "json"):
+                check_two_player_text(text)
         else:
             raise PliesError(
                 "no tree given: pass TREE, @FILE, - (standard input), --leaves, "
@@ -497,6 +535,11 @@ def run_tree(args: argparse.Namespace) -> int:
     drawing = extension is not None and extension.wants_drawing(args)
     if drawing and (args.batch or args.compare):
         raise PliesError("drawing options cannot be combined with --batch or --compare")
+    if args.algorithm in MULTI_ALGORITHMS:
+        return run_multi(args)
+    for option in ("player", "players"):
+        if getattr(args, option) is not None:
+            raise PliesError(f"--{option} works with --algorithm maxn, paranoid or brs only")
     if args.algorithm == MCTS_ALGORITHM:
         if args.batch:
             raise PliesError("--algorithm mcts cannot be combined with --batch")
@@ -608,6 +651,160 @@ def _print_mcts(tree: Tree, result: MctsResult, args: argparse.Namespace) -> Non
         )
     console.print(table)
     console.print(convergence_line(result), highlight=False)
+
+
+# N-player trees ------------------------------------------------------------------------
+
+#: The options N-player searches do not take, with the value each has when not given.
+_TWO_PLAYER_ONLY = {
+    **_EXACT_ONLY,
+    "iterations": None,
+    "exploration": None,
+    "batch": False,
+    "bounds": None,
+    "root": "max",
+    "ragged": False,
+    "chance": False,
+    "leaves": None,
+    "guided": False,
+    "game": None,
+    "steps": None,
+    "animate": None,
+    "trace_table": None,
+}
+
+
+def run_multi(args: argparse.Namespace) -> int:
+    """``--algorithm maxn|paranoid|brs``: the tree and its search narrated step by
+    step, the tree after the search, the value and principal line; or the JSON
+    document; ``--draw FILE`` (.svg or .txt) draws it."""
+    for name, unset in _TWO_PLAYER_ONLY.items():
+        if getattr(args, name, unset) != unset:
+            option = "--" + name.replace("_", "-")
+            raise PliesError(f"{option} does not apply to --algorithm {args.algorithm}")
+    for option in ("workers", "scheduler", "out", "resume"):
+        if getattr(args, option, None) is not None:
+            raise PliesError(f"--{option} works with --batch only")
+    if args.players is not None and not args.random:
+        raise PliesError('--players sets the players of a --random tree; a TREE says "players"')
+    tree = _multi_tree(args)
+    narrate_on = args.narrate if args.narrate is not None else len(tree) <= NARRATE_MAX_NODES
+    result = run_multi_tree(
+        tree, args.algorithm, player=args.player, trace=narrate_on and not args.json
+    )
+    _draw_multi(result, args)
+    if args.json:
+        doc = multi_document(result)
+        if args.random:
+            doc["seed"] = args.seed
+        _print_json(doc)
+        return 0
+    _print_multi(result, args, narrate_on=narrate_on)
+    return 0
+
+
+def _multi_tree(args: argparse.Namespace) -> MultiTree:
+    """The N-player tree of TREE (JSON) or --random."""
+    if args.random:
+        if args.tree is not None:
+            raise PliesError("give only one of TREE and --random")
+        if args.seed is None:
+            import random as _random
+
+            args.seed = _random.randrange(1_000_000)
+        return random_multi(
+            players=3 if args.players is None else args.players,
+            branching=args.branching or 2,
+            depth=3 if args.depth is None else args.depth,
+            seed=args.seed,
+            values=_whole_range(args.values),
+        )
+    for option in ("branching", "depth"):
+        if getattr(args, option) is not None:
+            raise PliesError(f"--{option} shapes a --random tree; a TREE has its own shape")
+    if args.tree is None:
+        raise PliesError(
+            f'no tree given: --algorithm {args.algorithm} reads TREE (JSON with "players"), '
+            "@FILE, - (standard input) or --random"
+        )
+    if args.notation not in ("auto", "json"):
+        raise PliesError(f'N-player trees are JSON with "players", not --notation {args.notation}')
+    if args.values != (-9, 9):
+        raise PliesError("--values has no effect without --random")
+    return read_multi_tree(read_source(args.tree))
+
+
+def _draw_multi(result: MultiResult, args: argparse.Namespace) -> None:
+    """``--draw FILE`` (.svg or .txt; ``--format svg``), of the search or, with
+    ``--before``, of the tree alone."""
+    target = getattr(args, "draw", None)
+    fmt = getattr(args, "format", None)
+    before = getattr(args, "before", False)
+    if target is None:
+        if fmt is not None or before:
+            raise PliesError("--format and --before go with --draw FILE")
+        return
+    if fmt not in (None, "svg"):
+        raise PliesError(f"N-player trees are drawn as svg or txt, not --format {fmt}")
+    subject = result.tree if before else result
+    if fmt == "svg" and not target.lower().endswith(".svg"):
+        try:
+            Path(target).write_text(multi_drawing(subject, "svg"), encoding="utf-8")
+        except OSError as exc:
+            raise PliesError(f"cannot write the drawing '{target}': {exc.strerror}") from None
+        return
+    write_multi_drawing(target, subject)
+
+
+def _print_multi(result: MultiResult, args: argparse.Namespace, *, narrate_on: bool) -> None:
+    tree = result.tree
+    console = output_console()
+    write = console.file.write
+    if args.random:
+        console.print(f"Random tree (seed {args.seed})", highlight=False)
+    console.print(
+        f"[bold]Tree[/bold]: {len(tree)} nodes, {tree.leaf_count} leaves, height "
+        f"{tree.height}, {tree.players} players, player {tree.player[0]} at the root",
+        highlight=False,
+    )
+    show = args.show_tree if args.show_tree is not None else len(tree) <= SHOW_TREE_MAX_NODES
+    if show:
+        write(multi_drawing(tree, "txt"))
+    console.print(f"[bold]Search[/bold]: {describe_multi(result)}", highlight=False)
+    if narrate_on and result.steps:
+        console.print()
+        for line in result.steps:
+            console.print(line, highlight=False, markup=False)
+    if show:
+        console.print()
+        console.print("[bold]After the search[/bold]:")
+        write(multi_drawing(result, "txt"))
+    console.print()
+    _print_multi_summary(console, result)
+
+
+def _print_multi_summary(console: Console, result: MultiResult) -> None:
+    tree = result.tree
+    console.print(f"[bold]Value[/bold]: {multi_value_text(result)}", highlight=False)
+    names = [tree.name(n) for n in result.pv[1:]]
+    path = _elide(names, " -> ") if names else "(the root is a leaf)"
+    indices = _elide([str(i) for i in result.path], ", ")
+    console.print(
+        f"[bold]Principal line[/bold]: {path}   (child indices [{indices}])", highlight=False
+    )
+    console.print(result.summary(), highlight=False)
+    if result.evaluated and len(result.evaluated) <= 200:
+        order = ", ".join(
+            format_vector(tree.value[tree.leaf_ids[k]] or ()) + f" (leaf {k})"
+            for k in result.evaluated
+        )
+        console.print(f"Leaves in evaluation order: {order}", highlight=False, markup=False)
+        console.print(LEAF_NUMBERS, style="dim")
+    for cut in result.cutoffs[:100]:
+        pruned = ", ".join(tree.name(n) for n in cut.pruned)
+        console.print(
+            f"Cut-off at {tree.name(cut.node)}: {cut.reason}; pruned {pruned}", highlight=False
+        )
 
 
 def _print_json(doc: Any) -> None:

@@ -67,7 +67,7 @@ def check_two_player_text(text: str) -> None:
     if is_multi_text(text):
         raise SearchError(
             'this tree has "players": it is an N-player tree: search it with '
-            f"--algorithm {', '.join(MULTI_ALGORITHMS)}"
+            "--algorithm maxn, paranoid or brs"
         )
 
 
