@@ -25,6 +25,7 @@ from plies.engine import (
     TranspositionTable,
     best_reply,
     format_multi_value,
+    iterate_multi,
     maxn,
     multi_search,
     paranoid,
@@ -346,3 +347,20 @@ def test_values_read_as_payoffs_or_evaluations() -> None:
     game = RandomTree(seed=3, players=3, height=2)
     result = maxn(game, game.initial_state())
     assert result.value_text.startswith("(payoff")
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "paranoid", "brs"])
+def test_iterate_multi_yields_each_depth_as_a_fixed_depth_search(algorithm: str) -> None:
+    game = RandomTree(seed=19, players=3, height=7)
+    state = game.initial_state()
+    found = list(iterate_multi(game, state, algorithm=algorithm, limits=Limits(depth=5)))
+    assert [each.depth for each in found] == list(range(1, len(found) + 1))
+    for each in found:
+        alone = multi_search(game, state, algorithm=algorithm, limits=Limits(depth=each.depth))
+        assert (each.value, each.values) == (alone.value, alone.values)
+
+
+def test_unknown_options_are_refused() -> None:
+    game = RandomTree(seed=1, players=3, height=3)
+    with pytest.raises(ArgumentTypeError, match="maxn takes no option 'player'"):
+        multi_search(game, game.initial_state(), algorithm="maxn", player=1)

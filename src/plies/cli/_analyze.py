@@ -45,6 +45,10 @@ from plies.lab import (
 
 __all__ = ["AnalyzeLines", "register"]
 
+#: The searches of games of more than two players (plies.lab's MULTI_ALGORITHMS,
+#: named here so that the command line starts without importing them).
+MULTI_PLAYER_SEARCHES = ("maxn", "paranoid", "brs")
+
 #: Seconds ``analyze`` searches when no limit is given.
 DEFAULT_TIME = 10.0
 
@@ -65,7 +69,12 @@ def register(subparsers: Any) -> None:
             f"{DEFAULT_TIME:g} s. --algorithm mcts runs a Monte-Carlo tree search "
             "within --iterations, --nodes or --time (seeded by --seed) and prints one line: its "
             "score is the mean of its playouts ('playouts +0.045'; an expected "
-            "utility in a game with chance), or 'win N'/'loss N'/'draw' once proven."
+            "utility in a game with chance), or 'win N'/'loss N'/'draw' once proven. "
+            "Games of more than two players (rolit) are searched by --algorithm maxn "
+            "(max^n: the score is every player's value, in player order), paranoid or brs "
+            "(Best-Reply Search: the player to move's value); a value is the game's "
+            "evaluation, or 'payoff U' once the game's end is reached (U: the share of "
+            "the win); --json gives 'value' (a list for maxn) and the line."
         ),
         epilog=f"Games: {games} (see 'plies games'). "
         "Example: plies analyze connect4 4453 --depth 8",
@@ -183,7 +192,9 @@ class _Progress:
 def _analyze_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
     """A ``note:`` for each option given that cannot change this search."""
     if args.chance is not None:
-        if args.algorithm == "mcts":
+        if args.algorithm in MULTI_PLAYER_SEARCHES:
+            note(f"--chance has no effect with --algorithm {args.algorithm}")
+        elif args.algorithm == "mcts":
             note("--chance has no effect with --algorithm mcts (it samples the outcomes)")
         elif not game.has_chance:
             note(f"--chance has no effect: {game.name} has no chance nodes")

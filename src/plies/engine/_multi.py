@@ -56,6 +56,7 @@ __all__ = [
     "MultiResult",
     "best_reply",
     "format_multi_value",
+    "iterate_multi",
     "maxn",
     "multi_search",
     "paranoid",
@@ -564,13 +565,8 @@ def maxn(
     ``stop`` (an Event or a callable) ends the search; ``progress`` is called with the
     node count every few hundred nodes. Bad arguments raise before any search.
     """
-    checked, root, used = _checked(
-        game, state, limits=limits, table=table, use_table=use_table, stop=stop,
-        progress=progress, player=None,
-    )  # fmt: skip
-    return _MaxN(
-        game, state, player=root, limits=checked, table=used, stop=stop, progress=progress
-    ).run()
+    options = {"limits": limits, "table": table, "use_table": use_table}
+    return _prepared(game, state, "maxn", {**options, "stop": stop, "progress": progress}).run()
 
 
 def paranoid(
@@ -590,13 +586,8 @@ def paranoid(
     ``value`` is that player's score; the other options are those of :func:`maxn`
     (the table holds bounds, as a two-player alpha-beta's does).
     """
-    checked, root, used = _checked(
-        game, state, limits=limits, table=table, use_table=use_table, stop=stop,
-        progress=progress, player=player,
-    )  # fmt: skip
-    return _Paranoid(
-        game, state, player=root, limits=checked, table=used, stop=stop, progress=progress
-    ).run()
+    options = {"limits": limits, "table": table, "use_table": use_table, "player": player}
+    return _prepared(game, state, "paranoid", {**options, "stop": stop, "progress": progress}).run()
 
 
 def best_reply(
@@ -618,13 +609,8 @@ def best_reply(
     the player to move's score; the result's ``pv_players`` say who plays each move
     of the line. Options as for :func:`maxn`.
     """
-    checked, root, used = _checked(
-        game, state, limits=limits, table=table, use_table=use_table, stop=stop,
-        progress=progress, player=None,
-    )  # fmt: skip
-    return _BestReply(
-        game, state, player=root, limits=checked, table=used, stop=stop, progress=progress
-    ).run()
+    options = {"limits": limits, "table": table, "use_table": use_table}
+    return _prepared(game, state, "brs", {**options, "stop": stop, "progress": progress}).run()
 
 
 def multi_search(
@@ -632,6 +618,40 @@ def multi_search(
 ) -> MultiResult:
     """:func:`maxn`, :func:`paranoid` or :func:`best_reply` by name (one of
     :data:`MULTI_ALGORITHMS`: ``maxn``, ``paranoid``, ``brs``), with their options."""
+    return _prepared(game, state, algorithm, options).run()
+
+
+def iterate_multi(
+    game: BaseGame[Any, Any], state: Any, *, algorithm: str, **options: Any
+) -> Iterator[MultiResult]:
+    """The search :func:`multi_search` runs, one :class:`MultiResult` per completed
+    depth (a limit or a stop request ends the generator silently, the unfinished
+    depth thrown away). Every argument is checked before the first depth runs."""
+    return _prepared(game, state, algorithm, options).iterations()
+
+
+#: The search classes by algorithm name, and whether each takes a root ``player``.
+_SEARCHES: dict[str, tuple[type[_Search], bool]] = {
+    "maxn": (_MaxN, False),
+    "paranoid": (_Paranoid, True),
+    "brs": (_BestReply, False),
+}
+
+
+def _prepared(
+    game: BaseGame[Any, Any], state: Any, algorithm: str, options: dict[str, Any]
+) -> _Search:
+    """The search ``algorithm`` names, its arguments checked (nothing searched yet)."""
     need_choice(algorithm, "algorithm", MULTI_ALGORITHMS, error=SearchError)
-    searches = {"maxn": maxn, "paranoid": paranoid, "brs": best_reply}
-    return searches[algorithm](game, state, **options)
+    kind, takes_player = _SEARCHES[algorithm]
+    known = {"limits", "table", "use_table", "stop", "progress", *(("player",) * takes_player)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ArgumentTypeError(f"{algorithm} takes no option {unknown[0]!r}")
+    stop, progress = options.get("stop"), options.get("progress")
+    checked, root, used = _checked(
+        game, state, limits=options.get("limits"), table=options.get("table"),
+        use_table=options.get("use_table", True), stop=stop, progress=progress,
+        player=options.get("player"),
+    )  # fmt: skip
+    return kind(game, state, player=root, limits=checked, table=used, stop=stop, progress=progress)

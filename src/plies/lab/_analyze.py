@@ -7,6 +7,11 @@ info lines, UCI's ``info``); :func:`analyze_once` is one search's last completed
 the game's notation and its JSON form (:func:`analysis_record`), so that every shell
 prints the same search the same way.
 
+Games of more than two players are analysed by the N-player searches
+(:data:`MULTI_ALGORITHMS`: ``maxn``, ``paranoid``, ``brs``; they take two-player games
+too): an analysis then holds the engine's :class:`~plies.engine.MultiResult` as
+``multi`` and its record the value (max^n: every player's) and who plays each move.
+
 >>> from plies.lab import load_game
 >>> game, state = load_game("tictactoe", "1 4 2 3")
 >>> [found.line[0] for found in analyze(game, state, SearchOptions(depth=3))]
@@ -28,17 +33,23 @@ from plies.engine import (
     BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
+    MULTI_ALGORITHMS,
+    WIN,
     Limits,
     MctsOptions,
+    MultiResult,
     Score,
     SearchResult,
     StopRequest,
     TranspositionTable,
     choose_backend,
     iterate,
+    iterate_multi,
     mcts,
+    multi_search,
     search,
 )
+from plies.engine import WIN_THRESHOLD as PROVEN
 from plies.errors import SearchError
 from plies.game import BaseGame
 from plies.lab._text import format_line, format_score, score_of
@@ -48,6 +59,7 @@ __all__ = [
     "BACKENDS",
     "CHANCE_MODES",
     "DEFAULT_ALGORITHM",
+    "MULTI_ALGORITHMS",
     "Analysis",
     "SearchOptions",
     "SearchTable",
@@ -58,9 +70,10 @@ __all__ = [
     "search_table",
 ]
 
-#: The algorithms a position can be analysed with: the engine's alpha-beta family and
-#: Monte-Carlo tree search (``"mcts"``, :func:`plies.engine.mcts`).
-ALGORITHMS: tuple[str, ...] = (*ENGINE_ALGORITHMS, "mcts")
+#: The algorithms a position can be analysed with: the engine's alpha-beta family,
+#: Monte-Carlo tree search (``"mcts"``, :func:`plies.engine.mcts`) and the N-player
+#: searches (:data:`MULTI_ALGORITHMS`, :func:`plies.engine.multi_search`).
+ALGORITHMS: tuple[str, ...] = (*ENGINE_ALGORITHMS, "mcts", *MULTI_ALGORITHMS)
 
 #: The table a search may keep between searches (:func:`search_table`; UCI's ``Hash``).
 SearchTable = TranspositionTable
@@ -103,6 +116,8 @@ class SearchOptions:
             self._check_iterations()
         if self.algorithm == "mcts":
             self._check_mcts()
+        if self.algorithm in MULTI_ALGORITHMS:
+            self._check_multi()
 
     def _check_iterations(self) -> None:
         need_int(self.iterations, "iterations", minimum=1, error=SearchError)
@@ -118,6 +133,18 @@ class SearchOptions:
                 f"mcts has no depth limit (got depth {self.depth}): give iterations, nodes or time"
             )
         _check_mcts_backend(self.backend)
+
+    def _check_multi(self) -> None:
+        if self.seed is not None:
+            raise SearchError(
+                f"{self.algorithm} breaks ties by the game's move order: it takes no seed"
+            )
+        if self.backend == "native":
+            raise SearchError(f"{self.algorithm} runs in Python only: give backend python or none")
+
+    def multi_options(self) -> dict[str, Any]:
+        """The keywords :func:`plies.engine.multi_search` takes from these options."""
+        return {"algorithm": self.algorithm, "limits": self.limits}
 
     def mcts_options(self) -> MctsOptions:
         """The options of :func:`plies.engine.mcts` these options ask for."""
@@ -145,15 +172,24 @@ class Analysis:
     game: BaseGame[Any, Any]
     state: Any
     result: SearchResult
+    #: The N-player search's own result (None for the two-player searches and MCTS):
+    #: ``result`` then says the same for the root player.
+    multi: MultiResult | None = None
 
     @property
     def score(self) -> Score:
-        """The result's score (:func:`plies.lab.score_of`)."""
+        """The result's score (:func:`plies.lab.score_of`; for an N-player search the
+        root player's: a payoff beyond an evaluation reads as an expected utility, a
+        share of the win)."""
+        if self.multi is not None:
+            return Score.from_value(self.result.value, chance=True)
         return score_of(self.game, self.result)
 
     @cached_property
     def line(self) -> tuple[str, ...]:
         """The principal variation, each move in the game's notation."""
+        if self.multi is not None:
+            return tuple(_multi_line(self.game, self.state, self.multi))
         return tuple(format_line(self.game, self.state, self.result.pv))
 
     @property
@@ -167,11 +203,45 @@ class Analysis:
         return Analysis(self.game, self.state, replace(self.result, pv=tuple(moves)))
 
 
+def _multi_line(game: BaseGame[Any, Any], state: Any, found: MultiResult) -> list[str]:
+    """An N-player line in the game's notation: each move from the position with its
+    player to move (Best-Reply Search's replies skip the players who pass)."""
+    texts = []
+    for player, move in zip(found.pv_players, found.pv, strict=True):
+        if game.to_move(state) != player:
+            state = game.with_turn(state, player)
+        texts.append(game.format_move(state, move))
+        state = game.play(state, move)
+    return texts
+
+
+def _multi_analysis(game: BaseGame[Any, Any], state: Any, found: MultiResult) -> Analysis:
+    """An N-player search's result as an analysis (its ``result`` the root player's)."""
+    result = SearchResult(
+        value=found.value,
+        best_move=found.best_move,
+        pv=found.pv,
+        depth=found.depth,
+        completed=found.completed,
+        exact=found.exact,
+        algorithm=found.algorithm,
+        stats=found.stats,
+        chance=True,  # a payoff is a share, not a win or loss in N plies
+    )
+    return Analysis(game, state, result, found)
+
+
 def _check_position(game: BaseGame[Any, Any], options: SearchOptions) -> None:
     """Check what the engine does not: ``game`` and ``options`` (the engine checks the
-    state itself, once per search)."""
+    state itself, once per search), and that a two-player search is not asked of a
+    game of more players."""
     need_object(game, BaseGame, "game")
     need_object(options, SearchOptions, "options")
+    if options.algorithm in ENGINE_ALGORITHMS and game.num_players != 2:
+        raise SearchError(
+            f"{game.name} has {game.num_players} players: {options.algorithm} is a two-player "
+            f"search; use algorithm maxn, paranoid or brs"
+        )
 
 
 def analyze(
@@ -192,6 +262,11 @@ def analyze(
     _check_position(game, options)
     if options.algorithm == "mcts":
         return iter([_mcts_analysis(game, state, options, stop, progress)])
+    if options.algorithm in MULTI_ALGORITHMS:
+        found = iterate_multi(
+            game, state, stop=stop, progress=progress, table=table, **options.multi_options()
+        )
+        return (_multi_analysis(game, state, each) for each in found)
     results = iterate(
         game, state, stop=stop, progress=progress, table=table, **options.engine_options()
     )
@@ -213,6 +288,9 @@ def analyze_once(
     _check_position(game, options)
     if options.algorithm == "mcts":
         return _mcts_analysis(game, state, options, stop, None)
+    if options.algorithm in MULTI_ALGORITHMS:
+        found = multi_search(game, state, stop=stop, **options.multi_options())
+        return _multi_analysis(game, state, found)
     result = search(game, state, stop=stop, **options.engine_options())
     return Analysis(game, state, result)
 
@@ -264,6 +342,10 @@ def check_backend(
     if algorithm == "mcts":
         _check_mcts_backend(backend)
         return "python"
+    if algorithm in MULTI_ALGORITHMS:
+        if backend == "native":
+            raise SearchError(f"{algorithm} runs in Python only: give backend python or none")
+        return "python"
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
 
@@ -280,6 +362,8 @@ def analysis_record(analysis: Analysis) -> dict[str, Any]:
     distance, best move and line, nodes, speed, time, exactness, algorithm and every
     statistic."""
     need_object(analysis, Analysis, "analysis")
+    if analysis.multi is not None:
+        return _multi_record(analysis, analysis.multi)
     result = analysis.result
     stats = result.stats
     score = analysis.score
@@ -296,5 +380,40 @@ def analysis_record(analysis: Analysis) -> dict[str, Any]:
         "time": round(stats.time, 6),
         "exact": result.exact,
         "algorithm": result.algorithm,
+        "stats": stats.as_dict(),
+    }
+
+
+def _shown_value(score: float) -> float:
+    """One player's score of an N-player search as a record shows it: a proven payoff
+    as the utility (``0.5``), an evaluation as itself."""
+    return score / WIN if abs(score) >= PROVEN else score + 0.0
+
+
+def _multi_record(analysis: Analysis, found: MultiResult) -> dict[str, Any]:
+    """The JSON object of one completed depth of an N-player search: ``value`` is
+    every player's score for max^n, the root ``player``'s for paranoid and BRS (a
+    payoff as its utility, else the evaluation), ``pv_players`` who plays each move
+    of the line; the rest as for the two-player searches."""
+    stats = found.stats
+    values = found.values
+    return {
+        "depth": found.depth,
+        "value": [_shown_value(v) for v in values]
+        if values is not None
+        else _shown_value(found.value),
+        "player": found.player,
+        "score": found.value + 0.0,
+        "score_text": found.value_text,
+        "result": None,
+        "distance": None,
+        "best_move": analysis.best_text,
+        "pv": list(analysis.line),
+        "pv_players": list(found.pv_players),
+        "nodes": stats.nodes,
+        "nps": round(stats.nps),
+        "time": round(stats.time, 6),
+        "exact": found.exact,
+        "algorithm": found.algorithm,
         "stats": stats.as_dict(),
     }
