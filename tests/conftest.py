@@ -55,6 +55,7 @@ SLOW = frozenset(
         "classroom/test_pdf.py",
         "draw/test_html.py::test_json_in_html_reads_back_the_same_value",
         "draw/test_memory.py",
+        "lab/test_match_cluster.py",
         "draw/test_png.py::test_cli_draws_png_frames_and_gif_with_no_graphviz_anywhere",
         "draw/test_png.py::test_png_frames_and_gif_need_no_graphviz",
         "draw/test_png.py::test_web_render_gives_png_with_no_graphviz_anywhere",
