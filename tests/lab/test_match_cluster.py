@@ -63,7 +63,7 @@ def address(tmp_path: Path) -> Iterator[str]:
                 str(info),
             ],
             start_new_session=True,
-            **quiet,  # type: ignore[call-overload]
+            **quiet,
         )
     ]
     try:
@@ -88,7 +88,7 @@ def address(tmp_path: Path) -> Iterator[str]:
                         "127.0.0.1",
                     ],
                     start_new_session=True,
-                    **quiet,  # type: ignore[call-overload]
+                    **quiet,
                 )
             )
         yield found
