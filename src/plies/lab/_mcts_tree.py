@@ -19,8 +19,11 @@ from plies.trees import (
     MctsResult,
     MctsStep,
     Tree,
+    convergence_line,
+    exact_values,
     json_number,
     mcts_tree,
+    narrate_step,
 )
 
 __all__ = ["MCTS_ALGORITHM", "MCTS_STEPS_CAP", "mcts_document", "run_mcts_tree"]
@@ -72,15 +75,51 @@ def _step_document(tree: Tree, step: MctsStep) -> dict[str, Any]:
             {"node": tree.name(node), "visits": visits, "value": json_number(mean)}
             for node, visits, mean in step.backup
         ],
+        # The same nodes by number (node i of ``nodes``, the drawing's #n{i}): names are
+        # unique only when the tree's labels are.
+        "ids": {
+            "path": [node for node, _, _ in step.backup],
+            "expanded": step.expanded,
+            "simulation": list(step.simulation),
+            "leaf": step.leaf,
+        },
+        "lines": narrate_step(tree, step),
     }
+
+
+def _nodes_document(tree: Tree) -> list[dict[str, Any]]:
+    """Every node in preorder (node i is the drawing's ``#n{i}``): its ``name``,
+    ``kind``, ``parent`` (a number; ``None`` at the root), ``children`` (numbers), its
+    ``leaf`` number and ``value`` (leaves only; ``None`` elsewhere) and its exact
+    ``minimax_value``."""
+    exact = exact_values(tree)
+    nodes = []
+    for i in range(len(tree)):
+        is_leaf = tree.kind[i] == "leaf"
+        value = tree.value[i]
+        nodes.append(
+            {
+                "name": tree.name(i),
+                "kind": tree.kind[i],
+                "parent": None if i == 0 else tree.parent[i],
+                "children": list(tree.children[i]),
+                "leaf": tree.leaf_index[i] if is_leaf else None,
+                "value": json_number(value) if is_leaf and value is not None else None,
+                "minimax_value": json_number(exact[i]),
+            }
+        )
+    return nodes
 
 
 def mcts_document(result: MctsResult, steps: int = MCTS_STEPS_CAP) -> dict[str, Any]:
     """The JSON document of a run: ``algorithm`` (``"mcts"``), ``iterations``,
     ``seed``, ``c``, ``children`` (per root move its ``name``, ``move``, ``index``,
     ``visits``, mean ``value``, ``ucb`` and exact ``minimax_value``), ``best`` and
-    ``minimax_best`` (names), ``minimax_value``, ``agrees``, and the first ``steps``
-    iterations as ``steps`` (``steps_shown`` says how many)."""
+    ``minimax_best`` (names), ``minimax_value``, ``agrees``, ``convergence`` (the
+    line setting the most visited move beside minimax's), ``nodes`` (every node of the
+    tree, see :func:`_nodes_document`), and the first ``steps`` iterations as
+    ``steps`` (``steps_shown`` says how many), each with its narration ``lines`` and
+    its nodes by number (``ids``)."""
     tree = result.tree
     shown = result.steps[: max(steps, 0)]
     return {
@@ -104,6 +143,8 @@ def mcts_document(result: MctsResult, steps: int = MCTS_STEPS_CAP) -> dict[str, 
         "minimax_best": [result.children[i].name for i in result.minimax_best],
         "minimax_value": json_number(result.minimax_value),
         "agrees": result.agrees,
+        "convergence": convergence_line(result),
+        "nodes": _nodes_document(tree),
         "steps_shown": len(shown),
         "steps": [_step_document(tree, step) for step in shown],
     }

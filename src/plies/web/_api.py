@@ -1,6 +1,7 @@
 """The web lab's API operations, apart from any transport: what ``/api/search``,
 ``/api/compare``, ``/api/tree``, ``/api/check``, ``/api/render``, ``/api/exercise``,
-``/api/game-tree``, ``/api/select``, ``/api/lp`` and ``/api/complexity`` answer, as
+``/api/game-tree``, ``/api/select``, ``/api/lp``, ``/api/complexity`` and
+``/api/mcts-tree`` answer, as
 bytes with a status, a media type and headers.
 
 The Starlette app (:mod:`plies.web._app`) reads a request, runs an operation's job in
@@ -30,6 +31,7 @@ from plies.web._request import (
     read_complexity_request,
     read_depth,
     read_lp_request,
+    read_mcts_tree_request,
     read_select_request,
     read_tree_request,
 )
@@ -73,6 +75,7 @@ OPERATIONS = (
     "select",
     "lp",
     "complexity",
+    "mcts-tree",
 )
 
 #: The operations asked with GET, their request in the query string; the others are
@@ -122,11 +125,15 @@ def error_answer(exc: PliesError | str, status: int = 400) -> Answer:
 class Limits:
     """The sizes an operation checks: ``max_body`` (bytes of a request body, and
     characters of a tree text), ``max_nodes`` (a tree searched), ``max_step_nodes`` (a
-    tree drawn or stepped). The defaults are ``plies serve``'s and ``plies site``'s."""
+    tree drawn or stepped), ``max_mcts_iterations`` (of one Monte-Carlo tree search)
+    and ``max_mcts_walk`` (its iterations times the tree's height: the most nodes it
+    may walk through). The defaults are ``plies serve``'s and ``plies site``'s."""
 
     max_body: int = 1_000_000
     max_nodes: int = 200_000
     max_step_nodes: int = 2_000
+    max_mcts_iterations: int = 100_000
+    max_mcts_walk: int = 2_000_000
 
 
 #: The deepest a request body's JSON may nest (a request nests 3 levels at most; its
@@ -240,6 +247,11 @@ def prepare(operation: str, data: Mapping[str, Any], limits: Limits) -> Prepared
             return Answer(200, MEDIA_TYPES[fmt], body, headers)
 
         return _jobs.render, (req, limits.max_step_nodes, fmt, before), download
+    if operation == "mcts-tree":
+        mcts = read_mcts_tree_request(
+            data, max_text=limits.max_body, max_iterations=limits.max_mcts_iterations
+        )
+        return _jobs.mcts_tree, (mcts, limits.max_step_nodes, limits.max_mcts_walk), _json
     req = read_tree_request(data, max_text=limits.max_body)
     if operation == "search":
         return _jobs.search, (req, limits.max_nodes), _json

@@ -16,7 +16,7 @@ from typing import Any
 from plies import lab
 from plies.errors import LimitError, PliesError
 from plies.trees import Tree, TreeResult, format_tree, tree_to_json
-from plies.web._request import RequestError, TreeRequest
+from plies.web._request import MctsTreeRequest, RequestError, TreeRequest
 
 __all__ = [
     "check",
@@ -26,6 +26,7 @@ __all__ = [
     "game_tree",
     "hint",
     "linear_program",
+    "mcts_tree",
     "render",
     "room",
     "search",
@@ -127,6 +128,28 @@ def tree(req: TreeRequest, max_nodes: int) -> dict[str, Any]:
             for i in range(len(shape))
         ],
     }
+
+
+def mcts_tree(req: MctsTreeRequest, max_nodes: int, max_walk: int) -> dict[str, Any]:
+    """``/api/mcts-tree``: Monte-Carlo tree search on the request's tree, the document
+    ``plies tree --algorithm mcts --json`` prints with the tree drawn (``svg``, node
+    ``i`` the group ``#n{i}``). Refused past ``max_nodes`` nodes, or when the
+    iterations times the tree's height (the nodes one run may walk through) pass
+    ``max_walk``."""
+    from plies.draw import repr_svg
+
+    shape = read_tree(req.tree, max_nodes)
+    walk = req.iterations * max(shape.height, 1)
+    if walk > max_walk:
+        most = max_walk // max(shape.height, 1)
+        raise LimitError(
+            f"{req.iterations:,} iterations on a tree of height {shape.height} walk up to "
+            f"{walk:,} nodes, more than this server's limit of {max_walk:,}: ask at most "
+            f"{most:,} iterations (the command line, plies tree --algorithm mcts, has no "
+            "such limit)"
+        )
+    result = lab.run_mcts_tree(shape, iterations=req.iterations, seed=req.seed, c=req.exploration)
+    return {**lab.mcts_document(result), "svg": repr_svg(shape), "tree": format_tree(shape)}
 
 
 def game_tree(spec: str, depth: int, max_nodes: int) -> dict[str, Any]:

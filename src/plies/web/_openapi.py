@@ -96,6 +96,37 @@ _ROOM_FIELDS: dict[str, Any] = {
 _STRENGTH: dict[str, Any] = {
     "depth": {"type": "integer", "minimum": 1, "maximum": 64, "description": "Plies deep."},
     "seconds": {"type": "number", "exclusiveMinimum": 0, "description": "Time to think."},
+    "algorithm": {
+        "type": "string",
+        "description": "The engine's search: pvs (the default), negamax, mtdf, alphabeta, "
+        "minimax, expectiminimax, or mcts (Monte-Carlo tree search: seconds and "
+        "iterations, no depth).",
+    },
+    "iterations": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "mcts only: Monte-Carlo iterations at most (within the seconds).",
+    },
+}
+
+_MCTS_FIELDS: dict[str, Any] = {
+    "tree": _TREE_FIELDS["tree"],
+    "notation": _TREE_FIELDS["notation"],
+    "root": _TREE_FIELDS["root"],
+    "branching": _TREE_FIELDS["branching"],
+    "algorithm": {"enum": ["mcts"], "description": "mcts, or left out."},
+    "iterations": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Iterations to run (1000; the server's limit caps them, and their "
+        "number times the tree's height).",
+    },
+    "seed": {"type": "integer", "description": "The seed of the playouts (0)."},
+    "exploration": {
+        "type": "number",
+        "minimum": 0,
+        "description": "UCB's exploration constant c (sqrt(2)).",
+    },
 }
 
 
@@ -276,6 +307,33 @@ def _schemas() -> dict[str, Any]:
                 "width": _WIDTH,
             }
         ),
+        "MctsTreeRequest": _object(_MCTS_FIELDS, ["tree"]),
+        "MctsDocument": {
+            "type": "object",
+            "description": "What plies tree --algorithm mcts --json prints: the root moves "
+            "(visits, mean value, UCB, minimax value), the most visited move beside "
+            "minimax's, every node, and the first iterations as steps (selection with "
+            "its UCB scores, expansion, simulation, backup, narration); with the tree drawn "
+            "(svg, node i the group #n{i}) and as text.",
+            "required": ["children", "best", "minimax_best", "agrees", "nodes", "steps", "svg"],
+            "properties": {
+                "iterations": {"type": "integer"},
+                "seed": {"type": "integer"},
+                "c": {"type": "number"},
+                "children": {"type": "array", "items": any_object},
+                "best": {"type": "string"},
+                "minimax_best": {"type": "array", "items": {"type": "string"}},
+                "minimax_value": _NUMBER,
+                "agrees": {"type": "boolean"},
+                "convergence": {"type": "string"},
+                "nodes": {"type": "array", "items": any_object},
+                "steps_shown": {"type": "integer"},
+                "steps": {"type": "array", "items": any_object},
+                "svg": {"type": "string"},
+                "tree": {"type": "string"},
+            },
+            "additionalProperties": True,
+        },
         "PruneRun": {
             "type": "object",
             "description": "Every round a step (its title, narration lines and SVG drawing), "
@@ -502,6 +560,12 @@ def _paths() -> dict[str, Any]:
             "round narrated and drawn.",
             "LPRequest",
             _json("PruneRun", "The rounds as steps, the optimum and the measured a."),
+        ),
+        "/api/mcts-tree": _post(
+            "Monte-Carlo tree search (UCT) on an explicit tree, seeded, every iteration "
+            "recorded: selection, expansion, simulation and backup.",
+            "MctsTreeRequest",
+            _json("MctsDocument", "The run: root moves, convergence, nodes and steps."),
         ),
         "/api/complexity": {
             "get": {

@@ -119,6 +119,44 @@ def _page(title: str, here: str, script: str, main: str, site: Site) -> str:
 """
 
 
+#: The iterations the lab's MCTS runs unless its box says otherwise.
+MCTS_ITERATIONS = 500
+
+#: The lab's Monte-Carlo tree search: a stepper through the iterations on the tree
+#: drawn, each node's visits and mean value, and the root moves' table.
+MCTS_SECTION = """<section id="mcts" data-testid="mcts" aria-labelledby="mcts-title" hidden>
+  <h2 id="mcts-title">Monte-Carlo tree search, iteration by iteration</h2>
+  <p id="mcts-summary" class="help" data-testid="mcts-summary"></p>
+  <div class="mcts-stepper" role="group" aria-label="The iterations"
+    aria-describedby="mcts-keys">
+    <div class="buttons">
+      <button type="button" data-step="start" title="before the first iteration (Home)"
+        >« Start</button>
+      <button type="button" data-step="back" title="previous iteration (←)">◀ Back</button>
+      <button type="button" data-step="next" title="next iteration (→)">Next ▶</button>
+      <button type="button" data-step="end" title="the last iteration shown (End)"
+        >End »</button>
+      <span id="mcts-position" class="prune-position" role="status"
+        data-testid="mcts-position"></span>
+    </div>
+    <p id="mcts-keys" class="help keys-help">Keys: ← and → step, Home and End jump.</p>
+    <p class="help mcts-legend"><span class="key-sel">green</span>: the selection path;
+      <span class="key-exp">orange</span>: the node expanded; <span class="key-sim">dashed
+      orange</span>: the random simulation to a leaf; grey: not yet in the search tree.
+      Under a node, <em>n</em> is its visits; inside, its mean value.</p>
+    <div id="mcts-drawing" class="mcts-drawing" data-testid="mcts-drawing" tabindex="0"
+      role="region" aria-label="The tree: under each node its visits n, inside it its mean
+      value"></div>
+    <ol id="mcts-phases" class="mcts-phases" data-testid="mcts-phases"></ol>
+  </div>
+  <h3 id="mcts-moves-title">The root moves after every iteration</h3>
+  <div class="mcts-table" tabindex="0" role="region" aria-labelledby="mcts-moves-title">
+    <table id="mcts-moves" data-testid="mcts-moves"></table>
+  </div>
+  <p id="mcts-convergence" data-testid="mcts-convergence"></p>
+</section>"""
+
+
 def lab_page(site: Site = SERVER) -> str:
     """The tree lab (``/``): tree text, search options, stepper, value and downloads."""
     return _page(
@@ -160,31 +198,37 @@ def lab_page(site: Site = SERVER) -> str:
   <fieldset>
     <legend>Search</legend>
     <label>Algorithm <select id="algorithm"><option value="">default</option>
-      {_options(ALGORITHMS)}</select></label>
-    <label>Order <select id="order">{_options(ORDERS, _ORDER_HELP)}</select></label>
+      {_options(ALGORITHMS)}<option value="mcts">MCTS (Monte-Carlo)</option></select></label>
+    <label class="exact">Order <select id="order">{_options(ORDERS, _ORDER_HELP)}</select></label>
     <label>Seed <input id="seed" type="number" inputmode="numeric" placeholder="0"></label>
     <label>Root <select id="root">
       <option value="max">MAX</option><option value="min">MIN</option></select></label>
-    <label>Depth limit <input id="depth_limit" type="number" min="0" placeholder="none"></label>
-    <label>Root window <input id="window" placeholder="-inf,inf"></label>
-    <label>Leaf bounds <input id="bounds" placeholder="for Star1: LOW,HIGH"></label>
-    <label class="check"><input id="strict" type="checkbox">
+    <label class="mcts">Iterations <input id="iterations" type="number" min="1"
+      max="100000" value="{MCTS_ITERATIONS}" inputmode="numeric"></label>
+    <label class="mcts">Exploration c <input id="exploration" inputmode="decimal"
+      placeholder="1.414 (√2)"></label>
+    <label class="exact">Depth limit <input id="depth_limit" type="number" min="0"
+      placeholder="none"></label>
+    <label class="exact">Root window <input id="window" placeholder="-inf,inf"></label>
+    <label class="exact">Leaf bounds <input id="bounds" placeholder="for Star1: LOW,HIGH"></label>
+    <label class="check exact"><input id="strict" type="checkbox">
       prune only when strictly beyond the bound</label>
-    <label class="check"><input id="fail_hard" type="checkbox"> fail-hard</label>
+    <label class="check exact"><input id="fail_hard" type="checkbox"> fail-hard</label>
   </fieldset>
   <button id="run" type="button">Search</button>
 </section>
 <section id="output" aria-label="Search">
   <p id="stale-note" role="status" data-testid="stale-note"></p>
-  <div id="summary" aria-live="polite">
+  <div id="summary" class="exact" aria-live="polite">
     <p>Value: <strong data-testid="value" id="value"></strong> <span id="bound"></span></p>
     <p>Principal variation: <span id="pv" data-testid="pv"></span></p>
     <p id="stats" data-testid="stats"></p>
     <ul id="notes"></ul>
   </div>
-  <iframe id="stepper" title="Step through the search" data-testid="stepper"></iframe>
-  <p id="stepper-note"></p>
-  <div id="downloads" aria-label="Downloads">
+  <iframe id="stepper" class="exact" title="Step through the search"
+    data-testid="stepper"></iframe>
+  <p id="stepper-note" class="exact"></p>
+  <div id="downloads" class="exact" aria-label="Downloads">
     <span>Download:</span>
     <button data-format="svg">SVG</button><button data-format="png">PNG</button>
     <button data-format="tex">TikZ</button><button data-format="dot">DOT</button>
@@ -192,9 +236,10 @@ def lab_page(site: Site = SERVER) -> str:
     <button data-format="md">trace (Markdown)</button><button data-format="csv">trace (CSV)</button>
   </div>
   <p id="download-error" class="error" role="alert" data-testid="download-error"></p>
+  {MCTS_SECTION}
   <p><a id="share" href="{escape(site.link("lab"))}">Link to this search</a></p>
-  <h2 id="compare-title">Algorithms and orderings compared</h2>
-  <div id="compare" data-testid="compare" tabindex="0" role="region"
+  <h2 id="compare-title" class="exact">Algorithms and orderings compared</h2>
+  <div id="compare" class="exact" data-testid="compare" tabindex="0" role="region"
     aria-labelledby="compare-title"></div>
   <section id="complexity" aria-labelledby="complexity-title">
     <h2 id="complexity-title">The complexity picture</h2>

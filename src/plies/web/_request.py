@@ -25,6 +25,7 @@ __all__ = [
     "read_complexity_request",
     "read_depth",
     "read_lp_request",
+    "read_mcts_tree_request",
     "read_select_request",
     "read_tree_request",
 ]
@@ -302,3 +303,68 @@ def read_complexity_request(query: Mapping[str, Any]) -> dict[str, Any]:
         "seeds": 10 if seeds is None else seeds,
         "seed": _seed(query),
     }
+
+
+# -- Monte-Carlo tree search on an explicit tree ------------------------------------------
+
+#: Fields of the exact searches that Monte-Carlo tree search has no use for (as
+#: ``plies tree --algorithm mcts`` refuses their options).
+EXACT_ONLY_FIELDS = ("order", "strict", "fail_hard", "depth_limit", "window", "bounds", "star1")
+
+#: The iterations an MCTS request runs unless it says (as ``plies tree``).
+MCTS_DEFAULT_ITERATIONS = 1000
+
+
+@dataclass(frozen=True)
+class MctsTreeRequest:
+    """A tree to run Monte-Carlo tree search on: ``tree`` (its text and how to read
+    it), ``iterations``, ``seed`` and ``exploration`` (UCB's constant c)."""
+
+    tree: TreeRequest
+    iterations: int
+    seed: int
+    exploration: float
+
+
+def _exploration(data: Mapping[str, Any]) -> float:
+    """The ``exploration`` constant of a request: a finite number >= 0 (sqrt(2))."""
+    import math
+
+    value = data.get("exploration")
+    if value is None or value == "":
+        return math.sqrt(2)
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise RequestError(f"exploration must be a number, not {value!r}"[:300]) from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RequestError(f"exploration must be a number, not {value!r}"[:300])
+    if not 0 <= value < math.inf:
+        raise RequestError(f"exploration must be a finite number >= 0, not {value!r}")
+    return float(value)
+
+
+def read_mcts_tree_request(
+    data: Mapping[str, Any], *, max_text: int, max_iterations: int
+) -> MctsTreeRequest:
+    """The tree (``tree``, ``notation``, ``root``, ``branching``), ``iterations`` (1 to
+    ``max_iterations``; 1000 or fewer by default), ``seed`` (0) and ``exploration``
+    (sqrt(2)) of a Monte-Carlo tree search request. ``algorithm`` may only be
+    ``"mcts"``; the exact searches' fields (:data:`EXACT_ONLY_FIELDS`) are refused."""
+    algorithm = data.get("algorithm")
+    if algorithm not in (None, "", "mcts"):
+        raise RequestError(f"algorithm must be mcts here, not {algorithm!r}"[:300])
+    for name in EXACT_ONLY_FIELDS:
+        if data.get(name) not in (None, "", False):
+            raise RequestError(f"{name} does not apply to Monte-Carlo tree search")
+    reading = {k: data[k] for k in ("tree", "notation", "root", "branching") if k in data}
+    iterations = _whole(data, "iterations", 1, max_iterations)
+    return MctsTreeRequest(
+        tree=read_tree_request(reading, max_text=max_text),
+        iterations=min(MCTS_DEFAULT_ITERATIONS, max_iterations)
+        if iterations is None
+        else iterations,
+        seed=_whole(data, "seed", -(2**63), 2**63 - 1) or 0,
+        exploration=_exploration(data),
+    )

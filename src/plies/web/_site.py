@@ -26,7 +26,7 @@ import shlex
 import shutil
 import tarfile
 import zipfile
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
@@ -194,7 +194,12 @@ def build_site(
             "worker": "static/worker.mjs",
             "pyodide": index_url,
             "wheel": f"wheels/{wheel_name}",
-            "limits": asdict(Limits(max_body, max_nodes, max_step_nodes)),
+            # The sizes the worker makes its Limits of (MCTS's caps keep their defaults).
+            "limits": {
+                "max_body": max_body,
+                "max_nodes": max_nodes,
+                "max_step_nodes": max_step_nodes,
+            },
             "seconds": max_seconds,
         },
     )

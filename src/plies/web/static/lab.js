@@ -5,6 +5,7 @@
   const $ = (id) => document.getElementById(id);
   const FIELDS = ['algorithm', 'order', 'seed', 'root', 'depth_limit', 'window', 'bounds'];
   const FLAGS = ['strict', 'fail_hard'];
+  const MCTS_FIELDS = ['iterations', 'exploration'];  // with algorithm mcts (and seed, root)
   let timer = null;
   let generation = 0;
   let editing = false;  // true while an edit redraws the editor itself
@@ -18,6 +19,7 @@
     for (const name of FLAGS) if ($(name).checked) body[name] = true;
     if (body.order === 'given') delete body.order;
     if (body.root === 'max') delete body.root;
+    if (body.algorithm === 'mcts') delete body.algorithm;  // the exact searches' request
     return body;
   }
 
@@ -30,7 +32,7 @@
   function fromURL() {
     const query = new URLSearchParams(window.location.search);
     if (query.has('tree')) $('tree').value = query.get('tree');
-    for (const name of FIELDS) if (query.has(name)) $(name).value = query.get(name);
+    for (const name of FIELDS.concat(MCTS_FIELDS)) if (query.has(name)) $(name).value = query.get(name);
     for (const name of FLAGS) {
       if (query.has(name)) $(name).checked = ['1', 'true', 'yes'].includes(query.get(name).toLowerCase());
     }
@@ -150,6 +152,8 @@
 
   async function run() {
     const mine = ++generation;
+    showMode();
+    if (isMcts()) return runMcts(mine);
     const body = request();
     let response;
     let doc;
@@ -469,9 +473,268 @@
     if ($('editor-box').open) drawEditor($('tree').value);
   });
 
+  // -- Monte-Carlo tree search: its iterations stepped through on the tree drawn -------
+
+  let mcts = null;    // the last /api/mcts-tree document shown
+  let mctsAt = 0;     // the position shown: 0 before the first iteration, k after the k-th
+
+  function isMcts() {
+    return $('algorithm').value === 'mcts';
+  }
+
+  // MCTS mode shows its own fields and section; the exact searches' parts are hidden.
+  function showMode() {
+    document.body.classList.toggle('mcts-mode', isMcts());
+    $('mcts').hidden = !isMcts();
+  }
+
+  function mctsRequest() {
+    const body = {tree: $('tree').value, algorithm: 'mcts'};
+    for (const name of ['seed', 'iterations']) {
+      const value = $(name).value.trim();
+      if (value !== '') body[name] = Number(value);
+    }
+    const c = $('exploration').value.trim();
+    if (c !== '') body.exploration = c;  // read (and refused when not a number) by plies
+    if ($('root').value === 'min') body.root = 'min';
+    return body;
+  }
+
+  async function runMcts(mine) {
+    const body = mctsRequest();
+    let response;
+    let doc;
+    busy('mcts', true);
+    try {
+      response = await post('api/mcts-tree', body);
+      doc = await answer(response);
+    } catch (e) {
+      response = {ok: false};
+      doc = {error: 'the server did not answer; is plies serve still running?'};
+    }
+    if (mine !== generation) return;
+    busy('mcts', false);
+    if (!response.ok) {
+      showError(doc);
+      if (mcts) {
+        $('mcts').classList.add('stale');
+        $('stale-note').textContent = 'Out of date: these results are from the last search ' +
+          'that worked; the tree or an option has an error (under the tree box).';
+      }
+      return;
+    }
+    showError(null);
+    $('mcts').classList.remove('stale');
+    $('stale-note').textContent = '';
+    const link = shareLink(body);
+    $('share').href = link;
+    window.history.replaceState(null, '', link);
+    showMcts(doc);
+  }
+
+  function rounded(value) {
+    return typeof value === 'number' ? String(Math.round(value * 100) / 100) : number(value);
+  }
+
+  function showMcts(doc) {
+    mcts = doc;
+    const shown = doc.steps_shown;
+    $('mcts-summary').textContent = doc.iterations + ' iteration' + (doc.iterations === 1 ? '' : 's') +
+      ', seed ' + doc.seed + ', c = ' + rounded(doc.c) + '. UCB scores use values scaled to ' +
+      '[0, 1] by the leaf range (MIN scores 1 − mean); means are in the tree\'s units. ' +
+      (shown < doc.iterations ? 'The stepper shows the first ' + shown + ' iterations; the ' +
+        'table counts all ' + doc.iterations + '.' : 'The stepper shows every iteration.');
+    // plies' own SVG (labels escaped by plies.draw), from this origin's API.
+    $('mcts-drawing').innerHTML = doc.svg;
+    showMoves(doc);
+    showMctsStep(shown);  // the last iteration shown: where the search ends up
+  }
+
+  function showMoves(doc) {
+    $('mcts-moves-title').textContent = 'The root moves after all ' + doc.iterations + ' iterations';
+    const table = $('mcts-moves');
+    table.replaceChildren();
+    const head = table.createTHead().insertRow();
+    for (const title of ['move', 'visits', 'mean value', 'UCB', 'minimax value']) {
+      const th = document.createElement('th');
+      th.textContent = title;
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    for (const child of doc.children) {
+      const row = body.insertRow();
+      const move = row.insertCell();
+      move.textContent = child.name + (child.move ? ' (' + child.move + ')' : '');
+      const tags = [];
+      if (child.name === doc.best) tags.push('most visited');
+      if (doc.minimax_best.includes(child.name)) tags.push('minimax\'s move');
+      for (const text of tags) {
+        const tag = document.createElement('span');
+        tag.className = 'tag';
+        tag.textContent = text;
+        move.appendChild(tag);
+      }
+      const ucb = typeof child.ucb === 'number' ? child.ucb.toFixed(3) : number(child.ucb);
+      const cells = [child.visits, child.value === null ? '-' : rounded(child.value), ucb,
+        number(child.minimax_value)];
+      for (const cell of cells) row.insertCell().textContent = String(cell);
+      if (child.name === doc.best) row.classList.add('best');
+    }
+    const minimax = 'the minimax move ' + doc.minimax_best.join(' or ');
+    $('mcts-convergence').textContent = (doc.agrees ? 'Converges to ' + minimax
+      : 'Not yet at ' + minimax) + ': ' + doc.convergence + '.';
+    $('mcts-convergence').classList.toggle('differ', !doc.agrees);
+  }
+
+  // Every node's visits and mean value after the first k iterations.
+  function statsAfter(k) {
+    const visits = mcts.nodes.map(() => 0);
+    const means = mcts.nodes.map(() => null);
+    for (const step of mcts.steps.slice(0, k)) {
+      step.ids.path.forEach((id, j) => {
+        visits[id] = step.backup[j].visits;
+        means[id] = step.backup[j].value;
+      });
+    }
+    return {visits: visits, means: means};
+  }
+
+  function showMctsStep(k) {
+    const steps = mcts.steps;
+    mctsAt = Math.max(0, Math.min(steps.length, k));
+    const step = mctsAt > 0 ? steps[mctsAt - 1] : null;
+    const stats = statsAfter(mctsAt);
+    const path = step ? step.ids.path : [];
+    const simulated = step ? step.ids.simulation : [];
+    const drawing = $('mcts-drawing');
+    mcts.nodes.forEach((node, i) => {
+      const g = drawing.querySelector('#n' + i);
+      if (!g) return;
+      g.classList.toggle('unseen', stats.visits[i] === 0);
+      g.classList.toggle('pv', path.includes(i));
+      g.classList.toggle('current', !!step && step.ids.expanded === i);
+      g.classList.toggle('sim', simulated.includes(i));
+      g.classList.toggle('reached', !!step && step.ids.leaf === i);
+      g.dataset.visits = String(stats.visits[i]);
+      const under = g.querySelector('text.ab');
+      if (under) under.textContent = stats.visits[i] ? 'n ' + stats.visits[i] : '';
+      const inside = g.querySelector('text.v');
+      if (inside && node.kind !== 'leaf') {
+        inside.textContent = stats.means[i] === null ? '' : rounded(stats.means[i]);
+      }
+      const edge = drawing.querySelector('#e' + i);
+      if (edge) {
+        edge.classList.toggle('pv', path.includes(i));
+        edge.classList.toggle('sim', simulated.includes(i));
+      }
+    });
+    const more = mcts.iterations > steps.length ? ' (of ' + mcts.iterations + ' run)' : '';
+    $('mcts-position').textContent = mctsAt === 0 ? 'Before the first iteration'
+      : 'Iteration ' + mctsAt + ' of ' + steps.length + more;
+    showPhases(step);
+    keepInView(drawing, drawing.querySelector('#n' + (step ? step.ids.leaf : 0)));
+    const buttons = mctsButtons();
+    buttons.start.disabled = buttons.back.disabled = mctsAt === 0;
+    buttons.end.disabled = buttons.next.disabled = mctsAt === steps.length;
+  }
+
+  // A drawing wider than its box (a phone's) scrolls sideways to show ``node``.
+  function keepInView(box, node) {
+    if (!node || box.scrollWidth <= box.clientWidth) return;
+    const shown = box.getBoundingClientRect();
+    const at = node.getBoundingClientRect();
+    if (at.left >= shown.left && at.right <= shown.right) return;
+    box.scrollLeft += (at.left + at.right) / 2 - (shown.left + shown.right) / 2;
+  }
+
+  function mctsButtons() {
+    const found = {};
+    for (const button of document.querySelectorAll('#mcts [data-step]')) found[button.dataset.step] = button;
+    return found;
+  }
+
+  function item(list, title, parts) {
+    const li = document.createElement('li');
+    const strong = document.createElement('strong');
+    strong.textContent = title + ': ';
+    li.append(strong, ...parts);
+    list.appendChild(li);
+    return li;
+  }
+
+  function choiceParts(choice) {
+    const to = choice.node + ' → ' + choice.child;
+    if (choice.how === 'expand') return [to + ' (its first child not yet visited)'];
+    if (choice.how === 'chance') return [to + ' (a chance outcome, drawn by its probability)'];
+    const node = mcts.nodes.find((n) => n.name === choice.node);
+    const scores = document.createElement('span');
+    scores.className = 'ucb';
+    node.children.forEach((child, j) => {
+      const score = document.createElement('span');
+      const name = mcts.nodes[child].name;
+      score.textContent = name + ' ' + choice.ucb[j].toFixed(3);
+      if (name === choice.child) score.className = 'chosen';
+      scores.appendChild(score);
+    });
+    return [to + ', the highest UCB for ' + node.kind.toUpperCase() + ': ', scores];
+  }
+
+  function showPhases(step) {
+    const list = $('mcts-phases');
+    list.replaceChildren();
+    if (!step) {
+      const li = document.createElement('li');
+      li.textContent = 'Nothing is in the search tree yet. Each iteration selects a path ' +
+        'from the root by UCB, expands one new node, simulates random moves down to a leaf ' +
+        'and backs the leaf\'s value up the path.';
+      list.appendChild(li);
+      return;
+    }
+    const selection = item(list, 'Selection', step.selection.length ? [] : ['the root']);
+    if (step.selection.length) {
+      const steps = document.createElement('ul');
+      for (const choice of step.selection) {
+        const li = document.createElement('li');
+        li.append(...choiceParts(choice));
+        steps.appendChild(li);
+      }
+      selection.appendChild(steps);
+    }
+    const leaf = mcts.nodes[step.ids.leaf].name + ' = ' + number(step.value);
+    item(list, 'Expansion', [step.expanded === null
+      ? 'none: the selection ended on leaf ' + leaf + ', already in the search tree'
+      : step.expanded + ' joins the search tree']);
+    item(list, 'Simulation', [step.expanded === null ? 'none'
+      : step.simulation.length
+        ? 'random moves ' + [step.expanded].concat(step.simulation.slice(0, -1)).join(' → ') +
+          ' → leaf ' + leaf
+        : 'none: ' + leaf + ' is a leaf']);
+    item(list, 'Backpropagation', [number(step.value) + ' added on the path: ' +
+      step.backup.map((b) => b.node + ' n ' + b.visits + ', mean ' + rounded(b.value)).join('; ')]);
+  }
+
+  function moveMcts(where) {
+    if (!mcts) return;
+    const focused = document.activeElement;
+    const targets = {start: 0, back: mctsAt - 1, next: mctsAt + 1, end: mcts.steps.length};
+    showMctsStep(targets[where]);
+    // A button that became disabled loses the focus: keep it in the stepper.
+    if (focused && focused.disabled) $('mcts-drawing').focus();
+  }
+
+  for (const [where, button] of Object.entries(mctsButtons())) {
+    button.addEventListener('click', () => moveMcts(where));
+  }
+  document.querySelector('#mcts .mcts-stepper').addEventListener('keydown', (event) => {
+    const keys = {ArrowLeft: 'back', ArrowRight: 'next', Home: 'start', End: 'end'};
+    if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    moveMcts(keys[event.key]);
+  });
+
   $('load-game').addEventListener('click', loadGame);
   $('tree').addEventListener('input', later);
-  for (const name of FIELDS.concat(FLAGS)) $(name).addEventListener('change', run);
+  for (const name of FIELDS.concat(FLAGS, MCTS_FIELDS)) $(name).addEventListener('change', run);
   $('run').addEventListener('click', run);
   for (const button of document.querySelectorAll('#downloads button')) {
     button.addEventListener('click', () => download(button));
