@@ -1,0 +1,104 @@
+"""``plies match``: the table, the JSON object, the games written as PGN, and one-line
+errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_errors import assert_one_line_error, run
+
+
+def test_the_table_says_who_won(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "match", "tictactoe", "pvs:depth=9", "random", "--games", "4")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "tictactoe: 4 games"
+    row = next(line for line in lines if "pvs:depth=9" in line and "│" in line)
+    assert row.split("│")[2:9] == [
+        "     4 ",
+        "      4 ",
+        " 100.0% ",
+        "    4 ",
+        "     0 ",
+        "      0 ",
+        "        0 ",
+    ]
+    assert "Elo of pvs:depth=9 against random: +inf (95%: +inf to +inf)" in out
+    assert "Pentanomial (0-2 points a pair): [0, 0, 0, 0, 2]" in out
+
+
+def test_json_for_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "tictactoe", "pvs:depth=9", "alphabeta:depth=9", "--games", "2", "--json"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    record = json.loads(out)
+    assert {k: record[k] for k in ("games", "wins", "draws", "losses", "elo", "sprt")} == {
+        "games": 2,
+        "wins": 0,
+        "draws": 2,
+        "losses": 0,
+        "elo": 0.0,
+        "sprt": None,
+    }
+    assert record["elo_ci"] == [0.0, 0.0]  # two draws: no spread at all
+    assert record["pentanomial"] == [0, 0, 1, 0, 0]
+
+
+def test_json_with_an_sprt(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "connect4", "pvs:depth=4", "random", "--games", "40", "--random-plies", "2"]
+    status, out, _ = run(capsys, *argv, "--sprt", "0,100", "--json")
+    assert status == 0
+    record = json.loads(out)
+    assert record["sprt"]["verdict"] == "H1" and record["games"] < 40
+    assert record["sprt"]["llr"] >= record["sprt"]["upper"] == pytest.approx(2.944, abs=1e-3)
+    assert record["sprt"]["model"] == "normalized"
+
+
+def test_the_games_are_written_as_pgn(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pgn = tmp_path / "games.pgn"
+    argv = ["match", "connect4", "pvs:depth=2", "random", "--games", "2", "--pgn", str(pgn)]
+    status, _, _ = run(capsys, *argv)
+    assert status == 0
+    text = pgn.read_text()
+    assert text.count('[Event "plies match"]') == 2
+    assert '[Round "1"]' in text and '[Round "2"]' in text and '[Game "connect4"]' in text
+
+
+def test_openings_come_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two openings\n44\n3 5\n")
+    argv = ["match", "connect4", "random", "random", "--games", "4", "--json"]
+    status, out, _ = run(capsys, *argv, "--openings", str(openings))
+    assert status == 0
+    assert [g["opening"] for g in json.loads(out)["game_list"]] == ["44", "44", "3 5", "3 5"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "connect4", "random", "random", "--games", "3"],
+        ["match", "connect4", "random", "--games", "2"],
+        ["match", "connect4", "random", "telepathy", "--games", "2"],
+        ["match", "connect4", "random", "pvs", "--games", "2"],
+        ["match", "connect4", "random", "random", "--games", "2", "--sprt", "5,0"],
+        ["match", "connect4", "random", "random", "--games", "2", "--openings", "/no/such/file"],
+        ["match", "connect4", "random", "random", "--games", "2", "--scheduler", "nowhere"],
+        ["match", "tictactoe", "random", "uci:stockfish:time=1", "--games", "2"],
+        ["match", "nosuchgame", "random", "random", "--games", "2"],
+        ["match", "connect4", "random", "random"],
+    ],
+)
+def test_errors_are_one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert_one_line_error(capsys, argv)
+
+
+def test_a_bad_openings_line_names_its_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("44\n9\n")
+    argv = ["match", "connect4", "random", "random", "--games", "2", "--openings", str(openings)]
+    assert_one_line_error(capsys, argv)
