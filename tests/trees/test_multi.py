@@ -320,6 +320,9 @@ def test_is_multi_text_tells_players_trees_from_others() -> None:
     assert not is_multi_text("[[3,12,8],[2,4,6],[14,5,2]]")
     assert not is_multi_text('{"tree": [1, 2], "label": "players"}')
     assert not is_multi_text('{"players": 3, ')
+    deep = "[" * 5000 + "1" + "]" * 5000
+    assert is_multi_text('{"players": 2, "tree": ' + deep.replace("1", "[1, 2]", 1) + "}")
+    assert not is_multi_text('{"tree": ' + deep + ', "root": "max", "x": "players"}')
 
 
 def test_random_trees_are_seeded() -> None:

@@ -44,6 +44,7 @@ from plies.trees._parse import (
     _json_number,
     _json_path,
     _json_text,
+    _loads_deep,
     _need_text,
     _read_json,
     _Source,
@@ -186,8 +187,8 @@ def is_multi_text(text: str) -> bool:
     if not stripped.startswith("{") or '"players"' not in stripped:
         return False
     try:
-        data = json.loads(stripped)
-    except ValueError:
+        data = _loads_deep(stripped)
+    except (ValueError, RecursionError):
         return False
     return isinstance(data, dict) and "players" in data
 
