@@ -105,22 +105,35 @@ class MultiResult:
     stats: SearchStats
 
     @property
+    def is_payoff(self) -> bool:
+        """Whether the value is a payoff reached at the end of the game (``utility *
+        WIN`` for each player) rather than an evaluation at the horizon: the search
+        was exact, or a score is beyond any evaluation (a vector comes from one leaf,
+        so then every score in it is a payoff, a payoff of 0 included)."""
+        scores = self.values if self.values is not None else (self.value,)
+        return self.exact or any(abs(score) >= WIN_THRESHOLD for score in scores)
+
+    @property
     def value_text(self) -> str:
         """The result's value as text: the vector for max^n, else the root player's
         (see :func:`format_multi_value`)."""
+        payoff = self.is_payoff
         if self.values is not None:
-            return "(" + ", ".join(format_multi_value(v) for v in self.values) + ")"
-        return format_multi_value(self.value)
+            return "(" + ", ".join(format_multi_value(v, payoff=payoff) for v in self.values) + ")"
+        return format_multi_value(self.value, payoff=payoff)
 
 
-def format_multi_value(value: float) -> str:
-    """One player's score as text: a proven payoff as ``payoff 0.5`` (the utility),
-    an evaluation as a signed number (``+12``, ``-0.25``).
+def format_multi_value(value: float, *, payoff: bool | None = None) -> str:
+    """One player's score as text: a payoff as ``payoff 0.5`` (the utility), an
+    evaluation as a signed number (``+12``, ``-0.25``). ``payoff`` says which it is
+    (None: a payoff when beyond any evaluation, ``WIN / 1000``).
 
-    >>> format_multi_value(WIN / 2), format_multi_value(12.0)
-    ('payoff 0.5', '+12')
+    >>> format_multi_value(WIN / 2), format_multi_value(12.0), format_multi_value(0.0, payoff=True)
+    ('payoff 0.5', '+12', 'payoff 0')
     """
-    if abs(value) >= WIN_THRESHOLD:
+    if payoff is None:
+        payoff = abs(value) >= WIN_THRESHOLD
+    if payoff:
         return f"payoff {value / WIN:g}"
     return f"{value:+g}"
 

@@ -49,7 +49,6 @@ from plies.engine import (
     multi_search,
     search,
 )
-from plies.engine import WIN_THRESHOLD as PROVEN
 from plies.errors import SearchError
 from plies.game import BaseGame
 from plies.lab._text import format_line, format_score, score_of
@@ -384,24 +383,26 @@ def analysis_record(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def _shown_value(score: float) -> float:
-    """One player's score of an N-player search as a record shows it: a proven payoff
-    as the utility (``0.5``), an evaluation as itself."""
-    return score / WIN if abs(score) >= PROVEN else score + 0.0
+def _shown_value(score: float, payoff: bool) -> float:
+    """One player's score of an N-player search as a record shows it: a ``payoff`` as
+    the utility (``0.5``), an evaluation as itself."""
+    return score / WIN if payoff else score + 0.0
 
 
 def _multi_record(analysis: Analysis, found: MultiResult) -> dict[str, Any]:
     """The JSON object of one completed depth of an N-player search: ``value`` is
     every player's score for max^n, the root ``player``'s for paranoid and BRS (a
-    payoff as its utility, else the evaluation), ``pv_players`` who plays each move
-    of the line; the rest as for the two-player searches."""
+    payoff as its utility, else the evaluation; ``payoff`` says which),
+    ``pv_players`` who plays each move of the line; the rest as for the two-player
+    searches."""
     stats = found.stats
-    values = found.values
+    values, payoff = found.values, found.is_payoff
     return {
         "depth": found.depth,
-        "value": [_shown_value(v) for v in values]
+        "value": [_shown_value(v, payoff) for v in values]
         if values is not None
-        else _shown_value(found.value),
+        else _shown_value(found.value, payoff),
+        "payoff": payoff,
         "player": found.player,
         "score": found.value + 0.0,
         "score_text": found.value_text,
