@@ -53,7 +53,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "match": (
         "plies.cli._match",
-        "play engines against each other: score, Elo with its 95% interval, SPRT",
+        "play engines against each other: score, Elo and its 95%% interval, SPRT",
     ),
     "bench": ("plies.cli._bench", "run a fixed set of searches and print a node-count fingerprint"),
     "serve": ("plies.cli._serve", "serve the alpha-beta lab in a browser (needs plies[web])"),

@@ -65,7 +65,7 @@ def register(subparsers: Any) -> None:
     """Add the ``match`` subcommand."""
     p = subparsers.add_parser(
         "match",
-        help="play engines against each other: score, Elo with its 95% interval, SPRT",
+        help="play engines against each other: score, Elo and its 95%% interval, SPRT",
         description="Play a match between players (plies' searches, MCTS, random moves, "
         "UCI chess engines) on a game: the games come in rounds that start from one opening, "
         "each player taking each seat once (two players: game pairs with the colours "
