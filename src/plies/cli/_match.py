@@ -233,7 +233,7 @@ def _print_result(result: MatchResult) -> None:
     options = result.options
     table = Table(title=f"{options.game}: {len(result.games)} games", title_justify="left")
     table.add_column("player", overflow="fold")
-    for heading in ("games", "points", "score", "wins", "draws", "losses", "forfeits"):
+    for heading in ("games", "points", "score", "W", "D", "L", "forfeits"):
         table.add_column(heading, justify="right")
     for total in result.totals:
         table.add_row(
