@@ -141,6 +141,7 @@ def test_json_form_says_everything() -> None:
         ('{"kind": "chance", "children": [{"p": 0.5, "value": 1}, 2]}', "give all or none"),
         ('{"children": [{"p": 0.5, "value": 1}, 2]}', "not a chance node"),
         ('{"childs": [1]}', "unknown key 'childs'"),
+        ('{"players": 3, "tree": [[1, 2, 3]]}', "N-player tree: search it with max"),
         ('{"children": [1, "x"]}', "must be a number, not 'x'"),
         ('{"children": [1, true]}', "must be a number, not true"),
         ('{"kind": "maxi", "children": [1]}', "unknown kind"),

@@ -803,6 +803,11 @@ def parse_json(text: str, *, root: str = "max") -> Tree:
     bounds: tuple[Number, Number] | None = None
     if isinstance(data, dict) and "tree" in data:
         unknown = set(data) - _DOC_KEYS
+        if "players" in unknown:
+            raise TreeError(
+                'a tree document with "players" is an N-player tree: search it with max^n, '
+                "paranoid or Best-Reply Search (plies tree --algorithm maxn|paranoid|brs)"
+            )
         if unknown:
             raise TreeError(
                 f"unknown key {_clip(sorted(unknown)[0])} in the tree document "
