@@ -129,7 +129,7 @@ def test_a_command_that_does_not_exist_forfeits(tmp_path: Path) -> None:
     options = MatchOptions("chess", ("random", f"uci:{missing}:time=0.1"), games=2)
     result = run_match(options)
     assert [g.forfeit for g in result.games] == [1, 1]
-    assert "No such file" in result.games[0].reason
+    assert result.games[0].reason.endswith(f"cannot start {missing}: No such file or directory")
 
 
 def test_an_option_the_engine_refuses_forfeits(fake_engine: Path, tmp_path: Path) -> None:

@@ -291,10 +291,15 @@ class UciMover(Mover):
             self._healthy = False
             self.close()
             raise Forfeit(f"crashed: the engine ended ({exc})") from None
-        except (chess.engine.EngineError, OSError, ValueError) as exc:
+        except OSError as exc:  # the command cannot be run (missing, not executable)
             self._healthy = False
             self.close()
-            raise Forfeit(f"engine error: {type(exc).__name__}: {exc}") from None
+            command = shlex.join(self.spec.command)
+            raise Forfeit(f"cannot start {command}: {exc.strerror or exc}") from None
+        except (chess.engine.EngineError, ValueError) as exc:
+            self._healthy = False
+            self.close()
+            raise Forfeit(f"engine error: {exc}") from None
 
     def _start(self) -> Any:
         import chess.engine
