@@ -364,3 +364,15 @@ def test_unknown_options_are_refused() -> None:
     game = RandomTree(seed=1, players=3, height=3)
     with pytest.raises(ArgumentTypeError, match="maxn takes no option 'player'"):
         multi_search(game, game.initial_state(), algorithm="maxn", player=1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_searches_stop_once_exact_with_their_tables(seed: int) -> None:
+    # Without a depth limit each runs until no line meets the horizon (table entries
+    # found above one count as such), then its value is that of any deeper search.
+    game = RandomTree(seed=seed, players=4, height=5)
+    state = game.initial_state()
+    assert paranoid(game, state).value == reference_paranoid(game, state, 99, 0)
+    assert best_reply(game, state).value == reference_brs(game, state, 99, 0)
+    found = maxn(game, state)
+    assert found.exact and found.values == reference_maxn(game, state, 99)[0]

@@ -194,7 +194,7 @@ class _Search:
         if ctx.nodes >= ctx.next_check:
             ctx.check()
 
-    def probe(self, key: Any, depth: int) -> Any:
+    def probe(self, key: Any) -> Any:
         """The table entry for ``key``, or None; counted in the statistics."""
         if self.table is None:
             return None
@@ -202,9 +202,16 @@ class _Search:
         entry = self.table.entries.get(key)
         if entry is not None:
             self.ctx.tt_hits += 1
-            if entry[0] == depth and not entry[4]:
-                self.ctx.horizon_hits += 1  # reused from below a horizon
         return entry
+
+    def reuse(self, entry: Any, ply: int, player: int, move: Any) -> Any:
+        """The value of a table ``entry`` that settles the node at ``ply``: its line
+        is the entry's ``move`` by ``player`` alone, and a value found below a horizon
+        keeps the iteration from counting as exact."""
+        if not entry[4]:
+            self.ctx.horizon_hits += 1
+        self.lines.at[ply] = [(player, move)]
+        return entry[2]
 
     def store(self, key: Any, entry: tuple[int, int, Any, Any, bool]) -> None:
         """Keep what a node found, ``(depth, bound, value, move, complete)`` (the
@@ -340,11 +347,9 @@ class _MaxN(_Search):
             return tuple(game.evaluations(state))
         mover = game.to_move(state)
         key = ("maxn", mover, game.key(state))
-        entry = self.probe(key, depth)
+        entry = self.probe(key)
         if entry is not None and entry[0] == depth:
-            lines.extend(ply, mover, entry[3])  # the line stops at a reused entry
-            lines.at[ply] = lines.at[ply][:1]
-            return entry[2]  # type: ignore[no-any-return]
+            return self.reuse(entry, ply, mover, entry[3])  # type: ignore[no-any-return]
         hits_before = ctx.horizon_hits
         best: tuple[float, ...] | None = None
         best_move = None
@@ -392,11 +397,9 @@ class _Paranoid(_Search):
             return value
         mover = game.to_move(state)
         key = (self.algorithm, self.player, mover, game.key(state))
-        entry = self.probe(key, depth)
+        entry = self.probe(key)
         if entry is not None and entry[0] == depth and _cuts(entry, alpha, beta):
-            lines.extend(ply, mover, entry[3])
-            lines.at[ply] = lines.at[ply][:1]
-            return entry[2]  # type: ignore[no-any-return]
+            return self.reuse(entry, ply, mover, entry[3])  # type: ignore[no-any-return]
         moves = self.moves_first(state, game.legal_moves(state), entry and entry[3])
         maximizing = mover == self.player
         window = (alpha, beta)
@@ -491,11 +494,9 @@ class _BestReply(_Paranoid):
         if value is not None:
             return value
         key = ("brs-min", self.player, game.to_move(state), game.key(state))
-        entry = self.probe(key, depth)
+        entry = self.probe(key)
         if entry is not None and entry[0] == depth and _cuts(entry, alpha, beta):
-            lines.extend(ply, *entry[3])
-            lines.at[ply] = lines.at[ply][:1]
-            return entry[2]  # type: ignore[no-any-return]
+            return self.reuse(entry, ply, *entry[3])  # type: ignore[no-any-return]
         replies = self.replies(state, entry and entry[3])
         window = (alpha, beta)
         hits_before = ctx.horizon_hits
