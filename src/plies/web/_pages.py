@@ -198,7 +198,7 @@ def lab_page(site: Site = SERVER) -> str:
   <fieldset>
     <legend>Search</legend>
     <label>Algorithm <select id="algorithm"><option value="">default</option>
-      {_options(ALGORITHMS)}<option value="mcts">MCTS (Monte-Carlo)</option></select></label>
+      {_options(ALGORITHMS)}<option value="mcts">MCTS</option></select></label>
     <label class="exact">Order <select id="order">{_options(ORDERS, _ORDER_HELP)}</select></label>
     <label>Seed <input id="seed" type="number" inputmode="numeric" placeholder="0"></label>
     <label>Root <select id="root">
@@ -495,11 +495,15 @@ def play_page(site: Site = SERVER) -> str:
     <label><span id="side1-name">O</span> <select id="side1" data-testid="side1">
       <option value="human">person</option><option value="engine" selected>engine</option>
       </select></label>
-    <label>Strength <select id="limit-kind">
-      <option value="depth">depth (plies)</option><option value="seconds">seconds</option>
-      </select></label>
+    <label>Engine <select id="algorithm" data-testid="algorithm">
+      <option value="">alpha-beta (PVS)</option>
+      <option value="mcts">MCTS</option></select></label>
+    <label>Strength <select id="limit-kind" data-testid="limit-kind">
+      <option value="depth">depth (plies)</option>
+      <option value="iterations">iterations</option>
+      <option value="seconds">seconds</option></select></label>
     <label>&nbsp;<input id="strength" data-testid="strength" type="number" min="1"
-      max="64" step="any" value="9" aria-label="Depth or seconds"></label>
+      max="64" step="any" value="9" aria-label="Depth, iterations or seconds"></label>
   </fieldset>
   <details id="position-box">
     <summary>Position and export</summary>

@@ -50,15 +50,18 @@ Handler = Callable[[Request], Awaitable[Response]]
 def _strength(data: dict[str, Any], max_seconds: float) -> dict[str, Any]:
     """The engine's ``depth`` and ``seconds`` from a request, at most ``max_seconds``
     whichever was asked for (a depth alone still stops at the server's limit), and its
-    ``algorithm`` where the request names one."""
+    ``algorithm`` (and MCTS's ``iterations``) where the request names them."""
     depth, seconds = data.get("depth"), data.get("seconds")
-    if depth is None and seconds is None:
-        raise RequestError("the request needs a 'depth' or 'seconds' for the engine")
+    if depth is None and seconds is None and data.get("iterations") is None:
+        raise RequestError(
+            "the request needs a 'depth' or 'seconds' for the engine ('iterations' for mcts)"
+        )
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds > max_seconds:
         raise LimitError(f"seconds must be at most {max_seconds:g}, this server's limit")
     strength = {"depth": depth, "seconds": max_seconds if seconds is None else seconds}
-    if data.get("algorithm") is not None:
-        strength["algorithm"] = data["algorithm"]  # checked by the room (plies.lab.think)
+    for name in ("algorithm", "iterations"):  # checked by the room (plies.lab.think)
+        if data.get(name) is not None:
+            strength[name] = data[name]
     return strength
 
 

@@ -8,9 +8,10 @@
   // Games the engine searches to their end at once by default (depth: their longest
   // game at the start); the others get a time limit.
   const SEARCHED_BY_DEPTH = {tictactoe: 9, nim: 12};
-  // The engine's algorithm from the address (?algorithm=mcts), else the server's
-  // default; Monte-Carlo tree search has no depth, so it always thinks for seconds.
-  const ALGORITHM = new URLSearchParams(window.location.search).get('algorithm');
+  // The engine's limits: alpha-beta (the server's default, PVS) searches to a depth or
+  // for seconds; Monte-Carlo tree search has no depth: iterations or seconds.
+  const LIMITS = {'': ['depth', 'seconds'], mcts: ['iterations', 'seconds']};
+  const MAX_STRENGTH = {depth: 64, iterations: 1000000, seconds: 60};
 
   let state = null;        // the last room state from the server
   let flipped = false;
@@ -29,8 +30,11 @@
 
   // The players as the export's header names them: a person, or the engine and its strength.
   function names() {
-    const limit = $('limit-kind').value === 'depth' ? 'depth ' + $('strength').value : $('strength').value + ' s';
-    return [0, 1].map((p) => (isEngine(p) ? 'plies engine (' + limit + ')' : 'person'));
+    const kind = $('limit-kind').value;
+    const value = $('strength').value;
+    const limit = kind === 'depth' ? 'depth ' + value : kind === 'iterations' ? value + ' iterations' : value + ' s';
+    const how = algorithm() ? algorithm() + ', ' + limit : limit;
+    return [0, 1].map((p) => (isEngine(p) ? 'plies engine (' + how + ')' : 'person'));
   }
 
   async function post(path, body) {
@@ -106,18 +110,44 @@
   }
 
   function defaultStrength() {
-    const depth = SEARCHED_BY_DEPTH[$('game').value];
-    $('limit-kind').value = depth ? 'depth' : 'seconds';
-    $('strength').value = String(depth || 1);
+    const depth = algorithm() === 'mcts' ? 0 : SEARCHED_BY_DEPTH[$('game').value];
+    setLimit(depth ? 'depth' : 'seconds', String(depth || 1));
+  }
+
+  // The engine's algorithm: '' (the server's default, alpha-beta) or 'mcts', or another
+  // of the server's named by the address (?algorithm=mtdf).
+  function algorithm() {
+    return $('algorithm').value;
+  }
+
+  function limitsOf(name) {
+    return LIMITS[name] || LIMITS[''];
+  }
+
+  function setLimit(kind, value) {
+    $('limit-kind').value = kind;
+    $('strength').value = value;
+    $('strength').max = String(MAX_STRENGTH[kind]);
+  }
+
+  // The limits the algorithm chosen takes are offered; one it does not take becomes
+  // the other (depth <-> iterations), or seconds where the game has no default depth.
+  function showLimits() {
+    const allowed = limitsOf(algorithm());
+    for (const option of $('limit-kind').options) {
+      option.hidden = option.disabled = !allowed.includes(option.value);
+    }
+    const kind = $('limit-kind').value;
+    if (allowed.includes(kind)) return;
+    if (kind === 'depth') setLimit('iterations', '1000');
+    else defaultStrength();
   }
 
   function strength() {
     const value = Number($('strength').value);
-    if (ALGORITHM === 'mcts') {
-      return {seconds: $('limit-kind').value === 'depth' ? 1 : value, algorithm: ALGORITHM};
-    }
-    const limit = $('limit-kind').value === 'depth' ? {depth: Math.round(value)} : {seconds: value};
-    return ALGORITHM ? {...limit, algorithm: ALGORITHM} : limit;
+    const kind = $('limit-kind').value;
+    const limit = kind === 'seconds' ? {seconds: value} : {[kind]: Math.round(value)};
+    return algorithm() ? {...limit, algorithm: algorithm()} : limit;
   }
 
   function isEngine(player) {
@@ -165,20 +195,26 @@
       const query = new URLSearchParams({game: doc.game + ':' + doc.position, depth: Math.min(doc.lab_depth, 3)});
       link.href = '/?' + query.toString();
     }
-    const query = new URLSearchParams({game: doc.game});
-    if (doc.start !== '') query.set('position', doc.start);
-    if (doc.moves.length) query.set('moves', doc.moves.join(' '));
-    query.set('side0', $('side0').value);
-    query.set('side1', $('side1').value);
-    query.set($('limit-kind').value, $('strength').value);
-    if (ALGORITHM) query.set('algorithm', ALGORITHM);
-    $('share').href = '/play?' + query.toString();
-    window.history.replaceState(null, '', $('share').href);
+    shareLink();
     showStatus();
     $('undo').disabled = doc.moves.length === 0;
     $('hint').disabled = doc.terminal || doc.chance;
     $('flip').disabled = !doc.board;
     setTimeout(engineTurn, 0);
+  }
+
+  // The teacher's link: the game, its moves, the players and the engine's settings.
+  function shareLink() {
+    if (!state) return;
+    const query = new URLSearchParams({game: state.game});
+    if (state.start !== '') query.set('position', state.start);
+    if (state.moves.length) query.set('moves', state.moves.join(' '));
+    query.set('side0', $('side0').value);
+    query.set('side1', $('side1').value);
+    if (algorithm()) query.set('algorithm', algorithm());
+    query.set($('limit-kind').value, $('strength').value);
+    $('share').href = '/play?' + query.toString();
+    window.history.replaceState(null, '', $('share').href);
   }
 
   // The number of the first move: a FEN's full-move number (counted on over the moves
@@ -928,6 +964,12 @@
 
   // -- the controls ------------------------------------------------------------------
 
+  // A new engine setting: the link keeps it and the export names it (not during a search).
+  function refreshNames() {
+    shareLink();
+    if (state && !search) change('/api/play/state', roomBody());
+  }
+
   async function newGame(position) {
     stopSearch(true);
     $('analysis').tBodies[0].textContent = '';
@@ -947,8 +989,21 @@
     showStatus('Copied.');
   }
 
+  // The algorithm the address names: one the menu lacks (mtdf...) joins it, for the server to check.
+  function algorithmFromURL(query) {
+    const name = query.get('algorithm');
+    if (name && name !== 'pvs') {
+      if (![...$('algorithm').options].some((option) => option.value === name)) {
+        $('algorithm').add(new Option(name, name));
+      }
+      $('algorithm').value = name;
+    }
+    showLimits();
+  }
+
   function fromURL() {
     const query = new URLSearchParams(window.location.search);
+    algorithmFromURL(query);
     if (!query.has('game') || !setSpec(query.get('game'))) {
       drawParams();
       defaultStrength();
@@ -958,11 +1013,8 @@
     for (const side of ['side0', 'side1']) {
       if (['human', 'engine'].includes(query.get(side))) $(side).value = query.get(side);
     }
-    for (const kind of ['depth', 'seconds']) {
-      if (query.has(kind)) {
-        $('limit-kind').value = kind;
-        $('strength').value = query.get(kind);
-      }
+    for (const kind of ['depth', 'iterations', 'seconds']) {
+      if (query.has(kind) && limitsOf(algorithm()).includes(kind)) setLimit(kind, query.get(kind));
     }
     const moves = (query.get('moves') || '').split(/\s+/).filter(Boolean);
     return {game: spec(), position: query.get('position') || '', moves: moves, names: names()};
@@ -973,6 +1025,16 @@
     defaultStrength();
     newGame();
   });
+  $('algorithm').addEventListener('change', () => {
+    showLimits();
+    refreshNames();
+  });
+  $('limit-kind').addEventListener('change', () => {
+    const kind = $('limit-kind').value;
+    setLimit(kind, kind === 'iterations' ? '1000' : kind === 'depth' ? '4' : '1');
+    refreshNames();
+  });
+  $('strength').addEventListener('change', refreshNames);
   $('new').addEventListener('click', newGame);
   $('undo').addEventListener('click', undo);
   $('hint').addEventListener('click', () => {
