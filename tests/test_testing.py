@@ -121,3 +121,25 @@ class OnePlayer(ThreeRace):
 def test_a_game_of_one_player_is_refused() -> None:
     with pytest.raises(ConformanceError, match="num_players: 1"):
         check_game(OnePlayer())
+
+
+class WithTurn(ThreeRace):
+    def with_turn(self, state: Count, player: int) -> Count:
+        return Count(state.total, player)
+
+
+class TurnToTheWrongPlayer(ThreeRace):
+    def with_turn(self, state: Count, player: int) -> Count:
+        return Count(state.total, (player + 1) % 3)
+
+
+class TurnChangesThePosition(ThreeRace):
+    def with_turn(self, state: Count, player: int) -> Count:
+        return Count(state.total + 1, player)
+
+
+def test_with_turn_gives_the_turn_in_the_same_position() -> None:
+    check_game(WithTurn(), playouts=5, seed=1)
+    for broken in (TurnToTheWrongPlayer(), TurnChangesThePosition()):
+        with pytest.raises(ConformanceError, match=": with_turn: "):
+            check_game(broken, playouts=5, seed=1)

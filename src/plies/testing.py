@@ -27,6 +27,10 @@ probabilities) and, at every state it meets, checks that:
 * ``remaining_plies`` (if known) is at least 1 before the end and falls by at least
   one per move; under ``last_mover_wins`` a move that ends the game wins it for its
   player (utility 1) or draws (0);
+* ``with_turn`` (where the game has it) gives each player the turn in the same
+  position: the player asked for is to move (unless the passes ended the game, as a
+  draw rule counting them may), and giving the turn to the player already to move
+  changes nothing (the key stays);
 * in a game of more than two players the checks that assume one opponent and
   zero-sum wins are skipped: ``winning_move``, ``forced_moves`` and
   ``last_mover_wins`` (only the two-player searches and solver ask them; the N-player
@@ -127,6 +131,7 @@ class _Checker:
         self.has_forced_moves = (
             self.two_players and type(game).forced_moves is not BaseGame.forced_moves
         )
+        self.has_with_turn = type(game).with_turn is not BaseGame.with_turn
         #: Moves and outcomes met so far, tried where they are not legal.
         self.pool: list[Any] = []
 
@@ -305,6 +310,8 @@ class _Checker:
             self.check_forced_moves(state, moves, player, path)
         self.check_solver_hooks(state, moves, player, path)
         self.check_evaluate(state, path)
+        if self.has_with_turn:
+            self.check_with_turn(state, player, path)
         for move in moves:
             text = game.format_move(state, move)
             parsed = game.parse_move(state, text)
@@ -374,6 +381,25 @@ class _Checker:
                         f"the move {self.label(state, move)} ends the game with utility "
                         f"{utility!r} for its player (0 or 1 expected)",
                     )
+
+    def check_with_turn(self, state: Any, player: int, path: list[str]) -> None:
+        """``with_turn`` (Best-Reply Search's passes) gives each player the turn in the
+        same position; the player already to move keeps the state as it is."""
+        game = self.game
+        for other in range(self.players):
+            turned = game.with_turn(state, other)
+            if turned is None:
+                continue  # the game cannot say here
+            if not game.is_terminal(turned) and game.to_move(turned) != other:
+                raise self.fail(
+                    "with_turn",
+                    path,
+                    f"player {other}'s turn gave {game.to_move(turned)!r} to move",
+                )
+            if other == player and game.key(turned) != game.key(state):
+                raise self.fail(
+                    "with_turn", path, f"the turn of {player}, already to move, changed the key"
+                )
 
     def check_evaluate(self, state: Any, path: list[str]) -> None:
         """``evaluate`` of a non-terminal state: finite, below WIN / 1000, one per

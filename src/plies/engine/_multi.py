@@ -160,9 +160,9 @@ class _Lines:
 
 
 class _Search:
-    """What every N-player search shares: the game's hooks bound once, the context,
-    the table and the iterative-deepening loop. Subclasses define :meth:`root_value`.
-    """
+    """What every N-player search shares: the context (counters, limits, stop), the
+    table, the principal lines and the iterative-deepening loop. Subclasses define
+    :meth:`root_value`."""
 
     algorithm = ""
 
