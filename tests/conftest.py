@@ -66,6 +66,7 @@ SLOW = frozenset(
         "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",
         "test_uci_conformance.py::test_fuzzed_command_lines_never_break_the_engine",
         "web/test_limits.py::test_stopping_the_server_stops_its_workers",
+        "web/test_mcts_tree_site.py",
         "web/test_site_browser.py",
         "web/test_soak.py",
     }
