@@ -191,3 +191,12 @@ def test_game_pgn_quotes_tag_values() -> None:
     room = room_of(game, game.initial_state())
     text = game_pgn(room, names=['a "b"', "c"], number=1, result="*", reason="r")
     assert '[Seat1 "a \\"b\\""]' in text
+
+
+def test_the_sprt_is_checked_before_any_game() -> None:
+    with pytest.raises(MatchError, match="elo0 < elo1, not 5, 0"):
+        MatchOptions("connect4", ("random", "random"), games=2, sprt=(5, 0))
+    with pytest.raises(MatchError, match="sprt_model"):
+        MatchOptions("connect4", ("random", "random"), games=2, sprt=(0, 5), sprt_model="bayes")
+    with pytest.raises(MatchError, match="two players, not 3"):
+        MatchOptions("connect4", ("random",) * 3, games=3, sprt=(0, 5))

@@ -32,13 +32,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from plies._arguments import need_int, need_number
+from plies._arguments import need_choice, need_int, need_number
 from plies.cluster import LineResult, run_lines
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
 from plies.lab._players import Forfeit, MatchError, PlayerSpec, mover_of, parse_player
-from plies.lab._ratings import EloEstimate, Pentanomial, Sprt, sprt
+from plies.lab._ratings import SPRT_MODELS, EloEstimate, Pentanomial, Sprt, sprt
 from plies.lab._room import Room, roll, room_of
 
 __all__ = [
@@ -95,8 +95,21 @@ class MatchOptions:
         need_number(self.timeout, "timeout", above=0, error=MatchError)
         if self.openings and self.random_plies:
             raise MatchError("give openings or random plies, not both")
-        if self.sprt is not None and len(self.players) != 2:
+        if self.sprt is not None:
+            self._check_sprt()
+
+    def _check_sprt(self) -> None:
+        """The SPRT's bounds and model, checked before any game is played."""
+        if len(self.players) != 2:
             raise MatchError(f"the SPRT compares two players, not {len(self.players)}")
+        if not (isinstance(self.sprt, tuple) and len(self.sprt) == 2):
+            raise MatchError(f"the SPRT's bounds are (elo0, elo1), not {self.sprt!r:.40}")
+        elo0, elo1 = self.sprt
+        need_number(elo0, "elo0", error=MatchError)
+        need_number(elo1, "elo1", error=MatchError)
+        if not elo0 < elo1:
+            raise MatchError(f"the SPRT needs elo0 < elo1, not {elo0:g}, {elo1:g}")
+        need_choice(self.sprt_model, "sprt_model", SPRT_MODELS, error=MatchError)
 
     def specs(self) -> tuple[PlayerSpec, ...]:
         """The players, read."""
@@ -500,18 +513,17 @@ def summarize(
 def opening_items(options: MatchOptions, game: BaseGame[Any, Any]) -> list[tuple[int, str]]:
     """The match's games as work items: ``(number, opening)``."""
     seats = game.num_players
-    items = []
-    for number in range(1, options.games + 1):
-        round_index = (number - 1) // seats
-        if options.openings:
-            opening = options.openings[round_index % len(options.openings)]
-        elif options.random_plies:
-            seed = _seed(options.seed, round_index, "opening")
-            opening = random_opening(game, options.random_plies, seed)
-        else:
-            opening = ""
-        items.append((number, opening))
-    return items
+    rounds = -(-options.games // seats)
+    if options.openings:
+        starts = [options.openings[r % len(options.openings)] for r in range(rounds)]
+    elif options.random_plies:
+        starts = [
+            random_opening(game, options.random_plies, _seed(options.seed, r, "opening"))
+            for r in range(rounds)
+        ]
+    else:
+        starts = [""] * rounds
+    return [(number, starts[(number - 1) // seats]) for number in range(1, options.games + 1)]
 
 
 def run_match(
