@@ -7,18 +7,25 @@ scores ``(cells + 1 - moves) // 2``, a loss to the opponent's next stone
 ``-((cells - moves) // 2)``, a draw 0. A score depends on the position only (not on
 the root), so the table stores it as it is.
 
-One idea beyond Pons': *enhanced transposition cut-offs*. A node with at least
-:data:`ETC_LEFT` empty cells looks its children up in the table before searching any,
-and one whose stored upper bound already gives a cut-off ends the node unsearched.
-On Pons' sets this visits 8-20% fewer nodes than his solver (Test_L1_R2: 0.80x,
-Test_L2_R2: 0.82x, Test_L1_R1: 0.92x), for the same CPU time per position or less.
+Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
+
+* *enhanced transposition cut-offs*: a node with at least :data:`ETC_LEFT` empty
+  cells looks its children up in the table before searching any, and one whose
+  stored upper bound already gives a cut-off ends the node unsearched;
+* *move order by useful threats* (:func:`order_moves`): a threat right above one of
+  the opponent's is never played, one right above a cell the opponent could play next
+  takes that cell from them;
+* *claimeven bounds* (:func:`claimeven_bound`): on a board of even height, the first
+  player to move cannot win when the second could answer every stone on top of it.
 
 The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
 * ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, seed,
-  column masks in the game's centre-first order...]``, ``key_mask`` the bits of a key
-  the table keeps (Pons keeps 32 when the table's prime size makes them enough),
-  ``seed`` 0, or odd for a helper's search (its own move order, see :func:`negamax`);
+  evens, column masks in the game's centre-first order...]``, ``key_mask`` the bits
+  of a key the table keeps (Pons keeps 32 when the table's prime size makes them
+  enough), ``evens`` the cells of even rows counted from 1 on a board of even height
+  (0 on others: no claimeven bounds), ``seed`` 0, or odd for a helper's search (its
+  own move order, see :func:`negamax`);
 * ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
   stored XORed with its value's :func:`seal` (so processes may share one table);
 * ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
@@ -43,7 +50,7 @@ from plies.engine.native import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
 # Indices into ``board`` (those into ``control`` are the table's).
-BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, SEED, COLUMNS = 0, 1, 2, 3, 4, 5, 6, 7
+BOTTOM, BOARD, H1, CELLS, WIDTH, KEY_MASK, SEED, EVENS, COLUMNS = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 #: Table values: 0 is an empty slot; an upper bound u is stored as ``u + UPPER``
 #: (2..62), a lower bound l as ``l + LOWER`` (66..126): scores stay within -30..30
@@ -58,6 +65,8 @@ ETC_LEFT = 6
 #: ``HELPER_LEFT`` cells are empty.
 HELPER_LEFT = 20
 HELPER_BITS = 2
+#: Above every score (a board has at most 60 cells): no bound.
+NO_BOUND = 64
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -96,6 +105,34 @@ def possible(mask: Any, board: Any) -> Any:
 def can_win_next(position: Any, mask: Any, board: Any) -> bool:
     """Whether the side to move completes four with its next stone."""
     return (wins_of(position, mask, board) & possible(mask, board)) != ZERO
+
+
+@njit(cache=True, nogil=True)
+def has_four(stones: Any, h1: Any) -> bool:
+    """Whether ``stones`` hold four in a row in any direction."""
+    for shift in (ONE, h1, h1 - ONE, h1 + ONE):
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> (shift + shift)) != ZERO:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def claimeven_bound(position: Any, mask: Any, board: Any) -> int:
+    """An upper bound on the score of the first player to move on a board of even
+    height: :data:`NO_BOUND` (none), 0 or -1. The opponent can answer every stone we put on an odd
+    row (counted from 1) right on top of it, and one we put on an even row (only the
+    playable cell of a column holding an odd number of stones) on the playable even
+    cell of another such column (there is one: we move with an even number of stones
+    on the board). Then they get every empty even cell not playable now, we at most the
+    rest: with no four among those we cannot win, and if they hold four among theirs,
+    they win."""
+    empty = board[BOARD] ^ mask
+    theirs = (position ^ mask) | (empty & board[EVENS] & ~possible(mask, board))
+    h1 = board[H1]
+    if has_four(position | (empty & ~theirs), h1):
+        return NO_BOUND
+    return -1 if has_four(theirs, h1) else 0
 
 
 @njit(cache=True, nogil=True)
@@ -212,6 +249,13 @@ def negamax(
         beta = high
         if alpha >= beta:
             return beta
+    # Claimeven: when the opponent could take every even cell, we cannot win.
+    if moves % 2 == 0 and beta > -1 and board[EVENS] != ZERO:
+        bound = claimeven_bound(position, mask, board)
+        if beta > bound:
+            beta = bound
+            if alpha >= beta:
+                return beta
     # Step 4. The table: a lower or an upper bound from an earlier search.
     key = position + mask
     slot = key % np.uint64(keys.size)
@@ -234,6 +278,16 @@ def negamax(
     # Step 5. The children, most threats first (see order_moves); fail-soft, a lower
     # bound stored on a cut-off and an upper bound otherwise (replacement always).
     count = order_moves(position, mask, candidates, theirs, board, scratch, moves)
+    if moves % 2 == 1 and board[EVENS] != ZERO:
+        # A child where the opponent moves first and cannot win by claimeven.
+        child_position = position ^ mask
+        for i in range(count):
+            bound = -claimeven_bound(child_position, mask | scratch[moves, i], board)
+            if bound > alpha:
+                alpha = bound
+                if alpha >= beta:
+                    store(slot, key, alpha + LOWER, keys, values, control)
+                    return alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
         # already score beta for us, its subtree unsearched.

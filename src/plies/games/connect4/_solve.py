@@ -82,15 +82,18 @@ class _Kernel:
 @functools.lru_cache(maxsize=32)
 def _board(width: int, height: int, key_bytes: int) -> Any:
     """The kernel's read-only constants of a board size: the bottom row, the full
-    board, the column height, cells, width, key mask, seed (0) and column masks centre
-    first."""
+    board, the column height, cells, width, key mask, seed (0), the cells of even rows
+    counted from 1 (none on a board of odd height: see ``_pons.claimeven_bound``) and
+    column masks centre first."""
     h1 = height + 1
     bottom = sum(1 << (c * h1) for c in range(width))
     order = Connect4(width=width, height=height)
     columns = [((1 << height) - 1) << ((c - 1) * h1) for c in _centre_order(order)]
     key_mask = (1 << (8 * key_bytes)) - 1
+    evens = bottom * sum(2 << row for row in range(0, height, 2)) if height % 2 == 0 else 0
+    full = bottom * ((1 << height) - 1)
     board = np.array(
-        [bottom, bottom * ((1 << height) - 1), h1, width * height, width, key_mask, 0, *columns],
+        [bottom, full, h1, width * height, width, key_mask, 0, evens, *columns],
         dtype=np.uint64,
     )
     return board

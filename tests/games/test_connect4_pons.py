@@ -1,0 +1,64 @@
+"""Connect Four's native kernel (``_pons``): its static bounds and move order are
+exact, checked against the Python solver, which has neither."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from plies import engine
+from plies.engine.native import NativeTable
+from plies.games.connect4 import Connect4, Connect4State
+
+pytest.importorskip("numba")
+
+from plies.games.connect4 import _pons as kernel  # noqa: E402
+from plies.games.connect4._solve import _board  # noqa: E402
+
+
+def random_positions(game: Connect4, seed: int, empty: int, count: int) -> list[Connect4State]:
+    """``count`` positions of random play with ``empty`` empty cells, the first player
+    to move and no win in one for either side."""
+    rng = random.Random(seed)
+    found: list[Connect4State] = []
+    while len(found) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state) and game.size - state.ply > empty:
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        if game.is_terminal(state) or state.ply % 2 or game.winning_move(state) is not None:
+            continue
+        found.append(state)
+    return found
+
+
+def pons_score(game: Connect4, state: Connect4State) -> int:
+    """The exact score by the Python solver, in Pons' convention."""
+    solved = engine.solve(game, state, moves="none", backend="python")
+    return game.exact_score(state, solved.result, solved.distance or 0)
+
+
+def test_claimeven_bounds_the_first_players_score_and_often_binds() -> None:
+    game = Connect4()
+    board = _board(game.width, game.height, 4)
+    bounds = []
+    for state in random_positions(game, 7, 12, 40):
+        bound = kernel.claimeven_bound(np.uint64(state.position), np.uint64(state.mask), board)
+        assert pons_score(game, state) <= bound, state
+        bounds.append(bound)
+    # It proves a draw at best, and a loss, on some of them (not a bound that never binds).
+    assert 0 in bounds
+    assert -1 in bounds
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5), (4, 6)])
+def test_native_solve_is_exact_on_other_boards(width: int, height: int) -> None:
+    # Even heights use the claimeven bounds, odd ones (no evens) do not.
+    game = Connect4(width=width, height=height)
+    table = NativeTable(10_007)
+    for state in random_positions(game, width * height, 14, 12):
+        table.clear()
+        native = engine.solve(game, state, moves="none", backend="native", table=table)
+        python = engine.solve(game, state, moves="none", backend="python")
+        assert (native.result, native.distance) == (python.result, python.distance), state
