@@ -14,8 +14,8 @@ from plies.games.connect4 import Connect4, Connect4State
 
 pytest.importorskip("numba")
 
-from plies.games.connect4 import _pons as kernel  # noqa: E402
-from plies.games.connect4._solve import _board  # noqa: E402
+from plies.games.connect4 import _pons as kernel
+from plies.games.connect4._solve import _board
 
 
 def random_positions(game: Connect4, seed: int, empty: int, count: int) -> list[Connect4State]:
