@@ -168,3 +168,21 @@ def test_the_last_moves_are_searched_to_the_end() -> None:
     assert result.exact and result.values is not None
     assert all(value in (0.0, WIN / 4, WIN / 3, WIN / 2, WIN) for value in result.values)
     assert sum(result.values) == pytest.approx(WIN)
+
+
+def test_the_native_rules_agree_with_the_python_rules() -> None:
+    pytest.importorskip("numba")
+    report = check_game(GAME, playouts=4, seed=11)
+    assert report.native_states > 200  # every state of the playouts, compared
+
+
+def test_the_native_port_takes_no_two_player_task() -> None:
+    pytest.importorskip("numba")
+    from plies.engine import fallback_reason, solve
+
+    assert GAME.native().tasks == ()
+    assert fallback_reason(GAME, GAME.initial_state(), "search") == (
+        "rolit's native port does not search"
+    )
+    with pytest.raises(PliesError, match="4 players"):
+        solve(GAME, GAME.initial_state(), backend="native")

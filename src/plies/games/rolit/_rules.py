@@ -28,7 +28,7 @@ move ``R``, ``Y``, ``G`` or ``B``. :meth:`Rolit.format_position` writes the boar
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
@@ -395,6 +395,13 @@ class Rolit(BaseGame[RolitState, int]):
         over = self.is_terminal(state)
         lines.append(f"{counts}; {'game over' if over else COLOURS[state.player] + ' to move'}")
         return "\n".join(lines)
+
+    def native(self) -> Any:
+        """The native rules (:mod:`plies.games.rolit._native`), compiled with Numba
+        when first asked for; they take no task of the two-player kernel."""
+        from plies.games.rolit._native import RolitNative
+
+        return RolitNative(self)
 
     def board(self, state: RolitState) -> Board:
         """The board for the game room (see :mod:`._view`)."""
