@@ -15,6 +15,8 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 * *move order by useful threats* (:func:`order_moves`): a threat right above one of
   the opponent's is never played, one right above a cell the opponent could play next
   takes that cell from them;
+* *wins with our second stone* found while ordering the moves (:func:`order_moves`),
+  and when there is none, a tighter upper bound;
 * *claimeven bounds* (:func:`claimeven_bound`): on a board of even height, the first
   player to move cannot win when the second could answer every stone on top of it.
 
@@ -185,7 +187,9 @@ def order_moves(
     right above one of the opponent's threats ``theirs`` is never played while the
     game goes on), twice each, plus once more each one right above a cell the
     opponent could play next (which they then may not play). Pons counts every
-    threat once; this order visits 10-20% fewer nodes on his sets."""
+    threat once; this order visits 10-20% fewer nodes on his sets. Returns how many
+    moves, or -1 as soon as one leaves the opponent no move that stops our next stone
+    winning (that child is not searched)."""
     width = np.int64(board[WIDTH])
     board_mask, h1, bottom = board[BOARD], board[H1], board[BOTTOM]
     spoiled = theirs << ONE
@@ -194,8 +198,12 @@ def order_moves(
         move = candidates & board[COLUMNS + i]
         if move != ZERO:
             after = mask | move
-            threats = winning_cells(position | move, after, board_mask, h1) & ~spoiled
-            above = (((after + bottom) & board_mask) << ONE) & board_mask
+            ours = winning_cells(position | move, after, board_mask, h1)
+            playable = (after + bottom) & board_mask
+            if non_losing_moves(ours, after, board) == ZERO:
+                return -1  # the opponent cannot stop our next stone winning
+            threats = ours & ~spoiled
+            above = (playable << ONE) & board_mask
             score = popcount(threats) + popcount(threats) + popcount(threats & above)
             k = size
             size += 1
@@ -278,6 +286,14 @@ def negamax(
     # Step 5. The children, most threats first (see order_moves); fail-soft, a lower
     # bound stored on a cut-off and an upper bound otherwise (replacement always).
     count = order_moves(position, mask, candidates, theirs, board, scratch, moves)
+    if count < 0:
+        return (cells - 1 - moves) // 2  # a win with our second stone: exact
+    # No move wins with our second stone either.
+    high = (cells - 3 - moves) // 2
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
     if moves % 2 == 1 and board[EVENS] != ZERO:
         # A child where the opponent moves first and cannot win by claimeven.
         child_position = position ^ mask
