@@ -37,7 +37,7 @@ def place(game: ChineseCheckers, holes: dict[int, int], ply: int = 0) -> Chinese
     pieces = [0] * game.num_players
     for hole, player in holes.items():
         pieces[player - 1] |= 1 << (hole - 1)
-    state = ChineseCheckersState(tuple(pieces), ply)
+    state = ChineseCheckersState(tuple(pieces), ply % game.num_players, ply)
     game.check_state(state)
     return state
 
@@ -150,7 +150,7 @@ def test_a_blocked_player_passes() -> None:
     assert game.format_move(state, PASS) == "pass"
     assert game.parse_move(state, "pass") == PASS
     after = game.play(state, PASS)
-    assert after == ChineseCheckersState(state.pieces, 1)
+    assert after == ChineseCheckersState(state.pieces, 1, 1)
     with pytest.raises(IllegalMoveError, match="cannot pass"):
         game.parse_move(game.initial_state(), "pass")
 
@@ -206,13 +206,16 @@ def test_the_ply_limit_draws() -> None:
     assert game.render(state).splitlines()[-1] == "draw: 1 moves each"
 
 
-def test_with_turn_skips_to_a_player_and_stops_at_the_draw() -> None:
+def test_with_turn_gives_the_turn_and_keeps_the_draw_count() -> None:
     game = small(players=3, turns=2)
     start = game.initial_state()
     turned = game.with_turn(start, 2)
-    assert turned is not None and game.to_move(turned) == 2 and turned.pieces == start.pieces
-    late = ChineseCheckersState(start.pieces, 4)  # player 2 to move, last round
-    assert game.with_turn(late, 0) == ChineseCheckersState(start.pieces, 6)  # the draw
+    assert turned == ChineseCheckersState(start.pieces, 2, 0)
+    assert game.to_move(turned) == 2 and game.remaining_plies(turned) == 6
+    after = game.play(turned, game.legal_moves(turned)[0])
+    assert (after.turn, after.ply) == (0, 1)
+    drawn = ChineseCheckersState(start.pieces, 0, 6)
+    assert game.is_terminal(drawn) and game.with_turn(drawn, 1) is None
 
 
 # -- the evaluation and the searches ------------------------------------------------------
@@ -282,12 +285,13 @@ def test_bad_moves_are_one_line_errors(text: str, error: type[Exception], messag
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("2/22/......./....../...../....../......./11 0", "a board has 9 rows"),
-        ("2/22/......./....../..../....../......./11/1 0", "row 5 has 5 holes"),
-        ("2/22/......./....../....3/....../......./11/1 0", "'3' is no hole"),
-        ("2/22/......./....../....1/....../......./11/1 0", "not 3 a player"),
-        ("2/22/......./....../...../....../......./11/1 999", "ply 999"),
-        ("2/22/......./....../...../....../......./11/1 0 7", "a board position is"),
+        ("2/22/......./....../...../....../......./11 1 0", "a board has 9 rows"),
+        ("2/22/......./....../..../....../......./11/1 1 0", "row 5 has 5 holes"),
+        ("2/22/......./....../....3/....../......./11/1 1 0", "'3' is no hole"),
+        ("2/22/......./....../....1/....../......./11/1 1 0", "not 3 a player"),
+        ("2/22/......./....../...../....../......./11/1 1 999", "ply 999"),
+        ("2/22/......./....../...../....../......./11/1 3 0", "the player to move is 1-2, got 3"),
+        ("2/22/......./....../...../....../......./11/1 0", "a board position is"),
         ("35-30 35-31", "illegal move"),
     ],
 )
@@ -321,7 +325,9 @@ def test_bad_states_and_moves_are_refused() -> None:
     with pytest.raises(ArgumentTypeError):
         game.legal_moves(None)  # type: ignore[arg-type]
     with pytest.raises(PliesError, match="3 players, not 2"):
-        game.legal_moves(ChineseCheckersState((*start.pieces, 0), 0))
+        game.legal_moves(ChineseCheckersState((*start.pieces, 0), 0, 0))
+    with pytest.raises(PliesError, match="turn 2: the players are 0-1"):
+        game.legal_moves(ChineseCheckersState(start.pieces, 2, 0))
     with pytest.raises(PliesError, match="a player is 0 to 1"):
         game.evaluate(start, 2)
 

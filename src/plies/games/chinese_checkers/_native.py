@@ -1,8 +1,9 @@
 """The native port of Chinese Checkers (:mod:`plies.games.chinese_checkers`).
 
-**State.** ``[ply, hole 0, ..., hole H-1]``: the plies played, then each hole's owner
-plus one (0: empty). A board of cells rather than the Python masks: the largest board
-(181 holes) needs three 64-bit words a player, and the rules read single holes.
+**State.** ``[ply, turn, hole 0, ..., hole H-1]``: the plies played, the player to
+move, then each hole's owner plus one (0: empty). A board of cells rather than the
+Python masks: the largest board (181 holes) needs three 64-bit words a player, and
+the rules read single holes.
 
 **Moves.** ``origin * H + destination`` (0-based holes), ``H * H``
 for a pass; ``move_space`` is ``H * H + 1``.
@@ -48,6 +49,8 @@ from plies.games.chinese_checkers._rules import (
 
 __all__ = ["ChineseCheckersNative"]
 
+# Indices into the state.
+PLY, TURN, CELLS = 0, 1, 2
 # Indices into the constants.
 HOLES, PLAYERS, PIECES, PLY_LIMIT, LOSS, SCRATCH = 0, 1, 2, 3, 4, 5
 LINKS = 8
@@ -72,7 +75,7 @@ def winner(consts: Any, state: Any) -> int:
     for player in range(consts[PLAYERS]):
         full, own = True, False
         for i in range(pieces):
-            owner = state[1 + consts[goals + player * pieces + i]]
+            owner = state[CELLS + consts[goals + player * pieces + i]]
             if owner == 0:
                 full = False
                 break
@@ -85,7 +88,7 @@ def winner(consts: Any, state: Any) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def _is_over(consts: Any, state: Any) -> bool:
-    return state[0] >= consts[PLY_LIMIT] or winner(consts, state) >= 0
+    return state[PLY] >= consts[PLY_LIMIT] or winner(consts, state) >= 0
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +103,7 @@ def _mark_destinations(consts: Any, state: Any, origin: int, out: Any) -> None:
     out[marks + origin] = 1
     for d in range(6):
         neighbour = consts[LINKS + 12 * origin + 2 * d]
-        if neighbour >= 0 and state[1 + neighbour] == 0:
+        if neighbour >= 0 and state[CELLS + neighbour] == 0:
             out[marks + neighbour] = 2
     top = 1
     out[stack] = origin
@@ -110,9 +113,9 @@ def _mark_destinations(consts: Any, state: Any, origin: int, out: Any) -> None:
         for d in range(6):
             over = consts[LINKS + 12 * here + 2 * d]
             landing = consts[LINKS + 12 * here + 2 * d + 1]
-            if landing < 0 or over == origin or state[1 + over] == 0:
+            if landing < 0 or over == origin or state[CELLS + over] == 0:
                 continue
-            if out[marks + landing] & 1 or (state[1 + landing] != 0 and landing != origin):
+            if out[marks + landing] & 1 or (state[CELLS + landing] != 0 and landing != origin):
                 continue
             out[marks + landing] |= 1
             out[stack + top] = landing
@@ -126,10 +129,10 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
     if _is_over(consts, state):
         return 0
     holes, marks = consts[HOLES], consts[SCRATCH]
-    mover = state[0] % consts[PLAYERS] + 1
+    mover = state[TURN] + 1
     count = 0
     for origin in range(holes):
-        if state[1 + origin] != mover:
+        if state[CELLS + origin] != mover:
             continue
         _mark_destinations(consts, state, origin, out)
         for hole in range(holes):
@@ -146,14 +149,15 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
 def play(consts: Any, state: Any, move: int, child: Any) -> None:
     """Move the piece (or pass); the ply count grows by one."""
     holes = consts[HOLES]
-    for i in range(holes + 1):
+    for i in range(CELLS + holes):
         child[i] = state[i]
-    child[0] = state[0] + 1
+    child[PLY] = state[PLY] + 1
+    child[TURN] = (state[TURN] + 1) % consts[PLAYERS]
     if move == holes * holes:
         return
     origin, destination = move // holes, move % holes
-    child[1 + destination] = state[1 + origin]
-    child[1 + origin] = 0
+    child[CELLS + destination] = state[CELLS + origin]
+    child[CELLS + origin] = 0
 
 
 @rule("terminal_value")
@@ -162,8 +166,8 @@ def terminal_value(consts: Any, state: Any) -> float:
     the ply limit, NaN before the end."""
     found = winner(consts, state)
     if found >= 0:
-        return 1.0 if found == state[0] % consts[PLAYERS] else float(consts[LOSS])
-    if state[0] >= consts[PLY_LIMIT]:
+        return 1.0 if found == state[TURN] else float(consts[LOSS])
+    if state[PLY] >= consts[PLY_LIMIT]:
         return 0.0
     return np.nan
 
@@ -173,10 +177,10 @@ def evaluate(consts: Any, state: Any) -> float:
     """Everyone's distances minus N times the side to move's (the Python evaluate)."""
     holes, players = consts[HOLES], consts[PLAYERS]
     table = _distances(consts)
-    mover = state[0] % players
+    mover = state[TURN]
     total, mine = 0, 0
     for hole in range(holes):
-        owner = state[1 + hole] - 1
+        owner = state[CELLS + hole] - 1
         if owner >= 0:
             distance = consts[table + owner * holes + hole]
             total += distance
@@ -197,7 +201,7 @@ def _gain(consts: Any, row: int, move: int) -> Any:
 @rule("order_moves")
 def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
     """The largest gains first, ties in list order (a stable insertion sort)."""
-    row = _distances(consts) + (state[0] % consts[PLAYERS]) * consts[HOLES]
+    row = _distances(consts) + state[TURN] * consts[HOLES]
     for i in range(1, count):
         move = moves[i]
         gain = _gain(consts, row, move)
@@ -220,10 +224,11 @@ def _mix(h: Any) -> Any:
 
 @rule("key")
 def key(consts: Any, state: Any) -> Any:
-    """A 64-bit hash of the ply and each occupied hole with its owner."""
-    h = _mix(_U(state[0]) ^ _U(0x9E3779B97F4A7C15))
+    """A 64-bit hash of the ply, the turn and each occupied hole with its owner."""
+    h = _mix(_U(state[PLY]) ^ _U(0x9E3779B97F4A7C15))
+    h = _mix(h + _U(state[TURN]))
     for hole in range(consts[HOLES]):
-        owner = state[1 + hole]
+        owner = state[CELLS + hole]
         if owner:
             h = _mix(h + _U(hole * 8 + owner))
     return h
@@ -278,13 +283,13 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
         return prepared
 
     def encode(self, prepared: Prepared, state: ChineseCheckersState) -> Any:
-        """``[ply, owner + 1 of each hole]``."""
-        cells = [0] * (self.holes + 1)
-        cells[0] = state.ply
+        """``[ply, turn, owner + 1 of each hole]``."""
+        cells = [0] * (CELLS + self.holes)
+        cells[PLY], cells[TURN] = state.ply, state.turn
         for player, mask in enumerate(state.pieces):
             while mask:
                 low = mask & -mask
-                cells[low.bit_length()] = player + 1  # hole index + 1
+                cells[CELLS - 1 + low.bit_length()] = player + 1
                 mask ^= low
         return int64_array(cells)
 

@@ -35,8 +35,8 @@ so it cannot keep that player from winning; it also means a move that fills
 another player's target (holding one of that player's pieces) wins the game for that
 player. Only one target can fill on one move, so there is never more than one
 winner. Positions may repeat; instead of a repetition rule, the game is a draw once
-every player has made ``turns`` moves (100 by default; the ply count is part of the
-state). Utilities: with two players the winner gets 1 and the loser -1 (zero-sum, as
+every player has made ``turns`` moves (100 by default; the count of moves played is
+part of the state). Utilities: with two players the winner gets 1 and the loser -1 (zero-sum, as
 every two-player search requires); with more, the winner gets 1 and the others 0.
 A draw is 0 for everyone.
 
@@ -101,10 +101,13 @@ _MOVE_TEXT = re.compile(r"\d+(?:-\d+|(?:x\d+)+)")
 
 
 class ChineseCheckersState(NamedTuple):
-    """A position: each player's pieces as a bit mask of holes, and the plies played
-    (which say whose turn it is, and how far the draw is)."""
+    """A position: each player's pieces as a bit mask of holes, the player to move and
+    the plies (moves) played, which say how far the draw is. In a game the turn is
+    the ply count modulo the players; :meth:`ChineseCheckers.with_turn` gives it to
+    another player without a move (Best-Reply Search's passes)."""
 
     pieces: tuple[int, ...]
+    turn: int
     ply: int
 
 
@@ -182,13 +185,13 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
 
     def check_state(self, state: object) -> None:
         """Raise unless ``state`` is a position of this game: one mask per player, each
-        with the right number of pieces on the board's holes, apart, and a ply count
-        from 0 to the limit, with at most one winner."""
+        with the right number of pieces on the board's holes, apart, a player to move
+        and a ply count from 0 to the limit, with at most one winner."""
         if state is self._checked:
             return
         super().check_state(state)
         assert isinstance(state, ChineseCheckersState)
-        pieces, ply = state
+        pieces, turn, ply = state
         board = (1 << self.star.holes) - 1
         if not (isinstance(pieces, tuple) and all(whole(mask) for mask in pieces)):
             problem = "its pieces are not a tuple of int masks"
@@ -200,6 +203,8 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
             mask.bit_count() != self.pieces_each for mask in pieces
         ):
             problem = f"pieces on one another, or not {self.pieces_each} a player"
+        elif not whole(turn) or not 0 <= turn < self.num_players:
+            problem = f"turn {turn!r}: the players are 0-{self.num_players - 1}"
         elif not whole(ply) or not 0 <= ply <= self.ply_limit:
             problem = f"ply {ply!r} outside 0-{self.ply_limit}"
         elif len(self._winners(pieces)) > 1:
@@ -229,12 +234,12 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
 
     def initial_state(self) -> ChineseCheckersState:
         """Every player's corner full, player 0 to move."""
-        return ChineseCheckersState(self._starts, 0)
+        return ChineseCheckersState(self._starts, 0, 0)
 
     def to_move(self, state: ChineseCheckersState) -> int:
-        """The plies played modulo the number of players."""
+        """The player whose turn it is (the plies played modulo the players)."""
         self.check_state(state)
-        return state.ply % self.num_players
+        return state.turn
 
     def goal_holes(self, player: int) -> tuple[int, ...]:
         """The holes of ``player``'s target corner (0-based, ascending)."""
@@ -277,7 +282,7 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
         """The utility of the side to move at the end, else None."""
         if not self.is_terminal(state):
             return None
-        return self.utilities(state)[state.ply % self.num_players]
+        return self.utilities(state)[state.turn]
 
     def remaining_plies(self, state: ChineseCheckersState) -> int:
         """The plies left before the draw: no game lasts longer."""
@@ -316,11 +321,11 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
         return moves
 
     def _generate(self, state: ChineseCheckersState) -> list[ChineseCheckersMove]:
-        pieces, ply = state
+        pieces = state.pieces
         occupied = sum(pieces)
         moves = [
             (origin, destination)
-            for origin in _holes(pieces[ply % self.num_players])
+            for origin in _holes(pieces[state.turn])
             for destination in _holes(self.destinations(occupied, origin))
         ]
         return moves or [PASS]
@@ -336,7 +341,7 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
 
     def _why(self, state: ChineseCheckersState, move: ChineseCheckersMove) -> str:
         origin, destination = move
-        mine = state.pieces[state.ply % self.num_players]
+        mine = state.pieces[state.turn]
         holes = self.star.holes
         if move == PASS:
             return "a pass is legal only when no piece can move"
@@ -352,24 +357,22 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
         self, state: ChineseCheckersState, move: ChineseCheckersMove
     ) -> ChineseCheckersState:
         """Move the piece (or pass); the turn passes on."""
-        pieces, ply = state
-        mover = ply % self.num_players
+        pieces, mover, ply = state
         if move != PASS:
             origin, destination = move
             moved = pieces[mover] ^ (1 << origin) ^ (1 << destination)
             pieces = (*pieces[:mover], moved, *pieces[mover + 1 :])
-        return ChineseCheckersState(pieces, ply + 1)
+        return ChineseCheckersState(pieces, (mover + 1) % self.num_players, ply + 1)
 
     def with_turn(self, state: ChineseCheckersState, player: int) -> ChineseCheckersState | None:
-        """``state`` with ``player`` to move, the players between having passed (their
-        plies count towards the draw; when the draw comes first, the drawn position),
-        for Best-Reply Search. None at the end of the game."""
+        """``state`` with ``player`` to move, the players between having passed, for
+        Best-Reply Search; passes are no moves, so the ply count (the draw) stays. None
+        at the end of the game."""
         self.check_state(state)
         player = self._check_player(player)
         if self.is_terminal(state):
             return None
-        ply = state.ply + (player - state.ply) % self.num_players
-        return ChineseCheckersState(state.pieces, min(ply, self.ply_limit))
+        return state._replace(turn=player)
 
     # -- search hooks -----------------------------------------------------------------
 
@@ -398,7 +401,7 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
     ) -> list[ChineseCheckersMove]:
         """The moves that bring a piece furthest towards its target first (stable)."""
         self.check_state(state)
-        table = self.distances[state.ply % self.num_players]
+        table = self.distances[state.turn]
         return sorted(moves, key=lambda m: table[m[1]] - table[m[0]] if m != PASS else 0)
 
     # -- notation ---------------------------------------------------------------------
@@ -497,22 +500,33 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
 
     def format_position(self, state: ChineseCheckersState) -> str:
         """The rows from the top joined by ``/`` (``.`` an empty hole, ``k`` a piece of
-        player ``k``), a space and the plies played."""
+        player ``k``), the player to move (from 1) and the plies played."""
         symbols = self._symbols(state)
         rows = ("".join(symbols[hole] for hole in row) for row in self._row_holes())
-        return "/".join(rows) + f" {state.ply}"
+        return "/".join(rows) + f" {state.turn + 1} {state.ply}"
 
     def parse_position(self, text: str) -> ChineseCheckersState:
         """Moves from the start (``'76-64 9x21'``), or the board as
-        :meth:`format_position` writes it (the ply count may be left out: 0)."""
+        :meth:`format_position` writes it, ``ROWS PLAYER PLY`` (the last two may be
+        left out: player 1 to move, no ply played)."""
         need_text(text, "a position's text")
         if "/" not in text:
             return super().parse_position(text)
         parts = text.split()
-        if len(parts) not in (1, 2):
-            raise ParseError(f"{self.name}: a board position is 'ROWS PLY', got {shown(text)}")
-        ply = read_int(parts[1], what="the ply count", game=self.name) if len(parts) == 2 else 0
-        state = ChineseCheckersState(self._read_rows(parts[0]), ply)
+        if len(parts) not in (1, 3):
+            raise ParseError(
+                f"{self.name}: a board position is 'ROWS PLAYER PLY', got {shown(text)}"
+            )
+        turn, ply = (
+            (read_int(parts[1], what="the player to move", game=self.name) - 1,
+             read_int(parts[2], what="the ply count", game=self.name))
+            if len(parts) == 3 else (0, 0)
+        )  # fmt: skip
+        if not 0 <= turn < self.num_players:
+            raise ParseError(
+                f"{self.name}: the player to move is 1-{self.num_players}, got {turn + 1}"
+            )
+        state = ChineseCheckersState(self._read_rows(parts[0]), turn, ply)
         try:
             self.check_state(state)
         except PliesError as exc:
@@ -566,10 +580,7 @@ class ChineseCheckers(BaseGame[ChineseCheckersState, ChineseCheckersMove]):
         elif state.ply >= self.ply_limit:
             lines.append(f"draw: {self.turns} moves each")
         else:
-            lines.append(
-                f"player {state.ply % self.num_players + 1} to move "
-                f"(ply {state.ply} of {self.ply_limit})"
-            )
+            lines.append(f"player {state.turn + 1} to move (ply {state.ply} of {self.ply_limit})")
         return "\n".join(lines)
 
     def board(self, state: ChineseCheckersState) -> Board:
