@@ -175,3 +175,13 @@ def test_the_site_s_path_answers_the_same_bytes(client: TestClient) -> None:
     here = answer_request("mcts-tree", json.dumps(body).encode(), "", Limits())
     assert (here.status, here.body) == (served.status_code, served.content)
     assert here.media_type == "application/json"
+
+
+def test_the_server_s_iteration_cap_is_its_settings() -> None:
+    from plies.web import WebSettings
+
+    with TestClient(create_app(WebSettings(max_mcts_iterations=50, workers=1))) as small:
+        assert mcts(small, tree=AIMA, iterations=50, seed=1)["iterations"] == 50
+        found = small.post("/api/mcts-tree", json={"tree": AIMA, "iterations": 51})
+    assert found.status_code == 400
+    assert found.json()["error"] == "iterations must be between 1 and 50, not 51"

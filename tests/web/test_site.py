@@ -54,7 +54,8 @@ def test_a_site_from_a_local_runtime_holds_everything_it_loads(tmp_path: Path) -
     assert isinstance(runtime_settings, dict)
     assert runtime_settings["pyodide"] == "pyodide/" and runtime_settings["seconds"] == 10.0
     assert runtime_settings["limits"] == {
-        "max_body": 1_000_000, "max_nodes": 200_000, "max_step_nodes": 2_000}  # fmt: skip
+        "max_body": 1_000_000, "max_nodes": 200_000, "max_step_nodes": 2_000,
+        "max_mcts_iterations": 100_000}  # fmt: skip
     for page in ("index.html", "practice.html"):
         text = (site.folder / page).read_text()
         # Every link relative: the folder works at any sub-path of any host.

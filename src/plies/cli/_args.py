@@ -62,9 +62,9 @@ def seconds(text: str) -> float:
 
 
 def add_request_limits(parser: argparse.ArgumentParser, *, stopped: str) -> None:
-    """``--max-body``, ``--max-nodes``, ``--max-step-nodes`` and ``--max-seconds``: the
-    limits of one request to the web lab, shared by ``serve`` and ``site``; ``stopped``
-    says what happens to a request past its time."""
+    """``--max-body``, ``--max-nodes``, ``--max-step-nodes``, ``--max-mcts-iterations``
+    and ``--max-seconds``: the limits of one request to the web lab, shared by
+    ``serve`` and ``site``; ``stopped`` says what happens to a request past its time."""
     parser.add_argument(
         "--max-body",
         type=whole_number(1024),
@@ -85,6 +85,13 @@ def add_request_limits(parser: argparse.ArgumentParser, *, stopped: str) -> None
         default=2_000,
         metavar="N",
         help="largest tree drawn or stepped through (default 2000 nodes)",
+    )
+    parser.add_argument(
+        "--max-mcts-iterations",
+        type=whole_number(1),
+        default=100_000,
+        metavar="N",
+        help="most iterations of one Monte-Carlo tree search in the lab (default 100000)",
     )
     parser.add_argument(
         "--max-seconds",

@@ -81,6 +81,7 @@ def run_serve(args: argparse.Namespace) -> int:
         max_body=args.max_body,
         max_nodes=args.max_nodes,
         max_step_nodes=args.max_step_nodes,
+        max_mcts_iterations=args.max_mcts_iterations,
         max_seconds=args.max_seconds,
         max_searches=args.max_searches,
         max_memory=args.max_memory * 2**20,

@@ -57,6 +57,7 @@ def run_site(args: argparse.Namespace) -> int:
         max_body=args.max_body,
         max_nodes=args.max_nodes,
         max_step_nodes=args.max_step_nodes,
+        max_mcts_iterations=args.max_mcts_iterations,
         max_seconds=args.max_seconds,
     )
     print(describe_site(built))

@@ -89,7 +89,8 @@ class WebSettings:
 
     ``max_body``: bytes of a request body (413 above it). ``max_nodes``: nodes of a
     tree the API searches. ``max_step_nodes``: nodes of a tree drawn or stepped
-    through (drawings and step data grow with the tree). ``max_seconds``: the time a
+    through (drawings and step data grow with the tree). ``max_mcts_iterations``:
+    iterations of one Monte-Carlo tree search in the lab. ``max_seconds``: the time a
     request may take (a game-room engine search stops at 80% of it), after which its
     work is stopped. ``max_searches``: game-room engine searches running at once.
     ``workers``: worker processes for the other requests. ``max_memory``: bytes a
@@ -99,6 +100,7 @@ class WebSettings:
     max_body: int = Limits.max_body
     max_nodes: int = Limits.max_nodes
     max_step_nodes: int = Limits.max_step_nodes
+    max_mcts_iterations: int = Limits.max_mcts_iterations
     max_seconds: float = 10.0
     max_searches: int = 4
     workers: int = _default_workers()
@@ -225,7 +227,12 @@ def create_app(settings: WebSettings | None = None, *, start: bool = False) -> S
     if start:
         workers.start()
 
-    limits = Limits(settings.max_body, settings.max_nodes, settings.max_step_nodes)
+    limits = Limits(
+        max_body=settings.max_body,
+        max_nodes=settings.max_nodes,
+        max_step_nodes=settings.max_step_nodes,
+        max_mcts_iterations=settings.max_mcts_iterations,
+    )
 
     async def run(operation: str, data: Mapping[str, Any]) -> Response:
         """An operation of :mod:`plies.web._api`, its job in a worker."""

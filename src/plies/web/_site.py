@@ -163,6 +163,7 @@ def build_site(
     max_body: int = Limits.max_body,
     max_nodes: int = Limits.max_nodes,
     max_step_nodes: int = Limits.max_step_nodes,
+    max_mcts_iterations: int = Limits.max_mcts_iterations,
     max_seconds: float = 10.0,
 ) -> BuiltSite:
     """Write the static site into ``folder`` (new, empty, or a site written before).
@@ -170,7 +171,8 @@ def build_site(
     ``pyodide`` is the URL of a Pyodide runtime (a folder of the public CDN by
     default), or the path of a local copy to put into the site (a folder or the
     ``.tgz`` of the ``pyodide`` npm package), for a site that needs nothing outside
-    itself. ``max_body``, ``max_nodes`` and ``max_step_nodes`` bound each request as
+    itself. ``max_body``, ``max_nodes``, ``max_step_nodes`` and
+    ``max_mcts_iterations`` bound each request as
     ``plies serve``'s limits of those names do, and a request that takes longer than
     ``max_seconds`` is stopped (its worker ended and a fresh one
     started). :class:`SiteError` for a folder or runtime that will not do.
@@ -194,11 +196,12 @@ def build_site(
             "worker": "static/worker.mjs",
             "pyodide": index_url,
             "wheel": f"wheels/{wheel_name}",
-            # The sizes the worker makes its Limits of (MCTS's caps keep their defaults).
+            # The sizes the worker makes its Limits of (the MCTS walk keeps its default).
             "limits": {
                 "max_body": max_body,
                 "max_nodes": max_nodes,
                 "max_step_nodes": max_step_nodes,
+                "max_mcts_iterations": max_mcts_iterations,
             },
             "seconds": max_seconds,
         },

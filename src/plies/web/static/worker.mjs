@@ -20,7 +20,8 @@ async function boot({indexURL, wheel, limits: sizes}) {
     await pyodide.loadPackage(wheel, {messageCallback: () => {}});
     postMessage({stage: 'loading'});
     api = pyodide.pyimport('plies.web._api');
-    limits = api.Limits(sizes.max_body, sizes.max_nodes, sizes.max_step_nodes);
+    limits = api.Limits(
+      sizes.max_body, sizes.max_nodes, sizes.max_step_nodes, sizes.max_mcts_iterations);
     toBytes = pyodide.pyimport('builtins').bytes;
     api.answer_request('search', toBytes(new TextEncoder().encode('{"tree": "[1]"}')), '', limits);
     postMessage({stage: 'ready'});
