@@ -200,3 +200,15 @@ def test_the_sprt_is_checked_before_any_game() -> None:
         MatchOptions("connect4", ("random", "random"), games=2, sprt=(0, 5), sprt_model="bayes")
     with pytest.raises(MatchError, match="two players, not 3"):
         MatchOptions("connect4", ("random",) * 3, games=3, sprt=(0, 5))
+
+
+def test_the_games_of_a_pair_roll_the_same_dice() -> None:
+    options = MatchOptions("pig", ("random", "pvs:depth=2"), games=4, max_plies=40)
+
+    def dice(number: int) -> list[str]:
+        return [move for move in play_game(options, number, "").moves if move.isdigit()]
+
+    first, second, third = dice(1), dice(2), dice(3)
+    shared = min(len(first), len(second))
+    assert shared > 5 and first[:shared] == second[:shared]
+    assert first[: min(shared, len(third))] != third[: min(shared, len(third))]

@@ -11,6 +11,7 @@ anywhere, in any order: :func:`run_match` runs them as a batch's lines
 (:func:`plies.cluster.run_lines`), serially or on ``workers`` processes or the Dask
 scheduler at ``scheduler``, with the same results (players with a time limit aside).
 
+In a game with chance (Pig), the games of a round roll the same dice in the same order.
 A player that crashes, plays an illegal move or (a UCI engine) does not answer in time
 forfeits the game: it scores 0, the others share its point, and the game's record
 says why. A game longer than ``max_plies`` is adjudicated a draw.
@@ -317,7 +318,9 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     ]
     start = game.parse_position(opening)
     room = room_of(game, start, bounded=False)
-    chance = random.Random(_seed(options.seed, number, "chance"))
+    # The games of a round roll the same dice, in order (common random numbers: the
+    # luck of the dice cancels out within the round, as the opening's does).
+    chance = random.Random(_seed(options.seed, (number - 1) // len(specs), "chance"))
     forfeit, reason = None, ""
     try:
         while not game.is_terminal(room.state) and len(room.moves) < options.max_plies:
