@@ -122,19 +122,42 @@ def has_four(stones: Any, h1: Any) -> bool:
 @njit(cache=True, nogil=True)
 def claimeven_bound(position: Any, mask: Any, board: Any) -> int:
     """An upper bound on the score of the first player to move on a board of even
-    height: :data:`NO_BOUND` (none), 0 or -1. The opponent can answer every stone we put on an odd
-    row (counted from 1) right on top of it, and one we put on an even row (only the
-    playable cell of a column holding an odd number of stones) on the playable even
-    cell of another such column (there is one: we move with an even number of stones
-    on the board). Then they get every empty even cell not playable now, we at most the
-    rest: with no four among those we cannot win, and if they hold four among theirs,
-    they win."""
+    height: :data:`NO_BOUND` (none), 0 or a loss (see :func:`loss_bound`). The
+    opponent can answer every stone we put on an odd row (counted from 1) right on top
+    of it, and one we put on an even row (only the playable cell of a column holding
+    an odd number of stones) on the playable even cell of another such column (there
+    is one: we move with an even number of stones on the board). Then they get every
+    empty even cell not playable now, we at most the rest: with no four among those
+    we cannot win, and if they hold four among theirs, they win by some stone."""
     empty = board[BOARD] ^ mask
     theirs = (position ^ mask) | (empty & board[EVENS] & ~possible(mask, board))
     h1 = board[H1]
     if has_four(position | (empty & ~theirs), h1):
         return NO_BOUND
-    return -1 if has_four(theirs, h1) else 0
+    return loss_bound(theirs, board)
+
+
+@njit(cache=True, nogil=True)
+def loss_bound(theirs: Any, board: Any) -> int:
+    """0 when ``theirs`` (the second player's stones and every empty cell they take
+    by claimeven) holds no four, else the score of the latest loss to one: they fill
+    a four's highest cell right after we play below it, with the cells above still
+    empty, so the lower its highest cell, the sooner we lose."""
+    h1 = board[H1]
+    tops = ZERO
+    for shift in (ONE, h1, h1 - ONE, h1 + ONE):
+        pairs = theirs & (theirs >> shift)
+        fours = pairs & (pairs >> (shift + shift))  # each four's first cell
+        # The highest cell: three rows up going up, the first cell otherwise.
+        tops |= fours << np.uint64(3) if shift == ONE or shift == h1 + ONE else fours
+    if tops == ZERO:
+        return 0
+    height = np.int64(h1) - 1
+    for row in range(height):  # from the bottom row (0)
+        if tops & (board[BOTTOM] << np.uint64(row)) != ZERO:
+            above = height - 1 - row  # cells left empty: their stone is at most
+            return -((above + 2) // 2)  # number cells - above, Pons' loss by it
+    return -1
 
 
 @njit(cache=True, nogil=True)
