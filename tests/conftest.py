@@ -62,6 +62,7 @@ SLOW = frozenset(
         "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
         "games/test_chess.py::test_conformance_on_longer_playouts",
         "games/test_conformance.py::test_every_registered_game_conforms[chess]",
+        "games/test_conformance.py::test_every_registered_game_conforms[chinese-checkers]",
         "test_api_fuzz.py",
         "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",
         "test_uci_conformance.py::test_fuzzed_command_lines_never_break_the_engine",
