@@ -42,12 +42,13 @@ The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from plies.engine.native import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP, popcount
+from plies.engine.native import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP, popcount, ptr
 
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
@@ -69,6 +70,12 @@ HELPER_LEFT = 20
 HELPER_BITS = 2
 #: Above every score (a board has at most 60 cells): no bound.
 NO_BOUND = 64
+
+#: Pointers to the arrays' data (and the sizes that index them) that the nodes pass
+#: on: Numba passes an array as a struct with a reference count to raise and drop at
+#: every call, which took a third of a node's time. ``scratch`` rows are ``stride``
+#: long; ``size`` is the table's (uint64).
+Buffers = namedtuple("Buffers", "keys values board scratch stride control control_size size")
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -205,14 +212,14 @@ def sort_moves(position: Any, mask: Any, candidates: Any, board: Any, scratch: A
 def order_moves(
     position: Any, mask: Any, candidates: Any, theirs: Any, board: Any, scratch: Any, at: int
 ) -> int:
-    """The search's move order: fill row ``at`` of ``scratch`` as :func:`sort_moves`
-    does, each move scored by the threats it leaves us that are not spoiled (a cell
-    right above one of the opponent's threats ``theirs`` is never played while the
-    game goes on), twice each, plus once more each one right above a cell the
-    opponent could play next (which they then may not play). Pons counts every
-    threat once; this order visits 10-20% fewer nodes on his sets. Returns how many
-    moves, or -1 as soon as one leaves the opponent no move that stops our next stone
-    winning (that child is not searched)."""
+    """The search's move order: fill the row of ``scratch`` (a pointer) from ``at``
+    as :func:`sort_moves` fills a row, each move scored by the threats it leaves us
+    that are not spoiled (a cell right above one of the opponent's threats ``theirs``
+    is never played while the game goes on), twice each, plus once more each one
+    right above a cell the opponent could play next (which they then may not play).
+    Pons counts every threat once; this order visits 10-20% fewer nodes on his sets.
+    Returns how many moves, or -1 as soon as one leaves the opponent no move that
+    stops our next stone winning (that child is not searched)."""
     width = np.int64(board[WIDTH])
     board_mask, h1, bottom = board[BOARD], board[H1], board[BOTTOM]
     spoiled = theirs << ONE
@@ -230,12 +237,12 @@ def order_moves(
             score = popcount(threats) + popcount(threats) + popcount(threats & above)
             k = size
             size += 1
-            while k > 0 and scratch[at, width + k - 1] > score:
-                scratch[at, k] = scratch[at, k - 1]
-                scratch[at, width + k] = scratch[at, width + k - 1]
+            while k > 0 and scratch[at + width + k - 1] > score:
+                scratch[at + k] = scratch[at + k - 1]
+                scratch[at + width + k] = scratch[at + width + k - 1]
                 k -= 1
-            scratch[at, k] = move
-            scratch[at, width + k] = score
+            scratch[at + k] = move
+            scratch[at + width + k] = score
     return size
 
 
@@ -253,7 +260,25 @@ def negamax(
     control: Any,
 ) -> int:
     """Pons' negamax: the score if it lies in ``(alpha, beta)``, else a bound on the
-    same side (fail-soft). The side to move cannot win at once (the caller checked)."""
+    same side (fail-soft), by :func:`node` on the arrays' :class:`Buffers`. The side
+    to move cannot win at once (the caller checked)."""
+    return node(position, mask, moves, alpha, beta, buffers(keys, values, board, scratch, control))
+
+
+@njit(cache=True, nogil=True)
+def buffers(keys: Any, values: Any, board: Any, scratch: Any, control: Any) -> Any:
+    """The :class:`Buffers` of the arrays (C-contiguous, kept alive by the caller)."""
+    return Buffers(
+        ptr(keys), ptr(values), ptr(board), ptr(scratch), scratch.shape[1],
+        ptr(control), control.size, np.uint64(keys.size),
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) -> int:
+    """:func:`negamax` on raw pointers ``b`` (see :class:`Buffers`)."""
+    keys, values, board, scratch, control = b.keys, b.values, b.board, b.scratch, b.control
+    row = moves * b.stride  # this node's row of scratch
     # Step 1. Count the node; stop at the node limit (or when told to, see control).
     control[NODES] += 1
     if control[NODES] >= control[NODE_LIMIT]:
@@ -289,7 +314,7 @@ def negamax(
                 return beta
     # Step 4. The table: a lower or an upper bound from an earlier search.
     key = position + mask
-    slot = key % np.uint64(keys.size)
+    slot = key % b.size
     # Pons keeps only part of the key: the slot (key modulo a prime) and the low bits
     # tell keys apart by the Chinese remainder theorem when slots * 2**bits > 2**keybits.
     code = np.int64(values[slot])
@@ -308,7 +333,7 @@ def negamax(
                     return beta
     # Step 5. The children, most threats first (see order_moves); fail-soft, a lower
     # bound stored on a cut-off and an upper bound otherwise (replacement always).
-    count = order_moves(position, mask, candidates, theirs, board, scratch, moves)
+    count = order_moves(position, mask, candidates, theirs, board, scratch, row)
     if count < 0:
         return (cells - 1 - moves) // 2  # a win with our second stone: exact
     # No move wins with our second stone either.
@@ -321,27 +346,27 @@ def negamax(
         # A child where the opponent moves first and cannot win by claimeven.
         child_position = position ^ mask
         for i in range(count):
-            bound = -claimeven_bound(child_position, mask | scratch[moves, i], board)
+            bound = -claimeven_bound(child_position, mask | scratch[row + i], board)
             if bound > alpha:
                 alpha = bound
                 if alpha >= beta:
-                    store(slot, key, alpha + LOWER, keys, values, control)
+                    store(slot, key, alpha + LOWER, b)
                     return alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
         # already score beta for us, its subtree unsearched.
         child_position = position ^ mask
         for i in range(count):
-            child_mask = mask | scratch[moves, i]
+            child_mask = mask | scratch[row + i]
             child_key = child_position + child_mask
-            child_slot = child_key % np.uint64(keys.size)
+            child_slot = child_key % b.size
             code = np.int64(values[child_slot])
             if (
                 0 < code <= LOWER - UPPER
                 and UPPER - code >= beta
                 and (keys[child_slot] ^ seal(code)) == (child_key & board[KEY_MASK])
             ):
-                store(slot, key, UPPER - code + LOWER, keys, values, control)
+                store(slot, key, UPPER - code + LOWER, b)
                 return UPPER - code
     # A helper (seed != 0) tries the second move first at some nodes near the root.
     swap = count  # no swap
@@ -354,33 +379,31 @@ def negamax(
     ):
         swap = count - 2
     for i in range(count - 1, -1, -1):
-        move = scratch[moves, i]
+        move = scratch[row + i]
         if i == swap:
-            move = scratch[moves, count - 1]
+            move = scratch[row + count - 1]
         elif i == count - 1 and swap < count:
-            move = scratch[moves, swap]
-        score = -negamax(
-            position ^ mask, mask | move, moves + 1, -beta, -alpha,
-            keys, values, board, scratch, control,
-        )  # fmt: skip
+            move = scratch[row + swap]
+        score = -node(position ^ mask, mask | move, moves + 1, -beta, -alpha, b)
         if control[STOP] != 0:
             return 0
         if score >= beta:
-            store(slot, key, score + LOWER, keys, values, control)
+            store(slot, key, score + LOWER, b)
             return score
         alpha = max(alpha, score)
-    store(slot, key, alpha + UPPER, keys, values, control)
+    store(slot, key, alpha + UPPER, b)
     return alpha
 
 
 @njit(cache=True, nogil=True)
-def store(slot: Any, key: Any, code: int, keys: Any, values: Any, control: Any) -> None:
+def store(slot: Any, key: Any, code: int, b: Any) -> None:
     """Write an entry over whatever the slot held, its key sealed with its value (see
     :func:`seal`); note the slot in the journal."""
-    keys[slot] = key ^ seal(code)
-    values[slot] = code
+    b.keys[slot] = key ^ seal(code)
+    b.values[slot] = code
+    control = b.control
     length = control[JOURNAL_LENGTH]
-    if JOURNAL + length < control.size:
+    if JOURNAL + length < b.control_size:
         control[JOURNAL + length] = slot
     control[JOURNAL_LENGTH] = length + 1
 
