@@ -475,10 +475,10 @@ class BaseGame(ABC, Generic[S, M]):
 
     # -- view (optional) ------------------------------------------------------------
 
-    def player_names(self) -> tuple[str, str] | None:
-        """What the two sides are called, first player first (chess: ``("White",
-        "Black")``), or None (the default): the game room calls them "player 1" and
-        "player 2"."""
+    def player_names(self) -> tuple[str, ...] | None:
+        """What the players are called, first player first, one name per player
+        (chess: ``("White", "Black")``), or None (the default): the game room calls
+        them "player 1", "player 2" and so on."""
         return None
 
     def board(self, state: S) -> Board | None:

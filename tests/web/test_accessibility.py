@@ -231,6 +231,15 @@ PLAYS: dict[str, tuple[dict[str, str], str, dict[str, str]]] = {
         {"position": "scores 19,7 total 5 player 1", "moves": "hold"},
     ),
     "chess": ({}, "e4", {"moves": "f3 e5 g4 Qh4#"}),
+    "rolit": ({}, "f4", {"position": "R" * 40 + "Y" * 24 + " G"}),
+    "chinese-checkers": (
+        {},
+        "70-64",
+        {
+            "position": "1/11/111/........../........./......../......./222222../........./"
+            "........../.../../. 2 41"
+        },
+    ),
 }
 
 

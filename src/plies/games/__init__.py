@@ -157,6 +157,22 @@ GAMES: list[GameEntry] = [
         (("target", 20),),
     ),
     GameEntry(
+        "rolit",
+        "plies.games.rolit:Rolit",
+        "Rolit, four-player Othello 8 x 8 (Red, Yellow, Green, Blue): capture when you "
+        "can, else place next to any disc; the most discs when the board is full wins",
+        "moves d3; POSITION = moves 'f4 c3' or board: 64 R/Y/G/B/- from a1 then the player R/Y/G/B",
+    ),
+    GameEntry(
+        "chinese-checkers",
+        "plies.games.chinese_checkers:ChineseCheckers",
+        "Chinese Checkers on the star, 2/3/4/6 players, 73 holes and 6 pieces each by "
+        "default (chinese-checkers:players=3; size=4: 121 holes, 10 pieces; turns=100)",
+        "holes numbered from the top; moves 68-61 (step), 71x61x49 (jumps), pass; POSITION = "
+        "moves or ROWS PLAYER PLY '1/11/.../222 1 0' (k: player k's piece, .: empty)",
+        (("players", 2), ("size", 3), ("turns", 100)),
+    ),
+    GameEntry(
         "chess",
         "plies.games.chess:Chess",
         "chess on python-chess (the chess extra): every draw rule, mate scores",

@@ -9,6 +9,7 @@ from html import escape
 from typing import Any
 
 from plies import __version__
+from plies.errors import PliesError
 from plies.trees import ALGORITHMS, ORDERS
 
 __all__ = [
@@ -453,8 +454,8 @@ FIXED_GAMES = ("tictactoe",)
 
 
 def _game_choices() -> dict[str, dict[str, Any]]:
-    """Every built-in game with its summary and the parameters it takes, with
-    their defaults (registry order)."""
+    """Every built-in game with its summary, the parameters it takes, with their
+    defaults, and its number of players with those (registry order)."""
     from plies.lab import GAMES
 
     return {
@@ -462,9 +463,19 @@ def _game_choices() -> dict[str, dict[str, Any]]:
             "summary": entry.summary,
             "notation": entry.notation,
             "params": {} if entry.name in FIXED_GAMES else entry.parameter_defaults(),
+            "players": _player_count(entry),
         }
         for entry in GAMES
     }
+
+
+def _player_count(entry: Any) -> int:
+    """How many players the game of registry row ``entry`` has with its default
+    parameters (2 for a game that cannot be made here, chess without its extra)."""
+    try:
+        return int(entry.create().num_players)
+    except PliesError:
+        return 2
 
 
 def play_page(site: Site = SERVER) -> str:
@@ -488,11 +499,11 @@ def play_page(site: Site = SERVER) -> str:
     <div id="params"></div>
     <p id="game-help" class="help"></p>
   </fieldset>
-  <fieldset>
+  <fieldset id="players">
     <legend>Players</legend>
-    <label><span id="side0-name">X</span> <select id="side0" data-testid="side0">
+    <label><span id="side0-name">X</span> <select id="side0" class="side" data-testid="side0">
       <option value="human">person</option><option value="engine">engine</option></select></label>
-    <label><span id="side1-name">O</span> <select id="side1" data-testid="side1">
+    <label><span id="side1-name">O</span> <select id="side1" class="side" data-testid="side1">
       <option value="human">person</option><option value="engine" selected>engine</option>
       </select></label>
     <label>Engine <select id="algorithm" data-testid="algorithm">

@@ -12,6 +12,17 @@
   // for seconds; Monte-Carlo tree search has no depth: iterations or seconds.
   const LIMITS = {'': ['depth', 'seconds'], mcts: ['iterations', 'seconds']};
   const MAX_STRENGTH = {depth: 64, iterations: 1000000, seconds: 60};
+  // The engine menu's names of the algorithms the room offers (state.algorithms; the
+  // first is the server's default for the game, sent as '').
+  const ALGORITHM_NAMES = {
+    pvs: 'alpha-beta (PVS)', mcts: 'MCTS', brs: 'best-reply search (BRS)',
+    paranoid: 'paranoid alpha-beta', maxn: 'max^n'};
+  // Games of more than two players: the N-player searches go this deep by default
+  // (Best-Reply Search to depth 4 took 0.01-0.1 s a move in Rolit and Chinese Checkers).
+  const MULTI_DEPTH = 4;
+  // A cell's letter and the player whose piece it is: x and o the first two (marks and
+  // discs), Rolit's r, y, g, b its four colours, digits 3-6 Chinese Checkers' others.
+  const PIECES = {x: 0, o: 1, r: 0, y: 1, g: 2, b: 3, 3: 2, 4: 3, 5: 4, 6: 5};
 
   let state = null;        // the last room state from the server
   let flipped = false;
@@ -34,7 +45,63 @@
     const value = $('strength').value;
     const limit = kind === 'depth' ? 'depth ' + value : kind === 'iterations' ? value + ' iterations' : value + ' s';
     const how = algorithm() ? algorithm() + ', ' + limit : limit;
-    return [0, 1].map((p) => (isEngine(p) ? 'plies engine (' + how + ')' : 'person'));
+    return seats().map((p) => (isEngine(p) ? 'plies engine (' + how + ')' : 'person'));
+  }
+
+  // The players' seats shown: 0 to N - 1.
+  function seats() {
+    return [...document.querySelectorAll('#players select.side')].map((_, i) => i);
+  }
+
+  // How many players the game chosen has: its "players" parameter, else the registry's.
+  function playerCount() {
+    const input = $('param-players');
+    const asked = input ? Math.round(Number(input.value)) : NaN;
+    return asked >= 2 && asked <= 6 ? asked : GAMES[$('game').value].players || 2;
+  }
+
+  // One seat (person or engine) per player: the page has two; the others are drawn here,
+  // engines unless the address says otherwise.
+  function drawSeats(count) {
+    const extra = document.querySelectorAll('#players .extra-seat');
+    if (extra.length === Math.max(0, count - 2)) return;
+    extra.forEach((label) => label.remove());
+    const before = $('algorithm').closest('label');
+    for (let p = 2; p < count; p++) {
+      const label = document.createElement('label');
+      label.className = 'extra-seat';
+      const name = document.createElement('span');
+      name.id = 'side' + p + '-name';
+      name.textContent = 'player ' + (p + 1);
+      const select = document.createElement('select');
+      select.id = 'side' + p;
+      select.className = 'side';
+      select.dataset.testid = 'side' + p;
+      select.add(new Option('person', 'human'));
+      select.add(new Option('engine', 'engine', true, true));
+      select.addEventListener('change', seatChanged);
+      label.append(name, ' ', select);
+      before.parentNode.insertBefore(label, before);
+    }
+  }
+
+  function seatChanged() {
+    if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
+    if (state) change('/api/play/state', roomBody());  // the export names the players anew
+  }
+
+  // The engine menu of the game's algorithms (two players: alpha-beta and MCTS; more:
+  // BRS, paranoid, max^n and MCTS), keeping the choice where the new menu has it.
+  function drawAlgorithms(names) {
+    const menu = $('algorithm');
+    const key = names.join(' ');
+    if (menu.dataset.offered === key) return;
+    const chosen = menu.value;
+    menu.dataset.offered = key;
+    menu.textContent = '';
+    names.forEach((name, i) => menu.add(new Option(ALGORITHM_NAMES[name] || name, i ? name : '')));
+    menu.value = names.includes(chosen) && chosen !== names[0] ? chosen : '';
+    showLimits();
   }
 
   async function post(path, body) {
@@ -110,7 +177,8 @@
   }
 
   function defaultStrength() {
-    const depth = algorithm() === 'mcts' ? 0 : SEARCHED_BY_DEPTH[$('game').value];
+    const multi = playerCount() > 2 ? MULTI_DEPTH : 0;
+    const depth = algorithm() === 'mcts' ? 0 : SEARCHED_BY_DEPTH[$('game').value] || multi;
     setLimit(depth ? 'depth' : 'seconds', String(depth || 1));
   }
 
@@ -151,7 +219,8 @@
   }
 
   function isEngine(player) {
-    return $('side' + player).value === 'engine';
+    const seat = $('side' + player);
+    return !seat || seat.value === 'engine';
   }
 
   // -- showing the room --------------------------------------------------------------
@@ -163,8 +232,11 @@
     press = null;  // a piece being dragged is put back
     closeChooser();
     showError('');
-    $('side0-name').textContent = doc.players[0];
-    $('side1-name').textContent = doc.players[1];
+    drawSeats(doc.players.length);
+    doc.players.forEach((name, p) => {
+      $('side' + p + '-name').textContent = name;
+    });
+    drawAlgorithms(doc.algorithms);
     drawBoard();
     drawMoves();
     const history = $('history');
@@ -209,8 +281,7 @@
     const query = new URLSearchParams({game: state.game});
     if (state.start !== '') query.set('position', state.start);
     if (state.moves.length) query.set('moves', state.moves.join(' '));
-    query.set('side0', $('side0').value);
-    query.set('side1', $('side1').value);
+    for (const p of seats()) query.set('side' + p, $('side' + p).value);
     if (algorithm()) query.set('algorithm', algorithm());
     query.set($('limit-kind').value, $('strength').value);
     $('share').href = '/play?' + query.toString();
@@ -321,12 +392,16 @@
       if (labelled) label('');
       for (const c of order(width)) label(board.columns[c]);
     }
-    const names = {x: state.players[0], o: state.players[1]};
+    const many = state.players.length > 2;
     for (const r of order(height)) {
       if (labelled) label(board.row_labels[r]);
       for (const c of order(width)) {
         const key = cellKey(r, c);
         const piece = board.rows[r][c];
+        if (piece === ' ') {  // between the holes of a star: no cell
+          box.appendChild(document.createElement('span'));
+          continue;
+        }
         const cell = document.createElement('button');
         cell.type = 'button';
         cell.className = 'cell';
@@ -335,13 +410,17 @@
         // A cell plays the one move it stands for, on a person's turn.
         const move = counts.get(key) === 1 && !isEngine(state.to_move) ? moveAt.get(key) : null;
         const name = [placeName(board, r, c)];
-        if (piece === 'x' || piece === 'o') {
+        const owner = many || piece === 'x' || piece === 'o' ? PIECES[piece] : undefined;
+        if (owner !== undefined && owner < state.players.length) {
           const mark = document.createElement('span');
-          mark.className = 'piece ' + (piece === 'x' ? 'p0' : 'p1');
+          mark.className = 'piece p' + owner;
+          // Marks show their letter; the discs of more than two players their number
+          // (who is who not by colour alone).
           if (board.style === 'marks') mark.textContent = piece.toUpperCase();
+          else if (many) mark.textContent = String(owner + 1);
           cell.appendChild(mark);
           // The name holds the letter shown (WCAG 2.5.3, label in name).
-          const who = names[piece];
+          const who = state.players[owner];
           name.push(who.includes(mark.textContent) ? who : mark.textContent + ' (' + who + ')');
         } else {
           name.push('empty');
@@ -856,7 +935,7 @@
     while (count < movers.length) {
       const mover = movers[movers.length - 1 - count];
       count++;
-      if (isEngine(0) && isEngine(1)) break;
+      if (seats().every(isEngine)) break;
       if (mover !== null && !isEngine(mover)) break;
     }
     if (count) change('/api/play/undo', roomBody({count: count}));
@@ -974,6 +1053,7 @@
     stopSearch(true);
     $('analysis').tBodies[0].textContent = '';
     $('engine-note').textContent = '';
+    drawSeats(playerCount());
     const body = {game: spec(), position: typeof position === 'string' ? position : '', moves: [], names: names()};
     return change('/api/play/state', body);
   }
@@ -1010,7 +1090,9 @@
       return null;
     }
     defaultStrength();
-    for (const side of ['side0', 'side1']) {
+    drawSeats(playerCount());
+    for (const p of seats()) {
+      const side = 'side' + p;
       if (['human', 'engine'].includes(query.get(side))) $(side).value = query.get(side);
     }
     for (const kind of ['depth', 'iterations', 'seconds']) {
@@ -1022,6 +1104,7 @@
 
   $('game').addEventListener('change', () => {
     drawParams();
+    drawSeats(playerCount());
     defaultStrength();
     newGame();
   });
@@ -1046,12 +1129,7 @@
     $('flip').setAttribute('aria-pressed', String(flipped));
     drawBoard();
   });
-  for (const side of ['side0', 'side1']) {
-    $(side).addEventListener('change', () => {
-      if (search && search.play && !isEngine(state.to_move)) stopSearch(true);  // now a person's turn
-      if (state) change('/api/play/state', roomBody());  // the export names the players anew
-    });
-  }
+  for (const side of ['side0', 'side1']) $(side).addEventListener('change', seatChanged);
   $('chooser-cancel').addEventListener('click', () => {
     closeChooser();
     selected = null;
