@@ -17,6 +17,9 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
   takes that cell from them;
 * *wins with our second stone* found while ordering the moves (:func:`order_moves`),
   and when there is none, a tighter upper bound;
+* *forced moves* (a node with one move that does not lose at once) pass the
+  window on to their child with no table look-up or entry (like ``c4``'s static
+  search of forced lines, but counting the node);
 * *claimeven bounds* (:func:`claimeven_bound`): on a board of even height, the first
   player to move cannot win when the second could answer every stone on top of it.
 
@@ -305,6 +308,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         beta = high
         if alpha >= beta:
             return beta
+    if candidates & (candidates - ONE) == ZERO:
+        # One move (a forced block, or all others lose at once): its child's score,
+        # with no table entry, claimeven bound or order of our own.
+        return -node(position ^ mask, mask | candidates, moves + 1, -beta, -alpha, b)
     # Claimeven: when the opponent could take every even cell, we cannot win.
     if moves % 2 == 0 and beta > -1 and board[EVENS] != ZERO:
         bound = claimeven_bound(position, mask, board)
