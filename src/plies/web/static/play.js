@@ -15,7 +15,7 @@
   // The engine menu's names of the algorithms the room offers (state.algorithms; the
   // first is the server's default for the game, sent as '').
   const ALGORITHM_NAMES = {
-    pvs: 'alpha-beta (PVS)', mcts: 'MCTS', brs: 'best-reply search (BRS)',
+    pvs: 'alpha-beta (PVS)', mcts: 'MCTS', brs: 'best reply (BRS)',
     paranoid: 'paranoid alpha-beta', maxn: 'max^n'};
   // Games of more than two players: the N-player searches go this deep by default
   // (Best-Reply Search to depth 4 took 0.01-0.1 s a move in Rolit and Chinese Checkers).
@@ -376,9 +376,14 @@
     }
     const order = (n) => Array.from({length: n}, (_, i) => (flipped ? n - 1 - i : i));
     const labelled = board.row_labels.length > 0;
-    box.style.gridTemplateColumns = (labelled ? 'auto ' : '') + 'repeat(' + width + ', var(--cell))';
+    // A star (Chinese Checkers: holes with spaces between) packs its rows: each hole
+    // spans two half-cell columns, so neighbouring rows interlock.
+    const star = !labelled && !board.columns.length && board.rows.some((row) => row.includes(' '));
+    box.style.gridTemplateColumns = star
+      ? 'repeat(' + (width + 1) + ', calc(var(--cell) / 2))'
+      : (labelled ? 'auto ' : '') + 'repeat(' + width + ', var(--cell))';
     // Cells as large as the screen allows, up to 64 px.
-    const across = width + (labelled ? 1 : 0);
+    const across = star ? (width + 1) / 2 : width + (labelled ? 1 : 0);
     const down = height + (board.columns.length ? 1 : 0);
     box.style.setProperty('--cell', 'max(14px, min(64px, calc((100vw - ' + (30 + 6 * across) + 'px) / ' +
       across + '), calc((100vh - 300px) / ' + down + ')))');
@@ -399,10 +404,15 @@
         const key = cellKey(r, c);
         const piece = board.rows[r][c];
         if (piece === ' ') {  // between the holes of a star: no cell
-          box.appendChild(document.createElement('span'));
+          if (!star) box.appendChild(document.createElement('span'));
           continue;
         }
         const cell = document.createElement('button');
+        if (star) {
+          const at = (i, n) => (flipped ? n - 1 - i : i) + 1;
+          cell.style.gridRow = String(at(r, height));
+          cell.style.gridColumn = at(c, width) + ' / span 2';
+        }
         cell.type = 'button';
         cell.className = 'cell';
         cell.dataset.row = r;
@@ -424,6 +434,12 @@
           name.push(who.includes(mark.textContent) ? who : mark.textContent + ' (' + who + ')');
         } else {
           name.push('empty');
+          if (star && board.numbers) {  // the hole's number, as the moves are written
+            const number = document.createElement('span');
+            number.className = 'hole';
+            number.textContent = board.numbers[r][c];
+            cell.appendChild(number);
+          }
         }
         if (move) {
           cell.classList.add('legal');
@@ -445,6 +461,7 @@
   // the bottom" where only the columns are (where pieces fall, as in Connect Four);
   // else "row 1, column 3" from the top left, as the cells are numbered.
   function placeName(board, r, c) {
+    if (board.numbers && board.numbers[r][c]) return 'hole ' + board.numbers[r][c];
     if (board.columns.length && board.row_labels.length) return board.columns[c] + board.row_labels[r];
     if (board.columns.length) {
       return 'column ' + board.columns[c] + ', row ' + (board.rows.length - r) + ' from the bottom';
