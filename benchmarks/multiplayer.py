@@ -272,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("command:", shlex.join([sys.executable, *sys.argv]))
     print(
         f"settings: time {args.time:g} s a move for every player, games per pairing "
-        f"{args.games} (whole cycles), seed {args.seed}, workers {args.workers}, "
+        f"{args.games} (rounded up to whole cycles), seed {args.seed}, workers {args.workers}, "
         f"scheduler {args.scheduler}"
     )
     print(f"paper: {PAPER_SOURCE}")
