@@ -28,8 +28,10 @@ fractional points counted as such).
 seeded openings: the same opening for every arrangement of a cycle), so that cycles
 differ: the searches are deterministic but for the clock. Chinese Checkers is plies'
 ``chinese-checkers:players=3`` (73 holes, 6 pieces a player, a draw after 100 moves
-each); ``--chinese-checkers SPEC`` picks another (``openspiel:chinese_checkers(players=3)``
-is OpenSpiel's 121-hole board).
+each); ``--chinese-checkers SPEC`` picks another board
+(``chinese-checkers:players=3,size=4``: 121 holes, 10 pieces). OpenSpiel's
+``chinese_checkers`` cannot be used: BRS cannot search OpenSpiel's states (see
+docs/openspiel.md).
 
 **Warm-up and time.** Before the matches, each algorithm plays a short self-play match
 of each game (one ply a seat) through the same harness in this process, twice: the
@@ -40,7 +42,8 @@ With ``--workers N`` the games run on a local Dask cluster (see
 :func:`plies.cluster.run_lines`), each line-up's match on its own.
 
 Run: ``.venv/bin/python benchmarks/multiplayer.py`` (a few minutes on 2 cores);
-``--full`` for the real measurement (``--games 800 --time 0.25 --workers 2``: hours).
+``--full`` for the real measurement (``--games 800 --time 0.25 --workers 2``: about
+7 hours on 2 cores, by the quick runs' plies per game).
 """
 
 from __future__ import annotations
