@@ -101,9 +101,8 @@ def test_the_solver_agrees_with_the_exact_solve(spec: str, position: str) -> Non
     found = mcts(game, state, iterations=100_000)
     assert found.exact
     assert found.score.kind == exact.result
-    if exact.result != "draw":
-        assert found.score.plies is not None and exact.distance is not None
-        assert found.score.plies >= exact.distance  # the forced line found, maybe longer
+    if exact.result != "draw":  # the shortest win, the longest defence, as the solve finds
+        assert found.score.plies == exact.distance
     assert result_after(game, state, found.best_move) == exact.result
 
 
@@ -223,3 +222,43 @@ def test_an_unproven_score_reads_as_playouts_without_chance_and_expected_with() 
     rolled = mcts(pig, pig.initial_state(), iterations=200)
     assert rolled.score.kind == "expected"
     assert str(score_of(pig, rolled.as_search_result())).startswith("expected utility ")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_win_in_one_is_expanded_first_and_proves_the_root_at_once(seed: int) -> None:
+    state = TICTACTOE.parse_position("1 4 2 5")  # 3 wins at once, 6 would lose
+    found = mcts(TICTACTOE, state, iterations=1, options=MctsOptions(seed=seed))
+    assert found.exact and found.score == Score.win(1) and found.iterations == 1
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_proven_distances_are_the_exact_solves(seed: int) -> None:
+    state = random_position(TICTACTOE, seed, 6)
+    if TICTACTOE.is_terminal(state):
+        return
+    exact = solve(TICTACTOE, state)
+    if exact.result == "draw":  # a draw is proven only once the whole tree is
+        return
+    found = mcts(TICTACTOE, state, iterations=50_000, options=MctsOptions(seed=seed))
+    assert found.exact and found.score == exact.score
+
+
+def test_evaluation_cut_offs_find_the_only_winning_move_where_random_playouts_miss_it() -> None:
+    game = get_game("connect4")
+    state = game.parse_position("5757335336353114")
+    wins = [move for move in game.legal_moves(state) if result_after(game, state, move) == "win"]
+    assert wins == [7]
+    found = {}
+    for playout in ("random", "evaluate"):
+        found[playout] = sum(
+            mcts(
+                game,
+                state,
+                limits=Limits(nodes=400),  # equal work: states entered, in tree and playouts
+                options=MctsOptions(playout=playout, solver=False, seed=seed),
+            ).best_move
+            == 7
+            for seed in range(10)
+        )
+    assert found["evaluate"] >= 7 and found["random"] <= 3

@@ -17,7 +17,8 @@ and builds on the public names below:
   :class:`NativeTable` and the indices of its ``control`` row (:data:`NODES`,
   :data:`NODE_LIMIT`, :data:`STOP`, :data:`JOURNAL_LENGTH`, :data:`JOURNAL`),
   :class:`Runner` (kernel calls under limits and stop requests), :func:`load` (load
-  kernel functions before the clock starts), :class:`KernelStopped`, :func:`compiled`.
+  kernel functions before the clock starts), :class:`KernelStopped`, :func:`compiled`;
+* MCTS's playouts in the kernel (:class:`NativePlayouts`, for :func:`plies.engine.mcts`).
 
 Numba and NumPy are imported when a name that needs them is first asked for (the
 protocol's, the runner's), never by ``import plies``; the compiled code is cached on
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from plies.engine.native._kernel import legal_moves as call_legal_moves
     from plies.engine.native._kernel import play as call_play
     from plies.engine.native._kernel import play_move
+    from plies.engine.native._playout import NativePlayouts
     from plies.engine.native._pointers import ptr
     from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
     from plies.engine.native._runner import KernelStopped, Runner, compiled, load
@@ -64,6 +66,7 @@ __all__ = [
     "STOP",
     "KernelStopped",
     "NativeGame",
+    "NativePlayouts",
     "NativeTable",
     "Prepared",
     "Runner",
@@ -158,6 +161,7 @@ _LAZY = {
     "Runner": ("_runner", "Runner"),
     "compiled": ("_runner", "compiled"),
     "load": ("_runner", "load"),
+    "NativePlayouts": ("_playout", "NativePlayouts"),
 }
 
 
