@@ -36,6 +36,7 @@ from plies.engine._mcts import (
     MctsMove,
     MctsOptions,
     MctsResult,
+    MctsTree,
     mcts,
 )
 from plies.engine._multi import (
@@ -94,6 +95,7 @@ __all__ = [
     "MctsMove",
     "MctsOptions",
     "MctsResult",
+    "MctsTree",
     "MultiResult",
     "NativeTable",
     "Score",
