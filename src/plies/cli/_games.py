@@ -35,13 +35,16 @@ from plies.lab import (
     Book,
     Outcome,
     Room,
+    RoomError,
     SearchOptions,
     check_backend,
     engine_move,
+    format_winners,
     outcome,
     play_engine_move,
     play_move,
     roll,
+    room_algorithms,
     room_of,
 )
 
@@ -49,8 +52,11 @@ __all__ = ["register"]
 
 #: Seconds per engine move when neither ``--depth`` nor ``--time`` is given.
 DEFAULT_TIME = 1.0
-#: Who the people at the keyboard play, by ``--human``.
-HUMAN_SIDES = {"first": (0,), "second": (1,), "both": (0, 1), "none": ()}
+#: Who the people at the keyboard play, by ``--human``; a number (``--human 3``) is
+#: that seat of a game of more players, and ``both`` or ``all`` is every seat.
+HUMAN_SIDES = {"first": (0,), "second": (1,), "both": (0, 1), "all": (0, 1), "none": ()}
+#: The most players a game has (Chinese Checkers' six): the seats ``--human`` takes.
+MAX_SEATS = 6
 #: Words that abandon the game at a move prompt (exit status 0: the user chose to).
 QUIT_WORDS = ("quit", "exit", "resign")
 #: What the prompt returns for one of them.
@@ -63,6 +69,7 @@ examples:
   plies play othello --human second        the engine opens with black
   plies play pig --human none --seed 3     engine against engine, dice seeded
   plies play connect4:width=6,height=5     parameters after the name
+  plies play rolit --human 3 --depth 4     you play Green; three engines (BRS) play the rest
 
 At the prompt type a move in the game's notation ('plies games' lists them), or
 'quit' (exit status 0). End of input (Ctrl-D) abandons the game with exit status 1;
@@ -91,10 +98,10 @@ def register(subparsers: Any) -> None:
     add_game_arguments(play)
     play.add_argument(
         "--human",
-        choices=tuple(HUMAN_SIDES),
+        choices=(*HUMAN_SIDES, *map(str, range(1, MAX_SEATS + 1))),
         default="first",
         help="which side people play: first (default), second, both, or none (engine "
-        "against engine)",
+        "against engine); in a game of more players a seat 1-N, or all",
     )
     play.add_argument(
         "--depth",
@@ -119,7 +126,8 @@ def register(subparsers: Any) -> None:
         "--algorithm",
         choices=ALGORITHMS,
         default=DEFAULT_ALGORITHM,
-        help=f"engine search algorithm (default {DEFAULT_ALGORITHM})",
+        help=f"engine search algorithm (default {DEFAULT_ALGORITHM}; brs for games of more "
+        "than two players)",
     )
     play.add_argument(
         "--backend",
@@ -182,7 +190,7 @@ def _play_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
     """A ``note:`` for each option given that cannot change this game."""
     if args.seed is not None and not game.has_chance:
         note(f"--seed has no effect: {game.name} has no dice")
-    if args.human == "both":
+    if len(args.humans) == game.num_players:
         given = [
             option
             for option, value in (
@@ -192,17 +200,45 @@ def _play_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
             )
             if value is not None
         ]
-        if args.algorithm != DEFAULT_ALGORITHM:
+        if args.algorithm != _algorithm(game, DEFAULT_ALGORITHM):
             given.append("--algorithm")
         if given:
             verb = "has" if len(given) == 1 else "have"
-            note(f"{', '.join(given)} {verb} no effect with --human both: the engine never moves")
+            note(
+                f"{', '.join(given)} {verb} no effect with --human {args.human}: the engine "
+                "never moves"
+            )
+
+
+def _seats(game: BaseGame[Any, Any], human: str) -> tuple[int, ...]:
+    """The seats people play by ``--human``: a number is one seat of the game's."""
+    if human in ("both", "all"):
+        return tuple(range(game.num_players))
+    if human in HUMAN_SIDES:
+        return HUMAN_SIDES[human]
+    seat = int(human) - 1
+    if seat >= game.num_players:
+        raise RoomError(
+            f"--human {human}: {game.name} has {game.num_players} players (seats 1 to "
+            f"{game.num_players})"
+        )
+    return (seat,)
+
+
+def _algorithm(game: BaseGame[Any, Any], asked: str) -> str:
+    """The engine's search: the one asked for, but for a game of more than two players
+    where none was asked for the room's N-player default (Best-Reply Search)."""
+    if game.num_players == 2 or asked != DEFAULT_ALGORITHM:
+        return asked
+    return room_algorithms(game)[0]
 
 
 def run_play(args: argparse.Namespace) -> int:
     """Handler of ``plies play``: the game loop. Exit 0 at the end of the game or on
     'quit', 1 at the end of input, 130 on Ctrl-C (the position reached printed)."""
     game, state = load_position(args)
+    args.humans = _seats(game, args.human)
+    args.algorithm = _algorithm(game, args.algorithm)
     _play_notes(game, args)
     # An impossible --backend native is an error now, not at the engine's first move.
     check_backend(game, args.backend, state=state, algorithm=args.algorithm)
@@ -237,10 +273,10 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
     )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dice = random.Random(seed)
-    players = _Players(HUMAN_SIDES[args.human])
+    players = _Players(args.humans)
     console = output_console()
-
-    console.print(f"{game!r}: {', '.join(players.name(p) for p in (0, 1))}", markup=False)
+    seats = ", ".join(players.name(p) for p in range(game.num_players))
+    console.print(f"{game!r}: {seats}", markup=False)
     if game.has_chance:
         console.print(f"dice seed {seed} (replay with --seed {seed})", markup=False)
     while True:
@@ -307,7 +343,8 @@ def _ask_move(console: Console, room: Room, who: str, stream: TextIO) -> Any:
 
 
 def _result_text(over: Outcome, players: _Players) -> str:
-    """Who won (:func:`plies.lab.outcome`), with the names of ``plies play``."""
-    if over.winner is None:
-        return "game over: draw"
-    return f"game over: {players.name(over.winner)} wins"
+    """Who won (:func:`plies.lab.outcome`: one player, several sharing the top, or a
+    draw), with the names of ``plies play``."""
+    winners = over.winners if over.winner is None else (over.winner,)
+    names = [players.name(p) for p in range(max(winners, default=0) + 1)]
+    return f"game over: {format_winners(names, winners)}"
