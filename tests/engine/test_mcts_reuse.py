@@ -72,3 +72,31 @@ def test_reuse_must_be_a_tree() -> None:
     with pytest.raises(ArgumentTypeError, match="reuse"):
         mcts(CONNECT4, CONNECT4.initial_state(), iterations=10, reuse="tree")  # type: ignore[arg-type]
     assert isinstance(mcts(CONNECT4, CONNECT4.initial_state(), iterations=10).tree, MctsTree)
+
+
+def test_the_lab_keeps_the_engines_tree_between_its_moves() -> None:
+    from plies.lab import (
+        SearchOptions,
+        _room,
+        engine_move,
+        load_game,
+        play_engine_move,
+        play_move,
+        room_of,
+    )
+
+    _room._KEPT_TREES.clear()
+    room = room_of(*load_game("connect4", "4453"))
+    options = SearchOptions(algorithm="mcts", iterations=600)
+    first = engine_move(room, options)
+    assert first.search is not None and len(first.search.pv) >= 2
+    tree = _room._KEPT_TREES["connect4"]
+    room = play_engine_move(room, first)
+    reply = first.search.pv[1]
+    room = play_move(room, room.game.format_move(room.state, reply))
+    kept = tree.node_of(room.game, room.state)
+    assert kept is not None and kept.visits > 1
+    kept_visits = kept.visits
+    engine_move(room, options)
+    again = _room._KEPT_TREES["connect4"]
+    assert again.state == room.state and again.visits == kept_visits + 600

@@ -27,13 +27,14 @@ import inspect
 import random
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from plies._arguments import need_int, need_object
-from plies.engine import StopRequest
+from plies.engine import MctsTree, StopRequest, mcts
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
@@ -608,7 +609,12 @@ def _deepen(
     play`` plays its move (:func:`plies.lab.engine_move`)."""
     stop = stop if stop is not None else threading.Event()
     last = None
-    for found in analyze(game, state, options, stop=stop):
+    searches = (
+        iter([_kept_tree_mcts(game, state, options, stop)])
+        if options.algorithm == "mcts"
+        else analyze(game, state, options, stop=stop)
+    )
+    for found in searches:
         last = found
         yield found, None
     stopped = last is None or (last.result.depth < (options.depth or 0) and not last.result.exact)
@@ -616,6 +622,43 @@ def _deepen(
         # Not one depth finished: the one-ply search is fast and never stops early.
         last = analyze_once(game, state, SearchOptions(depth=1, time=0.5))
     yield last, stopped
+
+
+#: The trees of the last MCTS moves in this process (``plies play``, the web room), one a
+#: game (by its name with its settings), the last used last: the engine's next move in
+#: that game searches on from the tree's node of its position (the move played and the
+#: reply), as :func:`plies.engine.mcts`'s ``reuse``. A search takes its game's tree out
+#: while it runs, so two searches never share one.
+_KEPT_TREES: OrderedDict[str, MctsTree] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+#: At most this many games' trees are kept, and no tree of more nodes (about 0.5 KB
+#: a node: a second of native search grows some 30,000).
+MAX_KEPT_TREES = 4
+MAX_KEPT_NODES = 200_000
+
+
+def _kept_tree_mcts(
+    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
+) -> Analysis:
+    """The engine's MCTS move in ``state`` within ``options``, searched on from the tree
+    kept from its last move in this game, whose tree is then kept in turn."""
+    with _KEPT_LOCK:
+        kept = _KEPT_TREES.pop(game.name, None)
+    found = mcts(
+        game,
+        state,
+        limits=options.limits,
+        iterations=options.iterations,
+        options=options.mcts_options(),
+        stop=stop,
+        reuse=kept,
+    )
+    if found.tree is not None and found.tree_nodes <= MAX_KEPT_NODES:
+        with _KEPT_LOCK:
+            _KEPT_TREES[game.name] = found.tree
+            while len(_KEPT_TREES) > MAX_KEPT_TREES:
+                _KEPT_TREES.popitem(last=False)
+    return Analysis(game, state, found.as_search_result())
 
 
 def _thinking(
