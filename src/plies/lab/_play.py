@@ -85,7 +85,9 @@ def engine_move(
     """The engine's move in the room's position: the ``book``'s best move when it knows
     the position, else the move the web room's engine plays (:func:`plies.lab.think`): the best
     of the last depth completed within ``options`` (or ``limits`` with ``algorithm``
-    and ``backend``), or of one ply when none completed. Raises :class:`RoomError`
+    and ``backend``), or of one ply when none completed; MCTS searches on from the tree
+    of its last move in this game (the move and the reply played since are in it).
+    Raises :class:`RoomError`
     when the game is over or a chance event is due."""
     _need_room(room)
     options = _options(options, limits, algorithm, backend)

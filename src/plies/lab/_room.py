@@ -583,8 +583,9 @@ def think(
     first of the game's ordering). ``algorithm`` is one of :data:`plies.lab.ALGORITHMS`
     (None: the game's default in :func:`room_algorithms`, alpha-beta for two players,
     Best-Reply Search for more); ``"mcts"`` searches within ``seconds`` (no depth),
-    and ``iterations`` when given (at most :data:`MAX_ROOM_ITERATIONS`), and gives
-    one ``info``.
+    and ``iterations`` when given (at most :data:`MAX_ROOM_ITERATIONS`), gives one
+    ``info``, and searches on from the tree kept from the engine's last MCTS move in
+    this game when it holds the position.
 
     The limits are checked before anything runs (:class:`RoomError`); the first item
     comes only after the position was checked to be one where a player moves.
