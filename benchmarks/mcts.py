@@ -5,7 +5,7 @@ second from the start of tic-tac-toe, Connect Four and Othello, best of ``--repe
 runs of ``--seconds`` each (the machine's speed varies: compare figures of one run).
 
 Part 2, native playouts: playouts per second of MCTS with playouts in the native
-kernel (``backend="native"``, sixteen a leaf) against Python's (one
+kernel (``backend="native"``, 32 a leaf) against Python's (one
 a leaf), from the start of Connect Four, Othello and the 7 x 7 m,n,k game with k = 4,
 searches of ``--seconds`` interleaved (Python, native, Python, ...), best of ``--repeat``
 each, the kernel loaded before (its load time, from Numba's cache or compiling on a

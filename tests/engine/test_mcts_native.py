@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from plies.engine import Limits, MctsOptions, Score, mcts, solve
+from plies.engine._mcts import NATIVE_LEAF_PLAYOUTS
 from plies.errors import PliesError, SearchError
 from plies.games import get_game, parse_game_spec
 
@@ -55,13 +56,14 @@ def test_a_native_leaf_gets_its_playouts_and_they_are_counted() -> None:
     game = get_game("connect4")
     state = game.initial_state()
     found = mcts(game, state, iterations=200, backend="native")
-    assert found.playouts == 200 * 16  # no end of the game within 200 iterations
+    assert found.playouts == 200 * NATIVE_LEAF_PLAYOUTS  # no end of the game within 200 iterations
     assert sum(move.visits for move in found.moves) == 200  # a leaf's playouts: one visit
     assert found.stats.nodes > found.playouts * 7  # a playout lasts 7 plies at least
     one = mcts(game, state, iterations=200, backend="native", options=MctsOptions(leaf_playouts=1))
     assert one.playouts == 200
     by_nodes = mcts(game, state, limits=Limits(nodes=5000), backend="native")
-    assert 5000 <= by_nodes.stats.nodes < 5000 + 16 * 42 + 1  # one leaf's playouts over
+    # one leaf's playouts over at most, 42 plies each
+    assert 5000 <= by_nodes.stats.nodes < 5000 + NATIVE_LEAF_PLAYOUTS * 42 + 1
 
 
 @pytest.mark.parametrize("playout", ["guided", "evaluate"])

@@ -80,11 +80,13 @@ MCTS_BACKENDS: tuple[str, ...] = ("python", "native")
 DEFAULT_ITERATIONS = 10_000
 #: Random plies an ``"evaluate"`` playout plays before it scores the position.
 DEFAULT_CUTOFF = 2
-#: Playouts a native leaf gets (one kernel call). One call costs ~2 us and the Python
-#: tree ~15 us an iteration, against ~0.3 us a Connect Four playout in the kernel, so
-#: one playout a leaf ran 2.5x Python's playouts per second and sixteen reach 30x or
-#: more (``benchmarks/mcts.py``).
-NATIVE_LEAF_PLAYOUTS = 16
+#: Playouts a native leaf gets (one kernel call), counted as one visit with their mean.
+#: A call costs ~2 us and the Python tree ~20-40 us an iteration (selection, expansion,
+#: the game's rules in Python), against ~0.3 us a Connect Four playout in the kernel:
+#: one playout a leaf ran 1.6x Python's playouts per second, 16 ran 25x and 32 ran 43x
+#: (Connect Four from the start, best of three interleaved one-second runs on a busy
+#: two-core machine; ``benchmarks/mcts.py``).
+NATIVE_LEAF_PLAYOUTS = 32
 #: How deep below a kept tree's root :func:`mcts` looks for the position to reuse:
 #: the engine's move and the opponent's reply.
 REUSE_PLIES = 2
