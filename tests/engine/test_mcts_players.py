@@ -115,3 +115,17 @@ def test_a_terminal_root_is_exact_and_evaluate_playouts_run() -> None:
     tree = random_tree(random.Random(1), 4, 3)
     found = mcts(TreeGame(tree), (), iterations=300, options=MctsOptions(playout="evaluate"))
     assert found.iterations == 300 and found.tree_nodes > 1
+
+
+def test_rolit_is_searched_with_a_reward_vector_and_its_playouts_stay_in_python() -> None:
+    from plies.errors import SearchError
+    from plies.games import get_game
+
+    rolit = get_game("rolit")
+    start = rolit.initial_state()
+    found = mcts(rolit, start, iterations=60)
+    assert found.best_move in list(rolit.legal_moves(start))
+    assert len(found.utilities) == 4 and found.backend == "python"
+    assert sum(move.visits for move in found.moves) == 60
+    with pytest.raises(SearchError, match="two-player"):
+        mcts(rolit, start, iterations=10, backend="native")
