@@ -72,7 +72,7 @@ class NativeTable:
     @property
     def nbytes(self) -> int:
         """Bytes the arrays take (for 32-bit keys until first used: 5 per entry)."""
-        extra = sum(int(array.nbytes) for array in self.search or ())
+        extra = 0 if self.search is None else SEARCH_ENTRY_BYTES * int(self.search[4].size)
         if self.keys is None:
             return extra or 5 * self.size
         return int(self.keys.nbytes + self.values.nbytes) + extra
@@ -120,17 +120,22 @@ class NativeTable:
     def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
         """``(keys, tags, values, moves, bounds)`` of the search over native games
         (see :mod:`plies.engine.native._kernel`): 33 bytes an entry, in buckets of
-        eight slots, made on first use."""
+        eight slots, made on first use. ``bounds`` has an item per slot; the other four
+        are views of one block of 32 bytes a slot, each starting at its field's place
+        in a bucket's 256 bytes (eight keys, then eight tags, values and moves), so
+        the kernel finds a slot's fields at one index (``_kernel.entry``)."""
         import numpy as np
 
         if self.search is None:
             slots = -(-self.size // 8) * 8  # whole buckets of eight slots
             _check_fits(slots * SEARCH_ENTRY_BYTES, self.size)
+            block = np.zeros(slots * 4, np.int64)  # zeros: pages mapped when first written
+            fields = [block[8 * field :] for field in range(4)]
             self.search = (
-                np.zeros(slots, np.uint64),
-                np.zeros(slots, np.int64),
-                np.zeros(slots, np.float64),
-                np.zeros(slots, np.int64),  # zeros: np.full would touch every page
+                fields[0].view(np.uint64),
+                fields[1],
+                fields[2].view(np.float64),
+                fields[3],
                 np.zeros(slots, np.int8),
             )
         return self.search
@@ -158,7 +163,8 @@ class NativeTable:
         are mapped a page at a time by the searches that reach them: the first few
         hundred easy positions of a batch (Test_L3_R1) took 2-3x as long, paying page
         faults. Costs ~15 ms for the default 40 MB; for batches, once."""
-        for array in (self.keys, self.values, *(self.search or ())):
+        search = () if self.search is None else (self.search[0].base, self.search[4])
+        for array in (self.keys, self.values, *search):
             if array is not None:
                 array.fill(0)
         if self.control is not None:
