@@ -652,6 +652,7 @@ def _kept_tree_mcts(
         iterations=options.iterations,
         options=options.mcts_options(),
         stop=stop,
+        backend=options.backend,
         reuse=kept,
     )
     if found.tree is not None and found.tree_nodes <= MAX_KEPT_NODES:
