@@ -100,7 +100,10 @@
     menu.dataset.offered = key;
     menu.textContent = '';
     names.forEach((name, i) => menu.add(new Option(ALGORITHM_NAMES[name] || name, i ? name : '')));
-    menu.value = names.includes(chosen) && chosen !== names[0] ? chosen : '';
+    // One the address named beyond the menu (mtdf...) stays, for the server to check.
+    if (chosen && !(chosen in ALGORITHM_NAMES)) menu.add(new Option(chosen, chosen));
+    const kept = (names.includes(chosen) && chosen !== names[0]) || !(chosen in ALGORITHM_NAMES);
+    menu.value = kept ? chosen : '';
     showLimits();
   }
 
