@@ -47,6 +47,8 @@ def test_a_position_not_in_the_tree_grows_a_new_one() -> None:
     assert found.reused == 0 and found.tree_nodes == 101
     other = parse_game_spec("connect4:width=6,height=5")
     assert first.tree is not None and first.tree.node_of(other, state) is None
+    again = parse_game_spec("connect4")  # another parse of the same game
+    assert again is not CONNECT4 and first.tree.node_of(again, state) is not None
 
 
 def test_a_reused_search_still_finds_and_proves_a_forced_win() -> None:

@@ -225,14 +225,10 @@ class MctsTree:
 
 
 def _same_game(kept: BaseGame[Any, Any], game: BaseGame[Any, Any]) -> bool:
-    """Whether ``kept`` and ``game`` are one game (the same object, or the same class
-    with equal settings: a board's size, say)."""
-    if kept is game:
-        return True
-    try:
-        return type(kept) is type(game) and vars(kept) == vars(game)
-    except TypeError:  # settings that cannot be compared
-        return False
+    """Whether ``kept`` and ``game`` are one game: the same object, or the same class
+    and name (which carries a game's settings, ``connect4:width=5,height=4``), as two
+    parses of one game spec are (a web room makes a game per request)."""
+    return kept is game or (type(kept) is type(game) and kept.name == game.name)
 
 
 @dataclass(frozen=True)
