@@ -17,12 +17,22 @@ driver script written next to it); plies runs in this process. Nodes are the sta
 each engine visits: the root plus every state it creates by playing a move (counted by
 wrapping the engine's move function; plies counts them itself). Times are wall-clock
 seconds of the search call alone. Ratios are peer / plies (above 1: plies better).
+
+Every engine is warmed first: it runs the task once, untimed, then again, timed (the
+nodes and seconds of the tables are the second run's). The first run's extra time is
+the engine's *load*, reported in its own column: importing what the search calls
+first, and for plies loading its compiled kernel (a fresh process's first native
+search; the first run on a machine compiles it). ``import`` is the seconds a peer's
+driver spent importing its engine before its first run (plies' engine was imported
+with this script). The machine's load average is printed at the start and the end:
+on a shared machine, compare runs made under the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +40,7 @@ import tempfile
 import textwrap
 import time
 import venv
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -92,12 +103,25 @@ DRIVER = textwrap.dedent(
     import json, sys, time
 
     WEIGHTS = %(weights)r
+    started_driver = time.perf_counter()
     task, engine, depth = sys.argv[1], sys.argv[2], int(sys.argv[3])
     nodes = [1]
+    ROOT = 1  # the root, counted by the engines whose move function is wrapped
 
 
-    def report(seconds, move):
-        print(json.dumps({"nodes": nodes[0], "seconds": seconds, "move": str(move)}))
+    def report(run):
+        # Run twice (warm-up, then timed); print the timed run with the first
+        # run's extra seconds (the load) and the import seconds.
+        imported = time.perf_counter() - started_driver
+        timings = []
+        for _ in range(2):
+            nodes[0] = ROOT
+            started = time.perf_counter()
+            move = run()
+            timings.append(time.perf_counter() - started)
+        first, seconds = timings
+        print(json.dumps({"nodes": nodes[0], "seconds": seconds, "move": str(move),
+                          "load": max(first - seconds, 0.0), "import": imported}))
 
 
     if engine.startswith("easyai"):
@@ -126,13 +150,13 @@ DRIVER = textwrap.dedent(
             mine = int((weights * (board == game.current_player)).sum())
             return mine - int((weights * (board == game.opponent_index)).sum())
 
-        game = Counted([None, None])
         scoring = (lambda g: -100 if g.lose() else 0) if task == "tictactoe" else c4_score
-        table = TranspositionTable() if engine == "easyai-tt" else None
-        ai = Negamax(depth, scoring, tt=table)
-        started = time.perf_counter()
-        move = ai(game)
-        report(time.perf_counter() - started, move)
+
+        def run():
+            table = TranspositionTable() if engine == "easyai-tt" else None
+            return Negamax(depth, scoring, tt=table)(Counted([None, None]))
+
+        report(run)
 
     elif engine.startswith("aima3"):
         from aima3 import games
@@ -144,14 +168,13 @@ DRIVER = textwrap.dedent(
                 nodes[0] += 1
                 return super().result(state, move)
 
-        game = Counted()
-        state = game.initial
-        started = time.perf_counter()
-        if task == "tictactoe" and engine == "aima3-minimax":
-            move = games.minimax_decision(state, game)
-        elif task == "tictactoe":
-            move = games.alphabeta_search(state, game)
-        else:
+        def run():
+            game = Counted()
+            state = game.initial
+            if task == "tictactoe" and engine == "aima3-minimax":
+                return games.minimax_decision(state, game)
+            if task == "tictactoe":
+                return games.alphabeta_search(state, game)
             player = game.to_move(state)
 
             def evaluation(s):
@@ -164,8 +187,9 @@ DRIVER = textwrap.dedent(
                 return score
 
             # Its depth counts from 1 at the root's children and evaluates past d.
-            move = games.alphabeta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluation)
-        report(time.perf_counter() - started, move)
+            return games.alphabeta_cutoff_search(state, game, d=depth - 1, eval_fn=evaluation)
+
+        report(run)
 
     elif engine.startswith("open_spiel"):
         import numpy as np
@@ -179,7 +203,7 @@ DRIVER = textwrap.dedent(
             return original(state, *args, **kwargs)
 
         minimax._alpha_beta = counted
-        nodes[0] = 0  # the wrapper counts the root too
+        ROOT = 0  # the wrapper counts the root too
         weights = np.array(WEIGHTS, dtype=float)
         game = pyspiel.load_game("tic_tac_toe" if task == "tictactoe" else "connect_four")
 
@@ -188,14 +212,14 @@ DRIVER = textwrap.dedent(
             planes = np.array(state.observation_tensor(0)).reshape(3, 6, 7)
             return float((planes[0] * weights).sum() - (planes[1] * weights).sum()) / 1000
 
-        started = time.perf_counter()
-        if task == "tictactoe":
-            value, move = minimax.alpha_beta_search(game, maximum_depth=9)
-        else:
-            value, move = minimax.alpha_beta_search(
+        def run():
+            if task == "tictactoe":
+                return minimax.alpha_beta_search(game, maximum_depth=9)[1]
+            return minimax.alpha_beta_search(
                 game, value_function=evaluation, maximum_depth=depth, maximizing_player_id=0
-            )
-        report(time.perf_counter() - started, move)
+            )[1]
+
+        report(run)
     """
 )
 
@@ -261,13 +285,27 @@ def run_peer(
     return result
 
 
+def warmed(run: Callable[[], tuple[int, str]]) -> dict[str, Any]:
+    """Time ``run`` (returning its nodes and move) twice, as the peers' driver does:
+    the second run's nodes and seconds, and the first run's extra seconds as ``load``."""
+    timings = []
+    for _ in range(2):
+        started = time.perf_counter()
+        nodes, move = run()
+        timings.append(time.perf_counter() - started)
+    first, seconds = timings
+    return {"nodes": nodes, "seconds": seconds, "move": move, "load": max(first - seconds, 0.0)}
+
+
 def plies_tictactoe() -> dict[str, Any]:
     """plies solving tic-tac-toe from the empty board."""
     game = MNKGame()
-    started = time.perf_counter()
-    solved = solve(game, game.initial_state())
-    seconds = time.perf_counter() - started
-    return {"nodes": solved.stats.nodes, "seconds": seconds, "move": str(solved.best_move + 1)}
+
+    def run() -> tuple[int, str]:
+        solved = solve(game, game.initial_state())
+        return solved.stats.nodes, str(solved.best_move + 1)
+
+    return warmed(run)
 
 
 class CentreWeightedConnect4NoHooks(CentreWeightedConnect4):
@@ -281,16 +319,22 @@ class CentreWeightedConnect4NoHooks(CentreWeightedConnect4):
 def plies_connect4(depth: int, *, hooks: bool = True) -> dict[str, Any]:
     """plies (PVS, default options) on the empty Connect Four board at ``depth``."""
     game = CentreWeightedConnect4() if hooks else CentreWeightedConnect4NoHooks()
-    started = time.perf_counter()
-    result = search(game, game.initial_state(), limits=Limits(depth=depth))
-    seconds = time.perf_counter() - started
-    return {"nodes": result.stats.nodes, "seconds": seconds, "move": str(result.best_move)}
+
+    def run() -> tuple[int, str]:
+        result = search(game, game.initial_state(), limits=Limits(depth=depth))
+        return result.stats.nodes, str(result.best_move)
+
+    return warmed(run)
 
 
 def print_rows(title: str, rows: list[tuple[str, dict[str, Any] | str]]) -> None:
-    """One table: engine, nodes, seconds, nodes/s and ratios against plies."""
+    """One table: engine, nodes, seconds (warm), nodes/s and ratios against plies,
+    then the first run's extra seconds (load) and a peer's import seconds."""
     print(f"\n{title}")
-    print(f"  {'engine':<18}{'nodes':>10}{'seconds':>10}{'nodes/s':>10}{'x nodes':>9}{'x time':>9}")
+    print(
+        f"  {'engine':<18}{'nodes':>10}{'seconds':>10}{'nodes/s':>10}{'x nodes':>9}"
+        f"{'x time':>9}{'load':>8}{'import':>8}"
+    )
     plies_row = rows[0][1]
     assert isinstance(plies_row, dict)
     for engine, row in rows:
@@ -300,10 +344,18 @@ def print_rows(title: str, rows: list[tuple[str, dict[str, Any] | str]]) -> None
         nps = row["nodes"] / row["seconds"] if row["seconds"] else 0.0
         node_ratio = row["nodes"] / plies_row["nodes"]
         time_ratio = row["seconds"] / plies_row["seconds"]
+        imported = f"{row['import']:>8.3f}" if "import" in row else f"{'-':>8}"
         print(
             f"  {engine:<18}{row['nodes']:>10}{row['seconds']:>10.3f}{nps:>10,.0f}"
-            f"{node_ratio:>9.2f}{time_ratio:>9.2f}   move {row['move']}"
+            f"{node_ratio:>9.2f}{time_ratio:>9.2f}{row['load']:>8.3f}{imported}"
+            f"   move {row['move']}"
         )
+
+
+def load_average() -> str:
+    """The machine's load average over 1, 5 and 15 minutes, with its core count."""
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
 def best_peer(rows: list[tuple[str, dict[str, Any] | str]], field: str) -> float | None:
@@ -329,6 +381,7 @@ def main() -> int:
         driver = folder / "driver.py"
         driver.write_text(DRIVER % {"weights": WEIGHTS})
         print(f"python {sys.version.split()[0]}; each peer run in its own process")
+        print(f"load average at the start: {load_average()}")
 
         rows: list[tuple[str, dict[str, Any] | str]] = [("plies (solve)", plies_tictactoe())]
         for engine, package in PEER_RUNS["tictactoe"]:
@@ -378,6 +431,7 @@ def main() -> int:
         print("\nsummary")
         for line in summary:
             print(f"  {line}")
+        print(f"  load average at the end: {load_average()}")
     finally:
         if args.keep:
             print(f"kept {folder}")
