@@ -4,7 +4,7 @@ room functions.
 Every request carries the whole game: ``game`` (``NAME[:key=value,...]``),
 ``position`` (the start, in the game's POSITION notation; empty: the usual start) and
 ``moves`` (the texts played since), so the server keeps no games; ``names``
-(optional, the two players' names) go into the export's header (PGN's White and
+(optional, one per player in turn order) go into the export's header (PGN's White and
 Black). The answers:
 
 * ``POST /api/play/state``: the room's state (:func:`plies.lab.room_state`);
