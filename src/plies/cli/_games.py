@@ -304,7 +304,8 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
 
 
 def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
-    """The board: in a rich panel with coloured X and O on a terminal, else plain."""
+    """The board: in a rich panel with coloured X and O (R, Y, G and B for more
+    players) on a terminal, else plain."""
     picture = game.render(state)
     if not console.is_terminal:
         console.print(picture, markup=False)
@@ -312,6 +313,9 @@ def _show_board(console: Console, game: BaseGame[Any, Any], state: Any) -> None:
     text = Text(picture)
     text.highlight_regex(r"\bX\b", "bold red")
     text.highlight_regex(r"\bO\b", "bold yellow")
+    if game.num_players > 2:  # Rolit's colours, by their letters
+        for letter, colour in (("R", "red"), ("Y", "yellow"), ("G", "green"), ("B", "blue")):
+            text.highlight_regex(rf"\b{letter}\b", f"bold {colour}")
     console.print(Panel.fit(text, title=game.name))
 
 
