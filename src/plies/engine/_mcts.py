@@ -69,6 +69,7 @@ __all__ = [
     "MctsResult",
     "MctsTree",
     "mcts",
+    "native_problem",
 ]
 
 #: Playout policies: uniform random moves, guided by the game's hooks, or cut off and
