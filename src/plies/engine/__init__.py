@@ -39,6 +39,7 @@ from plies.engine._mcts import (
     MctsTree,
     mcts,
 )
+from plies.engine._mcts import native_problem as mcts_native_problem
 from plies.engine._multi import (
     MULTI_ALGORITHMS,
     MultiResult,
@@ -114,6 +115,7 @@ __all__ = [
     "iterate_multi",
     "maxn",
     "mcts",
+    "mcts_native_problem",
     "multi_search",
     "paranoid",
     "score_distance",
