@@ -64,3 +64,27 @@ def test_native_solve_is_exact_on_other_boards(width: int, height: int) -> None:
         native = engine.solve(game, state, moves="none", backend="native", table=table)
         python = engine.solve(game, state, moves="none", backend="python")
         assert (native.result, native.distance) == (python.result, python.distance), state
+
+
+def test_native_solve_is_exact_near_the_end() -> None:
+    # The static wins (our second or third stone) need cells left to be wins, not draws.
+    game = Connect4()
+    table = NativeTable(10_007)
+    checked = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = game.initial_state()
+        empty = rng.choice((3, 4, 5, 6, 7))
+        while game.size - state.ply > empty:  # random moves that win nothing
+            quiet = [m for m in game.legal_moves(state) if not game.play(state, m).won]
+            if not quiet:
+                break
+            state = game.play(state, rng.choice(quiet))
+        if game.is_terminal(state):
+            continue
+        table.clear()
+        native = engine.solve(game, state, moves="none", backend="native", table=table)
+        python = engine.solve(game, state, moves="none", backend="python")
+        assert (native.result, native.distance) == (python.result, python.distance), state
+        checked += 1
+    assert checked > 100

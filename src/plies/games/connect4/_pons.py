@@ -15,8 +15,8 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 * *move order by useful threats* (:func:`order_moves`): a threat right above one of
   the opponent's is never played, one right above a cell the opponent could play next
   takes that cell from them;
-* *wins with our second stone* found while ordering the moves (:func:`order_moves`),
-  and when there is none, a tighter upper bound;
+* *wins with our second or third stone* found while ordering the moves
+  (:func:`order_moves`), and when there is none, a tighter upper bound;
 * *forced moves* (a node with one move that does not lose at once) pass the
   window on to their child with no table look-up or entry (like ``c4``'s static
   search of forced lines, but counting the node);
@@ -226,19 +226,27 @@ def order_moves(
     right above a cell the opponent could play next (which they then may not play).
     Pons counts every threat once; this order visits 10-20% fewer nodes on his sets.
     Returns how many moves, or -1 as soon as one leaves the opponent no move that
-    stops our next stone winning (that child is not searched)."""
+    stops our next stone winning (that child is not searched), else -2 when one
+    leaves them a single such move after which we have one (:func:`wins_after_reply`):
+    a win with our third stone."""
     width = np.int64(board[WIDTH])
     board_mask, h1, bottom = board[BOARD], board[H1], board[BOTTOM]
     spoiled = theirs << ONE
     size = 0
+    third = False
+    # Our third stone needs a cell left for the opponent to have no answer to.
+    deep = board[CELLS] - popcount(mask) >= np.uint64(4)
     for i in range(width - 1, -1, -1):
         move = candidates & board[COLUMNS + i]
         if move != ZERO:
             after = mask | move
             ours = winning_cells(position | move, after, board_mask, h1)
             playable = (after + bottom) & board_mask
-            if non_losing_moves(ours, after, board) == ZERO:
+            replies = non_losing_moves(ours, after, board)
+            if replies == ZERO:
                 return -1  # the opponent cannot stop our next stone winning
+            if not third and deep and replies & (replies - ONE) == ZERO:
+                third = wins_after_reply(position | move, after, position ^ mask, replies, board)
             threats = ours & ~spoiled
             above = (playable << ONE) & board_mask
             score = popcount(threats) + popcount(threats) + popcount(threats & above)
@@ -250,7 +258,30 @@ def order_moves(
                 k -= 1
             scratch[at + k] = move
             scratch[at + width + k] = score
-    return size
+    return -2 if third else size
+
+
+@njit(cache=True, nogil=True)
+def wins_after_reply(ours: Any, mask: Any, theirs: Any, reply: Any, board: Any) -> bool:
+    """Whether, after the opponent's only reply ``reply`` (they to move with stones
+    ``theirs``, ours ``ours``, ``mask`` filled), we have a move that leaves them no
+    way to stop our next stone winning."""
+    board_mask, h1 = board[BOARD], board[H1]
+    after = mask | reply
+    threats = winning_cells(theirs | reply, after, board_mask, h1)
+    candidates = non_losing_moves(threats, after, board)
+    while candidates != ZERO:
+        move = candidates & (~candidates + ONE)
+        candidates ^= move
+        next_mask = after | move
+        if (
+            non_losing_moves(
+                winning_cells(ours | move, next_mask, board_mask, h1), next_mask, board
+            )
+            == ZERO
+        ):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -345,8 +376,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     # Step 5. The children, most threats first (see order_moves); fail-soft, a lower
     # bound stored on a cut-off and an upper bound otherwise (replacement always).
     count = order_moves(position, mask, candidates, theirs, board, scratch, row)
-    if count < 0:
+    if count == -1:
         return (cells - 1 - moves) // 2  # a win with our second stone: exact
+    if count == -2:
+        return (cells - 3 - moves) // 2  # a win with our third stone: exact
     # No move wins with our second stone either.
     high = (cells - 3 - moves) // 2
     if beta > high:
