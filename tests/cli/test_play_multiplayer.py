@@ -23,11 +23,11 @@ def test_a_person_takes_one_seat_of_four(
     assert main(["play", "rolit", "--human", "3", "--depth", "2"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == (
-        "Rolit(): player 1 (engine), player 2 (engine), player 3 (you), player 4 (engine)"
+        "Rolit(): Red (engine), Yellow (engine), Green (you), Blue (engine)"
     )
-    engine = re.findall(r"player (\d) \(engine\) plays (\S+)  \[score", out)
-    assert [seat for seat, _ in engine] == ["1", "2"]
-    assert "player 3 (you) to move (legal: " in out
+    engine = re.findall(r"(\w+) \(engine\) plays (\S+)  \[score", out)
+    assert [seat for seat, _ in engine] == ["Red", "Yellow"]
+    assert "Green (you) to move (legal: " in out
     # The engine's moves are Best-Reply Search's, as the room plays them.
     room = open_room("rolit")
     for _, move in engine:
@@ -45,8 +45,8 @@ def test_engines_finish_a_game_and_name_the_winner(
     moves = re.findall(r"\(engine\) plays (\S+)  \[score", out)
     state = room_state(open_room("rolit", NEAR_THE_END, moves))
     assert state["terminal"] and len(moves) == 4 and len(state["winners"]) == 1
-    winner = state["winners"][0] + 1
-    assert out.rstrip().splitlines()[-1] == f"game over: player {winner} (engine) wins"
+    winner = state["players"][state["winners"][0]]
+    assert out.rstrip().splitlines()[-1] == f"game over: {winner} (engine) wins"
 
 
 def test_a_seat_the_game_lacks_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,10 +31,10 @@ def play_out(room: lab.Room, **strength: Any) -> lab.Room:
     return room
 
 
-def test_a_game_without_names_has_one_per_player() -> None:
+def test_players_have_the_game_s_names_or_one_number_each() -> None:
     state = lab.room_state(lab.open_room("rolit", "", ["f4"]))
-    assert state["players"] == ["player 1", "player 2", "player 3", "player 4"]
-    assert (state["to_move"], state["player"]) == (1, "player 2")
+    assert state["players"] == ["Red", "Yellow", "Green", "Blue"]
+    assert (state["to_move"], state["player"]) == (1, "Yellow")
     assert state["movers"] == [0]
     three = lab.open_room("chinese-checkers:players=3")
     assert lab.player_names(three.game) == ("player 1", "player 2", "player 3")
@@ -97,7 +97,7 @@ def test_a_shared_top_score_is_a_shared_win() -> None:
     room = lab.open_room("rolit", TIED)
     over = lab.outcome(room)
     assert over is not None and (over.winner, over.winners) == (None, (0, 1))
-    assert lab.room_state(room)["result"] == "player 1 and player 2 share the win"
+    assert lab.room_state(room)["result"] == "Red and Yellow share the win"
 
 
 def test_the_words_for_the_winners() -> None:

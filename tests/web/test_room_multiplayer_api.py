@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from plies import lab
+from plies.games.rolit import COLOURS
 from plies.web import WebSettings, create_app
 
 
@@ -49,7 +50,7 @@ def test_the_engine_plays_every_seat_of_rolit_to_the_end(client: TestClient) -> 
     moves = _opening(40)
     start = client.post("/api/play/state", json={"game": "rolit", "moves": moves})
     state: dict[str, Any] = start.json()
-    assert state["players"] == ["player 1", "player 2", "player 3", "player 4"]
+    assert state["players"] == ["Red", "Yellow", "Green", "Blue"]
     while not state["terminal"]:
         body = {"game": "rolit", "moves": moves, "depth": 1, "play": True, "id": "r"}
         state = _best(client, body)["state"]
@@ -60,7 +61,7 @@ def test_the_engine_plays_every_seat_of_rolit_to_the_end(client: TestClient) -> 
     top = [p for p, value in enumerate(utilities) if value == max(utilities)]
     assert state["winners"] == top
     if len(top) == 1:
-        assert state["result"] == f"player {top[0] + 1} wins" and state["winner"] == top[0]
+        assert state["result"] == f"{COLOURS[top[0]]} wins" and state["winner"] == top[0]
     else:
         assert state["result"].endswith("share the win") and state["winner"] is None
 

@@ -48,7 +48,7 @@ def test_a_person_plays_rolit_against_three_engines(sized: Any, server: str) -> 
     page = sized
     page.goto(server + "/play?game=rolit&side0=human&depth=2")
     status = page.get_by_test_id("status")
-    expect(status).to_have_text("Player 1 to move.")
+    expect(status).to_have_text("Red to move.")
     expect(page.locator("#players select.side")).to_have_count(4)
     for seat, chosen in enumerate(["human", "engine", "engine", "engine"]):
         expect(page.get_by_test_id(f"side{seat}")).to_have_value(chosen)
@@ -60,8 +60,8 @@ def test_a_person_plays_rolit_against_three_engines(sized: Any, server: str) -> 
     shoot(page, "rolit-start")
     page.locator("#board .cell.legal").first.click()
     expect(page.locator("#history li")).to_have_count(4)  # three engines answered
-    expect(status).to_have_text("Player 1 to move.")
-    expect(page.get_by_test_id("engine-note")).to_contain_text("Player 4 played")
+    expect(status).to_have_text("Red to move.")
+    expect(page.get_by_test_id("engine-note")).to_contain_text("Blue played")
     assert_accessible(page, "rolit: after a round")
     shoot(page, "rolit-round")
 
@@ -69,7 +69,7 @@ def test_a_person_plays_rolit_against_three_engines(sized: Any, server: str) -> 
 def test_the_seat_is_chosen_in_the_page(sized: Any, server: str) -> None:
     page = sized
     page.goto(server + "/play?game=rolit&side0=engine&side1=engine&side2=human&depth=1")
-    expect(page.get_by_test_id("status")).to_have_text("Player 3 to move.")
+    expect(page.get_by_test_id("status")).to_have_text("Green to move.")
     expect(page.locator("#history li")).to_have_count(2)
     href = page.locator("#share").get_attribute("href")
     assert "side2=human" in href and "side3=engine" in href

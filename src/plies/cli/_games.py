@@ -43,6 +43,7 @@ from plies.lab import (
     outcome,
     play_engine_move,
     play_move,
+    player_names,
     roll,
     room_algorithms,
     room_of,
@@ -172,18 +173,22 @@ def run_games(_args: argparse.Namespace) -> int:
 
 
 class _Players:
-    """Names for the two sides, as shown in messages: ``player 1 (you)`` and so on."""
+    """Names for the seats, as shown in messages, and who sits there: ``player 1
+    (you)``; in games of more players the game's own names where it has them (Rolit's
+    ``Green (you)``: which colour is yours matters among four). Two-player games keep
+    the numbers: their own names (``X (red)``) already show in the board's line."""
 
-    def __init__(self, humans: tuple[int, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], humans: tuple[int, ...]) -> None:
+        self.names = names
         self.humans = humans
 
     def name(self, player: int) -> str:
-        """``player N (you|human|engine)``; "human" when people play both sides."""
+        """``NAME (you|human|engine)``; "human" when people play more than one seat."""
         if player not in self.humans:
             role = "engine"
         else:
             role = "you" if len(self.humans) == 1 else "human"
-        return f"player {player + 1} ({role})"
+        return f"{self.names[player]} ({role})"
 
 
 def _play_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
@@ -273,7 +278,8 @@ def _play_game(reached: list[Room], args: argparse.Namespace, book: Book | None 
     )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     dice = random.Random(seed)
-    players = _Players(args.humans)
+    numbered = tuple(f"player {seat + 1}" for seat in range(game.num_players))
+    players = _Players(player_names(game) if game.num_players > 2 else numbered, args.humans)
     console = output_console()
     seats = ", ".join(players.name(p) for p in range(game.num_players))
     console.print(f"{game!r}: {seats}", markup=False)

@@ -403,6 +403,10 @@ class Rolit(BaseGame[RolitState, int]):
 
         return RolitNative(self)
 
+    def player_names(self) -> tuple[str, ...]:
+        """The colours, in player order: Red, Yellow, Green, Blue."""
+        return COLOURS
+
     def board(self, state: RolitState) -> Board:
         """The board for the game room (see :mod:`._view`)."""
         from plies.games.rolit._view import rolit_board
