@@ -62,12 +62,32 @@ def test_the_same_seed_prints_the_same_search(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(
     "extra",
-    [["--depth", "3"], ["--backend", "native"], ["--nodes", "0"], ["--seed", "-1"]],
+    [["--depth", "3"], ["--nodes", "0"], ["--seed", "-1"]],
 )
 def test_bad_mcts_options_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], extra: list[str]
 ) -> None:
     assert_one_line_error(capsys, ["analyze", "connect4", "--algorithm", "mcts", *extra])
+
+
+def test_native_playouts_repeat_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["analyze", "connect4", "4453", "--algorithm", "mcts", "--iterations", "400"]
+    argv += ["--backend", "native", "--seed", "3", "--json"]
+    first, second = (json.loads(run(capsys, *argv)[1]) for _ in range(2))
+    assert first["pv"] == second["pv"] and first["nodes"] == second["nodes"]
+    assert first["nodes"] > 400 * 16  # each new leaf's playouts counted in the kernel
+
+
+@pytest.mark.parametrize(
+    ("game", "says"), [("pig", "without chance only"), ("rolit", "two-player games only")]
+)
+def test_native_playouts_where_they_cannot_run_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], game: str, says: str
+) -> None:
+    argv = ["analyze", game, "--algorithm", "mcts", "--iterations", "10", "--backend", "native"]
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (1, "") and err.startswith("error: ") and says in err
+    assert len(err.splitlines()) == 1
 
 
 def test_iterations_limit_the_playouts_and_repeat(capsys: pytest.CaptureFixture[str]) -> None:

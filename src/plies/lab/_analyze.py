@@ -46,6 +46,7 @@ from plies.engine import (
     iterate,
     iterate_multi,
     mcts,
+    mcts_native_problem,
     multi_search,
     search,
 )
@@ -131,7 +132,6 @@ class SearchOptions:
             raise SearchError(
                 f"mcts has no depth limit (got depth {self.depth}): give iterations, nodes or time"
             )
-        _check_mcts_backend(self.backend)
 
     def _check_multi(self) -> None:
         if self.seed is not None:
@@ -311,14 +311,9 @@ def _mcts_analysis(
         options=options.mcts_options(),
         stop=stop,
         progress=progress,
+        backend=options.backend,
     )
     return Analysis(game, state, found.as_search_result())
-
-
-def _check_mcts_backend(backend: str | None) -> None:
-    """Raise plies' error when ``backend`` asks MCTS (Python only) to run natively."""
-    if backend == "native":
-        raise SearchError("mcts runs in Python only: give backend python or none")
 
 
 def check_backend(
@@ -338,9 +333,11 @@ def check_backend(
     need_choice(task, "task", TASKS)
     if task == "solve":
         return choose_backend(game, backend, "solve", state)
-    if algorithm == "mcts":
-        _check_mcts_backend(backend)
-        return "python"
+    if algorithm == "mcts":  # None: the run picks by its size, Python for a short one
+        problem = mcts_native_problem(game, state) if backend == "native" else None
+        if problem is not None:
+            raise SearchError(problem)
+        return backend or "python"
     if algorithm in MULTI_ALGORITHMS:
         if backend == "native":
             raise SearchError(f"{algorithm} runs in Python only: give backend python or none")
