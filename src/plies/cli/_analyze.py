@@ -110,8 +110,9 @@ def register(subparsers: Any) -> None:
         "--backend",
         choices=BACKENDS,
         help="the search: compiled (native: Connect Four, m,n,k, Nim, Othello, "
-        "checkers; pvs and negamax; needs "
-        "numba) or python (everything); default native where it runs",
+        "checkers; pvs and negamax, and mcts's playouts in two-player games; needs "
+        "numba) or python (everything); default native where it runs (mcts: for runs "
+        "of 10,000 iterations or a second and more)",
     )
     analyze.add_argument(
         "--json", action="store_true", help="print one JSON object per completed depth"
