@@ -88,3 +88,20 @@ def test_native_solve_is_exact_near_the_end() -> None:
         assert (native.result, native.distance) == (python.result, python.distance), state
         checked += 1
     assert checked > 100
+
+
+def mirrored(moves: str, width: int = 7) -> str:
+    """The moves of the mirror image of a game (column c becomes width + 1 - c)."""
+    return "".join(str(width + 1 - int(column)) for column in moves)
+
+
+def test_a_position_and_its_mirror_image_share_table_entries() -> None:
+    game = Connect4()
+    table = NativeTable()
+    for moves in ("32164625", "17516442226766"):  # Test_L1_R1, 1713 and 8483 nodes
+        table.clear()
+        first = engine.solve(game, game.parse_position(moves), moves="none", table=table)
+        # The mirror image, on the same table: its root is found there.
+        second = engine.solve(game, game.parse_position(mirrored(moves)), moves="none", table=table)
+        assert (first.result, first.distance) == (second.result, second.distance)
+        assert second.stats.nodes < first.stats.nodes / 4, moves
