@@ -1,11 +1,22 @@
-"""Start-up of plies' own processes: what only they may change.
+"""Start-up of plies' own processes: what only they may change in Numba.
 
-Numba's ``numba.np.arraymath``, which every compiled function loads before its first
-call, probes SciPy's BLAS by importing ``scipy.linalg.cython_blas`` (to know whether
-``np.dot`` can compile). Where SciPy is installed that import takes 0.2-0.3 s, a third
-of ``plies solve connect4 POSITION``'s start-up, and plies' kernels use no BLAS. In
-plies' own process the probe is made to fail at once (Numba then compiles no ``np.dot``
-in it); a program that imports plies as a library keeps Numba as it is.
+Two costs of a fresh process's first native search or solve, both of Numba preparing
+to *compile* when plies' kernels are only *loaded* from its cache:
+
+* Numba's ``numba.np.arraymath`` probes SciPy's BLAS by importing
+  ``scipy.linalg.cython_blas`` (to know whether ``np.dot`` can compile). Where SciPy
+  is installed that import takes 0.2-0.3 s, and plies' kernels use no BLAS: the probe
+  is made to fail at once (Numba then compiles no ``np.dot`` in this process).
+* Before loading a function from its cache, Numba refreshes the CPU target: it imports
+  and installs every implementation it could compile (``numba.np``, ``numba.cpython``,
+  ``numba.typed``, ...: 59 modules, 0.14 s of CPU and 11 MB for
+  ``plies solve connect4 32164625``) and initialises its runtime (NRT), of which
+  loaded code needs only the runtime. A load initialises only the runtime here; a
+  compile refreshes the target itself as before (Numba's compiler does at its start),
+  so compiling after a load still finds everything.
+
+:func:`skip_blas_probe` does both, in plies' own process only (the command line, a
+cluster's workers); a program that imports plies as a library keeps Numba as it is.
 """
 
 from __future__ import annotations
@@ -13,15 +24,16 @@ from __future__ import annotations
 import importlib.abc
 import importlib.util
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
 
-__all__ = ["skip_blas_probe"]
+__all__ = ["load_without_refresh", "skip_blas_probe"]
 
 PROBING = "numba.np.arraymath"
 PROBED = "scipy.linalg.cython_blas"
+CACHING = "numba.core.caching"
 
 
 class _Probe(importlib.abc.Loader):
@@ -44,23 +56,90 @@ class _Probe(importlib.abc.Loader):
                 del sys.modules[PROBED]
 
 
+class _Then(importlib.abc.Loader):
+    """Runs a module, then ``action`` on it."""
+
+    def __init__(self, loader: Any, action: Callable[[ModuleType], None]) -> None:
+        self.loader = loader
+        self.action = action
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self.loader.create_module(spec)  # type: ignore[no-any-return]
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        self.action(module)
+
+
 class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the probing module once, through the other finders, with :class:`_Probe`."""
+    """Finds one module once, through the other finders, with the loader ``wrap``
+    makes of its own."""
+
+    def __init__(self, name: str, wrap: Callable[[Any], importlib.abc.Loader]) -> None:
+        self.name = name
+        self.wrap = wrap
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if fullname != PROBING:
+        if fullname != self.name:
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(fullname)
         if spec is not None and spec.loader is not None:
-            spec.loader = _Probe(spec.loader)
+            spec.loader = self.wrap(spec.loader)
         return spec
 
 
+def _hooked(name: str) -> bool:
+    return any(isinstance(f, _Finder) and f.name == name for f in sys.meta_path)
+
+
+def _load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+    """``Cache.load_overload`` initialising the CPU target's runtime only (see the
+    module docstring); another target's load refreshes it as Numba does."""
+    from numba.core.cpu import CPUContext
+    from numba.core.runtime.nrt import rtsys
+
+    if not isinstance(target_context, CPUContext):
+        return _FULL_LOAD[0](self, sig, target_context)
+    rtsys.initialize(target_context)  # what the refresh does that loaded code needs
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+    return None  # the guard swallowed an I/O error: not in the cache  # pragma: no cover
+
+
+#: Numba's own ``Cache.load_overload``, once replaced.
+_FULL_LOAD: list[Any] = []
+
+
+def _patch_caching(caching: ModuleType) -> None:
+    """Make ``caching.Cache`` load without the refresh, where it is the Cache this
+    module was written against (else leave it)."""
+    cache = getattr(caching, "Cache", None)
+    if _FULL_LOAD or cache is None:
+        return
+    needed = ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
+    if not all(hasattr(cache, name) for name in needed):
+        return
+    _FULL_LOAD.append(cache.load_overload)
+    cache.load_overload = _load_overload
+
+
+def load_without_refresh() -> None:
+    """Make Numba load cached functions without refreshing its CPU target first (see
+    the module docstring), now if Numba's cache module is imported, else when it is."""
+    caching = sys.modules.get(CACHING)
+    if caching is not None:
+        _patch_caching(caching)
+    elif not _hooked(CACHING):
+        sys.meta_path.insert(0, _Finder(CACHING, lambda loader: _Then(loader, _patch_caching)))
+
+
 def skip_blas_probe() -> None:
-    """Make Numba's BLAS probe fail at once in this process (see the module docstring);
-    call it only in plies' own process, before Numba loads."""
-    if PROBING not in sys.modules and not any(isinstance(f, _Finder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _Finder())
+    """Make Numba's BLAS probe fail at once in this process, and its loads skip the
+    target's refresh (see the module docstring); call it only in plies' own process,
+    before Numba loads."""
+    if PROBING not in sys.modules and not _hooked(PROBING):
+        sys.meta_path.insert(0, _Finder(PROBING, _Probe))
+    load_without_refresh()
