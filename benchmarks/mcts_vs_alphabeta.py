@@ -1,7 +1,7 @@
 """Benchmark: Monte-Carlo tree search against alpha-beta (PVS) at equal time per move,
 on Connect Four, Othello and checkers, through plies' match harness.
 
-For each game, a match of ``mcts:time=T`` against ``pvs:time=T``
+For each game, a match of ``mcts:time=T,backend=native`` against ``pvs:time=T``
 (:func:`plies.lab.run_match`): games in pairs from one opening with the seats
 swapped, each pair's opening ``--random-plies`` seeded random moves from the start.
 Printed per game: MCTS's wins, draws and losses, its score, the Elo difference of MCTS
@@ -9,12 +9,12 @@ against PVS with its 95% interval and the pentanomial of the pairs (the harness'
 arithmetic, :class:`plies.lab.Pentanomial`: the interval comes from the variance of the
 pair scores), the mean plies of a game and the wall time of the match.
 
-Both players are plies' engines as ``plies match`` runs them: PVS is the native search
-(iterative deepening, the table, move ordering) for these three games; MCTS is UCT
-with the engine's default options, its playouts in Python or in the native kernel as
-:func:`plies.engine.mcts` picks for the limit (a short time limit plays them in
-Python). "Equal time" is the same ``time`` limit: each engine decides how close to it
-it stops, so the warm-up prints the wall time each one really took per ply.
+Both players are plies' engines as ``plies match`` runs them, both native: PVS is the
+native search (iterative deepening, the table, move ordering) for these three games;
+MCTS is UCT with the engine's default options and its playouts in the native kernel
+(``backend=native``: by default :func:`plies.engine.mcts` plays a run shorter than a
+second in Python). "Equal time" is the same ``time`` limit: each engine decides how
+close to it it stops, so the warm-up prints the wall time each one really took per ply.
 
 **Warm-up.** Before the matches, each engine plays a short self-play match of each game
 (2 games of 4 plies) through the same harness in this process, twice: the first loads
@@ -53,8 +53,8 @@ QUICK = {"games": 8, "time": 0.05, "workers": None}
 
 
 def spec(algorithm: str, seconds: float) -> str:
-    """The harness's player spec of ``algorithm`` at ``seconds`` a move."""
-    return f"{algorithm}:time={seconds:g}"
+    """The harness's player spec of ``algorithm`` at ``seconds`` a move, native."""
+    return f"{algorithm}:time={seconds:g}" + (",backend=native" if algorithm == "mcts" else "")
 
 
 def format_elo(value: float) -> str:

@@ -21,6 +21,13 @@ def test_pvs_at_depth_4_beats_random_moves_at_connect_four() -> None:
     assert record["sprt"] is None
 
 
+def test_mcts_with_native_playouts_plays_a_match() -> None:
+    spec = parse_player("mcts:iterations=200,backend=native")
+    assert (spec.backend, spec.search_options(1).backend) == ("native", "native")
+    result = run_match(MatchOptions("connect4", ("random", spec.name), games=2, random_plies=1))
+    assert result.points == (0.0, 2.0)  # and no forfeit: the kernel played
+
+
 def test_perfect_tictactoe_is_a_draw_from_both_seats() -> None:
     result = run_match(MatchOptions("tictactoe", ("pvs:depth=9", "alphabeta:depth=9"), games=2))
     assert [game.result for game in result.games] == ["1/2-1/2", "1/2-1/2"]
@@ -142,6 +149,8 @@ def _numbered(moves: tuple[str, ...], result: str) -> str:
         ("pvs:depth=x", "depth is a number"),
         ("pvs:depth=0", "above 0"),
         ("pvs:deep=3", "unknown key 'deep'"),
+        ("mcts:time=1,backend=gpu", "backend is python or native"),
+        ("random:backend=native", "unknown key 'backend'"),
         ("random:depth=2", "random takes no limit"),
         ("mcts:depth=3", "mcts has no depth limit"),
         ("maxn:iterations=3", "iterations are a limit of mcts only"),

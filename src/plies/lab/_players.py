@@ -5,6 +5,10 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
   ``expectiminimax``) with ``depth``, ``nodes`` and ``time`` (seconds), as the game
   room's engine plays (:func:`plies.lab.engine_move`);
 * ``mcts`` with ``time``, ``nodes`` or ``iterations``, seeded by the match;
+* for these two, ``backend=native`` or ``backend=python`` too: where the search (or
+  MCTS's playouts) runs, as ``plies analyze --backend`` says (default: native where it
+  runs; for MCTS, native only for runs of a second or 10,000 iterations and more, so a
+  fast match between MCTS and alpha-beta names it: ``mcts:time=0.05,backend=native``);
 * ``random``: a legal move drawn by the match's seed;
 * ``uci:COMMAND[:NAME=VALUE,...]``, chess only: any UCI engine run as ``COMMAND``
   (split as a shell would, without one), driven by python-chess's
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plies.engine import ALGORITHMS as SEARCH_ALGORITHMS
-from plies.engine import MULTI_ALGORITHMS, Limits, multi_search
+from plies.engine import BACKENDS, MULTI_ALGORITHMS, Limits, multi_search
 from plies.errors import PliesError
 from plies.lab._analyze import SearchOptions
 from plies.lab._play import engine_move
@@ -95,6 +99,7 @@ class PlayerSpec:
     nodes: int | None = None
     time: float | None = None
     iterations: int | None = None
+    backend: str | None = None
     command: tuple[str, ...] = ()
     uci_options: tuple[tuple[str, str], ...] = ()
 
@@ -107,6 +112,7 @@ class PlayerSpec:
             algorithm=self.algorithm,
             iterations=self.iterations,
             seed=seed if self.algorithm == "mcts" else None,
+            backend=self.backend,
         )
 
     @property
@@ -152,6 +158,13 @@ def parse_player(text: str) -> PlayerSpec:
         )
     limits: dict[str, Any] = {}
     for key, value in _pairs(spec, rest) if rest else []:
+        if key == "backend" and algorithm in (*SEARCH_ALGORITHMS, "mcts"):
+            if value not in BACKENDS:
+                raise MatchError(
+                    f"player {spec!r}: backend is {' or '.join(BACKENDS)}, not {value!r}"
+                )
+            limits[key] = value
+            continue
         if key not in LIMIT_KEYS:
             raise MatchError(
                 f"player {spec!r}: unknown key {key!r} (one of {', '.join(LIMIT_KEYS)})"
