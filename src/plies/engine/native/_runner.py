@@ -123,6 +123,8 @@ class Runner:
             if control[STOP] == 0:
                 return result
             self._check_stopped(inline=True)
+            if time.monotonic() >= self.deadline:  # the inline part used the time up:
+                raise KernelStopped("time limit")  # not its nodes again, in a thread
             self.threaded = True
         # Longer than the inline budget: again, in a worker this thread can stop.
         control[STOP] = 0

@@ -1,0 +1,49 @@
+"""The runner of kernel calls: a call that spends the time limit in its inline part (no
+clock is read there) is stopped by the time limit, not run again in a thread."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from plies.engine import Limits
+from plies.engine.native import KernelStopped, Runner
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP
+
+
+def _control() -> Any:
+    return np.zeros(8, np.int64)
+
+
+def test_an_inline_call_past_the_deadline_is_not_run_again() -> None:
+    calls: list[int] = []
+
+    def slow(control: Any) -> int:  # a search that reaches its inline node budget
+        calls.append(int(control[NODE_LIMIT]))
+        time.sleep(0.06)
+        control[NODES] = control[NODE_LIMIT]
+        control[STOP] = 2
+        return 0
+
+    runner = Runner(_control(), Limits(time=0.05), None, None)
+    with pytest.raises(KernelStopped, match="time limit"):
+        runner.run(slow, runner.control)
+    assert len(calls) == 1
+
+
+def test_an_inline_call_within_the_time_goes_on_in_a_thread() -> None:
+    calls: list[int] = []
+
+    def budgeted(control: Any) -> int:  # stops at the inline budget, finishes after
+        calls.append(int(control[NODE_LIMIT]))
+        if len(calls) == 1:
+            control[NODES] = control[NODE_LIMIT]
+            control[STOP] = 2
+        return len(calls)
+
+    runner = Runner(_control(), Limits(time=30.0), None, None)
+    assert runner.run(budgeted, runner.control) == 2
+    assert runner.threaded and len(calls) == 2
