@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from plies.engine import Limits, best_reply, maxn, paranoid, search
-from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError
+from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, PliesError, SearchError
 from plies.games.chinese_checkers import PASS, ChineseCheckers, ChineseCheckersState
 from plies.testing import check_game
 
@@ -396,7 +396,10 @@ def test_the_native_rules_agree_for_more_players(players: int, size: int) -> Non
     pytest.importorskip("numba")
     game = ChineseCheckers(players=players, size=size, turns=20)
     _native_agrees(game, seed=players, states=400)
-    assert "two-player games only" in (game.native().problem(None) or "")
+    assert game.native().tasks == ()  # the kernel's searches are two-player
+    assert check_game(game, playouts=2, seed=players).native_states > 0
+    with pytest.raises(SearchError, match="search is for two-player games"):
+        search(game, game.initial_state(), limits=Limits(depth=1), backend="native")
 
 
 def test_a_native_search_equals_the_python_one() -> None:

@@ -246,6 +246,8 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
 
     def __init__(self, game: ChineseCheckers) -> None:
         self.game = game
+        if game.num_players != 2:  # the kernel's searches are two-player: the rules only
+            self.tasks = ()  # type: ignore[misc]  # a class default, set per game
         star = game.star
         self.holes = star.holes
         #: Where the marks of ``legal_moves`` start in its ``out`` (past every move).
@@ -258,14 +260,11 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
         self.consts = int64_array(head + list(star.flat_links) + goals + distances)
 
     def problem(self, state: ChineseCheckersState | None) -> str | None:
-        """More than two players (the kernel's searches are two-player), or a state
-        that is no position of the game."""
+        """A state that is no position of the game (with more than two players the
+        port takes no task of the kernel, whose searches are two-player: ``tasks`` is
+        empty, and its rules are checked against the game's by the conformance suite,
+        as Rolit's are)."""
         game = self.game
-        if game.num_players != 2:
-            return (
-                f"{game.name}: the native kernel searches two-player games only "
-                f"(this game has {game.num_players} players)"
-            )
         if state is not None:
             try:
                 game.check_state(state)
