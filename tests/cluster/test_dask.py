@@ -303,7 +303,9 @@ def test_a_local_cluster_takes_the_lines_over_from_this_process(
     monkeypatch.setattr(lines_module, "CLUSTER_WORTH", 0.5)
     if not threads:
         monkeypatch.setattr(SolveLines, "threads", lambda self: False)
-    lines = pons_lines("Test_L1_R2", 40 if threads else 20)
+    # Lines of the hardest set (0.1-3 s each here): the solver got fast enough that 20
+    # lines of Test_L1_R2 were done here before a cluster could start.
+    lines = pons_lines("Test_L1_R3", 14 if threads else 10)
     emitted: list[LineResult] = []
 
     def emit(result: LineResult) -> None:
