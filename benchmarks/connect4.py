@@ -5,7 +5,8 @@ Reads ``../shared/connect4-testsets/Test_*`` (lines ``<moves> <score>``, moves a
 ``plies.engine.solve`` on the built-in ``connect4`` game (the value only, a fresh
 table per position, as Pons' benchmark does), converts the result to Pons' score with
 ``Connect4.exact_score``, checks it, and prints per set the positions, the right answers,
-the timeouts, the mean time and mean nodes per position and the peak memory of the process.
+the timeouts, the mean wall time, CPU time (process time: the machine may be shared) and
+nodes per position and the peak memory of the process.
 
 ``--reference PATH`` (repeatable: ``--reference pons=PATH --reference c4=PATH``) runs
 reference solvers in the same run, on the same machine: any binary that reads ``<moves>``
@@ -25,7 +26,8 @@ process of each reference given that one line, wall time from start to exit (the
 Python, plies and the compiled kernel included, the reference's table set-up included).
 
 Run: ``python benchmarks/connect4.py`` (``--sets Test_L3_R1,Test_L2_R1``, ``--count N``
-positions per set, ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``,
+positions per set, ``--start N`` to begin at line N of each set (lines a change was not
+tuned on), ``--time S`` per position, ``--weak``, ``--table-size ENTRIES``,
 ``--reference [NAME=]PATH``, ``--processes K``, ``--backend python|native`` (default
 native when Numba imports), ``--testsets DIR`` where the sets are not beside the
 checkout, as from a git worktree).
@@ -69,11 +71,13 @@ class ReferenceError_(Exception):
 
 
 class Solved(NamedTuple):
-    """One position: seconds, nodes, and whether the score was right."""
+    """One position: seconds (wall), nodes, whether the score was right, and the
+    process (CPU) seconds of plies' solve (a reference's: its own reported time)."""
 
     seconds: float
     nodes: int
     right: bool
+    cpu: float
 
 
 class Reference:
@@ -149,6 +153,7 @@ def run_set(
         wanted = _wanted(expected, weak=weak)
         state = game.parse_position(moves)
         table.clear()
+        start_cpu = time.process_time()
         start = time.perf_counter()
         try:
             solved = solve(
@@ -168,11 +173,12 @@ def run_set(
             raise
         else:
             elapsed = time.perf_counter() - start
+            cpu = time.process_time() - start_cpu
             if weak:
                 score = {"win": 1, "draw": 0, "loss": -1}[solved.result]
             else:
                 score = game.exact_score(state, solved.result, solved.distance or 0)
-            mine.append(Solved(elapsed, solved.stats.nodes, score == wanted))
+            mine.append(Solved(elapsed, solved.stats.nodes, score == wanted, cpu))
             if score != wanted:
                 print(f"  wrong: {moves} expected {wanted}, got {score}")
     return mine, [_reference_set(reference, lines, weak=weak) for reference in references]
@@ -187,7 +193,7 @@ def _reference_set(reference: Reference, lines: list[str], *, weak: bool) -> lis
         score, nodes, taken = reference.ask(line)
         if weak:  # the reference may solve strongly: its sign is checked
             score = (score > 0) - (score < 0)
-        theirs.append(Solved(taken, nodes, score == wanted))
+        theirs.append(Solved(taken, nodes, score == wanted, taken))
         if score != wanted:
             print(f"  {reference.name} wrong: {moves} expected {wanted}, got {score}")
     return theirs
@@ -226,6 +232,13 @@ def main() -> int:
         default=None,
         help="positions per set (default: all, 100 of L2_R2, 10 of L1_R2, 2 of L1_R3)",
     )
+    ap.add_argument(
+        "--start",
+        type=int,
+        default=1,
+        metavar="N",
+        help="begin at line N (1-based) of each set, to check changes on lines not tuned on",
+    )
     ap.add_argument("--time", type=float, default=300.0, help="seconds per position at most")
     ap.add_argument("--weak", action="store_true", help="decide only win/draw/loss")
     ap.add_argument(
@@ -259,6 +272,9 @@ def main() -> int:
         "--testsets", type=Path, default=SHARED, help=f"the sets' directory (default {SHARED})"
     )
     args = ap.parse_args()
+    if args.start < 1:
+        print(f"--start counts lines from 1, not {args.start}")
+        return 1
     if not args.testsets.is_dir():
         print(f"test sets not found at {args.testsets}")
         return 1
@@ -315,7 +331,7 @@ def _benchmark(
         + "".join(f", {r.name} = {r.path}" for r in references)
     )
     header = f"{'set':<12}{'solver':<8}{'positions':>10}{'right':>7}{'timeouts':>9}"
-    header += f"{'mean time':>12}{'mean nodes':>13}"
+    header += f"{'mean time':>12}{'mean CPU':>11}{'mean nodes':>13}"
     if references:
         header += f"{'time':>9}{'nodes':>8}"
     print(header + f"{'peak RSS':>10}")
@@ -323,7 +339,7 @@ def _benchmark(
     for name in args.sets.split(","):
         lines = [line for line in (args.testsets / name).read_text().splitlines() if line.strip()]
         count = args.count or DEFAULT_COUNT.get(name, len(lines))
-        lines = lines[:count]
+        lines = lines[args.start - 1 : args.start - 1 + count]
         best_mine: list[Solved | None] | None = None
         best_theirs: list[list[Solved] | None] = [None] * len(references)
         for _ in range(max(1, args.repeat)):
@@ -354,7 +370,8 @@ def _benchmark(
             continue
         mean_t = statistics.fmean(s.seconds for s in solved)
         mean_n = statistics.fmean(s.nodes for s in solved)
-        row += f"{_seconds(mean_t):>12}{mean_n:>13,.0f}"
+        mean_cpu = statistics.fmean(s.cpu for s in solved)
+        row += f"{_seconds(mean_t):>12}{_seconds(mean_cpu):>11}{mean_n:>13,.0f}"
         print(row + (" " * 17 if references else "") + f"{peak_mb:>8.0f}MB")
         for reference, theirs_best in zip(references, best_theirs, strict=True):
             assert theirs_best is not None
@@ -367,7 +384,7 @@ def _benchmark(
             node_ratio = f"{mean_n / ref_n:.2f}x" if ref_n else "-"
             print(
                 f"{'':<12}{reference.name:<8}{len(lines):>10}"
-                f"{sum(s.right for s in theirs_best):>7}{0:>9}{_seconds(ref_t):>12}"
+                f"{sum(s.right for s in theirs_best):>7}{0:>9}{_seconds(ref_t):>12}{'':>11}"
                 f"{ref_n:>13,.0f}{time_ratio:>9}{node_ratio:>8}"
             )
         if args.processes:
@@ -385,7 +402,8 @@ def _benchmark(
     if references:
         footer = (
             "time, nodes = plies / that reference, means over the positions plies solved in "
-            "time; a reference's time is the one it reports. " + footer
+            "time; a reference's time is the one it reports (its own clock); the ratio is of "
+            "plies' wall time (its CPU time beside it: the machine may be shared). " + footer
         )
     print(footer)
     return 1 if wrong_total else 0

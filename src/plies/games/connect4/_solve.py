@@ -146,9 +146,26 @@ def solve_connect4(
     return _result(game, state, score, best_moves, pv, stats, weak=weak, moves=moves)
 
 
+#: The table array types (keys', values', keys writable) whose kernel functions this process has
+#: loaded: asking Numba (``function.signatures``, three of them) cost every solve 9 us
+#: of an easy position's 37.
+_LOADED: set[tuple[str, str, bool]] = set()
+
+
 def _load(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool) -> bool:
     """Load Pons' kernel functions (see :func:`plies.engine.native.load`), with the types of
-    the real calls."""
+    the real calls, unless this process did for tables of these array types."""
+    keys, values = run.arrays[0], run.arrays[1]
+    types = (keys.dtype.str, values.dtype.str, bool(keys.flags.writeable))
+    if types in _LOADED:
+        return False
+    loaded = _load_kernel(game, state, run, weak=weak)
+    _LOADED.add(types)
+    return loaded
+
+
+def _load_kernel(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool) -> bool:
+    """:func:`plies.engine.native.load` of the kernel functions a solve calls."""
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     line = np.zeros(max(game.size - ply, 1), np.uint64)
     found = np.zeros(game.width, np.uint64)
@@ -232,7 +249,7 @@ def _result(  # noqa: PLR0917
     elif state.ply == game.size:
         result, distance = "draw", 0
     else:
-        result, distance = game.result_of_score(state, score)
+        result, distance = game.checked_result_of_score(state, score)
     value = 0 if result == "draw" else WIN - distance if result == "win" else distance - WIN
     return solve_result(value, best_moves, pv, stats, weak=False, moves=moves, backend="native")
 
