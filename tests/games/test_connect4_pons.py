@@ -15,7 +15,7 @@ from plies.games.connect4 import Connect4, Connect4State
 pytest.importorskip("numba")
 
 from plies.games.connect4 import _pons as kernel
-from plies.games.connect4._solve import _board
+from plies.games.connect4._solve import _SPARE_LOCK, _board
 
 
 def random_positions(game: Connect4, seed: int, empty: int, count: int) -> list[Connect4State]:
@@ -105,3 +105,18 @@ def test_a_position_and_its_mirror_image_share_table_entries() -> None:
         second = engine.solve(game, game.parse_position(mirrored(moves)), moves="none", table=table)
         assert (first.result, first.distance) == (second.result, second.distance)
         assert second.stats.nodes < first.stats.nodes / 4, moves
+
+
+def test_solves_given_no_table_share_one_kept_table_or_make_their_own() -> None:
+    # The kept table is emptied before each solve given none: the second position's
+    # nodes match a solve on a new table; while another solve holds it, a solve makes
+    # its own and still answers exactly.
+    game = Connect4()
+    first, second = (game.parse_position(moves) for moves in ("4444", "3343"))
+    engine.solve(game, first, backend="native", moves="none")
+    kept = engine.solve(game, second, backend="native", moves="none")
+    new = engine.solve(game, second, table=NativeTable(), backend="native", moves="none")
+    assert (kept.value, kept.stats.nodes) == (new.value, new.stats.nodes)
+    with _SPARE_LOCK:
+        held = engine.solve(game, second, backend="native", moves="none")
+    assert (held.value, held.stats.nodes) == (new.value, new.stats.nodes)
