@@ -58,6 +58,12 @@ STOP_GRACE = 1.0
 WAITING_PER_WORKER = 8
 #: The fork server's preload: plies, its compiled kernels, warmed (see the module).
 PRELOAD = "plies.web._preload"
+#: A worker's first message: plies is loaded, its resident size is its budget's base
+#: (a fork server started by other work, without the preload, leaves the import to
+#: the worker: tens of MB counted against its first request otherwise).
+READY = ("ready", -1, None)
+#: How long a new worker may take to load plies before it is given up.
+READY_SECONDS = 120.0
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -112,6 +118,7 @@ def _serve(conn: Connection) -> None:
     request of the job under way. Ends when the server closes the connection."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     __import__(PRELOAD)  # done already where the fork server preloaded it
+    conn.send(READY)  # the server measures its memory budget's base from now on
     jobs: list[tuple[Any, ...]] = []
     have_job = threading.Condition()
     current = [-1]
@@ -172,6 +179,14 @@ def _resident_bytes(pid: int) -> int | None:
             return int(statm.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _ready(conn: Connection) -> bool:
+    """Whether the worker at the other end of ``conn`` said :data:`READY` in time."""
+    try:
+        return bool(conn.poll(READY_SECONDS)) and conn.recv() == READY
+    except (EOFError, OSError):
+        return False
 
 
 @dataclass(eq=False)
@@ -259,6 +274,9 @@ class WorkerPool:
         process = context.Process(target=_serve, args=(theirs,), name=self.name, daemon=True)
         process.start()
         theirs.close()
+        if not _ready(ours):
+            process.kill()
+            raise LimitError(f"a worker did not start within {READY_SECONDS:g} s")
         worker = _Worker(process, ours, starting=time.monotonic() - began)
         worker.base = _resident_bytes(process.pid or 0) or 0
         self._watch()
