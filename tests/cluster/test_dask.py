@@ -148,7 +148,10 @@ def test_a_killed_worker_loses_no_line(address: str) -> None:
 def test_a_killed_driver_resumes_to_the_same_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, address: str
 ) -> None:
-    lines = pons_lines("Test_L1_R2", 18)
+    # Easy lines, then hard ones (0.1-3 s each): the kill comes after the first line
+    # is written, long before the last (18 lines of Test_L1_R2 were all written by
+    # then once the solver got faster).
+    lines = pons_lines("Test_L1_R2", 6) + pons_lines("Test_L1_R3", 3)
     source = write_lines(tmp_path / "set.txt", lines)
     out = tmp_path / "scores.txt"
     command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
