@@ -193,7 +193,9 @@ def test_ctrl_c_stops_a_batch_on_its_own_cluster_cleanly(tmp_path: Path) -> None
     # --workers 2: the command starts (and stops) a LocalCluster of its own.
     # Ctrl-C at a terminal reaches every process of the group, the workers too: they
     # printed KeyboardInterrupt tracebacks.
-    lines = pons_lines("Test_L1_R2", 60)  # seconds on two threads here: worth a cluster
+    # Easy lines, then the hardest set's (0.1-3 s each): worth a cluster (60 lines of
+    # Test_L1_R2 alone no longer were, once the solver got faster).
+    lines = pons_lines("Test_L1_R2", 4) + pons_lines("Test_L1_R3", 24)
     source = write_lines(tmp_path / "set.txt", lines)
     command = [sys.executable, "-m", "plies", "solve", "connect4", "--batch", source]
     driver = subprocess.Popen(

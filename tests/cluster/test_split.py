@@ -243,7 +243,7 @@ def test_a_worker_killed_mid_solve_changes_no_answer(address: str) -> None:
     import distributed
 
     game = parse_game_spec("connect4")
-    state = game.parse_position("7357561511")  # Test_L1_R2, 6 s here serially
+    state = game.parse_position("4444")  # 6 s here serially (moves="all")
     killed: list[int] = []
     with distributed.Client(address) as client:
         pids = client.run(os.getpid)
