@@ -37,6 +37,8 @@ from plies.engine import (
     WIN,
     Limits,
     MctsOptions,
+    MctsResult,
+    MctsTree,
     MultiResult,
     Score,
     SearchResult,
@@ -303,7 +305,22 @@ def _mcts_analysis(
 ) -> Analysis:
     """One Monte-Carlo tree search of ``state`` within ``options``, as an analysis
     (its depth is the line's length; a proven root's score a win, loss or draw)."""
-    found = mcts(
+    found = run_mcts(game, state, options, stop, progress=progress)
+    return Analysis(game, state, found.as_search_result())
+
+
+def run_mcts(
+    game: BaseGame[Any, Any],
+    state: Any,
+    options: SearchOptions,
+    stop: StopRequest | None,
+    *,
+    progress: Callable[[int], None] | None = None,
+    reuse: MctsTree | None = None,
+) -> MctsResult:
+    """:func:`plies.engine.mcts` of ``state`` within ``options`` (its limits,
+    iterations, MCTS options and backend), searching on from ``reuse`` if given."""
+    return mcts(
         game,
         state,
         limits=options.limits,
@@ -312,8 +329,8 @@ def _mcts_analysis(
         stop=stop,
         progress=progress,
         backend=options.backend,
+        reuse=reuse,
     )
-    return Analysis(game, state, found.as_search_result())
 
 
 def check_backend(

@@ -34,7 +34,7 @@ from itertools import islice
 from typing import Any
 
 from plies._arguments import need_int, need_object
-from plies.engine import MctsTree, StopRequest, mcts
+from plies.engine import MctsTree, StopRequest
 from plies.errors import IllegalMoveError, LimitError, PliesError
 from plies.game import BaseGame, Board
 from plies.games import OPENSPIEL, parse_game_spec
@@ -45,6 +45,7 @@ from plies.lab._analyze import (
     SearchOptions,
     analyze,
     analyze_once,
+    run_mcts,
 )
 from plies.lab._games import MAX_GAME_TREE_NODES, picture
 from plies.lab._text import format_score
@@ -645,16 +646,7 @@ def _kept_tree_mcts(
     kept from its last move in this game, whose tree is then kept in turn."""
     with _KEPT_LOCK:
         kept = _KEPT_TREES.pop(game.name, None)
-    found = mcts(
-        game,
-        state,
-        limits=options.limits,
-        iterations=options.iterations,
-        options=options.mcts_options(),
-        stop=stop,
-        backend=options.backend,
-        reuse=kept,
-    )
+    found = run_mcts(game, state, options, stop, reuse=kept)
     if found.tree is not None and found.tree_nodes <= MAX_KEPT_NODES:
         with _KEPT_LOCK:
             _KEPT_TREES[game.name] = found.tree
