@@ -459,9 +459,10 @@ class _BestReply(_Paranoid):
         """Every opponent's moves from ``state``: (player, position with that player
         to move, move), the table's reply first."""
         game = self.game
+        mover = game.to_move(state)
         found = []
-        for opponent in self.opponents(game.to_move(state)):
-            position = state if opponent == game.to_move(state) else self.turn(state, opponent)
+        for opponent in self.opponents(mover):
+            position = state if opponent == mover else self.turn(state, opponent)
             for move in self.moves_first(position, game.legal_moves(position), None):
                 found.append((opponent, position, move))
         if first is not None:
