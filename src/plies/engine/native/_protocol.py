@@ -26,10 +26,27 @@ sentinel because compiled code has no None)::
                                                the noisy moves a horizon node
                                                searches (0: none; the search then
                                                stands pat), ordered
+    null_move(consts, state, child) -> int     1 and the position with the turn
+                                               passed in ``child``, or 0: no pass here
+                                               (the Python ``null_move``'s None)
+    extension(consts, state) -> int            plies the search adds here (a check)
+    is_quiet(consts, state, move) -> int       1 if a late ``move`` may be searched
+                                               shallower first (late-move reduction)
+    to_move(consts, state) -> int              the player to move, 0 .. N-1 (-1: not
+                                               given; only games of more than two
+                                               players need it)
+    utilities(consts, state, values) -> int    1 and every player's utility in
+                                               ``values`` (float64s) if the game is
+                                               over, else 0; -1: not given
+    evaluations(consts, state, values) -> int  1 and every player's static estimate
+                                               in ``values``; -1: not given
 
 Moves are non-negative int64 ids below :meth:`NativeGame.move_space` (the history
 table is indexed by them). Write a rule as a plain function and decorate it with
-:func:`rule` (``@rule("legal_moves")``); the last five have defaults.
+:func:`rule` (``@rule("legal_moves")``); all after ``key`` have defaults (which
+the kernel skips: see :meth:`NativeGame.hooks`). A game of N players sets
+:attr:`NativeGame.players` and writes ``to_move`` and ``utilities`` (and
+``evaluations`` for searches with a depth); two-player games need none of the three.
 
 Why compiled function *pointers* (``numba.cfunc``) and not Numba's other ways to make
 one search serve many games, measured on this machine with Numba 0.68 on a toy kernel
@@ -73,6 +90,8 @@ M = TypeVar("M")
 #: pointer to int64s, indexed like an array (no ``.size``, no slices). Arrays cost a
 #: struct and two reference counts per call: pointers halved a toy walk's time per node.
 _ARRAY = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
+#: Where ``utilities`` and ``evaluations`` write one float64 per player.
+_VALUES = types.CPointer(types.float64)  # type: ignore[no-untyped-call]
 
 #: The signature of each rule (see the module docstring).
 SIGNATURES: dict[str, Any] = {
@@ -85,6 +104,12 @@ SIGNATURES: dict[str, Any] = {
     "winning_move": types.int64(_ARRAY, _ARRAY),
     "forced_moves": types.int64(_ARRAY, _ARRAY, _ARRAY, types.int64),
     "quiescence_moves": types.int64(_ARRAY, _ARRAY, _ARRAY),
+    "null_move": types.int64(_ARRAY, _ARRAY, _ARRAY),
+    "extension": types.int64(_ARRAY, _ARRAY),
+    "is_quiet": types.int64(_ARRAY, _ARRAY, types.int64),
+    "to_move": types.int64(_ARRAY, _ARRAY),
+    "utilities": types.int64(_ARRAY, _ARRAY, _VALUES),
+    "evaluations": types.int64(_ARRAY, _ARRAY, _VALUES),
 }
 
 #: The order of the rules in the array of addresses the kernel receives.
@@ -132,6 +157,36 @@ def _no_quiescence(consts: Any, state: Any, out: Any) -> int:
     return 0
 
 
+@rule("null_move")
+def _no_null_move(consts: Any, state: Any, child: Any) -> int:
+    return 0
+
+
+@rule("extension")
+def _no_extension(consts: Any, state: Any) -> int:
+    return 0
+
+
+@rule("is_quiet")
+def _never_quiet(consts: Any, state: Any, move: int) -> int:
+    return 0
+
+
+@rule("to_move")
+def _turn_not_given(consts: Any, state: Any) -> int:
+    return -1
+
+
+@rule("utilities")
+def _utilities_not_given(consts: Any, state: Any, values: Any) -> int:
+    return -1
+
+
+@rule("evaluations")
+def _evaluations_not_given(consts: Any, state: Any, values: Any) -> int:
+    return -1
+
+
 class Prepared:
     """One position ready for the kernel: the game's constants, the encoded state,
     and the sizes of the buffers a search from it needs."""
@@ -161,8 +216,8 @@ class NativeGame(Generic[S, M]):
     """The adapter between a Python game and its native rules.
 
     Subclasses set the class attributes ``legal_moves``, ``play``,
-    ``terminal_value`` and ``key`` (and optionally ``evaluate``, ``order_moves``,
-    ``winning_move``, ``forced_moves``, ``quiescence_moves``) to rules made with :func:`rule`, and
+    ``terminal_value`` and ``key`` (and optionally any other rule of
+    :data:`SIGNATURES`) to rules made with :func:`rule`, and
     implement :meth:`prepare`, :meth:`encode_move` and :meth:`decode_move` (and
     :meth:`problem` where some positions cannot be ported). A Python game
     advertises its port with a ``native()`` method returning one of these.
@@ -177,6 +232,14 @@ class NativeGame(Generic[S, M]):
     winning_move: ClassVar[Any] = _no_winning_move
     forced_moves: ClassVar[Any] = _forced_unknown
     quiescence_moves: ClassVar[Any] = _no_quiescence
+    null_move: ClassVar[Any] = _no_null_move
+    extension: ClassVar[Any] = _no_extension
+    is_quiet: ClassVar[Any] = _never_quiet
+    to_move: ClassVar[Any] = _turn_not_given
+    utilities: ClassVar[Any] = _utilities_not_given
+    evaluations: ClassVar[Any] = _evaluations_not_given
+    #: How many players the rules know (more than two: ``to_move`` and ``utilities``).
+    players: ClassVar[int] = 2
     _addresses: ClassVar[Any] = None
 
     #: Largest buffers a search may allocate (moves x plies, int64s): 128 MB.
@@ -200,6 +263,16 @@ class NativeGame(Generic[S, M]):
             cls.order_moves is not _game_order,
             cls.winning_move is not _no_winning_move,
             cls.forced_moves is not _forced_unknown and cls.winning_move is not _no_winning_move,
+        )
+
+    def pruning_hooks(self) -> tuple[bool, bool, bool]:
+        """Which of the search's game hooks the port has: ``(null_move, extension,
+        is_quiet)`` (as the Python engine asks whether a game overrides them)."""
+        cls = type(self)
+        return (
+            cls.null_move is not _no_null_move,
+            cls.extension is not _no_extension,
+            cls.is_quiet is not _never_quiet,
         )
 
     def has_quiescence(self) -> bool:
