@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from plies.engine import score_distance
 from plies.engine.native import _kernel as kernel
 from plies.engine.native._protocol import NativeGame, Prepared
 from plies.engine.native._runner import KernelStopped, Runner, compiled, load
@@ -64,6 +65,10 @@ class _Work:
     ) -> None:
         self.rules = port.rules()
         self.consts = prepared.consts
+        if port.pruning_hooks()[1]:
+            # Extensions (of at most a ply a node, up to twice the depth) can make a
+            # line of three times the depth before the horizon.
+            plies *= 3
         rows = min(plies + prepared.quiescence_plies, prepared.max_plies) + 2
         self.states = np.zeros((rows, prepared.state.size), np.int64)
         self.states[0] = prepared.state
@@ -80,6 +85,10 @@ class _Work:
         self.control[kernel.HAS_WIN] = has_win
         self.control[kernel.HAS_FORCED] = has_forced
         self.control[kernel.HAS_QUIESCENCE] = port.has_quiescence()
+        has_null, has_extension, has_quiet = port.pruning_hooks()
+        self.control[kernel.HAS_NULL] = has_null
+        self.control[kernel.HAS_EXTENSION] = has_extension
+        self.control[kernel.HAS_QUIET] = has_quiet
         self.runner = Runner(self.control, limits, stop, progress)
 
     def stats(self, started: float, ebf: float = 0.0) -> SearchStats:
@@ -189,6 +198,7 @@ class SearchRun:
         previous_nodes = 0
         for depth in range(1, self.max_depth + 1):
             control[kernel.DEPTH_TAG] = (search_id << 48) + (depth << 32)
+            control[kernel.ROOT_DEPTH] = depth
             control[kernel.HORIZON] = 0
             nodes_before = work.runner.nodes
             try:
@@ -206,7 +216,9 @@ class SearchRun:
             if exact or depth == self.max_depth or not last_only:
                 root_move = int(control[kernel.ROOT_MOVE])
                 best_move = port.decode_move(prepared, root_move) if root_move >= 0 else None
-                pv = _pv(port, prepared, work, root_move, depth) if best_move is not None else ()
+                # A mate proven beyond the depth (an extension): its whole line.
+                length = max(depth, score_distance(value) or 0)
+                pv = _pv(port, prepared, work, root_move, length) if best_move is not None else ()
                 self.last = SearchResult(
                     value, best_move, pv, depth, True, exact, self.algorithm,
                     work.stats(self.started, ebf),

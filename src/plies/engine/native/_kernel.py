@@ -54,7 +54,10 @@ HAS_QUIESCENCE, SELDEPTH = 17, 18
 #: The exact solver's score bounds: the game's least and greatest utility in engine
 #: units, and whether only the last mover can win (``last_mover_wins``).
 WORST, BEST, MOVER_WINS = 19, 20, 21
-CONTROL_SIZE = 22
+#: The game's null-move, extension and late-move-reduction hooks are on; the depth of
+#: the iteration under way (extensions stop at twice it).
+HAS_NULL, HAS_EXTENSION, HAS_QUIET, ROOT_DEPTH = 22, 23, 24, 25
+CONTROL_SIZE = 26
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
@@ -71,6 +74,11 @@ WAYS = 8
 FIELDS = 4
 #: Longest move list sorted by history (as :data:`plies.engine._negamax.LONG_MOVE_LIST`).
 LONG_MOVE_LIST = 1024
+#: Null-move pruning and late-move reductions, as in :mod:`plies.engine._negamax`.
+NULL_MIN_DEPTH = 3
+NULL_DEEP = 6
+LMR_FIRST = 3
+LMR_MIN_DEPTH = 3
 
 
 #: Pointers to the arrays' data and the sizes that index them (see the module
@@ -263,6 +271,24 @@ def noisy(rules: Any, consts: Any, state: Any, out: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
+def null_move(rules: Any, consts: Any, state: Any, child: Any) -> int:
+    """The game's ``null_move`` rule."""
+    return call("null_move", rules[9], (consts, state, child))
+
+
+@njit(cache=True, nogil=True)
+def extension(rules: Any, consts: Any, state: Any) -> int:
+    """The game's ``extension`` rule."""
+    return call("extension", rules[10], (consts, state))
+
+
+@njit(cache=True, nogil=True)
+def is_quiet(rules: Any, consts: Any, state: Any, move: int) -> int:
+    """The game's ``is_quiet`` rule."""
+    return call("is_quiet", rules[11], (consts, state, move))
+
+
+@njit(cache=True, nogil=True)
 def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: float, b: Any) -> float:
     """The search node: the score of the state at ``ply`` searched ``depth`` plies
     deep, fail-soft in ``(alpha, beta)`` (see the Python engine's ``negamax``)."""
@@ -285,6 +311,9 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         if not below:
             control[LEAVES] += 1
         return terminal_score(outcome, ply)
+    # Step 2b. The game's extension (a check), within twice the iteration's depth.
+    if not below and control[HAS_EXTENSION] != 0 and ply < 2 * control[ROOT_DEPTH]:
+        depth += extension(rules, consts, state)
     # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
     if depth <= 0:
         if not below:
@@ -345,6 +374,24 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                         control[ROOT_MOVE] = tt_move
                     return value
     child = state_at(b, ply + 1)
+    # Step 5b. Null move: off the principal variation (a null window), if even
+    # passing keeps the score at beta in a shallower search, the node fails high.
+    if (
+        control[HAS_NULL] != 0
+        and depth >= NULL_MIN_DEPTH
+        and ply > 0
+        and np.nextafter(alpha, np.inf) >= beta
+        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+        and evaluate(rules, consts, state) >= beta
+        and null_move(rules, consts, state, child) != 0
+    ):
+        reduced = depth - (4 if depth >= NULL_DEEP else 3)
+        score = -node(rules, consts, ply + 1, reduced, -beta, -alpha, b)
+        if control[STOP] != 0:
+            return 0.0
+        if score >= beta:
+            control[CUTOFFS] += 1
+            return score if score < WIN_THRESHOLD else beta
     # Step 6. A win in one ends the node.
     if control[HAS_WIN] != 0:
         move = winning(rules, consts, state)
@@ -400,12 +447,20 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
             return 0.0
     else:
         pvs = control[PVS] != 0
+        reduce = pvs and control[HAS_QUIET] != 0 and depth >= LMR_MIN_DEPTH
         for index in range(count):
             move = row[index]
             play(rules, consts, state, move, child)
             if pvs and index > 0:
                 null_beta = np.nextafter(alpha, np.inf)
-                score = -node(rules, consts, ply + 1, depth - 1, -null_beta, -alpha, b)
+                if reduce and index >= LMR_FIRST and is_quiet(rules, consts, state, move) != 0:
+                    # Late-move reduction: a quiet late move is searched a ply
+                    # shallower first, at full depth only if it beats alpha.
+                    score = -node(rules, consts, ply + 1, depth - 2, -null_beta, -alpha, b)
+                    if score > alpha and control[STOP] == 0:
+                        score = -node(rules, consts, ply + 1, depth - 1, -null_beta, -alpha, b)
+                else:
+                    score = -node(rules, consts, ply + 1, depth - 1, -null_beta, -alpha, b)
                 if alpha < score < beta and control[STOP] == 0:
                     score = -node(rules, consts, ply + 1, depth - 1, -beta, -alpha, b)
             else:

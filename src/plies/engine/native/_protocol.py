@@ -29,7 +29,8 @@ sentinel because compiled code has no None)::
     null_move(consts, state, child) -> int     1 and the position with the turn
                                                passed in ``child``, or 0: no pass here
                                                (the Python ``null_move``'s None)
-    extension(consts, state) -> int            plies the search adds here (a check)
+    extension(consts, state) -> int            plies the search adds here (a check):
+                                               0 or 1 (the buffers allow no more)
     is_quiet(consts, state, move) -> int       1 if a late ``move`` may be searched
                                                shallower first (late-move reduction)
     to_move(consts, state) -> int              the player to move, 0 .. N-1 (-1: not
