@@ -53,6 +53,15 @@ def test_options_change_the_search_and_the_link(page: Any, server: str) -> None:
     assert "algorithm=minimax" in page.locator("#share").get_attribute("href")
 
 
+def test_an_expectation_is_shown_rounded(page: Any, server: str) -> None:
+    """22/3 from a chance node reads 7.3333 in the header and the comparison table."""
+    tree = '{"tree": {"children": [{"kind": "chance", "children": [3, 5, 14]}, 1]}}'
+    page.goto(f"{server}/?tree={quote(tree)}&algorithm=expectiminimax")
+    sync_api.expect(page.get_by_test_id("value")).to_have_text("7.3333")
+    sync_api.expect(page.get_by_test_id("compare")).to_contain_text("7.3333")
+    sync_api.expect(page.get_by_test_id("compare")).not_to_contain_text("7.33333")
+
+
 def test_downloads_are_files(page: Any, server: str) -> None:
     page.goto(server + "/")
     sync_api.expect(page.get_by_test_id("value")).to_have_text("3")

@@ -102,8 +102,13 @@
     $('tree').setAttribute('aria-invalid', 'true');
   }
 
+  // A value as shown: infinities as ∞, fractions (a chance node's expectation, 22/3)
+  // to at most four decimals (the API gives the exact value).
   function number(value) {
-    return value === 'inf' ? '∞' : value === '-inf' ? '-∞' : String(value);
+    if (value === 'inf') return '∞';
+    if (value === '-inf') return '-∞';
+    return typeof value === 'number' && !Number.isInteger(value) ? String(Number(value.toFixed(4)))
+                                                                  : String(value);
   }
 
   function showResult(doc) {
