@@ -92,7 +92,7 @@ def test_the_lab_keeps_the_engines_tree_between_its_moves() -> None:
     options = SearchOptions(algorithm="mcts", iterations=600)
     first = engine_move(room, options)
     assert first.search is not None and len(first.search.pv) >= 2
-    tree = _room._KEPT_TREES["connect4"]
+    tree = _room._KEPT_TREES["connect4", room.game.key(room.state)]
     room = play_engine_move(room, first)
     reply = first.search.pv[1]
     room = play_move(room, room.game.format_move(room.state, reply))
@@ -100,5 +100,39 @@ def test_the_lab_keeps_the_engines_tree_between_its_moves() -> None:
     assert kept is not None and kept.visits > 1
     kept_visits = kept.visits
     engine_move(room, options)
-    again = _room._KEPT_TREES["connect4"]
+    again = _room._KEPT_TREES["connect4", room.game.key(room.state)]
     assert again.state == room.state and again.visits == kept_visits + 600
+    assert len(_room._KEPT_TREES) == 1  # the tree searched on was taken out
+
+
+def test_two_games_of_one_kind_keep_their_own_trees() -> None:
+    """Two rooms of Connect Four, moves interleaved: each searches on from its own tree
+    (a tree kept by the game's name alone was the other room's, and lost)."""
+    from plies.lab import (
+        SearchOptions,
+        _room,
+        engine_move,
+        load_game,
+        play_engine_move,
+        play_move,
+        room_of,
+    )
+
+    _room._KEPT_TREES.clear()
+    options = SearchOptions(algorithm="mcts", iterations=300)
+    rooms = [room_of(*load_game("connect4", start)) for start in ("4453", "1122")]
+    firsts = [engine_move(room, options) for room in rooms]
+    for i, first in enumerate(firsts):
+        assert first.search is not None and len(first.search.pv) >= 2
+        rooms[i] = play_engine_move(rooms[i], first)
+        reply = first.search.pv[1]
+        rooms[i] = play_move(rooms[i], rooms[i].game.format_move(rooms[i].state, reply))
+    for room in rooms:
+        kept = _room._KEPT_TREES.get(("connect4", room.game.key(room.states[-3])))
+        assert kept is not None
+        node = kept.node_of(room.game, room.state)
+        assert node is not None and node.visits > 1
+        visits = node.visits
+        engine_move(room, options)
+        again = _room._KEPT_TREES["connect4", room.game.key(room.state)]
+        assert again.state == room.state and again.visits == visits + 300

@@ -99,7 +99,7 @@ def engine_move(
     if known is not None:
         text = game.format_move(state, known.best_move)
         return EngineMove(known.best_move, text, _book_note(known), book=known)
-    *_, (found, _) = _deepen(game, state, options, None)  # what the web room plays too
+    *_, (found, _) = _deepen(room, options, None)  # what the web room plays too
     result = found.result
     text = game.format_move(state, result.best_move)
     return EngineMove(result.best_move, text, _search_note(found), search=result)

@@ -28,7 +28,7 @@ import random
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -598,21 +598,22 @@ def think(
         algorithm = room_algorithms(room.game)[0]
     options = _limits(depth, seconds, algorithm, iterations)
     need_player_to_move(room)
-    return _thinking(room.game, room.state, options, stop)
+    return _thinking(room, options, stop)
 
 
 def _deepen(
-    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
+    room: Room, options: SearchOptions, stop: StopRequest | None
 ) -> Iterator[tuple[Analysis, bool | None]]:
-    """The engine choosing its move in ``state`` (a player moves next): each completed
+    """The engine choosing its move in the room's position (a player moves next): each completed
     depth as ``(analysis, None)``, then the analysis whose move it plays and whether a
     limit or ``stop`` cut the search short: the last completed depth, or a one-ply
     search when no depth finished. The web room streams it (:func:`think`) and ``plies
     play`` plays its move (:func:`plies.lab.engine_move`)."""
+    game, state = room.game, room.state
     stop = stop if stop is not None else threading.Event()
     last = None
     searches = (
-        iter([_kept_tree_mcts(game, state, options, stop)])
+        iter([_kept_tree_mcts(room, options, stop)])
         if options.algorithm == "mcts"
         else analyze(game, state, options, stop=stop)
     )
@@ -626,39 +627,43 @@ def _deepen(
     yield last, stopped
 
 
-#: The trees of the last MCTS moves in this process (``plies play``, the web room), one a
-#: game (by its name with its settings), the last used last: the engine's next move in
-#: that game searches on from the tree's node of its position (the move played and the
-#: reply), as :func:`plies.engine.mcts`'s ``reuse``. A search takes its game's tree out
-#: while it runs, so two searches never share one.
-_KEPT_TREES: OrderedDict[str, MctsTree] = OrderedDict()
+#: The trees of the last MCTS moves in this process (``plies play``, the web room, a
+#: match's players), by the game (its name with its settings) and the position searched,
+#: the last used last: the engine's next move, two plies later, searches on from the
+#: tree kept for the position two plies back (the engine's move and the reply are in
+#: it), as :func:`plies.engine.mcts`'s ``reuse``. So two games of one kind (two rooms
+#: on a server, the two MCTS players of a match) each find their own tree. A search
+#: takes its tree out while it runs, so two searches never share one.
+_KEPT_TREES: OrderedDict[tuple[str, Hashable], MctsTree] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
-#: At most this many games' trees are kept, and no tree of more nodes (about 0.5 KB
-#: a node: a second of native search grows some 30,000).
-MAX_KEPT_TREES = 4
+#: At most this many trees are kept, and no tree of more nodes (about 0.5 KB a node: a
+#: second of native search grows some 30,000).
+MAX_KEPT_TREES = 8
 MAX_KEPT_NODES = 200_000
 
 
-def _kept_tree_mcts(
-    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
-) -> Analysis:
-    """The engine's MCTS move in ``state`` within ``options``, searched on from the tree
-    kept from its last move in this game, whose tree is then kept in turn."""
-    with _KEPT_LOCK:
-        kept = _KEPT_TREES.pop(game.name, None)
+def _kept_tree_mcts(room: Room, options: SearchOptions, stop: StopRequest | None) -> Analysis:
+    """The engine's MCTS move in the room's position within ``options``, searched on
+    from the tree kept from the search two plies back, whose tree is then kept in turn."""
+    game, state = room.game, room.state
+    kept = None
+    if len(room.states) >= 3:
+        with _KEPT_LOCK:
+            kept = _KEPT_TREES.pop((game.name, game.key(room.states[-3])), None)
     found = run_mcts(game, state, options, stop, reuse=kept)
     if found.tree is not None and found.tree_nodes <= MAX_KEPT_NODES:
         with _KEPT_LOCK:
-            _KEPT_TREES[game.name] = found.tree
+            _KEPT_TREES[game.name, game.key(state)] = found.tree
             while len(_KEPT_TREES) > MAX_KEPT_TREES:
                 _KEPT_TREES.popitem(last=False)
     return Analysis(game, state, found.as_search_result())
 
 
 def _thinking(
-    game: BaseGame[Any, Any], state: Any, options: SearchOptions, stop: StopRequest | None
+    room: Room, options: SearchOptions, stop: StopRequest | None
 ) -> Iterator[dict[str, Any]]:
-    for found, stopped in _deepen(game, state, options, stop):
+    game, state = room.game, room.state
+    for found, stopped in _deepen(room, options, stop):
         result = found.result
         if stopped is None:
             yield {
