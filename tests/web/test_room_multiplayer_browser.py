@@ -97,3 +97,24 @@ def test_chinese_checkers_for_three_on_its_star(sized: Any, server: str) -> None
     expect(page.locator("#history li")).to_have_count(3)
     assert_accessible(page, "chinese checkers: after a round")
     shoot(page, "chinese-checkers")
+
+
+def test_chinese_checkers_by_clicking_a_marble_then_a_hole(sized: Any, server: str) -> None:
+    """A marble with several moves is picked up (its holes marked), put down, picked
+    again, and a click on a marked hole plays that move."""
+    page = sized
+    page.goto(server + "/play?game=chinese-checkers:players=3&side0=human&depth=2")
+    expect(page.get_by_test_id("status")).to_have_text("Player 1 to move.")
+    marble = page.locator('#board button[aria-label^="hole 68,"]')
+    expect(marble).to_have_class("cell movable")
+    marble.click()
+    expect(marble).to_have_class("cell selected")
+    targets = page.locator("#board .cell.legal")
+    assert targets.count() > 1
+    expect(page.locator('#board .cell.legal[data-move="68-61"]')).to_have_count(1)
+    marble.click()  # put down
+    expect(page.locator("#board .cell.legal")).to_have_count(0)
+    marble.click()
+    page.locator('#board .cell.legal[data-move="68-61"]').click()
+    expect(page.locator("#history li")).to_have_count(3)
+    assert page.locator("#history li").first.text_content().strip().endswith("68-61")

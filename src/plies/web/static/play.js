@@ -343,7 +343,9 @@
       'Keys: Tab to the board, arrows between squares, Enter on the piece, then on the square.');
       drawPieceBoard(box, board);
     } else {
-      showHelp('', 'Keys: Tab to the board, arrows between cells, Enter plays.');
+      const star = board.numbers && board.rows.some((row) => row.includes(' '));
+      showHelp(star ? 'Click a marble, then a marked hole (again on the marble: put it down). ' : '',
+               'Keys: Tab to the board, arrows between cells, Enter plays.');
       drawCellBoard(box, board);
     }
     tabStop(box, focused);
@@ -359,18 +361,33 @@
     help.appendChild(span);
   }
 
-  // A board of marks or discs: each cell plays the move it stands for.
+  // A board of marks or discs: each cell plays the move it stands for. Where a move
+  // names two cells or more, the first holding the mover's piece (Chinese Checkers:
+  // the hole a marble leaves, then the one it reaches), a click on the first picks the marble up and marks where it can go
+  // (`selected` holds it), and a click on one of those plays that move; a marble with
+  // one move plays it at once.
   function drawCellBoard(box, board) {
     const height = board.rows.length;
     const width = board.rows[0].length;
+    const person = !isEngine(state.to_move) && !state.terminal;
     const moveAt = new Map();
     const counts = new Map();
-    for (const move of state.legal) {
-      for (const [r, c] of move.cells || []) {
+    const from = new Map();  // a moving move's first cell -> its moves
+    for (const move of person ? state.legal : []) {
+      const cells = move.cells || [];
+      // A move from a cell holding the mover's piece (not Connect Four's column).
+      if (cells.length > 1 && PIECES[board.rows[cells[0][0]][cells[0][1]]] === state.to_move) {
+        const key = cellKey(...cells[0]);
+        from.set(key, (from.get(key) || []).concat([move]));
+      }
+      for (const [r, c] of cells) {
         moveAt.set(cellKey(r, c), move);
         counts.set(cellKey(r, c), (counts.get(cellKey(r, c)) || 0) + 1);
       }
     }
+    const picked = selected && from.get(cellKey(...selected[0]));
+    const goes = new Map();  // with a marble picked up: the cell it reaches -> the move
+    for (const move of picked || []) goes.set(cellKey(...move.cells[move.cells.length - 1]), move);
     const last = new Set(state.last.map(([r, c]) => cellKey(r, c)));
     const hinted = new Set();
     if (hint) {
@@ -420,8 +437,12 @@
         cell.className = 'cell';
         cell.dataset.row = r;
         cell.dataset.col = c;
-        // A cell plays the one move it stands for, on a person's turn.
-        const move = counts.get(key) === 1 && !isEngine(state.to_move) ? moveAt.get(key) : null;
+        // A cell plays the one move it stands for, on a person's turn; with a marble
+        // picked up, the moves of that marble only.
+        const moving = from.get(key);
+        const move = picked ? goes.get(key) || null
+          : moving && moving.length === 1 ? moving[0]
+          : !moving && counts.get(key) === 1 ? moveAt.get(key) : null;
         const name = [placeName(board, r, c)];
         const owner = many || piece === 'x' || piece === 'o' ? PIECES[piece] : undefined;
         if (owner !== undefined && owner < state.players.length) {
@@ -449,6 +470,22 @@
           cell.dataset.move = move.text;
           name.push('play ' + move.text);
           cell.addEventListener('click', () => humanMove(move.text));
+        } else if (moving || picked) {
+          // Pick this marble up (or put the picked one down, or pick another).
+          const mine = picked && same(selected[0], [r, c]);
+          if (mine) {
+            cell.classList.add('selected');
+            name.push('picked up, ' + picked.length + ' moves: click again to put it down');
+          } else if (moving) {
+            cell.classList.add('movable');
+            name.push(moving.length + ' moves');
+          } else {
+            cell.setAttribute('aria-disabled', 'true');
+          }
+          cell.addEventListener('click', () => {
+            selected = moving && !mine ? [[r, c]] : null;
+            drawBoard();
+          });
         } else {
           cell.setAttribute('aria-disabled', 'true');  // still focused by the arrows, and read
         }
