@@ -832,6 +832,13 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         lines.append(f"{'white' if state.board.turn else 'black'} to move")
         return "\n".join(lines)
 
+    def native(self) -> Any:
+        """The native port (:mod:`plies.games.chess._native`): the same rules and hooks
+        as compiled bitboard code, which the engine searches instead where it can."""
+        from plies.games.chess._native import ChessNative
+
+        return ChessNative(self)
+
     def __repr__(self) -> str:
         return f"Chess(null_move={int(self.use_null_move)}, reductions={int(self.use_reductions)})"
 
