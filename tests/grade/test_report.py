@@ -11,11 +11,14 @@ for the summaries' logic, from marks made by hand.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import unittest
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import jsonschema
 import pytest
@@ -356,3 +359,39 @@ def test_a_total_is_the_exact_sum_not_the_sum_of_rounded_marks() -> None:
     assert gradescope["score"] == report.score == 6.0
     assert report.to_prairielearn()["score"] == round(6 / 9, 6)
     assert {t["status"] for t in gradescope["tests"]} == {"failed"}
+
+
+def test_prairielearn_shows_the_drawings_of_the_visible_tests_not_right(tmp_path: Path) -> None:
+    """With pictures kept, each visible test the broken code got wrong carries its
+    drawing as an SVG data URL; right and hidden tests carry none."""
+    exam = tmp_path / "exam.txt"
+    exam.write_text(EXAM)
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN)
+    report = grade(path, form="array", function="minimax", trees=[exam], pictures=True)
+    document = json.loads(write_report(report, "prairielearn"))
+    validate(document, PRAIRIELEARN)
+    drawn = 0
+    for entry, t in zip(document["tests"], report.tests, strict=True):
+        if t.hidden or t.score == t.max_score:
+            assert "images" not in entry
+            continue
+        [image] = entry["images"]
+        prefix = "data:image/svg+xml;base64,"
+        assert image["url"].startswith(prefix)
+        svg = base64.b64decode(image["url"][len(prefix) :]).decode("utf-8")
+        assert ElementTree.fromstring(svg).tag.endswith("svg")
+        drawn += 1
+    assert drawn >= 1
+    assert any(t.hidden and t.score < t.max_score for t in report.tests)  # withheld
+    plain = grade(path, form="array", function="minimax", trees=[exam])
+    assert all(not t.picture for t in plain.tests)
+
+
+def test_prairielearns_drawings_stop_at_the_size_limit() -> None:
+    big = "<svg>" + "x" * 200_000 + "</svg>"
+    tests = [replace(marked(f"t{i}", 0.0), picture=big) for i in range(6)]
+    document = Report(tests, "array", "alphabeta", "nonstrict", 0.1).to_prairielearn()
+    with_images = [entry for entry in document["tests"] if "images" in entry]
+    assert 1 <= len(with_images) < len(tests)
+    assert len(json.dumps(document)) < 1_000_000

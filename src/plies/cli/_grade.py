@@ -137,7 +137,8 @@ def register(subparsers: Any) -> None:
         choices=FORMATS,
         default="text",
         help="text (for a student at a terminal; default), json, gradescope (results.json) "
-        "or prairielearn (the external grader's results)",
+        "or prairielearn (the external grader's results, with the drawing of each visible "
+        "test not fully right as an image)",
     )
     p.add_argument("--out", metavar="FILE", help="write the report to FILE instead of stdout")
     p.add_argument(
@@ -169,6 +170,7 @@ def run_grade(args: argparse.Namespace) -> int:
         battery=not args.only_trees,
         limits=Limits(timeout=args.timeout, memory_mb=args.memory),
         draw=args.draw,
+        pictures=args.format == "prairielearn",
     )
     text = write_report(report, args.format)
     if args.out:

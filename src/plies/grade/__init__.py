@@ -93,6 +93,7 @@ def grade(
     battery: bool = True,
     limits: Limits | None = None,
     draw: str | Path | None = None,
+    pictures: bool = False,
 ) -> Report:
     """Grade one ``submission`` (a Python file, or for the ``program`` form the
     command that runs the program) written in ``form``, whose function is
@@ -106,6 +107,8 @@ def grade(
     With ``draw`` (a folder, made if missing), each test the code ran is drawn there
     as ``NN-name.svg``: plies' search with the code's path, extra and missed leaves
     and the first difference marked (:func:`compare_svg`); its output names the file.
+    With ``pictures``, each visible test the code ran and did not get fully right keeps
+    that drawing in its :attr:`Marked.picture` (PrairieLearn's results show it).
 
     Raises :class:`SubmissionError` for a submission that cannot be loaded, and
     :class:`~plies.errors.PliesError` for arguments that cannot be used; a test the
@@ -144,6 +147,13 @@ def grade(
             if form == "array" and answer.get("ok"):  # values[i] read: leaf number i
                 answer["reads"] = _leaves_read(case.tree, answer["reads"])
             marked.append(mark(case, answer, form=form, algorithm=algorithm, strict=strict))
+    if pictures:
+        marked = [
+            _pictured(case, m, algorithm=algorithm, strict=strict)
+            if m.ran and not m.hidden and m.score < m.max_score
+            else m
+            for case, m in zip(cases, marked, strict=True)
+        ]
     if folder is not None:
         marked = [
             _drawn(folder, k, case, m, algorithm=algorithm, strict=strict) if m.ran else m
@@ -240,6 +250,18 @@ def _drawn(
     except OSError as exc:
         raise PliesError(f"cannot write {path}: {exc.strerror or exc}") from None
     return replace(marked, output=f"{marked.output}\nDrawing: {path}")
+
+
+def _pictured(case: Case, marked: Marked, *, algorithm: str, strict: bool) -> Marked:
+    """``marked`` keeping the drawing of its test (none where the tree is too large to
+    draw: the output says so)."""
+    from plies.grade._picture import compare_svg  # loads plies.draw: only when drawing
+
+    try:
+        svg = compare_svg(reference(case.tree, algorithm, strict=strict), list(marked.leaves))
+    except PliesError as exc:
+        return replace(marked, output=f"{marked.output}\nNo drawing: {exc}")
+    return replace(marked, picture=svg)
 
 
 def __getattr__(name: str) -> Any:

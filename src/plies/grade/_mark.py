@@ -147,6 +147,9 @@ class Marked:
     causes: tuple[str, ...]
     ran: bool = True
     leaves: tuple[int, ...] = ()
+    #: The test drawn (:func:`plies.grade.compare_svg`'s SVG) when :func:`plies.grade.grade`
+    #: keeps drawings (``pictures``); empty otherwise.
+    picture: str = ""
 
 
 def _number(x: Any) -> float | None:

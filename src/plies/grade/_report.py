@@ -13,7 +13,8 @@ The two autograders' forms follow their published specifications:
   kind of HTML) would take for markup.
 * PrairieLearn's "External Grading" results (``gradable``, ``score`` as a fraction
   0..1, ``message``, and per test ``name``, ``description``, ``points``,
-  ``max_points``, ``message``, ``output``).
+  ``max_points``, ``message``, ``output``, and ``images``: the drawing of a visible test
+  not fully right, when the report keeps them, as a ``data:`` URL).
 
 A hidden test (``# hidden`` in a teacher's trees file) must not show itself before its
 time: on Gradescope it is ``after_published`` (shown once the teacher publishes the
@@ -24,6 +25,7 @@ visible tests only.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from collections import Counter
@@ -136,7 +138,7 @@ class Report:
             "score": round(min(1.0, max(0.0, fraction)), 6),
             "message": self._students_summary("not shown here"),
             "extra_data": self._grading_data(),
-            "tests": [_prairielearn_test(t) for t in self.tests],
+            "tests": _with_images([_prairielearn_test(t) for t in self.tests], self.tests),
         }
 
     def _grading(self) -> str:
@@ -209,6 +211,28 @@ def _prairielearn_test(t: Marked) -> dict[str, Any]:
         "message": message,
         "output": output,
     }
+
+
+#: Base64 bytes of drawings PrairieLearn's results may carry (its limit for the whole
+#: file is 1 MB): drawings beyond it are left out, the first tests' kept.
+MAX_IMAGE_BYTES = 700_000
+
+
+def _with_images(entries: list[dict[str, Any]], tests: Sequence[Marked]) -> list[dict[str, Any]]:
+    """PrairieLearn's test entries with each kept drawing (:attr:`Marked.picture`) as an
+    SVG data URL in ``images``, while they fit in :data:`MAX_IMAGE_BYTES`."""
+    budget = MAX_IMAGE_BYTES
+    for entry, t in zip(entries, tests, strict=True):
+        if not t.picture or t.hidden:
+            continue
+        data = base64.b64encode(t.picture.encode("utf-8")).decode("ascii")
+        if len(data) > budget:
+            break
+        budget -= len(data)
+        entry["images"] = [
+            {"label": "Your search against plies'", "url": f"data:image/svg+xml;base64,{data}"}
+        ]
+    return entries
 
 
 def _wrong_parts(t: Marked) -> list[str]:
