@@ -8,6 +8,15 @@ import pytest
 from plies.engine import MctsOptions, MctsTree, Score, mcts, solve
 from plies.errors import ArgumentTypeError
 from plies.games import get_game, parse_game_spec
+from plies.lab import (
+    SearchOptions,
+    _room,
+    engine_move,
+    load_game,
+    play_engine_move,
+    play_move,
+    room_of,
+)
 
 CONNECT4 = get_game("connect4")
 
@@ -77,16 +86,6 @@ def test_reuse_must_be_a_tree() -> None:
 
 
 def test_the_lab_keeps_the_engines_tree_between_its_moves() -> None:
-    from plies.lab import (
-        SearchOptions,
-        _room,
-        engine_move,
-        load_game,
-        play_engine_move,
-        play_move,
-        room_of,
-    )
-
     _room._KEPT_TREES.clear()
     room = room_of(*load_game("connect4", "4453"))
     options = SearchOptions(algorithm="mcts", iterations=600)
@@ -108,16 +107,6 @@ def test_the_lab_keeps_the_engines_tree_between_its_moves() -> None:
 def test_two_games_of_one_kind_keep_their_own_trees() -> None:
     """Two rooms of Connect Four, moves interleaved: each searches on from its own tree
     (a tree kept by the game's name alone was the other room's, and lost)."""
-    from plies.lab import (
-        SearchOptions,
-        _room,
-        engine_move,
-        load_game,
-        play_engine_move,
-        play_move,
-        room_of,
-    )
-
     _room._KEPT_TREES.clear()
     options = SearchOptions(algorithm="mcts", iterations=300)
     rooms = [room_of(*load_game("connect4", start)) for start in ("4453", "1122")]
