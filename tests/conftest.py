@@ -64,6 +64,8 @@ SLOW = frozenset(
         "lab/test_match_cluster.py",
         "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
         "games/test_chess.py::test_conformance_on_longer_playouts",
+        "games/test_chess_native.py::test_perft_suite_deeper",
+        "games/test_chess_native.py::test_search_agrees_deeper_on_wac",
         "games/test_conformance.py::test_every_registered_game_conforms[chess]",
         "games/test_conformance.py::test_every_registered_game_conforms[chinese-checkers]",
         "test_api_fuzz.py",
