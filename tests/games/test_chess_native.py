@@ -153,6 +153,10 @@ class Rules:
         return legal
 
 
+#: What the random games reached (asserted on: the rules met these cases).
+REACHED = {"repeated": 0, "check": 0, "passed": 0}
+
+
 def random_game(rules: Rules, start: ChessState, rng: random.Random, plies: int) -> int:
     """Play up to ``plies`` random moves from ``start``, every state checked; knight
     and king moves back and forth half the time, so that positions repeat."""
@@ -171,6 +175,9 @@ def random_game(rules: Rules, start: ChessState, rng: random.Random, plies: int)
             )
         )
         assert keys.setdefault(native_key, state.key()) == state.key()
+        REACHED["repeated"] += bool(state.repeated())
+        REACHED["check"] += state.in_check()
+        REACHED["passed"] += rules.game.null_move(state) is not None
         if not legal:
             break
         quiet = [
@@ -191,6 +198,7 @@ def test_rules_agree_along_random_games(options: dict[str, int]) -> None:
     for _ in range(6):
         seen += random_game(rules, rules.game.initial_state(), rng, 120)
     assert seen > 300
+    assert min(REACHED.values()) > 5, REACHED
 
 
 @pytest.mark.parametrize("suite", ["perftsuite-126.epd", "wac-300.epd"])
@@ -251,6 +259,8 @@ def test_positions_the_port_refuses() -> None:
     assert "restricted" in (PORT.problem(some) or "")
     assert PORT.problem(start) is None
     assert choose_backend(GAME, task="search", state=start) == "native"
+    # Solving chess exactly is out of reach on either backend: the port searches only.
+    assert choose_backend(GAME, task="solve", state=start) == "python"
     assert fallback_reason(GAME, some, "search") is not None
 
 
@@ -263,6 +273,15 @@ def test_search_agrees_node_for_node_on_wac(options: dict[str, int]) -> None:
     game = Chess(**options)
     for state in wac_positions(6):
         searches_agree(game, state, limits=Limits(depth=3))
+
+
+@pytest.mark.parametrize("options", [{}, {"reductions": 1}])
+def test_search_agrees_deeper_on_wac(options: dict[str, int]) -> None:
+    """Depth 5 on 20 positions: null moves, checks extended and (with reductions)
+    late moves reduced as the Python engine does them (slow-listed)."""
+    game = Chess(**options)
+    for state in wac_positions(20)[::2]:
+        searches_agree(game, state, limits=Limits(depth=5))
 
 
 def test_search_agrees_along_random_games() -> None:

@@ -1008,6 +1008,10 @@ class ChessNative(NativeGame[ChessState, chess.Move]):
     extension = extension
     is_quiet = is_quiet
 
+    #: The kernel's search only: an exact solve of chess (lines end by the fifty-move
+    #: rule at the soonest) is out of reach, natively as in Python.
+    tasks = ("search",)
+
     def __init__(self, game: Chess) -> None:
         self.game = game
         self._consts = int64_array([int(game.use_null_move), int(game.use_reductions)])
