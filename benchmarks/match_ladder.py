@@ -64,7 +64,8 @@ def signed(value: float) -> str:
 def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
     """Play the match at ``level`` and print its line."""
     opponent = f"uci:{stockfish}:UCI_LimitStrength=true,UCI_Elo={level},time={args.time}"
-    player = f"{args.player}:time={args.time}"
+    joint = "," if ":" in args.player else ":"  # pvs:backend=native takes ,time=
+    player = f"{args.player}{joint}time={args.time}"
     options = MatchOptions(
         "chess",
         (player, opponent),
