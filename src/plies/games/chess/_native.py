@@ -1040,7 +1040,14 @@ class ChessNative(NativeGame[ChessState, chess.Move]):
 
     def prepare(self, state: ChessState) -> Prepared:
         """The options and the encoded state; lines end within 101 plies of each
-        capture or pawn move, of which the pieces allow a bounded number."""
+        capture or pawn move, of which the pieces allow a bounded number.
+
+        Quiescence: a capture or promotion a ply out of check, every evasion in check,
+        so a line below the horizon has at most a capture per piece and a promotion
+        per pawn, twice over with the evasions between; a chain of checks evading
+        checks ends only by the draw rules (101 plies), and two such chains are
+        allowed for. (The whole game's bound as rows took 10 ms a search to allocate;
+        the kernel has no guard of its own against a longer line.)"""
         board = state.board
         pieces = chess.popcount(board.occupied)
         pawns = chess.popcount(board.pawns)
@@ -1048,7 +1055,7 @@ class ChessNative(NativeGame[ChessState, chess.Move]):
         max_plies = max(100 - board.halfmove_clock, 0) + 1 + resets * 101
         prepared = Prepared(self._consts, None, max_moves=MAX_MOVES, max_plies=max_plies,
                             move_space=MOVE_SPACE,
-                            quiescence_plies=2 * (pieces + pawns) + 2)  # fmt: skip
+                            quiescence_plies=2 * (pieces + pawns) + 2 + 2 * 101)  # fmt: skip
         prepared.state = self.encode(prepared, state)
         return prepared
 
