@@ -18,7 +18,10 @@ and builds on the public names below:
   :data:`NODE_LIMIT`, :data:`STOP`, :data:`JOURNAL_LENGTH`, :data:`JOURNAL`),
   :class:`Runner` (kernel calls under limits and stop requests), :func:`load` (load
   kernel functions before the clock starts), :class:`KernelStopped`, :func:`compiled`;
-* MCTS's playouts in the kernel (:class:`NativePlayouts`, for :func:`plies.engine.mcts`).
+* MCTS's playouts in the kernel (:class:`NativePlayouts`, for :func:`plies.engine.mcts`);
+* plies' object cache of C-ABI entries, mapped without Numba or LLVM
+  (:func:`load_object_entries`, :func:`write_object_cache`, :func:`object_cache_path`,
+  :class:`CEntry`; see ``_objload``): Connect Four's solve uses it.
 
 Numba and NumPy are imported when a name that needs them is first asked for (the
 protocol's, the runner's), never by ``import plies``; the compiled code is cached on
@@ -51,6 +54,12 @@ if TYPE_CHECKING:
     from plies.engine.native._kernel import legal_moves as call_legal_moves
     from plies.engine.native._kernel import play as call_play
     from plies.engine.native._kernel import play_move
+    from plies.engine.native._objload import CEntry, ObjectCacheMissing, ObjectLoadError
+    from plies.engine.native._objload import cache_enabled as object_cache_enabled
+    from plies.engine.native._objload import cache_path as object_cache_path
+    from plies.engine.native._objload import load_entries as load_object_entries
+    from plies.engine.native._objload import read_cache as read_object_cache
+    from plies.engine.native._objload import write_cache as write_object_cache
     from plies.engine.native._playout import NativePlayouts
     from plies.engine.native._pointers import ptr
     from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
@@ -64,10 +73,13 @@ __all__ = [
     "NODE_LIMIT",
     "SEARCH_ENTRIES",
     "STOP",
+    "CEntry",
     "KernelStopped",
     "NativeGame",
     "NativePlayouts",
     "NativeTable",
+    "ObjectCacheMissing",
+    "ObjectLoadError",
     "Prepared",
     "Runner",
     "call_legal_moves",
@@ -77,15 +89,20 @@ __all__ = [
     "has_port",
     "int64_array",
     "load",
+    "load_object_entries",
     "native_port",
     "native_port_problem",
     "numba_missing",
+    "object_cache_enabled",
+    "object_cache_path",
     "play_move",
     "popcount",
     "ptr",
+    "read_object_cache",
     "rule",
     "skip_blas_probe",
     "trailing_zeros",
+    "write_object_cache",
 ]
 
 BACKENDS = ("python", "native")
@@ -93,11 +110,18 @@ BACKENDS = ("python", "native")
 
 @functools.cache
 def numba_missing() -> str | None:
-    """Why the native backend cannot run here (Numba does not import), or None."""
+    """Why the native backend cannot run here (Numba does not import), or None.
+    Known without importing Numba (0.3 s and 93 MB, which plies' object cache spares a
+    solve) when it imported in an earlier process with the same versions."""
+    from plies.engine.native import _objload
+
+    if _objload.numba_imported_here():
+        return None
     try:
         import numba  # noqa: F401
     except Exception as exc:  # ImportError, or a broken install (NumPy version clash)
         return f"numba does not import ({exc})"
+    _objload.remember_numba_imports()
     return None
 
 
@@ -162,6 +186,15 @@ _LAZY = {
     "compiled": ("_runner", "compiled"),
     "load": ("_runner", "load"),
     "NativePlayouts": ("_playout", "NativePlayouts"),
+    # plies' object cache (no Numba: see _objload)
+    "CEntry": ("_objload", "CEntry"),
+    "ObjectCacheMissing": ("_objload", "ObjectCacheMissing"),
+    "ObjectLoadError": ("_objload", "ObjectLoadError"),
+    "read_object_cache": ("_objload", "read_cache"),
+    "object_cache_enabled": ("_objload", "cache_enabled"),
+    "object_cache_path": ("_objload", "cache_path"),
+    "load_object_entries": ("_objload", "load_entries"),
+    "write_object_cache": ("_objload", "write_cache"),
 }
 
 

@@ -37,7 +37,7 @@ from plies.engine.solver import (
     solve_stopped,
 )
 from plies.errors import SearchError
-from plies.games.connect4 import _pons as kernel
+from plies.games.connect4._objects import kernel_for, remember_compiled
 from plies.games.connect4._probes import ThresholdProbes
 from plies.games.connect4._rules import Connect4, Connect4State
 
@@ -65,8 +65,12 @@ class _Kernel:
         # of them making these).
         board = _board(game.width, game.height, int(keys.itemsize))
         if seed:
+            from plies.games.connect4._pons import SEED
+
             board = board.copy()
-            board[kernel.SEED] = seed
+            board[SEED] = seed
+        #: Pons' kernel functions: plies' cached object code, or Numba's (``_pons``).
+        self.kernel = kernel_for(keys, values)
         self.arrays = (keys, values, board, _scratch(game.width, game.height), control)
 
     @property
@@ -176,10 +180,14 @@ def _load(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bool) -> 
     the real calls, unless this process did for tables of these array types."""
     keys, values = run.arrays[0], run.arrays[1]
     types = (keys.dtype.str, values.dtype.str, bool(keys.flags.writeable))
+    if getattr(run.kernel, "preloaded", False):  # mapped from plies' object cache
+        fresh, run.kernel.fresh = run.kernel.fresh, False
+        return bool(fresh)
     if types in _LOADED:
         return False
     loaded = _load_kernel(game, state, run, weak=weak)
     _LOADED.add(types)
+    remember_compiled(keys)  # the next processes load it without Numba
     return loaded
 
 
@@ -188,7 +196,7 @@ def _load_kernel(game: Connect4, state: Connect4State, run: _Kernel, *, weak: bo
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
     line = np.zeros(max(game.size - ply, 1), np.uint64)
     found = np.zeros(game.width, np.uint64)
-    arrays = run.arrays
+    arrays, kernel = run.arrays, run.kernel
     return load(
         arrays[-1],
         [
@@ -206,7 +214,7 @@ def _search(
     if state.won or state.ply == game.size:
         return game.solver_score(state), (), ()
     position, mask, ply = np.uint64(state.position), np.uint64(state.mask), state.ply
-    score = int(run.run(kernel.solve_root, position, mask, ply, weak))
+    score = int(run.run(run.kernel.solve_root, position, mask, ply, weak))
     try:
         return (score, *_moves(game, state, run, score, weak=weak, moves=moves))
     except KernelStopped as exc:
@@ -224,12 +232,12 @@ def _moves(
 
     def line(value: int) -> tuple[int, ...]:
         cells = np.zeros(game.size - ply, np.uint64)
-        length = run.run(kernel.principal_line, position, mask, ply, value, cells)
+        length = run.run(run.kernel.principal_line, position, mask, ply, value, cells)
         return tuple(_column(int(cell), h1) for cell in cells[:length])
 
     def reaching(target: int, first_only: bool) -> tuple[int, ...]:
         found = np.zeros(game.width, np.uint64)
-        count = run.run(kernel.best_moves, position, mask, ply, target, first_only, found)
+        count = run.run(run.kernel.best_moves, position, mask, ply, target, first_only, found)
         return tuple(_column(int(cell), h1) for cell in found[:count])
 
     # A weak score is a bound of the right sign, not always 1 for a win (fail-soft):
