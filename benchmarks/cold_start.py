@@ -1,6 +1,6 @@
 """Benchmark: what one native search or solve costs in a fresh ``plies`` process.
 
-    python benchmarks/cold_start.py [--rounds 5] [--repeat 5]
+    python benchmarks/cold_start.py [--rounds 5] [--repeat 5] [--numba]
 
 Runs each command below as a new process, the commands interleaved round after round
 (a shared machine's speed drifts), and keeps each command's best wall time and least
@@ -11,6 +11,12 @@ of that one call's nodes per second to the warm figure, measured here as
 ``benchmarks/native_games.py`` does: the same search in this process, after a
 warm-up, best of ``--repeat`` runs or of as many as fit in half a second, on the
 thread's reused table.
+
+With ``--numba``, each command also runs with plies' object cache off
+(``PLIES_OBJECT_CACHE=0``: Numba loads the kernel, as before the cache), labelled
+``[numba]``, interleaved with the others. The object cache must exist for the first
+figures (any earlier native solve on this machine wrote it); its rows then load no
+Numba (see ``plies.engine.native._objload``; only Connect Four's solve has one yet).
 
 The targets printed are issue 30's: at most 0.15 s of start-up beyond the search, a
 process that solves one easy position under 80 MB, and a single call reaching at least
@@ -109,11 +115,17 @@ def last_record(output: str) -> dict[str, Any]:
     return record
 
 
-def run_fresh(executable: str, arguments: tuple[str, ...]) -> Fresh:
-    """Run ``plies arguments`` as a new process: its wall time, peak RSS, and search."""
+def run_fresh(executable: str, arguments: tuple[str, ...], *, numba: bool = False) -> Fresh:
+    """Run ``plies arguments`` as a new process: its wall time, peak RSS, and search
+    (``numba``: with plies' object cache off)."""
+    env = {**os.environ, "PLIES_OBJECT_CACHE": "0"} if numba else None
     started = time.perf_counter()
     child = subprocess.Popen(
-        [executable, *arguments], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        [executable, *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
     )
     assert child.stdout is not None
     output = child.stdout.read()
@@ -190,19 +202,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="fresh processes per command")
     parser.add_argument("--repeat", type=int, default=5, help="warm runs per command, at least")
+    parser.add_argument(
+        "--numba", action="store_true", help="each command also with the object cache off"
+    )
     args = parser.parse_args()
     executable = plies_executable()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    runs: dict[str, list[Fresh]] = {command.label: [] for command in COMMANDS}
+    commands = [*COMMANDS]
+    if args.numba:
+        commands += [c._replace(label=f"{c.label} [numba]") for c in COMMANDS]
+    runs: dict[str, list[Fresh]] = {command.label: [] for command in commands}
     for _ in range(args.rounds):
-        for command in COMMANDS:
-            runs[command.label].append(run_fresh(executable, command.arguments))
+        for command in commands:
+            numba = command.label.endswith("[numba]")
+            runs[command.label].append(run_fresh(executable, command.arguments, numba=numba))
     print(
         f"{'command':<28}{'wall':>7}{'peak MB':>9}{'search':>8}{'start-up':>9}"
         f"{'nodes':>9}{'call n/s':>11}{'warm n/s':>11}{'ratio':>7}"
     )
     notes = []
-    for command in COMMANDS:
+    for command in commands:
         fresh = best_of(runs[command.label])
         warm_nodes, warm = warm_nps(command, args.repeat)
         call = fresh.nodes / fresh.seconds if fresh.seconds else 0.0
