@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.test_native_games import random_position, searches_agree
-from plies.engine import Limits, choose_backend
+from plies.engine import Limits, choose_backend, search
 from plies.games.mnk import MNKGame, MNKState
 
 pytest.importorskip("numba")
@@ -113,3 +113,29 @@ def test_the_hooks_change_the_search() -> None:
     hooked, _ = searches_agree(HookedMNK(4, 4, 4), state, limits=Limits(depth=5), algorithm="pvs")
     plain, _ = searches_agree(MNKGame(4, 4, 4), state, limits=Limits(depth=5), algorithm="pvs")
     assert hooked.stats.nodes != plain.stats.nodes
+
+
+class ShortRows(MNKNative):
+    """A port that sizes its buffers for two plies whatever the search asks."""
+
+    def prepare(self, state: MNKState) -> Any:
+        prepared = super().prepare(state)
+        prepared.max_plies = 2
+        return prepared
+
+
+class ShortMNK(MNKGame):
+    def native(self) -> ShortRows:
+        return ShortRows(self)
+
+
+def test_a_line_past_the_buffers_stops_at_the_evaluation() -> None:
+    """The kernel never writes past its rows: a node with no row for a child scores
+    the static evaluation (a port that under-sizes its buffers gets a shallower
+    search, not a corrupted one)."""
+    game = ShortMNK(4, 4, 3)
+    state = game.initial_state()
+    found = search(game, state, limits=Limits(depth=6), backend="native")
+    assert found.best_move in game.legal_moves(state)
+    full = search(game, state, limits=Limits(depth=6), backend="python")
+    assert found.stats.nodes < full.stats.nodes

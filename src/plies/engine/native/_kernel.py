@@ -84,11 +84,13 @@ LMR_MIN_DEPTH = 3
 #: Pointers to the arrays' data and the sizes that index them (see the module
 #: docstring): ``states`` and ``moves`` are rows of ``state_size`` and ``move_size``
 #: int64s, ``killers`` two int64s per ply, the table has ``slots`` slots (its block's
-#: four views start at their field's place in the first bucket: see :func:`entry`).
+#: four views start at their field's place in the first bucket: see :func:`entry`);
+#: ``rows`` is the number of state rows (a node at ply ``rows - 2`` has no room for
+#: children).
 Buffers = namedtuple(
     "Buffers",
     "states state_size moves move_size history killers control "
-    "keys tags values table_moves bounds slots",
+    "keys tags values table_moves bounds slots rows",
 )
 
 
@@ -99,7 +101,7 @@ def buffers(states: Any, moves: Any, history: Any, killers: Any, table: Any, con
     return Buffers(
         ptr(states), states.shape[1], ptr(moves), moves.shape[1], ptr(history),
         ptr(killers), ptr(control), ptr(keys), ptr(tags), ptr(values), ptr(table_moves),
-        ptr(bounds), bounds.size,
+        ptr(bounds), bounds.size, states.shape[0],
     )  # fmt: skip
 
 
@@ -311,6 +313,14 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         if not below:
             control[LEAVES] += 1
         return terminal_score(outcome, ply)
+    # Step 2a. No row left for a child (a line longer than the port's buffers allow,
+    # extensions or quiescence past what it sized them for): the static evaluation,
+    # never a write past the buffers.
+    if ply + 2 >= b.rows:
+        if not below:
+            control[LEAVES] += 1
+            control[HORIZON] += 1
+        return evaluate(rules, consts, state)
     # Step 2b. The game's extension (a check), within twice the iteration's depth.
     if not below and control[HAS_EXTENSION] != 0 and ply < 2 * control[ROOT_DEPTH]:
         depth += extension(rules, consts, state)
