@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,9 @@ from tests.engine.pons import pons_set
 from plies.engine import Limits, solve
 from plies.engine.native import NativeTable, _objload
 from plies.engine.native._objload import ObjectCacheMissing, ObjectLoadError
+from plies.errors import SearchError
 from plies.games import parse_game_spec
-from plies.games.connect4 import _objects, _pons
+from plies.games.connect4 import _objects, _pons, _solve
 from plies.games.connect4._rules import Connect4
 from plies.games.connect4._solve import _Kernel
 
@@ -39,11 +41,15 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.setenv(_objload.DIRECTORY_VARIABLE, str(folder))
         patch.setattr(_objects, "_KERNELS", {})
         assert not _objects.cache_path("uint32").exists()
+        patch.setattr(_objects, "_PENDING", [])
+        patch.setattr(_solve, "_LOADED", set())  # as in a new process
         result = solve(C4, C4.parse_position("32164625"), backend="native")
         assert result.value > 0
-        assert _objects.cache_path("uint32").exists()
         # Tables of 2**16 entries keep 64-bit keys: their kernel has its own cache.
         solve(C4, C4.parse_position("32164625"), backend="native", table=NativeTable(1 << 16))
+        assert not _objects.cache_path("uint32").exists()  # written at exit:
+        _objects.write_pending()
+        assert _objects.cache_path("uint32").exists()
         assert _objects.cache_path("uint64").exists()
         # A fresh process's numba_missing() writes this (cached in this process).
         _objload.remember_numba_imports()
@@ -116,6 +122,35 @@ def test_fresh_process_solves_without_numba_or_llvm(in_cache: Path) -> None:
     game = parse_game_spec("connect4")
     expected = solve(game, game.parse_position("32164625"), backend="native")
     assert (value, tuple(pv), nodes) == (expected.value, expected.pv, expected.stats.nodes)
+
+
+def test_a_clean_machine_writes_the_cache_at_exit_for_the_next_process(tmp_path: Path) -> None:
+    program = (
+        "import sys\n"
+        "from plies.engine import solve\n"
+        "from plies.games import parse_game_spec\n"
+        "game = parse_game_spec('connect4')\n"
+        "result = solve(game, game.parse_position('32164625'), backend='native')\n"
+        "print(result.value, 'numba' in sys.modules)\n"
+    )
+    env = {**_environment(), _objload.DIRECTORY_VARIABLE: str(tmp_path)}
+
+    def run() -> str:
+        command = [sys.executable, "-c", program]
+        return subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout
+
+    value = solve(C4, C4.parse_position("32164625"), backend="native").value
+    assert run() == f"{value} True\n"  # no cache: Numba solves, the cache is written at exit
+    assert [p.name.split(".")[0] for p in tmp_path.glob("*.objects")] == ["connect4-pons-uint32"]
+    assert run() == f"{value} False\n"
+
+
+def test_a_time_limit_stops_the_mapped_kernel_in_its_worker_thread(in_cache: Path) -> None:
+    started = time.perf_counter()
+    with pytest.raises(SearchError, match="time limit"):
+        solve(C4, C4.parse_position("4"), backend="native", limits=Limits(time=0.2), moves="none")
+    assert time.perf_counter() - started < 1.5
+    assert isinstance(_objects._KERNELS["uint32"], _objects.ObjectKernel)
 
 
 def _environment() -> dict[str, str]:
