@@ -30,10 +30,8 @@ import importlib.util
 import json
 import mmap
 import os
-import platform
 import struct
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -377,7 +375,7 @@ def cache_enabled() -> bool:
         os.environ.get(DISABLE_VARIABLE, "1") != "0"
         and os.environ.get("NUMBA_DISABLE_JIT", "0") in {"", "0"}
         and sys.platform.startswith("linux")
-        and platform.machine() == "x86_64"
+        and os.uname().machine == "x86_64"
     )
 
 
@@ -478,6 +476,8 @@ def write_cache(
         "objects": [[len(o), hashlib.sha256(o).hexdigest()] for o in objects],
         "entries": {name: [index, *entry] for name, (index, entry) in entries.items()},
     }
+    import tempfile  # only here: its import took a solve's start-up 2 ms
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".objects")
     with os.fdopen(handle, "wb") as file:
