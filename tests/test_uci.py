@@ -266,3 +266,24 @@ def test_the_chess_game_plays_on_a_draw_and_restricts_moves() -> None:
         game.restricted(start, [chess.Move.from_uci("e2e5")])
     with pytest.raises(ArgumentTypeError, match=r"chess\.Move"):
         game.restricted(start, ["e2e4"])
+
+
+def test_the_engine_searches_natively_with_a_table_the_size_of_hash() -> None:
+    """Chess has a native port: the kept table is native (a Python one made every
+    search fall back to the Python engine), ``Hash`` sizes it by a native entry's
+    bytes, the first ``isready`` loads the port, and a mate's line is still whole
+    (it is finished on another table: the search holds the kept one)."""
+    pytest.importorskip("numba")
+    from plies.engine import NativeTable
+    from plies.lab import TABLE_ENTRY_BYTES
+
+    session = Session()
+    session.tell("setoption name Hash value 8")
+    table = session.engine.table
+    assert isinstance(table, NativeTable)
+    assert table.size >= 8 * 1024 * 1024 // TABLE_ENTRY_BYTES["native"]
+    assert session.tell("isready") == ["readyok"]
+    session.tell("position fen 5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1")
+    lines = session.go("go mate 2")
+    assert any(" score mate 2 " in line and line.endswith("c6c4 d6c4 b5c4") for line in lines)
+    assert bestmove(lines) == "c6c4"

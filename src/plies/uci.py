@@ -59,9 +59,11 @@ from plies.lab import (
     SearchOptions,
     SearchTable,
     analyze,
+    analyze_once,
     format_score,
     get_game,
     search_table,
+    table_entries,
 )
 
 __all__ = [
@@ -80,9 +82,6 @@ MOVE_OVERHEAD = 0.05
 #: Table size in megabytes when the GUI sets none, and the range ``Hash`` allows.
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
-#: Bytes one table entry of a chess search takes, roughly (key tuple, entry tuple and
-#: the dict slot: 590 bytes measured with tracemalloc after a depth-5 middlegame search).
-ENTRY_BYTES = 600
 #: Moves still to play when the GUI gives a clock without ``movestogo``.
 DEFAULT_MOVES_TO_GO = 30
 #: A new iteration starts only while less than this share of the budget is spent:
@@ -313,9 +312,10 @@ class UciEngine:
         self.table = self._new_table()
         self._go_now: _Go | None = None
         self._thread: threading.Thread | None = None
+        self._warm = False  # the native search loaded (by the first isready)
 
     def _new_table(self) -> SearchTable:
-        return search_table(max(16, self.hash_mb * 1024 * 1024 // ENTRY_BYTES))
+        return search_table(table_entries(self.game, self.hash_mb), self.game)
 
     def say(self, text: str) -> None:
         """Send ``text`` as one ``info string`` line."""
@@ -350,10 +350,18 @@ class UciEngine:
             self.say(f"error: {type(exc).__name__}: {exc}")
         return True
 
+    def _ready(self, _: list[str]) -> None:
+        """``readyok``; the first time, not while searching, after loading the native
+        search (0.5-0.7 s from Numba's cache: the first ``go`` would pay it otherwise)."""
+        if not self._warm and self._thread is None:
+            self._warm = True
+            analyze_once(self.game, self.game.initial_state(), SearchOptions(depth=1))
+        self.send("readyok")
+
     def _handlers(self) -> dict[str, Callable[[list[str]], None]]:
         return {
             "uci": self._uci,
-            "isready": lambda _: self.send("readyok"),
+            "isready": self._ready,
             "ucinewgame": self._new_game,
             "setoption": self._setoption,
             "position": self._position,
@@ -564,7 +572,9 @@ class UciEngine:
                 return found
             ending = None
             search = SearchOptions(depth=left, nodes=MATE_LINE_NODES - nodes)
-            for step in analyze(game, state, search, table=self.table, stop=go.is_over):
+            # Not the kept table: the search whose line this finishes holds it (a
+            # native table serves one search at a time).
+            for step in analyze(game, state, search, stop=go.is_over):
                 ending = step.result
                 if ending.distance is not None and ending.distance <= left and ending.pv:
                     break

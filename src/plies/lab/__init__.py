@@ -36,6 +36,7 @@ from plies.lab._analyze import (
     BACKENDS,
     CHANCE_MODES,
     DEFAULT_ALGORITHM,
+    TABLE_ENTRY_BYTES,
     Analysis,
     SearchOptions,
     SearchTable,
@@ -44,6 +45,7 @@ from plies.lab._analyze import (
     analyze_once,
     check_backend,
     search_table,
+    table_entries,
 )
 from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
 from plies.lab._expected import keeps_score, split_expected
@@ -107,6 +109,7 @@ __all__ = [
     "SEARCH_ENTRIES",
     "SOLVE_MOVES",
     "SPRT_MODELS",
+    "TABLE_ENTRY_BYTES",
     "Analysis",
     "AnalyzeLines",
     "AnswerError",
@@ -218,6 +221,7 @@ __all__ = [
     "solver_table",
     "split_expected",
     "sprt",
+    "table_entries",
     "think",
     "undo",
     "warm_solver",

@@ -40,6 +40,7 @@ from plies.engine import (
     MctsResult,
     MctsTree,
     MultiResult,
+    NativeTable,
     Score,
     SearchResult,
     StopRequest,
@@ -62,6 +63,7 @@ __all__ = [
     "CHANCE_MODES",
     "DEFAULT_ALGORITHM",
     "MULTI_ALGORITHMS",
+    "TABLE_ENTRY_BYTES",
     "Analysis",
     "SearchOptions",
     "SearchTable",
@@ -70,6 +72,7 @@ __all__ = [
     "analyze_once",
     "check_backend",
     "search_table",
+    "table_entries",
 ]
 
 #: The algorithms a position can be analysed with: the engine's alpha-beta family,
@@ -77,8 +80,14 @@ __all__ = [
 #: searches (:data:`MULTI_ALGORITHMS`, :func:`plies.engine.multi_search`).
 ALGORITHMS: tuple[str, ...] = (*ENGINE_ALGORITHMS, "mcts", *MULTI_ALGORITHMS)
 
-#: The table a search may keep between searches (:func:`search_table`; UCI's ``Hash``).
-SearchTable = TranspositionTable
+#: The table a search may keep between searches (:func:`search_table`; UCI's ``Hash``):
+#: the Python engine's, or a native one for a game whose port searches.
+SearchTable = TranspositionTable | NativeTable
+#: Bytes an entry of a kept table takes, roughly, on each backend: a native entry's
+#: arrays (33 bytes) and its share of the buckets; a Python entry of a chess search
+#: (key tuple, entry tuple and the dict slot: 590 bytes measured with tracemalloc after
+#: a depth-5 middlegame search).
+TABLE_ENTRY_BYTES = {"native": 40, "python": 600}
 #: What :func:`check_backend` asks about: a search or a solve.
 TASKS = ("search", "solve")
 
@@ -362,11 +371,23 @@ def check_backend(
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
 
-def search_table(entries: int) -> SearchTable:
+def search_table(entries: int, game: BaseGame[Any, Any] | None = None) -> SearchTable:
     """A new table of at most ``entries`` entries (at least 16) for :func:`analyze`
-    to keep between searches of the same game (UCI's ``Hash``)."""
+    to keep between searches of the same game (UCI's ``Hash``): for ``game``, a native
+    table where its port searches (a Python table would make the search fall back to
+    the Python engine), else the Python engine's."""
     need_int(entries, "entries", minimum=16)
+    if game is not None and choose_backend(game, None, task="search") == "native":
+        return NativeTable(entries)
     return TranspositionTable(entries)
+
+
+def table_entries(game: BaseGame[Any, Any], megabytes: int) -> int:
+    """How many entries of :func:`search_table` for ``game`` fit in ``megabytes``
+    (at least 16), by :data:`TABLE_ENTRY_BYTES` of the backend its searches run on."""
+    need_int(megabytes, "megabytes", minimum=1)
+    backend = choose_backend(game, None, task="search")
+    return max(16, megabytes * 1024 * 1024 // TABLE_ENTRY_BYTES[backend])
 
 
 def analysis_record(analysis: Analysis) -> dict[str, Any]:
