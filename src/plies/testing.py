@@ -599,6 +599,8 @@ class _NativeChecker:
         self.keys: dict[Any, Any] = {}  # native key -> Python key
         self.python_keys: dict[Any, Any] = {}  # Python key -> native key
         self.states = 0
+        #: Each player's utility or evaluation, as the N-player rules write them.
+        self.values = np.zeros(max(port.players, 2), np.float64)
 
     def fail(self, check: str, path: list[str], detail: str) -> ConformanceError:
         where = " ".join(path[-10:]) or "the start"
@@ -644,6 +646,8 @@ class _NativeChecker:
         if outcome is None and numbers[2] != game.evaluate(state, game.to_move(state)):
             raise self.fail("evaluate", path, f"{numbers[2]} differs from the Python evaluate")
         self.check_hooks(state, path)
+        if port.players > 2:
+            self.check_players(state, encoded, path)
         python_key = game.key(state)
         if self.keys.setdefault(key, python_key) != python_key:
             raise self.fail("key", path, "two states of different Python keys share a key")
@@ -670,3 +674,43 @@ class _NativeChecker:
             )
             if native != (None if python is None else set(python)):
                 raise self.fail("forced_moves", path, f"{native} instead of {python}")
+
+    def call_values(self, rule: Any, encoded: Any) -> tuple[int, list[float]]:
+        """Call the N-player rule ``rule`` (``utilities`` or ``evaluations``) on
+        ``encoded`` through its C entry point: what it returns and the values it wrote."""
+        import ctypes
+
+        longs, doubles = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double)
+        self.values[:] = self.np.nan
+        given = rule.ctypes(
+            self.prepared.consts.ctypes.data_as(longs),
+            encoded.ctypes.data_as(longs),
+            self.values.ctypes.data_as(doubles),
+        )
+        return int(given), [float(v) for v in self.values[: self.port.players]]
+
+    def check_players(self, state: Any, encoded: Any, path: list[str]) -> None:
+        """A port of more than two players: ``to_move``, ``utilities`` (at the end) and
+        ``evaluations`` (before it) equal the Python game's."""
+        import ctypes
+
+        game, port = self.game, self.port
+        longs = ctypes.POINTER(ctypes.c_int64)
+        consts = self.prepared.consts.ctypes.data_as(longs)
+        turn = int(port.to_move.ctypes(consts, encoded.ctypes.data_as(longs)))
+        if turn != game.to_move(state):
+            raise self.fail("to_move", path, f"{turn} instead of {game.to_move(state)}")
+        over, utilities = self.call_values(port.utilities, encoded)
+        if over != int(game.is_terminal(state)):
+            raise self.fail(
+                "utilities", path, f"returns {over} (game over: {game.is_terminal(state)})"
+            )
+        if over and utilities != list(game.utilities(state)):
+            raise self.fail("utilities", path, f"{utilities} instead of {game.utilities(state)}")
+        if over:
+            return
+        given, evaluations = self.call_values(port.evaluations, encoded)
+        if given != 1 or evaluations != list(game.evaluations(state)):
+            raise self.fail(
+                "evaluations", path, f"{evaluations} instead of {game.evaluations(state)}"
+            )

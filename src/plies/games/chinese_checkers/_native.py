@@ -28,8 +28,8 @@ rules, term for term. ``key`` mixes the ply and every occupied hole with its own
 ``evaluate`` are the side to move's). The kernel's searches and solver are
 negamax, two-player only, so :meth:`ChineseCheckersNative.problem` refuses them for
 more players; the rules stay usable (:func:`plies.engine.native.describe_state`,
-:func:`plies.engine.native.play_move`), and a native N-player playout would need one
-rule the protocol lacks: every player's utility (only the mover's is given).
+:func:`plies.engine.native.play_move`), and the N-player rules (``to_move``,
+``utilities``, ``evaluations``) serve the N-player searches and playouts.
 """
 
 from __future__ import annotations
@@ -189,6 +189,47 @@ def evaluate(consts: Any, state: Any) -> float:
     return float(total - players * mine)
 
 
+@rule("to_move")
+def to_move(consts: Any, state: Any) -> Any:
+    """The player to move."""
+    return state[TURN]
+
+
+@rule("utilities")
+def utilities(consts: Any, state: Any, values: Any) -> int:
+    """At the end, 1 and every player's utility in ``values`` (1 for the winner, the
+    loser's utility for the others, 0 each at the ply limit); else 0."""
+    found = winner(consts, state)
+    if found < 0 and state[PLY] < consts[PLY_LIMIT]:
+        return 0
+    for player in range(consts[PLAYERS]):
+        if found < 0:
+            values[player] = 0.0
+        else:
+            values[player] = 1.0 if player == found else float(consts[LOSS])
+    return 1
+
+
+@rule("evaluations")
+def evaluations(consts: Any, state: Any, values: Any) -> int:
+    """1 and every player's evaluation in ``values``: everyone's distances minus N
+    times the player's (the Python ``evaluations``)."""
+    holes, players = consts[HOLES], consts[PLAYERS]
+    table = _distances(consts)
+    for player in range(players):
+        values[player] = 0.0
+    total = 0
+    for hole in range(holes):
+        owner = state[CELLS + hole] - 1
+        if owner >= 0:
+            distance = consts[table + owner * holes + hole]
+            total += distance
+            values[owner] += float(distance)
+    for player in range(players):
+        values[player] = float(total) - players * values[player]
+    return 1
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _gain(consts: Any, row: int, move: int) -> Any:
     """How much nearer ``move`` brings its piece (the Python sort key, negated)."""
@@ -243,9 +284,13 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
     evaluate = evaluate
     order_moves = order_moves
     key = key
+    to_move = to_move
+    utilities = utilities
+    evaluations = evaluations
 
     def __init__(self, game: ChineseCheckers) -> None:
         self.game = game
+        self.players = game.num_players  # type: ignore[misc]  # a class default, set per game
         if game.num_players != 2:  # the kernel's searches are two-player: the rules only
             self.tasks = ()  # type: ignore[misc]  # a class default, set per game
         star = game.star

@@ -7,11 +7,12 @@ first, as :meth:`~plies.games.rolit.Rolit.legal_moves` lists them.
 
 The native protocol speaks for the side to move: ``terminal_value`` is its payoff (its
 share of the win, or 0), ``evaluate`` its evaluation (its discs, a corner counting
-:data:`~plies.games.rolit._rules.CORNER_BONUS` more). That is all a rule can say of a
-game of four players, so the port takes no task of the kernel (``tasks`` is empty:
-the kernel's search and solver are two-player negamax); it serves the conformance
-suite, which checks it against the Python rules, and whatever compiled code runs
-Rolit's rules in the future (playouts).
+:data:`~plies.games.rolit._rules.CORNER_BONUS` more). The rules of N players
+say the rest: ``to_move``, ``utilities`` (every player's payoff once the board is
+full) and ``evaluations`` (every player's evaluation). The port takes no task of the
+two-player kernel (``tasks`` is empty: its search and solver are negamax); the
+N-player searches and playouts use it, and the conformance suite checks it against
+the Python rules.
 
 The Python key is the four boards and the player (258 bits); the native key is a
 64-bit mix of them (splitmix64's finaliser after each word), as the Othello port's.
@@ -204,6 +205,42 @@ def evaluate(consts: Any, state: Any) -> float:
     return float(np.int64(popcount(mine)) + CORNER_BONUS * np.int64(popcount(mine & CORNERS)))
 
 
+@rule("to_move")
+def to_move(consts: Any, state: Any) -> Any:
+    """The player to move, 0 Red to 3 Blue."""
+    return state[PLAYER]
+
+
+@rule("utilities")
+def utilities(consts: Any, state: Any, values: Any) -> int:
+    """Once the board is full, 1 and every player's payoff in ``values`` (1 shared by
+    the players with the most discs, 0 for the others); else 0."""
+    if _occupied(state) != FULL:
+        return 0
+    most, winners = np.int64(-1), 0
+    for owner in range(PLAYERS):
+        count = np.int64(popcount(_U(state[owner])))
+        if count > most:
+            most, winners = count, 1
+        elif count == most:
+            winners += 1
+    for owner in range(PLAYERS):
+        mine = np.int64(popcount(_U(state[owner])))
+        values[owner] = 1.0 / winners if mine == most else 0.0
+    return 1
+
+
+@rule("evaluations")
+def evaluations(consts: Any, state: Any, values: Any) -> int:
+    """1 and every player's evaluation in ``values`` (the Python ``evaluations``)."""
+    for owner in range(PLAYERS):
+        mine = _U(state[owner])
+        values[owner] = float(
+            np.int64(popcount(mine)) + CORNER_BONUS * np.int64(popcount(mine & CORNERS))
+        )
+    return 1
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _mix(h: Any) -> Any:
     """splitmix64's finaliser: every input bit reaches every output bit."""
@@ -232,7 +269,12 @@ class RolitNative(NativeGame[RolitState, int]):
     terminal_value = terminal_value
     evaluate = evaluate
     key = key
-    #: The kernel's search and solver are two-player: Rolit takes neither.
+    to_move = to_move
+    utilities = utilities
+    evaluations = evaluations
+    players = PLAYERS
+    #: The kernel's search and solver are two-player: Rolit takes neither (its
+    #: N-player searches and playouts read ``to_move``, ``utilities`` and ``evaluations``).
     tasks = ()
 
     def __init__(self, game: Rolit) -> None:
