@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from plies.engine.native._kernel import legal_moves as call_legal_moves
     from plies.engine.native._kernel import play as call_play
     from plies.engine.native._kernel import play_move
+    from plies.engine.native._multi_kernel import search_depth as multi_search_depth
     from plies.engine.native._objload import CEntry, ObjectCacheMissing, ObjectLoadError
     from plies.engine.native._objload import cache_enabled as object_cache_enabled
     from plies.engine.native._objload import cache_path as object_cache_path
@@ -90,6 +91,7 @@ __all__ = [
     "int64_array",
     "load",
     "load_object_entries",
+    "multi_search_depth",
     "native_port",
     "native_port_problem",
     "numba_missing",
@@ -186,6 +188,7 @@ _LAZY = {
     "compiled": ("_runner", "compiled"),
     "load": ("_runner", "load"),
     "NativePlayouts": ("_playout", "NativePlayouts"),
+    "multi_search_depth": ("_multi_kernel", "search_depth"),
     # plies' object cache (no Numba: see _objload)
     "CEntry": ("_objload", "CEntry"),
     "ObjectCacheMissing": ("_objload", "ObjectCacheMissing"),
