@@ -520,6 +520,99 @@ class _BestReply(_Paranoid):
         return best
 
 
+# -- the native backend -----------------------------------------------------------------
+
+
+class _Native(_Search):
+    """Paranoid or max^n in the native kernel (:mod:`plies.engine.native`'s
+    ``multi_search_depth``): the same tree as the Python search without a table, one
+    kernel call an iteration; the line is read back and its players replayed here."""
+
+    def __init__(self, algorithm: str, port: Any, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        import numpy as np
+
+        from plies.engine.native import NODES, Runner
+
+        self.algorithm = algorithm
+        self.port = port
+        self.prepared = port.prepare(self.state)
+        self.runner = Runner(np.zeros(NODES + 8, np.int64), self.limits, options["stop"],
+                             options["progress"])  # fmt: skip
+        #: Leaves, cut-offs, first-move cut-offs and horizon leaves, all iterations.
+        self.counters = np.zeros(4, np.int64)
+
+    def root_value(self, depth: int) -> tuple[float, tuple[float, ...] | None]:
+        from plies.engine.native import multi_search_depth
+
+        runner, ctx = self.runner, self.ctx
+        counters = self.counters
+        horizon = int(counters[3])
+        try:
+            value, vector, line = multi_search_depth(
+                self.algorithm, self.port, self.prepared, self.player, depth, runner, counters
+            )
+        finally:
+            leaves, cutoffs, first_cutoffs, _ = (int(n) for n in counters)
+            ctx.nodes, ctx.leaves = runner.nodes, leaves
+            ctx.cutoffs, ctx.first_move_cutoffs = cutoffs, first_cutoffs
+        ctx.horizon_hits = int(counters[3]) - horizon
+        self.lines.at[0] = self.replayed(line)
+        return value, (tuple(float(v) for v in vector) if vector is not None else None)
+
+    def replayed(self, line: list[int]) -> list[tuple[int, Any]]:
+        """The line's move ids as (player, move) pairs of the Python game."""
+        game, state, pairs = self.game, self.state, []
+        for move_id in line:
+            move = self.port.decode_move(self.prepared, move_id)
+            pairs.append((game.to_move(state), move))
+            state = self.play(state, move)
+        return pairs
+
+    def iterations(self) -> Iterator[MultiResult]:
+        from plies.engine.native import KernelStopped
+
+        found = super().iterations()
+        while True:
+            try:
+                yield next(found)
+            except StopIteration:
+                return
+            except KernelStopped:
+                self.aborted = True
+                return
+
+
+def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str | None:
+    """Why ``algorithm`` cannot search ``game`` at ``state`` natively, or None."""
+    from plies.engine.native import has_port, native_port, numba_missing
+
+    if algorithm == "brs":
+        return "best-reply search has no native form (its passes need the game's with_turn)"
+    if not has_port(game):
+        return f"{game.name} has no native port"
+    missing = numba_missing()
+    if missing:
+        return missing
+    port = native_port(game)
+    if port is None or port.players < 3 or port.players != game.num_players:
+        return f"the native port of {game.name} has no rules of {game.num_players} players"
+    return port.problem(state)  # type: ignore[no-any-return]
+
+
+def _pick_backend(game: BaseGame[Any, Any], state: Any, algorithm: str, backend: Any) -> str:
+    """``"native"`` or ``"python"``: None picks native where the port has the N-player
+    rules and no table was asked for; ``"native"`` where it cannot run raises."""
+    if backend is not None:
+        need_choice(backend, "backend", ("python", "native"), error=SearchError)
+    if backend == "python":
+        return "python"
+    problem = _native_problem(game, state, algorithm)
+    if problem is not None and backend == "native":
+        raise SearchError(f"{algorithm}: no native search here: {problem}")
+    return "python" if problem is not None else "native"
+
+
 # -- the public functions ---------------------------------------------------------------
 
 
@@ -569,6 +662,7 @@ def maxn(
     use_table: bool = True,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> MultiResult:
     """Search ``state`` by max^n (Luckhardt and Irani): each player maximises its own
     score, ties to the leftmost child; the result's ``values`` are every player's.
@@ -578,10 +672,14 @@ def maxn(
     ``completed=False``. ``table`` reuses a :class:`TranspositionTable` (exact vectors
     at equal depth, see the module's notes), ``use_table=False`` searches without one.
     ``stop`` (an Event or a callable) ends the search; ``progress`` is called with the
-    node count every few hundred nodes. Bad arguments raise before any search.
+    node count every few hundred nodes. ``backend``: ``"native"`` (the port's compiled
+    rules: a game whose port has the N-player rules, searched without a table),
+    ``"python"``, or None: native where it can run and no ``table`` was given. Bad
+    arguments raise before any search.
     """
-    options = {"limits": limits, "table": table, "use_table": use_table}
-    return _prepared(game, state, "maxn", {**options, "stop": stop, "progress": progress}).run()
+    options: dict[str, Any] = {"limits": limits, "table": table, "use_table": use_table}
+    options |= {"stop": stop, "progress": progress, "backend": backend}
+    return _prepared(game, state, "maxn", options).run()
 
 
 def paranoid(
@@ -594,6 +692,7 @@ def paranoid(
     use_table: bool = True,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> MultiResult:
     """Search ``state`` by paranoid alpha-beta (Sturtevant and Korf): ``player`` (default:
     the one to move) maximises its score, every other player minimises it.
@@ -601,8 +700,14 @@ def paranoid(
     ``value`` is that player's score; the other options are those of :func:`maxn`
     (the table holds bounds, as a two-player alpha-beta's does).
     """
-    options = {"limits": limits, "table": table, "use_table": use_table, "player": player}
-    return _prepared(game, state, "paranoid", {**options, "stop": stop, "progress": progress}).run()
+    options: dict[str, Any] = {
+        "limits": limits,
+        "table": table,
+        "use_table": use_table,
+        "player": player,
+    }
+    options |= {"stop": stop, "progress": progress, "backend": backend}
+    return _prepared(game, state, "paranoid", options).run()
 
 
 def best_reply(
@@ -614,6 +719,7 @@ def best_reply(
     use_table: bool = True,
     stop: StopRequest | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str | None = None,
 ) -> MultiResult:
     """Search ``state`` by Best-Reply Search (Schadd and Winands): the player to move
     searches its own moves, and between two of them only the single best reply among
@@ -624,8 +730,9 @@ def best_reply(
     the player to move's score; the result's ``pv_players`` say who plays each move
     of the line. Options as for :func:`maxn`.
     """
-    options = {"limits": limits, "table": table, "use_table": use_table}
-    return _prepared(game, state, "brs", {**options, "stop": stop, "progress": progress}).run()
+    options: dict[str, Any] = {"limits": limits, "table": table, "use_table": use_table}
+    options |= {"stop": stop, "progress": progress, "backend": backend}
+    return _prepared(game, state, "brs", options).run()
 
 
 def multi_search(
@@ -659,7 +766,8 @@ def _prepared(
     """The search ``algorithm`` names, its arguments checked (nothing searched yet)."""
     need_choice(algorithm, "algorithm", MULTI_ALGORITHMS, error=SearchError)
     kind, takes_player = _SEARCHES[algorithm]
-    known = {"limits", "table", "use_table", "stop", "progress", *(("player",) * takes_player)}
+    known = {"limits", "table", "use_table", "stop", "progress", "backend"}
+    known |= {"player"} if takes_player else set()
     unknown = sorted(set(options) - known)
     if unknown:
         raise ArgumentTypeError(f"{algorithm} takes no option {unknown[0]!r}")
@@ -669,4 +777,17 @@ def _prepared(
         use_table=options.get("use_table", True), stop=stop, progress=progress,
         player=options.get("player"),
     )  # fmt: skip
+    backend = options.get("backend")
+    if options.get("table") is not None and backend is None:
+        backend = "python"  # a table given is searched with: the Python one
+    if _pick_backend(game, state, algorithm, backend) == "native":
+        port = _native_port(game)
+        return _Native(algorithm, port, game, state, player=root, limits=checked, table=None,
+                       stop=stop, progress=progress)  # fmt: skip
     return kind(game, state, player=root, limits=checked, table=used, stop=stop, progress=progress)
+
+
+def _native_port(game: BaseGame[Any, Any]) -> Any:
+    from plies.engine.native import native_port
+
+    return native_port(game)

@@ -1,0 +1,195 @@
+"""Paranoid and max^n for games of more than two players, over a port's N-player rules.
+
+The Python searches are :mod:`plies.engine._multi`'s; these are the same trees walked
+in compiled code, over the rules ``to_move``, ``utilities`` and ``evaluations`` of
+:mod:`plies.engine.native._protocol` (a port that sets ``players`` above two). They
+visit the same nodes in the same order as the Python searches run *without a table*
+(``use_table=False``), so value, best move, line and node count agree exactly:
+
+* paranoid: fail-soft alpha-beta for the root player, every other player minimising
+  its score; a terminal state is worth ``utility * WIN``, one at the horizon the root
+  player's evaluation; moves in the game's order (``order_moves`` when the port has it);
+* max^n: every player maximises its own component, ties to the leftmost child; the
+  vector of a node is written in ``vectors[ply]``.
+
+Not here: a transposition table (the searches run without one, and say so), and
+Best-Reply Search, whose merged MIN layer plays an opponent's move from the position
+with that opponent to move: the game's ``with_turn``, which the native protocol has no
+rule for (a port's state layout is its own).
+
+Each call searches one depth; :func:`search_depth` (Python) runs it under a
+:class:`~plies.engine.native.Runner` (node and time limits, stop requests) and reads
+the line back. Two compiled functions, cached on disk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from plies.engine.native._pointers import call, ptr
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP
+
+__all__ = ["MultiBuffers", "search_depth"]
+
+#: Indices into ``counters``: leaves, cut-offs, first-move cut-offs, horizon leaves.
+LEAVES, CUTOFFS, FIRST_CUTOFFS, HORIZON = 0, 1, 2, 3
+
+#: A win's score (the engine's ``WIN``): a payoff is ``utility * WIN``.
+_WIN = 1_000_000_000.0
+_INF = np.inf
+
+
+@njit(cache=True, nogil=True)
+def _leaf(rules: Any, consts: Any, state: Any, depth: int, values: Any, counters: Any) -> int:
+    """Score a terminal state (``values`` its payoffs times WIN; returns 1) or one at
+    the horizon (``values`` the evaluations; returns 2); else 0."""
+    over = call("utilities", rules[13], (ptr(consts), ptr(state), ptr(values)))
+    if over == 1:
+        counters[LEAVES] += 1
+        for i in range(values.size):
+            values[i] *= _WIN
+        return 1
+    if depth == 0:
+        counters[LEAVES] += 1
+        counters[HORIZON] += 1
+        call("evaluations", rules[14], (ptr(consts), ptr(state), ptr(values)))
+        return 2
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _stopped(control: Any) -> bool:
+    """Count a node; True when the node limit is reached or a stop was asked for."""
+    control[NODES] += 1
+    if control[STOP] != 0:
+        return True
+    if control[NODES] >= control[NODE_LIMIT]:
+        control[STOP] = 2
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def paranoid_node(
+    rules: Any, consts: Any, ordered: bool, root: int, ply: int, depth: int,
+    alpha: float, beta: float, states: Any, moves: Any, vectors: Any, lines: Any,
+    counters: Any, control: Any,
+) -> float:  # fmt: skip
+    """The root player's fail-soft score of ``states[ply]`` searched ``depth`` plies;
+    the best line below it in ``lines[ply]`` (its length first)."""
+    lines[ply, 0] = 0
+    if _stopped(control):
+        return 0.0
+    state, values = states[ply], vectors[ply]
+    if _leaf(rules, consts, state, depth, values, counters):
+        return values[root]
+    row = moves[ply]
+    count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
+    if ordered:
+        call("order_moves", rules[5], (ptr(consts), ptr(state), ptr(row), count))
+    mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
+    maximizing = mover == root
+    best = -_INF if maximizing else _INF
+    child = states[ply + 1]
+    for i in range(count):
+        call("play", rules[1], (ptr(consts), ptr(state), row[i], ptr(child)))
+        score = paranoid_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
+                              states, moves, vectors, lines, counters, control)  # fmt: skip
+        if control[STOP] != 0:
+            return 0.0
+        if (score > best) if maximizing else (score < best):
+            best = score
+            _extend(lines, ply, row[i])
+            if maximizing:
+                alpha = max(alpha, score)
+            else:
+                beta = min(beta, score)
+            if alpha >= beta:
+                counters[CUTOFFS] += 1
+                counters[FIRST_CUTOFFS] += i == 0
+                break
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _extend(lines: Any, ply: int, move: int) -> None:
+    """``move`` heads the line at ``ply``, the line below it after."""
+    below = lines[ply + 1, 0]
+    lines[ply, 1] = move
+    for j in range(below):
+        lines[ply, 2 + j] = lines[ply + 1, 1 + j]
+    lines[ply, 0] = below + 1
+
+
+@njit(cache=True, nogil=True)
+def maxn_node(
+    rules: Any, consts: Any, ply: int, depth: int, states: Any, moves: Any, vectors: Any,
+    lines: Any, counters: Any, control: Any,
+) -> None:  # fmt: skip
+    """The max^n vector of ``states[ply]`` searched ``depth`` plies, in
+    ``vectors[ply]`` (ties to the leftmost child); the line in ``lines[ply]``."""
+    lines[ply, 0] = 0
+    if _stopped(control):
+        return
+    state, values = states[ply], vectors[ply]
+    if _leaf(rules, consts, state, depth, values, counters):
+        return
+    row = moves[ply]
+    count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
+    mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
+    child, below = states[ply + 1], vectors[ply + 1]
+    for i in range(count):
+        call("play", rules[1], (ptr(consts), ptr(state), row[i], ptr(child)))
+        maxn_node(rules, consts, ply + 1, depth - 1, states, moves, vectors, lines, counters,
+                  control)  # fmt: skip
+        if control[STOP] != 0:
+            return
+        if i == 0 or below[mover] > values[mover]:
+            values[:] = below
+            _extend(lines, ply, row[i])
+
+
+class MultiBuffers:
+    """The arrays one N-player search walks in: a state, a move list, a vector and a
+    line per ply, and the counters."""
+
+    def __init__(self, prepared: Any, players: int, depth: int) -> None:
+        plies = depth + 2
+        self.states = np.zeros((plies, prepared.state.size), np.int64)
+        self.moves = np.zeros((plies, max(prepared.max_moves, 1)), np.int64)
+        self.vectors = np.zeros((plies, players), np.float64)
+        self.lines = np.zeros((plies, plies + 1), np.int64)
+        self.counters = np.zeros(4, np.int64)
+        self.states[0] = prepared.state
+
+
+def search_depth(
+    algorithm: str, port: Any, prepared: Any, root: int, depth: int, runner: Any, counters: Any
+) -> tuple[float, Any, list[int]]:
+    """One iteration of ``algorithm`` (``"paranoid"`` or ``"maxn"``) ``depth`` plies
+    deep from ``prepared``, under ``runner`` (raises
+    :class:`~plies.engine.native.KernelStopped` when a limit stops it): the root
+    player's score, the vector (max^n; else None) and the line as move ids. The
+    counters (leaves, cut-offs, first-move cut-offs, horizon leaves) are added to
+    ``counters``."""
+    buffers = MultiBuffers(prepared, port.players, depth)
+    rules, consts = port.rules(), prepared.consts
+    b = buffers
+    if algorithm == "paranoid":
+        ordered = port.hooks()[0]
+        value = runner.run(
+            paranoid_node, rules, consts, ordered, root, 0, depth, -_INF, _INF,
+            b.states, b.moves, b.vectors, b.lines, b.counters, runner.control,
+        )  # fmt: skip
+        vector = None
+    else:
+        runner.run(maxn_node, rules, consts, 0, depth, b.states, b.moves, b.vectors, b.lines,
+                   b.counters, runner.control)  # fmt: skip
+        vector = b.vectors[0].copy()
+        value = float(vector[root])
+    counters += b.counters
+    length = int(b.lines[0, 0])
+    return float(value), vector, [int(m) for m in b.lines[0, 1 : 1 + length]]
