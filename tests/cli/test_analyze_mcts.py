@@ -79,8 +79,8 @@ def test_native_playouts_repeat_by_seed(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize(
-    ("game", "says"), [("pig", "without chance only"), ("rolit", "two-player games only")]
-)
+    ("game", "says"), [("pig", "without chance only")]
+)  # (Rolit's playouts run natively since its port has the N-player rules)
 def test_native_playouts_where_they_cannot_run_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], game: str, says: str
 ) -> None:

@@ -610,6 +610,10 @@ class _VectorSearch(_Search):
 
     def simulate(self, state: Any, count: int) -> Any:
         """The mean payoff vector of ``count`` playouts from ``state``."""
+        if self.native is not None:
+            sums, nodes = self.native.run_vector(state, count)
+            self.nodes += nodes
+            return [total / count for total in sums]
         totals = [0.0] * self.players
         for _ in range(count):
             for player, utility in enumerate(self.playout(state)):
@@ -680,17 +684,24 @@ def _check_limits(limits: Limits, iterations: int | None) -> None:
 
 def native_problem(game: BaseGame[Any, Any], state: Any = None) -> str | None:
     """Why MCTS cannot play ``game``'s playouts (at ``state``, if given) in the native
-    kernel, or None: it needs two players, no chance, a native port and Numba."""
-    if game.num_players != 2:
-        return (
-            "mcts plays native playouts in two-player games only "
-            f"({game.name} has {game.num_players} players)"
-        )
+    kernel, or None: it needs no chance, a native port and Numba, and for more than
+    two players a port with their rules (``players``, ``to_move``, ``utilities``)."""
     if game.has_chance:
         return f"mcts plays native playouts in games without chance only ({game.name} has chance)"
     if not has_port(game):
         return f"{game.name} has no native port"
-    return numba_missing() or native_port_problem(game, state, "search")
+    if game.num_players == 2:
+        return numba_missing() or native_port_problem(game, state, "search")
+    missing = numba_missing()
+    if missing:
+        return missing
+    port = native_port(game)
+    if port is None or port.players != game.num_players:
+        return (
+            f"mcts: the native port of {game.name} has no rules of "
+            f"{game.num_players} players (to_move, utilities)"
+        )
+    return port.problem(state)  # type: ignore[no-any-return]
 
 
 def _is_large(iterations: int | None, limits: Limits) -> bool:
@@ -747,15 +758,19 @@ def _start_native(search: _Search, game: BaseGame[Any, Any], state: Any) -> None
     """Set up and load ``search``'s kernel playouts (before the clock starts)."""
     from plies.engine.native import NativePlayouts
 
+    vector = isinstance(search, _VectorSearch)
     search.native = NativePlayouts(
         native_port(game),
         state,
         policy=search.options.playout,
         cutoff=search.options.cutoff,
         spread=search.spread,
-        scale=search.scale,
+        # N players: an evaluation squashed into the utility range, middle + half * tanh
+        scale=((search.high - search.low) or 1.0) / 2 if vector else search.scale,
         seed=search.options.seed,
     )
+    if vector:
+        search.native.middle = (search.high + search.low) / 2
     search.native.load()
 
 

@@ -31,7 +31,7 @@ from numba import njit
 
 from plies.engine.native._kernel import evaluate, legal_moves, order_hint, play, winning
 from plies.engine.native._kernel import terminal_value as terminal_rule
-from plies.engine.native._pointers import ptr
+from plies.engine.native._pointers import call, ptr
 from plies.engine.native._runner import compiled
 from plies.errors import SearchError
 
@@ -47,6 +47,7 @@ __all__ = [
     "NativePlayouts",
     "PlayoutOverrun",
     "playouts",
+    "vector_playouts",
 ]
 
 #: Playout policies (the Python search's ``"random"``, ``"guided"``, ``"evaluate"``).
@@ -174,6 +175,60 @@ def playouts(  # noqa: PLR0917
     return sign * total
 
 
+@njit(cache=True, nogil=True)
+def vector_playouts(  # noqa: PLR0917
+    rules: Any,
+    consts: Any,
+    start: Any,
+    count: int,
+    policy: int,
+    cutoff: int,
+    spread: float,
+    middle: float,
+    half: float,
+    max_plies: int,
+    rng: Any,
+    states: Any,
+    moves: Any,
+    values: Any,
+    totals: Any,
+    control: Any,
+) -> None:
+    """``count`` playouts from ``start`` in a game of ``totals.size`` players (a port
+    with the rules ``utilities`` and ``evaluations``): each player's utilities summed
+    into ``totals`` (an ``EVALUATE`` playout scores each player's evaluation at the
+    cut-off, ``middle + half * tanh(evaluation / spread)``, as the Python search does);
+    ``values`` is a row of one float a player. Stops at the first overrun."""
+    constants: Any = ptr(consts)  # type: ignore[call-arg]
+    out: Any = ptr(moves)
+    scores: Any = ptr(values)
+    for _ in range(count):
+        states[0, :] = start
+        state: Any = ptr(states[0])
+        child: Any = ptr(states[1])
+        ended = False
+        for ply in range(max_plies + 1):
+            if call("utilities", rules[13], (constants, state, scores)) == 1:
+                ended = True
+                break
+            if policy == EVALUATE and ply >= cutoff:
+                call("evaluations", rules[14], (constants, state, scores))
+                for i in range(totals.size):
+                    values[i] = middle + half * math.tanh(values[i] / spread)
+                ended = True
+                break
+            found = legal_moves(rules, constants, state, out)
+            control[NODES] += 1
+            move = choose(rules, constants, state, out, found, policy, rng)
+            play(rules, constants, state, move, child)
+            state, child = child, state
+        if not ended:
+            control[OVERRUN] = 1
+            return
+        for i in range(totals.size):
+            totals[i] += values[i]
+
+
 class NativePlayouts:
     """The playouts of one MCTS run on ``game``'s native port, from any state of a line
     from ``root`` (the port's constants and buffer sizes are made for ``root``'s game):
@@ -205,18 +260,28 @@ class NativePlayouts:
         self.cutoff = cutoff
         self.spread = float(spread)
         self.scale = float(scale)
+        #: The middle of the utility range (N-player ``"evaluate"`` playouts).
+        self.middle = 0.0
         self.max_plies = int(prepared.max_plies)
         self.kernel = playouts
+        #: Players of a game of more than two (then :meth:`run_vector` plays), else 2.
+        self.players = int(port.players)
+        self.values = np.zeros(max(self.players, 2), np.float64)
+        self.vector_kernel = vector_playouts
 
     def load(self) -> None:
         """Load the compiled kernel (from Numba's cache, or compiling it on a machine's
         first run) with one playout of the root, the generator's state kept: done
         before the search's clock starts, so its time counts no loading."""
         saved = self.rng.copy()
-        self.run(self.prepared.state, 1.0, 1, encoded=True)
+        if self.players > 2:
+            self.run_vector(self.prepared.state, 1, encoded=True)
+            self.vector_kernel = compiled(vector_playouts)
+        else:
+            self.run(self.prepared.state, 1.0, 1, encoded=True)
+            self.kernel = compiled(playouts)
         self.rng[:] = saved
         self.control[:] = 0
-        self.kernel = compiled(playouts)
 
     def run(
         self, state: Any, sign: float, count: int, *, encoded: bool = False
@@ -234,6 +299,27 @@ class NativePlayouts:
         nodes = int(control[NODES])
         control[NODES] = 0
         return total, nodes
+
+    def run_vector(
+        self, state: Any, count: int, *, encoded: bool = False
+    ) -> tuple[list[float], int]:
+        """``(each player's summed utility, plies played)`` of ``count`` playouts from
+        ``state`` of a game of more than two players. An ``"evaluate"`` playout's
+        squashing is ``middle + half * tanh``: :attr:`scale` is ``half`` and
+        :attr:`middle` the utility range's middle (set by the search)."""
+        start = state if encoded else self.encode(self.prepared, state)
+        control = self.control
+        totals = np.zeros(self.players, np.float64)
+        self.vector_kernel(
+            self.rules, self.consts, start, count, self.policy, self.cutoff, self.spread,
+            self.middle, self.scale, self.max_plies, self.rng, self.states, self.moves,
+            self.values, totals, control,
+        )  # fmt: skip
+        if control[OVERRUN]:
+            raise PlayoutOverrun(self.max_plies)
+        nodes = int(control[NODES])
+        control[NODES] = 0
+        return [float(total) for total in totals], nodes
 
 
 class PlayoutOverrun(SearchError):
