@@ -55,6 +55,7 @@ __all__ = [
     "MULTI_ALGORITHMS",
     "MultiResult",
     "best_reply",
+    "choose_multi_backend",
     "format_multi_value",
     "iterate_multi",
     "maxn",
@@ -588,7 +589,10 @@ def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str
     from plies.engine.native import has_port, native_port, numba_missing
 
     if algorithm == "brs":
-        return "best-reply search has no native form (its passes need the game's with_turn)"
+        return (
+            "brs runs in Python only (best-reply search's passes need the game's with_turn, "
+            "which the native rules lack)"
+        )
     if not has_port(game):
         return f"{game.name} has no native port"
     missing = numba_missing()
@@ -598,6 +602,17 @@ def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str
     if port is None or port.players < 3 or port.players != game.num_players:
         return f"the native port of {game.name} has no rules of {game.num_players} players"
     return port.problem(state)  # type: ignore[no-any-return]
+
+
+def choose_multi_backend(
+    game: BaseGame[Any, Any], algorithm: str, backend: str | None = None, state: Any = None
+) -> str:
+    """The backend (``"native"`` or ``"python"``) :func:`multi_search` runs
+    ``algorithm`` on for ``game`` (at ``state``, if given) without a table: None picks
+    native where the port has the N-player rules; ``"native"`` where it cannot run
+    raises :class:`SearchError` saying why."""
+    need_choice(algorithm, "algorithm", MULTI_ALGORITHMS, error=SearchError)
+    return _pick_backend(game, state, algorithm, backend)
 
 
 def _pick_backend(game: BaseGame[Any, Any], state: Any, algorithm: str, backend: Any) -> str:

@@ -46,6 +46,7 @@ from plies.engine import (
     StopRequest,
     TranspositionTable,
     choose_backend,
+    choose_multi_backend,
     iterate,
     iterate_multi,
     mcts,
@@ -149,12 +150,14 @@ class SearchOptions:
             raise SearchError(
                 f"{self.algorithm} breaks ties by the game's move order: it takes no seed"
             )
-        if self.backend == "native":
-            raise SearchError(f"{self.algorithm} runs in Python only: give backend python or none")
+        if self.algorithm == "brs" and self.backend == "native":
+            raise SearchError("brs runs in Python only: give backend python or none")
 
     def multi_options(self) -> dict[str, Any]:
-        """The keywords :func:`plies.engine.multi_search` takes from these options."""
-        return {"algorithm": self.algorithm, "limits": self.limits}
+        """The keywords :func:`plies.engine.multi_search` takes from these options
+        (``backend``: maxn and paranoid run natively where the port has the N-player
+        rules; BRS, in Python only, refuses ``native`` with the reason)."""
+        return {"algorithm": self.algorithm, "limits": self.limits, "backend": self.backend}
 
     def mcts_options(self) -> MctsOptions:
         """The options of :func:`plies.engine.mcts` these options ask for."""
@@ -365,9 +368,7 @@ def check_backend(
             raise SearchError(problem)
         return backend or "python"
     if algorithm in MULTI_ALGORITHMS:
-        if backend == "native":
-            raise SearchError(f"{algorithm} runs in Python only: give backend python or none")
-        return "python"
+        return choose_multi_backend(game, algorithm, backend, state)
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
 

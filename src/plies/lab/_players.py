@@ -5,10 +5,11 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
   ``expectiminimax``) with ``depth``, ``nodes`` and ``time`` (seconds), as the game
   room's engine plays (:func:`plies.lab.engine_move`);
 * ``mcts`` with ``time``, ``nodes`` or ``iterations``, seeded by the match;
-* for these two, ``backend=native`` or ``backend=python`` too: where the search (or
-  MCTS's playouts) runs, as ``plies analyze --backend`` says (default: native where it
-  runs; for MCTS, native only for runs of a second or 10,000 iterations and more, so a
-  fast match between MCTS and alpha-beta names it: ``mcts:time=0.05,backend=native``);
+* for these two and ``maxn``, ``paranoid``, ``brs``, ``backend=native`` or
+  ``backend=python`` too: where the search (or MCTS's playouts) runs, as
+  ``plies analyze --backend`` says (default: native where it runs; for MCTS, native
+  only for runs of a second or 10,000 iterations and more, so a fast match between
+  MCTS and alpha-beta names it: ``mcts:time=0.05,backend=native``);
 * ``random``: a legal move drawn by the match's seed;
 * ``uci:COMMAND[:NAME=VALUE,...]``, chess only: any UCI engine run as ``COMMAND``
   (split as a shell would, without one), driven by python-chess's
@@ -158,7 +159,7 @@ def parse_player(text: str) -> PlayerSpec:
         )
     limits: dict[str, Any] = {}
     for key, value in _pairs(spec, rest) if rest else []:
-        if key == "backend" and algorithm in (*SEARCH_ALGORITHMS, "mcts"):
+        if key == "backend" and algorithm in (*SEARCH_ALGORITHMS, "mcts", *NPLAYER_ALGORITHMS):
             if value not in BACKENDS:
                 raise MatchError(
                     f"player {spec!r}: backend is {' or '.join(BACKENDS)}, not {value!r}"
@@ -253,7 +254,9 @@ class Mover:
         legal move (not one depth finished within the limits)."""
         spec = self.spec
         limits = Limits(depth=spec.depth, nodes=spec.nodes, time=spec.time)
-        found = multi_search(room.game, room.state, algorithm=spec.algorithm, limits=limits)
+        found = multi_search(
+            room.game, room.state, algorithm=spec.algorithm, limits=limits, backend=spec.backend
+        )
         if found.best_move is None:
             return room.game.legal_moves(room.state)[0]
         return found.best_move
