@@ -35,11 +35,17 @@ docs/openspiel.md).
 
 **Warm-up and time.** Before the matches, each algorithm plays a short self-play match
 of each game (one ply a seat) through the same harness in this process, twice: the
-first pays for the imports, the game's tables and the first searches (max^n, paranoid
-and BRS run in Python: there is no kernel to load), the second is timed, and its wall
-time per ply, harness included, is printed: what each algorithm really took per move.
+first pays for the imports, the game's tables and the first searches (and, with
+``--backend native``, the kernel's load), the second is timed, and its wall time per
+ply, harness included, is printed: what each algorithm really took per move.
 With ``--workers N`` the games run on a local Dask cluster (see
 :func:`plies.cluster.run_lines`), each line-up's match on its own.
+
+**Backends.** ``--backend native`` plays max^n and paranoid in the native kernel
+(:mod:`plies.engine.native._multi_kernel`, no table); BRS stays in Python (its passes
+need ``with_turn``, which the native rules lack). ``--speed`` prints instead the
+nodes per second of max^n (depth 3) and paranoid (depth 4), without a table, Python
+against native on four random positions of each game, warmed, interleaved, best of 3.
 
 Run: ``.venv/bin/python benchmarks/multiplayer.py`` (a few minutes on 2 cores);
 ``--full`` for the real measurement (``--games 800 --time 0.25 --workers 2``: about
@@ -188,9 +194,66 @@ class Pairing:
         return "no difference shown"
 
 
+#: Where max^n and paranoid search (``--backend``); BRS runs in Python either way (its
+#: passes need the game's ``with_turn``, which the native rules lack).
+BACKEND = {"value": "python"}
+
+
 def spec(algorithm: str, seconds: float) -> str:
     """The harness's player spec of ``algorithm`` at ``seconds`` a move."""
-    return f"{algorithm}:time={seconds:g}"
+    backend = "python" if algorithm == "brs" else BACKEND["value"]
+    return f"{algorithm}:time={seconds:g},backend={backend}"
+
+
+#: ``--speed``: the positions (random plies from the start, a seed each) and depths.
+SPEED_POSITIONS = 4
+SPEED_DEPTHS = {"maxn": 3, "paranoid": 4}
+
+
+def node_rates(game_spec: str, repeat: int = 3) -> dict[tuple[str, str], float]:
+    """Nodes per second of max^n and paranoid (no table) on ``game_spec``, Python and
+    native, at the depths of :data:`SPEED_DEPTHS` from :data:`SPEED_POSITIONS` random
+    positions; every search run once untimed first (Numba's load), then interleaved
+    (Python, native, ...) ``repeat`` times, the best kept."""
+    import random
+
+    from plies.engine import Limits, multi_search
+
+    game = parse_game_spec(game_spec)
+    rng = random.Random(1)
+    states = []
+    for _ in range(SPEED_POSITIONS):
+        state = game.initial_state()
+        for _ in range(rng.randrange(4, 16)):
+            state = game.play(state, rng.choice(list(game.legal_moves(state))))
+        states.append(state)
+    best: dict[tuple[str, str], float] = {}
+    for algorithm, depth in SPEED_DEPTHS.items():
+        for run in range(repeat + 1):
+            for backend in ("python", "native"):
+                nodes, seconds = 0, 0.0
+                for state in states:
+                    found = multi_search(game, state, algorithm=algorithm, backend=backend,
+                                         limits=Limits(depth=depth), use_table=False)  # fmt: skip
+                    nodes += found.stats.nodes
+                    seconds += found.stats.time
+                if run:  # the first run loads the kernel
+                    rate = nodes / seconds
+                    best[algorithm, backend] = max(best.get((algorithm, backend), 0.0), rate)
+    return best
+
+
+def print_speed(specs: dict[str, str], names: Sequence[str]) -> None:
+    """``--speed``: the node rates of each game, native against Python."""
+    print(f"{'game':<28} {'search':<9} {'Python nodes/s':>14} {'native nodes/s':>14} {'ratio':>6}")
+    for name in names:
+        rates = node_rates(specs[name])
+        for algorithm in SPEED_DEPTHS:
+            python, native = rates[algorithm, "python"], rates[algorithm, "native"]
+            print(
+                f"{specs[name]:<28} {algorithm:<9} {python:>14,.0f} {native:>14,.0f} "
+                f"{native / python:>5.0f}x"
+            )
 
 
 def play_pairing(
@@ -254,6 +317,17 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--chinese-checkers", default=GAMES["chinese-checkers"], help="the Chinese Checkers spec"
     )
     parser.add_argument("--full", action="store_true", help=f"the real measurement: {FULL}")
+    parser.add_argument(
+        "--backend",
+        choices=("python", "native"),
+        default="python",
+        help="where max^n and paranoid search in the matches (BRS: Python always)",
+    )
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="only the nodes/s of max^n and paranoid, native against Python, then exit",
+    )
     args = parser.parse_args(argv)
     preset = FULL if args.full else {"games": 1, "time": 0.05, "workers": None}
     for key, value in preset.items():
@@ -273,10 +347,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     specs = {"rolit": "rolit", "chinese-checkers": args.chinese_checkers}
     names = [args.only] if args.only else list(GAMES)
     print("command:", shlex.join([sys.executable, *sys.argv]))
+    if args.speed:
+        print_speed(specs, names)
+        return
+    BACKEND["value"] = args.backend
     print(
         f"settings: time {args.time:g} s a move for every player, games per pairing "
         f"{args.games} (rounded up to whole cycles), seed {args.seed}, workers {args.workers}, "
-        f"scheduler {args.scheduler}"
+        f"scheduler {args.scheduler}, max^n and paranoid on {args.backend}"
     )
     print(f"paper: {PAPER_SOURCE}")
     for name in names:
