@@ -7,7 +7,8 @@ runs of ``--seconds`` each (the machine's speed varies: compare figures of one r
 Part 2, native playouts: playouts per second of MCTS with playouts in the native
 kernel (``backend="native"``, 32 a leaf) against Python's (one
 a leaf), from the start of Connect Four, Othello, the 7 x 7 m,n,k game with k = 4, and the
-four-player Rolit and three-player Chinese Checkers (max^n backups, a payoff vector a playout),
+four-player Rolit and three-player Chinese Checkers (73 holes; max^n backups, a payoff vector
+a playout),
 searches of ``--seconds`` interleaved (Python, native, Python, ...), best of ``--repeat``
 each, the kernel loaded before (its load time, from Numba's cache or compiling on a
 machine's first run, printed apart).
@@ -39,7 +40,7 @@ from plies.game import BaseGame
 from plies.games import get_game, parse_game_spec
 
 SPEED_GAMES = ("tictactoe", "connect4", "othello")
-NATIVE_GAMES = ("connect4", "othello", "mnk:m=7,n=7,k=4", "rolit", "chinese-checkers")
+NATIVE_GAMES = ("connect4", "othello", "mnk:m=7,n=7,k=4", "rolit", "chinese-checkers:players=3")
 
 
 def speed(name: str, seconds: float, repeat: int) -> tuple[float, float]:

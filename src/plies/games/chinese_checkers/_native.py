@@ -14,11 +14,12 @@ for a pass; ``move_space`` is ``H * H + 1``.
 and each player's distance table (``H`` a player). Offsets are module constants.
 
 **Rules.** ``legal_moves`` lists the moves in the Python order (origins ascending,
-destinations ascending): for each of the mover's pieces it marks the holes a step
-reaches and the holes a chain of jumps reaches (a depth-first walk), then reads the
-marks in hole order. The marks and the walk's stack live in ``out`` past the last
-possible move (``2H`` cells from the *scratch offset*, ``pieces * (H - 1) + 1``),
-which is why :class:`Prepared`'s ``max_moves`` is that offset plus ``2H``: a rule
+destinations ascending): for each of the mover's pieces it lists the holes a step
+reaches and the holes a chain of jumps reaches (a depth-first walk, each hole marked
+once), then sorts that short list. The marks, the walk's stack and the list live in
+``out`` past the last possible move (``3H`` cells from the *scratch offset*,
+``pieces * (H - 1) + 1``), which is why :class:`Prepared`'s ``max_moves`` is that
+offset plus ``3H``: a rule
 cannot allocate. ``terminal_value``, ``evaluate`` and ``order_moves`` are the Python
 rules, term for term. ``key`` mixes the ply and every occupied hole with its owner
 (splitmix64's finaliser): distinct positions share a key with a chance near
@@ -92,19 +93,23 @@ def _is_over(consts: Any, state: Any) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _mark_destinations(consts: Any, state: Any, origin: int, out: Any) -> None:
-    """Mark each hole a piece on ``origin`` reaches in ``out[scratch + hole]``: bit 2
-    by a step, bit 1 by jumps (the origin itself is marked 1 and no destination); the
-    walk's stack is ``out[scratch + H:]``."""
+def _destinations(consts: Any, state: Any, origin: int, out: Any) -> int:
+    """The holes a piece on ``origin`` reaches, ascending, in ``out[scratch + 2H:]``;
+    returns how many. A hole reached is marked ``stamp * 4 + bits`` in
+    ``out[scratch + hole]`` (bit 2 by a step, bit 1 by jumps; the stamp is
+    ``origin + 1``, so the marks of the origins before need no clearing; the origin is
+    marked 1 and is no destination); the walk's stack is ``out[scratch + H:]``."""
     holes, marks = consts[HOLES], consts[SCRATCH]
-    stack = marks + holes
-    for hole in range(holes):
-        out[marks + hole] = 0
-    out[marks + origin] = 1
+    stack, found = marks + holes, marks + 2 * holes
+    stamp = (origin + 1) * 4
+    out[marks + origin] = stamp + 1
+    count = 0
     for d in range(6):
         neighbour = consts[LINKS + 12 * origin + 2 * d]
         if neighbour >= 0 and state[CELLS + neighbour] == 0:
-            out[marks + neighbour] = 2
+            out[marks + neighbour] = stamp + 2
+            out[found + count] = neighbour
+            count += 1
     top = 1
     out[stack] = origin
     while top > 0:
@@ -115,11 +120,27 @@ def _mark_destinations(consts: Any, state: Any, origin: int, out: Any) -> None:
             landing = consts[LINKS + 12 * here + 2 * d + 1]
             if landing < 0 or over == origin or state[CELLS + over] == 0:
                 continue
-            if out[marks + landing] & 1 or (state[CELLS + landing] != 0 and landing != origin):
+            mark = out[marks + landing]
+            if mark - mark % 4 == stamp and mark & 1:
                 continue
-            out[marks + landing] |= 1
+            if state[CELLS + landing] != 0 and landing != origin:
+                continue
+            if mark - mark % 4 == stamp:  # a step's hole, listed already
+                out[marks + landing] = mark | 1
+            else:
+                out[marks + landing] = stamp + 1
+                out[found + count] = landing
+                count += 1
             out[stack + top] = landing
             top += 1
+    for i in range(1, count):  # ascending: an insertion sort of a few holes
+        hole = out[found + i]
+        j = i
+        while j > 0 and out[found + j - 1] > hole:
+            out[found + j] = out[found + j - 1]
+            j -= 1
+        out[found + j] = hole
+    return count
 
 
 @rule("legal_moves")
@@ -129,16 +150,18 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
     if _is_over(consts, state):
         return 0
     holes, marks = consts[HOLES], consts[SCRATCH]
+    found = marks + 2 * holes
+    for hole in range(holes):
+        out[marks + hole] = 0
     mover = state[TURN] + 1
     count = 0
     for origin in range(holes):
         if state[CELLS + origin] != mover:
             continue
-        _mark_destinations(consts, state, origin, out)
-        for hole in range(holes):
-            if out[marks + hole] and hole != origin:
-                out[count] = origin * holes + hole
-                count += 1
+        reached = _destinations(consts, state, origin, out)
+        for i in range(reached):
+            out[count] = origin * holes + out[found + i]
+            count += 1
     if count == 0:
         out[0] = holes * holes
         return 1
@@ -318,9 +341,9 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
         return None
 
     def prepare(self, state: ChineseCheckersState) -> Prepared:
-        """The game's constants; moves: the scratch offset plus ``2H``; plies: those
+        """The game's constants; moves: the scratch offset plus ``3H``; plies: those
         left before the draw, and one spare."""
-        prepared = Prepared(self.consts, None, max_moves=self.scratch + 2 * self.holes,
+        prepared = Prepared(self.consts, None, max_moves=self.scratch + 3 * self.holes,
                             max_plies=self.game.ply_limit - state.ply + 1,
                             move_space=self.holes * self.holes + 1)  # fmt: skip
         prepared.state = self.encode(prepared, state)
