@@ -243,7 +243,10 @@ def _drawn(
     slug = re.sub(r"[^a-z0-9]+", "-", case.name.lower()).strip("-")[:40] or "test"
     path = folder / f"{k:02d}-{slug}.svg"
     try:
-        svg = compare_svg(reference(case.tree, algorithm, strict=strict), list(marked.leaves))
+        # The drawing kept for the report (pictures), else drawn now.
+        svg = marked.picture or compare_svg(
+            reference(case.tree, algorithm, strict=strict), list(marked.leaves)
+        )
         path.write_text(svg, encoding="utf-8")
     except PliesError as exc:
         return replace(marked, output=f"{marked.output}\nNo drawing: {exc}")

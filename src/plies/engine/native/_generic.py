@@ -65,7 +65,8 @@ class _Work:
     ) -> None:
         self.rules = port.rules()
         self.consts = prepared.consts
-        if port.pruning_hooks()[1]:
+        has_null, has_extension, has_quiet = port.pruning_hooks()
+        if has_extension:
             # Extensions (of at most a ply a node, up to twice the depth) can make a
             # line of three times the depth before the horizon.
             plies *= 3
@@ -85,7 +86,6 @@ class _Work:
         self.control[kernel.HAS_WIN] = has_win
         self.control[kernel.HAS_FORCED] = has_forced
         self.control[kernel.HAS_QUIESCENCE] = port.has_quiescence()
-        has_null, has_extension, has_quiet = port.pruning_hooks()
         self.control[kernel.HAS_NULL] = has_null
         self.control[kernel.HAS_EXTENSION] = has_extension
         self.control[kernel.HAS_QUIET] = has_quiet

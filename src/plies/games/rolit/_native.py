@@ -181,12 +181,10 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     child[PLAYER] = (player + 1) % PLAYERS
 
 
-@rule("terminal_value")
-def terminal_value(consts: Any, state: Any) -> float:
-    """The payoff of the player to move once the board is full (its share of the
-    win: 1 shared by the players with the most discs), else NaN."""
-    if _occupied(state) != FULL:
-        return np.nan
+@njit(cache=True, nogil=True, inline="always")
+def _most_discs(state: Any) -> Any:
+    """The most discs a player has, and how many players have that many (the winners,
+    who share the payoff of 1)."""
     most, winners = np.int64(-1), 0
     for owner in range(PLAYERS):
         count = np.int64(popcount(_U(state[owner])))
@@ -194,6 +192,16 @@ def terminal_value(consts: Any, state: Any) -> float:
             most, winners = count, 1
         elif count == most:
             winners += 1
+    return most, winners
+
+
+@rule("terminal_value")
+def terminal_value(consts: Any, state: Any) -> float:
+    """The payoff of the player to move once the board is full (its share of the
+    win: 1 shared by the players with the most discs), else NaN."""
+    if _occupied(state) != FULL:
+        return np.nan
+    most, winners = _most_discs(state)
     mine = np.int64(popcount(_U(state[state[PLAYER]])))
     return 1.0 / winners if mine == most else 0.0
 
@@ -217,13 +225,7 @@ def utilities(consts: Any, state: Any, values: Any) -> int:
     the players with the most discs, 0 for the others); else 0."""
     if _occupied(state) != FULL:
         return 0
-    most, winners = np.int64(-1), 0
-    for owner in range(PLAYERS):
-        count = np.int64(popcount(_U(state[owner])))
-        if count > most:
-            most, winners = count, 1
-        elif count == most:
-            winners += 1
+    most, winners = _most_discs(state)
     for owner in range(PLAYERS):
         mine = np.int64(popcount(_U(state[owner])))
         values[owner] = 1.0 / winners if mine == most else 0.0
