@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from plies._arguments import check_memory, need_int
+from plies._arguments import check_memory, need_bool, need_int
 from plies.errors import LimitError
 
 __all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
@@ -49,14 +49,19 @@ class NativeTable:
     """A fixed-size table for the native solver: ``entries`` rounded up to a prime
     (at least 3, so that it is odd). Reuse one between solves of one game; it is not
     for two solves at the same time. :attr:`nbytes` is the memory it takes once used.
+    A ``deep`` table serves a search any entry searched at least as deep as it needs,
+    from earlier iterations and searches too (as
+    :class:`~plies.engine._table.TranspositionTable` says).
     """
 
-    def __init__(self, entries: int = DEFAULT_ENTRIES) -> None:
+    def __init__(self, entries: int = DEFAULT_ENTRIES, *, deep: bool = False) -> None:
         need_int(entries, "a native table's entries", minimum=3, error=LimitError)
         # Before the prime is looked for (trial division up to its square root: 46 s
         # of CPU for 10**18 entries) and before anything is allocated.
         _check_fits(entries * LEAST_ENTRY_BYTES, entries)
         self.size = next_prime(entries)
+        #: Whether a search cuts on entries of earlier iterations and searches.
+        self.deep = need_bool(deep, "deep")
         self.keys: Any = None
         self.values: Any = None
         self.control: Any = None
