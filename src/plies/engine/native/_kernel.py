@@ -40,24 +40,39 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from plies.engine.native._control import (
+    BEST,
+    CUTOFFS,
+    DEPTH_TAG,
+    FIRST_CUTOFFS,
+    HAS_EXTENSION,
+    HAS_FORCED,
+    HAS_NULL,
+    HAS_ORDER,
+    HAS_QUIESCENCE,
+    HAS_QUIET,
+    HAS_WIN,
+    HITS,
+    HORIZON,
+    LEAVES,
+    MOVER_WINS,
+    NODE_LIMIT,
+    NODES,
+    ORDERING,
+    PROBES,
+    PVS,
+    ROOT_DEPTH,
+    ROOT_MOVE,
+    SELDEPTH,
+    STOP,
+    USE_TABLE,
+    WORST,
+)
 from plies.engine.native._pointers import call, offset, ptr
 
 __all__ = ["best_moves", "exact", "line", "negamax", "principal_variation", "reaches"]
 
-# control: NODES, NODE_LIMIT and STOP as in the table module, then this kernel's.
-NODES, NODE_LIMIT, STOP = 0, 1, 2
-LEAVES, CUTOFFS, FIRST_CUTOFFS, PROBES, HITS, HORIZON = 3, 4, 5, 6, 7, 8
-ROOT_MOVE, DEPTH_TAG, PVS, USE_TABLE, ORDERING = 9, 10, 11, 12, 13
-HAS_ORDER, HAS_WIN, HAS_FORCED = 14, 15, 16
-#: The game's quiescence hook is on; the deepest ply a quiescence search reached.
-HAS_QUIESCENCE, SELDEPTH = 17, 18
-#: The exact solver's score bounds: the game's least and greatest utility in engine
-#: units, and whether only the last mover can win (``last_mover_wins``).
-WORST, BEST, MOVER_WINS = 19, 20, 21
-#: The game's null-move, extension and late-move-reduction hooks are on; the depth of
-#: the iteration under way (extensions stop at twice it).
-HAS_NULL, HAS_EXTENSION, HAS_QUIET, ROOT_DEPTH = 22, 23, 24, 25
-CONTROL_SIZE = 26
+# control's indices are _control's (imported above under their names).
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
