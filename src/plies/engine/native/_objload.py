@@ -51,7 +51,9 @@ __all__ = [
     "read_cache",
     "remember_numba_imports",
     "runtime_symbol",
+    "write_at_exit",
     "write_cache",
+    "write_pending",
 ]
 
 #: Set to ``0`` to make plies use Numba only (no object cache read or written).
@@ -84,7 +86,9 @@ _CTYPES: dict[str, Any] = {
     "Q": ctypes.c_uint64,
     "q": ctypes.c_int64,
     "?": ctypes.c_bool,
+    "d": ctypes.c_double,
     "P": ctypes.c_void_p,
+    "v": None,  # a result: none
 }
 
 
@@ -99,7 +103,8 @@ class ObjectCacheMissing(ObjectLoadError):
 
 class CEntry(NamedTuple):
     """A C-ABI entry of a cached object: its symbol and signature (``struct``
-    letters: the result's, then the arguments', ``P`` for a pointer)."""
+    letters: the result's, then the arguments', ``P`` for a pointer, ``d`` a float64,
+    ``v`` no result)."""
 
     symbol: str
     signature: str
@@ -540,3 +545,51 @@ def load_entries(path: Path) -> dict[str, Any]:
         function.mapped = mapped[index]  # the pages live as long as the function
         functions[name] = function
     return functions
+
+
+#: The caches this process writes at exit: path -> what compiles their objects.
+_PENDING: dict[Path, Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]] = {}
+
+
+def write_at_exit(
+    path: Path, compile_objects: Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
+) -> None:
+    """Have the cache ``path`` written when this process exits (:func:`write_pending`)
+    from ``compile_objects()`` (``(objects, entries)``, as :func:`write_cache` takes
+    them), Numba having loaded the code here. At exit, as compiling the entries
+    refreshes Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this
+    process's work should not pay."""
+    if path in _PENDING or not cache_enabled():
+        return
+    if not _PENDING:
+        import atexit
+
+        atexit.register(write_pending)
+    _PENDING[path] = compile_objects
+
+
+def write_pending() -> None:
+    """Write the caches :func:`write_at_exit` asked for."""
+    while _PENDING:
+        path = next(iter(_PENDING))
+        _write_missing(path, _PENDING.pop(path))
+
+
+def _write_missing(
+    path: Path, compile_objects: Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
+) -> None:
+    """Write the cache ``path`` unless it is there already (then it does not map
+    here, and would not next time) or cannot be written: the cache only saves time,
+    so any failure leaves Numba's code to the next process too."""
+    try:
+        read_cache(path)
+    except ObjectCacheMissing:
+        pass
+    except (ObjectLoadError, OSError):
+        return
+    else:
+        return
+    try:
+        write_cache(path, *compile_objects())
+    except Exception:  # Numba's code serves this process and the next
+        return
