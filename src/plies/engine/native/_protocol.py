@@ -75,62 +75,236 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
-from numba import cfunc, types
 
+from plies.engine.native import _mapped
 from plies.engine.native._table import SEARCH_ENTRIES
 
-__all__ = ["SIGNATURES", "NativeGame", "Prepared", "rule"]
+__all__ = ["RULE_LETTERS", "RULE_NAMES", "NativeGame", "Prepared", "Rule", "helper", "rule"]
 
 S = TypeVar("S")
 M = TypeVar("M")
 
-#: What a rule receives for ``consts``, ``state``, ``out``, ``child`` and ``moves``: a
-#: pointer to int64s, indexed like an array (no ``.size``, no slices). Arrays cost a
-#: struct and two reference counts per call: pointers halved a toy walk's time per node.
-_ARRAY = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
-#: Where ``utilities`` and ``evaluations`` write one float64 per player.
-_VALUES = types.CPointer(types.float64)  # type: ignore[no-untyped-call]
-
-#: The signature of each rule (see the module docstring).
-SIGNATURES: dict[str, Any] = {
-    "legal_moves": types.int64(_ARRAY, _ARRAY, _ARRAY),
-    "play": types.none(_ARRAY, _ARRAY, types.int64, _ARRAY),
-    "terminal_value": types.float64(_ARRAY, _ARRAY),
-    "evaluate": types.float64(_ARRAY, _ARRAY),
-    "key": types.uint64(_ARRAY, _ARRAY),
-    "order_moves": types.none(_ARRAY, _ARRAY, _ARRAY, types.int64),
-    "winning_move": types.int64(_ARRAY, _ARRAY),
-    "forced_moves": types.int64(_ARRAY, _ARRAY, _ARRAY, types.int64),
-    "quiescence_moves": types.int64(_ARRAY, _ARRAY, _ARRAY),
-    "null_move": types.int64(_ARRAY, _ARRAY, _ARRAY),
-    "extension": types.int64(_ARRAY, _ARRAY),
-    "is_quiet": types.int64(_ARRAY, _ARRAY, types.int64),
-    "to_move": types.int64(_ARRAY, _ARRAY),
-    "utilities": types.int64(_ARRAY, _ARRAY, _VALUES),
-    "evaluations": types.int64(_ARRAY, _ARRAY, _VALUES),
+#: Each rule's C signature as ``struct`` letters (the result's, then the arguments':
+#: ``P`` a pointer, ``q`` an int64, ``Q`` a uint64, ``d`` a float64, ``v`` none), in the
+#: order of the array of addresses the kernel receives. Numba's types of the same:
+#: :func:`numba_signatures` (``SIGNATURES``).
+RULE_LETTERS: dict[str, str] = {
+    "legal_moves": "qPPP",
+    "play": "vPPqP",
+    "terminal_value": "dPP",
+    "evaluate": "dPP",
+    "key": "QPP",
+    "order_moves": "vPPPq",
+    "winning_move": "qPP",
+    "forced_moves": "qPPPq",
+    "quiescence_moves": "qPPP",
+    "null_move": "qPPP",
+    "extension": "qPP",
+    "is_quiet": "qPPq",
+    "to_move": "qPP",
+    "utilities": "qPPP",
+    "evaluations": "qPPP",
 }
 
 #: The order of the rules in the array of addresses the kernel receives.
-RULE_NAMES = tuple(SIGNATURES)
+RULE_NAMES = tuple(RULE_LETTERS)
+
+
+def numba_signatures() -> dict[str, Any]:
+    """Numba's signature of each rule (see the module docstring): what a rule receives
+    for ``consts``, ``state``, ``out``, ``child`` and ``moves`` is a pointer to int64s,
+    indexed like an array (no ``.size``, no slices; arrays cost a struct and two
+    reference counts per call: pointers halved a toy walk's time per node), and
+    ``utilities`` and ``evaluations`` write one float64 per player. Imports Numba."""
+    if not _SIGNATURES:
+        from numba import types
+
+        array = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
+        values = types.CPointer(types.float64)  # type: ignore[no-untyped-call]
+        kinds = {"P": array, "q": types.int64, "Q": types.uint64, "d": types.float64}
+        kinds["v"] = types.none
+        for name, letters in RULE_LETTERS.items():
+            arguments = [kinds[letter] for letter in letters[1:]]
+            if name in {"utilities", "evaluations"}:
+                arguments[-1] = values
+            _SIGNATURES[name] = kinds[letters[0]](*arguments)
+    return _SIGNATURES
+
+
+_SIGNATURES: dict[str, Any] = {}
+
+
+def __getattr__(name: str) -> Any:
+    """``SIGNATURES``: :func:`numba_signatures` (imports Numba when first asked for)."""
+    if name == "SIGNATURES":
+        return numba_signatures()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class Rule:
+    """A native rule: the function, compiled by Numba (``numba.cfunc``) only when its
+    address is first asked for and plies' object cache of its module does not load
+    (see :mod:`._mapped`); a module whose rules Numba compiled has that cache written
+    at exit. Importing a port with a valid cache therefore loads no Numba."""
+
+    def __init__(self, kind: str, function: Callable[..., Any]) -> None:
+        self.kind = kind
+        self.function = function
+        self.module = function.__module__
+        self.name = function.__qualname__
+        home = sys.modules.get(self.module)
+        #: In an importable module's file (code run by ``exec`` is compiled each time:
+        #: neither Numba's cache nor plies' can load it back).
+        self.cacheable = getattr(home, "__file__", None) == function.__code__.co_filename
+        self._compiled: Any = None
+        if self.cacheable:
+            _MODULE_RULES.setdefault(self.module, []).append(self)
+
+    def __repr__(self) -> str:
+        return f"<native rule {self.kind} {self.module}.{self.name}>"
+
+    @property
+    def address(self) -> int:
+        """The address of the rule's C-ABI code: mapped from plies' cache, else Numba's."""
+        mapped = self._mapped()
+        if mapped is not None:
+            return int(ctypes_address(mapped))
+        return int(self.compiled().address)
+
+    @property
+    def ctypes(self) -> Any:
+        """The rule as a ctypes function (pointers as ``c_void_p`` or ctypes pointers)."""
+        mapped = self._mapped()
+        return mapped if mapped is not None else self.compiled().ctypes
+
+    def _mapped(self) -> Any:
+        if not self.cacheable:
+            return None
+        entries = _mapped.mapped_rules(self.module)
+        return None if entries is None else entries.get(self.name)
+
+    def compiled(self) -> Any:
+        """The rule compiled by Numba (cached on disk by Numba when cacheable), its
+        module's helpers made Numba's first; the module's object cache is then
+        written at exit."""
+        if self._compiled is None:
+            from numba import cfunc
+
+            materialize(self.module)
+            self._compiled = cfunc(numba_signatures()[self.kind], cache=self.cacheable)(
+                self.function
+            )
+            if self.cacheable:
+                module = self.module
+                _mapped.remember_rules(module, lambda: compile_rules(module))
+        return self._compiled
+
+
+def ctypes_address(function: Any) -> int:
+    """The address of a ctypes function's code."""
+    import ctypes
+
+    return int(ctypes.cast(function, ctypes.c_void_p).value or 0)
+
+
+#: The cacheable rules of each module, in their order of definition.
+_MODULE_RULES: dict[str, list[Rule]] = {}
+
+
+def compile_rules(module: str) -> tuple[list[bytes], dict[str, tuple[int, Any]]]:
+    """The object files of ``module``'s rules compiled again as plain cfuncs (not
+    loaded from Numba's cache, which keeps no object), by their qualified names."""
+    from numba import cfunc
+
+    from plies.engine.native._kentry import object_code
+    from plies.engine.native._objload import CEntry
+
+    materialize(module)
+    objects: list[bytes] = []
+    entries: dict[str, tuple[int, Any]] = {}
+    for item in _MODULE_RULES.get(module, []):
+        compiled = cfunc(numba_signatures()[item.kind])(item.function)
+        objects.append(object_code(compiled))
+        entries[item.name] = (
+            len(objects) - 1,
+            CEntry(compiled.native_name, RULE_LETTERS[item.kind]),
+        )
+    return objects, entries
 
 
 def rule(kind: str) -> Callable[[Callable[..., Any]], Any]:
-    """Compile a function as the native rule ``kind`` (one of :data:`SIGNATURES`):
-    ``@rule("play")`` over ``def play(consts, state, move, child)``. Cached on disk
-    when the function lives in an importable module's file (code run by ``exec`` is
-    compiled each time: Numba cannot load it back)."""
-    if kind not in SIGNATURES:
-        raise ValueError(f"unknown native rule {kind!r} (known: {', '.join(SIGNATURES)})")
+    """Make a function the native rule ``kind`` (one of :data:`RULE_NAMES`):
+    ``@rule("play")`` over ``def play(consts, state, move, child)``, compiled when
+    first needed (see :class:`Rule`). Cached on disk when the function lives in an
+    importable module's file (code run by ``exec`` is compiled each time: Numba
+    cannot load it back)."""
+    if kind not in RULE_LETTERS:
+        raise ValueError(f"unknown native rule {kind!r} (known: {', '.join(RULE_NAMES)})")
 
-    def compile_rule(function: Callable[..., Any]) -> Any:
-        module = sys.modules.get(function.__module__)
-        cacheable = getattr(module, "__file__", None) == function.__code__.co_filename
-        return cfunc(SIGNATURES[kind], cache=cacheable)(function)
+    def make_rule(function: Callable[..., Any]) -> Rule:
+        return Rule(kind, function)
 
-    return compile_rule
+    return make_rule
+
+
+class Helper:
+    """A function the rules call, made a Numba function (``njit``, cached, without
+    the GIL) only when a rule of its module is compiled or it is called: a port's
+    helpers then import no Numba either (see :class:`Rule`)."""
+
+    def __init__(self, function: Callable[..., Any], *, inline: bool) -> None:
+        self.function = function
+        self.inline = inline
+        self._dispatcher: Any = None
+
+    def dispatcher(self) -> Any:
+        """The Numba function (its module's other helpers made Numba's too)."""
+        if self._dispatcher is None:
+            from numba import njit
+
+            if self.inline:
+                jit = njit(cache=True, nogil=True, inline="always")
+            else:
+                jit = njit(cache=True, nogil=True)
+            self._dispatcher = jit(self.function)
+            materialize(self.function.__module__)
+        return self._dispatcher
+
+    def __call__(self, *args: Any) -> Any:
+        return self.dispatcher()(*args)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def helper(*, inline: bool = False) -> Callable[[F], F]:
+    """Make a function a helper of a port's rules (see :class:`Helper`); ``inline``:
+    Numba inlines it into its callers (``inline="always"``). Typed as the function
+    it wraps (a :class:`Helper` calls it with the same arguments)."""
+
+    def make_helper(function: F) -> F:
+        return cast(F, Helper(function, inline=inline))
+
+    return make_helper
+
+
+#: Modules whose helpers are Numba's functions now.
+_MATERIALIZED: set[str] = set()
+
+
+def materialize(module: str) -> None:
+    """Replace every :class:`Helper` in ``module``'s namespace by its Numba function,
+    so that compiled code of the module finds Numba functions among its globals."""
+    if module in _MATERIALIZED or module not in sys.modules:
+        return
+    _MATERIALIZED.add(module)
+    namespace = vars(sys.modules[module])
+    for name, value in list(namespace.items()):
+        if isinstance(value, Helper):
+            namespace[name] = value.dispatcher()
 
 
 @rule("evaluate")
