@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from plies.engine.native._objload import write_cache as write_object_cache
     from plies.engine.native._playout import NativePlayouts
     from plies.engine.native._pointers import ptr
-    from plies.engine.native._protocol import NativeGame, Prepared, int64_array, rule
+    from plies.engine.native._protocol import NativeGame, Prepared, helper, int64_array, rule
     from plies.engine.native._runner import KernelStopped, Runner, compiled, load
 
 __all__ = [
@@ -88,6 +88,7 @@ __all__ = [
     "compiled",
     "describe_state",
     "has_port",
+    "helper",
     "int64_array",
     "load",
     "load_object_entries",
@@ -175,6 +176,7 @@ _LAZY = {
     "NativeGame": ("_protocol", "NativeGame"),
     "Prepared": ("_protocol", "Prepared"),
     "rule": ("_protocol", "rule"),
+    "helper": ("_protocol", "helper"),
     "int64_array": ("_protocol", "int64_array"),
     "popcount": ("_bits", "popcount"),
     "trailing_zeros": ("_bits", "trailing_zeros"),
