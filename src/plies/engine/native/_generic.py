@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from plies.engine import score_distance
-from plies.engine.native import _kernel as kernel
+from plies.engine.native import _control as kernel
+from plies.engine.native import _mapped
 from plies.engine.native._protocol import NativeGame, Prepared
 from plies.engine.native._runner import KernelStopped, Runner, compiled, load
 from plies.engine.native._table import SEARCH_ENTRIES, NativeTable
@@ -65,6 +66,8 @@ class _Work:
     ) -> None:
         self.rules = port.rules()
         self.consts = prepared.consts
+        #: The kernel's functions: mapped from plies' object cache, else ``_kernel``'s.
+        self.kernel = _kernel_functions()
         has_null, has_extension, has_quiet = port.pruning_hooks()
         if has_extension:
             # Extensions (of at most a ply a node, up to twice the depth) can make a
@@ -105,6 +108,26 @@ class _Work:
             time=time.perf_counter() - started,
             ebf=ebf,
         )
+
+
+def _kernel_functions() -> Any:
+    """The kernel's functions a search or solve calls: mapped from plies' object
+    cache (see :mod:`._mapped`), else ``_kernel``'s (Numba's, whose process then
+    writes that cache at exit)."""
+    mapped = _mapped.mapped_kernel()
+    if mapped is not None:
+        return mapped
+    from plies.engine.native import _kernel
+
+    _mapped.remember_kernel()
+    return _kernel
+
+
+def _entry(work: _Work, name: str) -> Any:
+    """The kernel function ``name`` as the runner calls it: the mapped entry, or
+    Numba's compiled entry point (see :func:`~._runner.compiled`)."""
+    function = getattr(work.kernel, name)
+    return function if isinstance(work.kernel, _mapped.MappedKernel) else compiled(function)
 
 
 _DEFAULT = threading.local()  # this thread's default table, reused and cleared
@@ -266,6 +289,12 @@ def _mapping(work: _Work, calls: list[tuple[Any, tuple[Any, ...]]]) -> threading
 def _load_mapping(work: _Work, calls: list[tuple[Any, tuple[Any, ...]]]) -> bool:
     """:func:`~._runner.load` the ``calls``, mapping a fresh table meanwhile (see
     :func:`_mapping`); the table is mapped and empty when this returns."""
+    if isinstance(work.kernel, _mapped.MappedKernel):
+        # Mapped already: only a fresh table to map (see _mapping), before the clock.
+        if not work.fresh_table:
+            return False
+        work.native_table.touch()
+        return True
     mapper = _mapping(work, calls)
     try:
         return load(work.control, calls)
@@ -276,14 +305,16 @@ def _load_mapping(work: _Work, calls: list[tuple[Any, tuple[Any, ...]]]) -> bool
 
 def _load_search(work: _Work, first_move: int) -> bool:
     """Load the search's kernel functions (see :func:`~._runner.load`), with the
-    types of the real calls; ``first_move`` is a legal move of the root."""
+    types of the real calls; ``first_move`` is a legal move of the root. (Mapped
+    from the object cache, they are loaded already.)"""
+    functions = work.kernel
     line = np.zeros(2, np.int64)
     return _load_mapping(
         work,
         [
-            (kernel.negamax, (work.rules, work.consts, 0, 1, -INF, INF, work.states,
+            (functions.negamax, (work.rules, work.consts, 0, 1, -INF, INF, work.states,
                               work.moves, work.history, work.killers, work.table, work.control)),
-            (kernel.principal_variation, (work.rules, work.consts, first_move, 1, work.states,
+            (functions.principal_variation, (work.rules, work.consts, first_move, 1, work.states,
                                           work.moves, work.table, line)),
         ],
     )  # fmt: skip
@@ -291,15 +322,16 @@ def _load_search(work: _Work, first_move: int) -> bool:
 
 def _load_solve(work: _Work, max_moves: int) -> bool:
     """Load the exact solver's kernel functions (see :func:`~._runner.load`)."""
+    functions = work.kernel
     line = np.zeros(work.states.shape[0] - 1, np.int64)
     found = np.zeros(max(max_moves, 1), np.int64)
     tables = (work.states, work.moves, work.table, work.control)
     return _load_mapping(
         work,
         [
-            (kernel.exact, (work.rules, work.consts, 0, -INF, INF, *tables)),
-            (kernel.line, (work.rules, work.consts, 0.0, line, *tables)),
-            (kernel.best_moves, (work.rules, work.consts, 0, 0.0, True, found, *tables)),
+            (functions.exact, (work.rules, work.consts, 0, -INF, INF, *tables)),
+            (functions.line, (work.rules, work.consts, 0.0, line, *tables)),
+            (functions.best_moves, (work.rules, work.consts, 0, 0.0, True, found, *tables)),
         ],
     )
 
@@ -308,7 +340,7 @@ def _node(work: _Work, depth: int, alpha: float, beta: float) -> float:
     """One kernel search of the root."""
     return 0.0 + float(  # 0.0 + : a draw is 0.0, not -0.0
         work.runner.run(
-            compiled(kernel.negamax),
+            _entry(work, "negamax"),
             work.rules,
             work.consts,
             0,
@@ -350,7 +382,7 @@ def _pv(
     if work.control[kernel.USE_TABLE] == 0:
         return (port.decode_move(prepared, move),)
     out = np.zeros(depth + 1, np.int64)
-    length = compiled(kernel.principal_variation)(
+    length = _entry(work, "principal_variation")(
         work.rules, work.consts, move, min(depth, work.states.shape[0] - 2),
         work.states, work.moves, work.table, out,
     )  # fmt: skip
@@ -439,7 +471,7 @@ def _value(game: BaseGame[Any, Any], state: Any, work: _Work, *, weak: bool) -> 
 def _exact(work: _Work, alpha: float, beta: float) -> float:
     return 0.0 + float(
         work.runner.run(
-            compiled(kernel.exact),
+            _entry(work, "exact"),
             work.rules,
             work.consts,
             0,
@@ -469,7 +501,7 @@ def _solution(
     def line(score: float) -> tuple[Any, ...]:
         out = np.zeros(work.states.shape[0] - 1, np.int64)
         length = work.runner.run(
-            compiled(kernel.line), work.rules, work.consts, score, out,
+            _entry(work, "line"), work.rules, work.consts, score, out,
             work.states, work.moves, work.table, work.control,
         )  # fmt: skip
         return tuple(decode(prepared, int(m)) for m in out[:length])
@@ -477,7 +509,7 @@ def _solution(
     def reaching(target: float, first_only: bool) -> tuple[Any, ...]:
         found = np.zeros(max(prepared.max_moves, 1), np.int64)
         count = work.runner.run(
-            compiled(kernel.best_moves), work.rules, work.consts, 0, target, first_only, found,
+            _entry(work, "best_moves"), work.rules, work.consts, 0, target, first_only, found,
             work.states, work.moves, work.table, work.control,
         )  # fmt: skip
         return tuple(decode(prepared, int(m)) for m in found[:count])
