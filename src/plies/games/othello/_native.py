@@ -16,7 +16,9 @@ positions may in principle share a key, one chance in 2**64 per pair, as any
 Zobrist-keyed engine accepts (Nim's port hashes its big positions the same way).
 
 Every bit operation is on ``np.uint64`` with ``np.uint64`` operands: Numba types
-``uint64 op int64`` as float64.
+``uint64 op int64`` as float64. The helpers are :func:`~plies.engine.native.helper`'s
+and the bit intrinsics are read from :mod:`plies.engine.native` when compiled, so that
+importing the port loads no Numba where plies' object cache has its rules.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from plies.engine.native import NativeGame, Prepared, int64_array, popcount, rule, trailing_zeros
+from plies.engine import native
+from plies.engine.native import NativeGame, Prepared, helper, int64_array, rule
 from plies.games.othello._rules import (
     _CORNERS,
     _NOT_A,
@@ -62,7 +64,7 @@ def _signed(bits: int) -> int:
     return bits - (1 << 64) if bits >> 63 else bits
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _run_left(mover: Any, o: Any, shift: Any, landing: Any) -> Any:
     """The squares one step past runs of ``o`` (the opponent's discs that may be
     landed on) starting next to ``mover``, shifting towards h8 (maybe occupied).
@@ -79,7 +81,7 @@ def _run_left(mover: Any, o: Any, shift: Any, landing: Any) -> Any:
     return (t << shift) & landing
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _run_right(mover: Any, o: Any, shift: Any, landing: Any) -> Any:
     """:func:`_run_left` shifting towards a1."""
     double = shift + shift
@@ -91,7 +93,7 @@ def _run_right(mover: Any, o: Any, shift: Any, landing: Any) -> Any:
     return (t >> shift) & landing
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def move_mask(mover: Any, opponent: Any) -> Any:
     """The empty squares where ``mover`` outflanks some ``opponent`` discs (uint64s;
     the Python ``_move_mask``)."""
@@ -107,7 +109,7 @@ def move_mask(mover: Any, opponent: Any) -> Any:
     return moves & ~(mover | opponent)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _flips_left(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> Any:
     """The discs of ``o`` (the opponent's that may be landed on) flipped towards h8
     from the square ``start``: the run from it, grown as in :func:`_run_left`, if a
@@ -123,7 +125,7 @@ def _flips_left(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> Any
     return t if (t << shift) & landing & mover else ZERO
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _flips_right(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> Any:
     """:func:`_flips_left` towards a1."""
     double = shift + shift
@@ -135,7 +137,7 @@ def _flips_right(mover: Any, o: Any, start: Any, shift: Any, landing: Any) -> An
     return t if (t >> shift) & landing & mover else ZERO
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def flips(mover: Any, opponent: Any, start: Any) -> Any:
     """The opponent discs flipped by ``mover`` playing the square ``start`` (a bit)."""
     o_a, o_h = opponent & NOT_A, opponent & NOT_H
@@ -150,11 +152,11 @@ def flips(mover: Any, opponent: Any, start: Any) -> Any:
     return flipped
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _squares(bits: Any, out: Any, count: int) -> int:
     """Append the squares of ``bits``, lowest first, to ``out`` from ``count``."""
     while bits:
-        out[count] = np.int64(trailing_zeros(bits))
+        out[count] = np.int64(native.trailing_zeros(bits))
         count += 1
         bits &= bits - ONE
     return count
@@ -194,10 +196,10 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     child[MOVER_MOVES] = np.int64(move_mask(new_mover, new_opponent))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _bits(x: Any) -> Any:
     """The number of set bits of a uint64, as an int64."""
-    return np.int64(popcount(x))
+    return np.int64(native.popcount(x))
 
 
 @rule("terminal_value")
@@ -210,7 +212,7 @@ def terminal_value(consts: Any, state: Any) -> float:
     return 1.0 if diff > 0 else -1.0 if diff < 0 else 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _x_square(mover: Any, opponent: Any, occupied: Any, x_square: Any, corner: Any) -> int:
     """-50 for the mover's X-square next to an empty corner, +50 for the opponent's."""
     if occupied & corner:
@@ -238,7 +240,7 @@ def evaluate(consts: Any, state: Any) -> float:
     return float(score)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _mix(h: Any) -> Any:
     """splitmix64's finaliser: every input bit reaches every output bit."""
     h ^= h >> _U(30)
