@@ -63,6 +63,7 @@ SLOW = frozenset(
         "draw/test_png.py::test_web_render_gives_png_with_no_graphviz_anywhere",
         "lab/test_match_cluster.py",
         "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
+        "engine/native/test_mapped.py",
         "games/test_chess.py::test_conformance_on_longer_playouts",
         "games/test_chess_native.py::test_perft_suite_deeper",
         "games/test_chess_native.py::test_search_agrees_deeper_on_wac",
