@@ -246,7 +246,7 @@ def test_the_first_native_search_does_not_count_the_kernel_load(tmp_path: Path) 
         text=True,
         check=False,
         timeout=600,
-        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)},
+        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLIES_OBJECT_CACHE": "0"},
     )
     assert done.returncode == 0, done.stderr
     for line in done.stdout.splitlines():
