@@ -31,75 +31,84 @@ of them prints can be given to another:
   name ends with its place among its parent's children, from 1 as textbooks draw it.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plies.trees._compare import Comparison, compare, knuth_moore_minimum
-from plies.trees._format import (
-    format_tree,
-    json_number,
-    narrate,
-    narrate_event,
-    result_to_json,
-    tree_to_json,
-    write_result_json,
-)
-from plies.trees._guided import guided_tree
-from plies.trees._mcts import (
-    MAX_MCTS_ITERATIONS,
-    MctsChild,
-    MctsChoice,
-    MctsResult,
-    MctsStep,
-    convergence_line,
-    mcts_tree,
-    narrate_mcts,
-    narrate_step,
-)
-from plies.trees._model import (
-    Kind,
-    Node,
-    Number,
-    Tree,
-    TreeBuilder,
-    check_bounds,
-    format_number,
-    letter_names,
-)
-from plies.trees._multi import (
-    MULTI_ALGORITHMS,
-    MultiCutoff,
-    MultiResult,
-    MultiTree,
-    best_reply,
-    format_vector,
-    is_multi_text,
-    maxn,
-    multi_tree,
-    multi_tree_lines,
-    paranoid,
-    parse_multi,
-    random_multi_tree,
-    search_multi,
-)
-from plies.trees._parse import NOTATIONS, from_leaves, json_nesting, parse, parse_number
-from plies.trees._random import random_tree
-from plies.trees._result import (
-    ALGORITHMS,
-    BACKENDS,
-    NATIVE_MIN_NODES,
-    ORDERS,
-    Backup,
-    Cutoff,
-    Enter,
-    Evaluate,
-    Event,
-    Exit,
-    NodeRecord,
-    SearchOptions,
-    Static,
-    TreeResult,
-)
-from plies.trees._search import alphabeta, exact_values, expectiminimax, minimax, negamax, search
+if TYPE_CHECKING:
+    from plies.trees._compare import Comparison, compare, knuth_moore_minimum
+    from plies.trees._format import (
+        format_tree,
+        json_number,
+        narrate,
+        narrate_event,
+        result_to_json,
+        tree_to_json,
+        write_result_json,
+    )
+    from plies.trees._guided import guided_tree
+    from plies.trees._mcts import (
+        MAX_MCTS_ITERATIONS,
+        MctsChild,
+        MctsChoice,
+        MctsResult,
+        MctsStep,
+        convergence_line,
+        mcts_tree,
+        narrate_mcts,
+        narrate_step,
+    )
+    from plies.trees._model import (
+        Kind,
+        Node,
+        Number,
+        Tree,
+        TreeBuilder,
+        check_bounds,
+        format_number,
+        letter_names,
+    )
+    from plies.trees._multi import (
+        MULTI_ALGORITHMS,
+        MultiCutoff,
+        MultiResult,
+        MultiTree,
+        best_reply,
+        format_vector,
+        is_multi_text,
+        maxn,
+        multi_tree,
+        multi_tree_lines,
+        paranoid,
+        parse_multi,
+        random_multi_tree,
+        search_multi,
+    )
+    from plies.trees._parse import NOTATIONS, from_leaves, json_nesting, parse, parse_number
+    from plies.trees._random import random_tree
+    from plies.trees._render import plain_tree_lines, render_tree
+    from plies.trees._result import (
+        ALGORITHMS,
+        BACKENDS,
+        NATIVE_MIN_NODES,
+        ORDERS,
+        Backup,
+        Cutoff,
+        Enter,
+        Evaluate,
+        Event,
+        Exit,
+        NodeRecord,
+        SearchOptions,
+        Static,
+        TreeResult,
+    )
+    from plies.trees._search import (
+        alphabeta,
+        exact_values,
+        expectiminimax,
+        minimax,
+        negamax,
+        search,
+    )
 
 __all__ = [
     "ALGORITHMS",
@@ -175,11 +184,108 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The terminal renderings (:func:`render_tree`, :func:`plain_tree_lines`),
-    imported with rich when first asked for, not by ``import plies.trees``."""
-    if name in ("render_tree", "plain_tree_lines"):
-        from plies.trees import _render
+#: Every name by the module that makes it, imported on first use (PEP 562): a caller
+#: that needs only the tree model (a game's tree in :mod:`plies.lab`) loads no search,
+#: MCTS or N-player module; the terminal renderings load rich.
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "plies.trees._compare": (
+        "Comparison",
+        "compare",
+        "knuth_moore_minimum",
+    ),
+    "plies.trees._format": (
+        "format_tree",
+        "json_number",
+        "narrate",
+        "narrate_event",
+        "result_to_json",
+        "tree_to_json",
+        "write_result_json",
+    ),
+    "plies.trees._guided": ("guided_tree",),
+    "plies.trees._mcts": (
+        "MAX_MCTS_ITERATIONS",
+        "MctsChild",
+        "MctsChoice",
+        "MctsResult",
+        "MctsStep",
+        "convergence_line",
+        "mcts_tree",
+        "narrate_mcts",
+        "narrate_step",
+    ),
+    "plies.trees._model": (
+        "Kind",
+        "Node",
+        "Number",
+        "Tree",
+        "TreeBuilder",
+        "check_bounds",
+        "format_number",
+        "letter_names",
+    ),
+    "plies.trees._multi": (
+        "MULTI_ALGORITHMS",
+        "MultiCutoff",
+        "MultiResult",
+        "MultiTree",
+        "best_reply",
+        "format_vector",
+        "is_multi_text",
+        "maxn",
+        "multi_tree",
+        "multi_tree_lines",
+        "paranoid",
+        "parse_multi",
+        "random_multi_tree",
+        "search_multi",
+    ),
+    "plies.trees._parse": (
+        "NOTATIONS",
+        "from_leaves",
+        "json_nesting",
+        "parse",
+        "parse_number",
+    ),
+    "plies.trees._random": ("random_tree",),
+    "plies.trees._result": (
+        "ALGORITHMS",
+        "BACKENDS",
+        "NATIVE_MIN_NODES",
+        "ORDERS",
+        "Backup",
+        "Cutoff",
+        "Enter",
+        "Evaluate",
+        "Event",
+        "Exit",
+        "NodeRecord",
+        "SearchOptions",
+        "Static",
+        "TreeResult",
+    ),
+    "plies.trees._search": (
+        "alphabeta",
+        "exact_values",
+        "expectiminimax",
+        "minimax",
+        "negamax",
+        "search",
+    ),
+    "plies.trees._render": (
+        "plain_tree_lines",
+        "render_tree",
+    ),
+}
+_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
-        return getattr(_render, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY`, its module imported when first asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value  # asked once
+    return value
