@@ -29,56 +29,6 @@ opening book (:func:`open_book`, :func:`book_answer`, :func:`book_record`).
 
 from typing import TYPE_CHECKING, Any
 
-from plies.games import GAMES, OPENSPIEL, GameEntry, get_game, parse_game_spec
-from plies.games.text import MAX_DIGITS, shown
-from plies.lab._analyze import (
-    ALGORITHMS,
-    BACKENDS,
-    CHANCE_MODES,
-    DEFAULT_ALGORITHM,
-    TABLE_ENTRY_BYTES,
-    Analysis,
-    SearchOptions,
-    SearchTable,
-    analysis_record,
-    analyze,
-    analyze_once,
-    check_backend,
-    search_table,
-    table_entries,
-)
-from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
-from plies.lab._expected import keeps_score, split_expected
-from plies.lab._games import game_tree, load_game, read_game_tree
-from plies.lab._mcts_tree import MCTS_ALGORITHM, MCTS_STEPS_CAP, mcts_document, run_mcts_tree
-from plies.lab._room import (
-    Outcome,
-    Room,
-    RoomError,
-    format_winners,
-    open_room,
-    outcome,
-    play_move,
-    player_names,
-    roll,
-    room_algorithms,
-    room_of,
-    room_state,
-    think,
-    undo,
-)
-from plies.lab._search import (
-    ExerciseError,
-    LabOptions,
-    compare_document,
-    exercise,
-    read_tree,
-    run,
-    search_document,
-    with_bounds,
-)
-from plies.lab._text import SCORE_STYLES, ScoreStyle, format_line, format_score, score_of
-
 __all__ = [
     "ALGORITHMS",
     "BACKENDS",
@@ -231,6 +181,24 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from plies.book import Book, BookStats, build_book
+    from plies.engine import BACKENDS, CHANCE_MODES, DEFAULT_ALGORITHM
+    from plies.games import GAMES, OPENSPIEL, GameEntry, get_game, parse_game_spec
+    from plies.games.text import MAX_DIGITS, shown
+    from plies.lab._analyze import (
+        ALGORITHMS,
+        TABLE_ENTRY_BYTES,
+        Analysis,
+        SearchOptions,
+        SearchTable,
+        analysis_record,
+        analyze,
+        analyze_once,
+        check_backend,
+        search_table,
+        table_entries,
+    )
+    from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
     from plies.lab._complexity import (
         COMPLEXITY_ALGORITHMS,
         COMPLEXITY_ORDERS,
@@ -250,6 +218,8 @@ if TYPE_CHECKING:
         parse_depths,
         plot_complexity,
     )
+    from plies.lab._expected import keeps_score, split_expected
+    from plies.lab._games import game_tree, load_game, read_game_tree
     from plies.lab._lines import AnalyzeLines, SolveLines
     from plies.lab._match import (
         GameRecord,
@@ -261,6 +231,7 @@ if TYPE_CHECKING:
         read_openings,
         run_match,
     )
+    from plies.lab._mcts_tree import MCTS_ALGORITHM, MCTS_STEPS_CAP, mcts_document, run_mcts_tree
     from plies.lab._multi_tree import (
         MULTI_ALGORITHMS,
         MULTI_DRAWING_FORMATS,
@@ -300,6 +271,32 @@ if TYPE_CHECKING:
         score_to_elo,
         sprt,
     )
+    from plies.lab._room import (
+        Outcome,
+        Room,
+        RoomError,
+        format_winners,
+        open_room,
+        outcome,
+        play_move,
+        player_names,
+        roll,
+        room_algorithms,
+        room_of,
+        room_state,
+        think,
+        undo,
+    )
+    from plies.lab._search import (
+        ExerciseError,
+        LabOptions,
+        compare_document,
+        exercise,
+        read_tree,
+        run,
+        search_document,
+        with_bounds,
+    )
     from plies.lab._solve import (
         DEFAULT_TABLE_ENTRIES,
         MIN_TABLE_ENTRIES,
@@ -307,14 +304,11 @@ if TYPE_CHECKING:
         QUICK_NODES,
         SEARCH_ENTRIES,
         SOLVE_MOVES,
-        Book,
-        BookStats,
         SolveOptions,
         SolveResult,
         SolverTable,
         book_answer,
         book_record,
-        build_book,
         exact_score,
         open_book,
         score_token,
@@ -323,12 +317,100 @@ if TYPE_CHECKING:
         solver_table,
         warm_solver,
     )
+    from plies.lab._text import SCORE_STYLES, ScoreStyle, format_line, format_score, score_of
 
-#: Names made on first use, by the module that makes them: what only some commands
-#: need (solving, books and engine moves, with plies.book and plies.cluster; the line
-#: jobs of batches; prune-and-search and the complexity measurement, with plies.draw),
-#: so that the tree lab (the web's operations, the static site's Python) loads none of it.
+#: Every name, made on first use by the module that makes it (PEP 562), so that each
+#: caller loads only what it uses: a one-off solve loads neither the analysis's searches
+#: (MCTS, the N-player ones), the room and the tree searches, nor books and the cluster
+#: of batches; the tree lab (the web's operations, the static site's Python) loads no
+#: engine, books, prune-and-search or plies.draw. The engine's own constants
+#: (:data:`BACKENDS`...) come from :mod:`plies.engine`, without the analysis's searches.
 _LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "plies.games": (
+        "GAMES",
+        "OPENSPIEL",
+        "GameEntry",
+        "get_game",
+        "parse_game_spec",
+    ),
+    "plies.games.text": (
+        "MAX_DIGITS",
+        "shown",
+    ),
+    "plies.lab._analyze": (
+        "ALGORITHMS",
+        "TABLE_ENTRY_BYTES",
+        "Analysis",
+        "SearchOptions",
+        "SearchTable",
+        "analysis_record",
+        "analyze",
+        "analyze_once",
+        "check_backend",
+        "search_table",
+        "table_entries",
+    ),
+    "plies.lab._check": (
+        "AnswerError",
+        "CheckResult",
+        "Feedback",
+        "check_answer",
+        "node_name",
+    ),
+    "plies.lab._expected": (
+        "keeps_score",
+        "split_expected",
+    ),
+    "plies.lab._games": (
+        "game_tree",
+        "load_game",
+        "read_game_tree",
+    ),
+    "plies.lab._mcts_tree": (
+        "MCTS_ALGORITHM",
+        "MCTS_STEPS_CAP",
+        "mcts_document",
+        "run_mcts_tree",
+    ),
+    "plies.lab._room": (
+        "Outcome",
+        "Room",
+        "RoomError",
+        "format_winners",
+        "open_room",
+        "outcome",
+        "play_move",
+        "player_names",
+        "roll",
+        "room_algorithms",
+        "room_of",
+        "room_state",
+        "think",
+        "undo",
+    ),
+    "plies.lab._search": (
+        "ExerciseError",
+        "LabOptions",
+        "compare_document",
+        "exercise",
+        "read_tree",
+        "run",
+        "search_document",
+        "with_bounds",
+    ),
+    "plies.lab._text": (
+        "SCORE_STYLES",
+        "ScoreStyle",
+        "format_line",
+        "format_score",
+        "score_of",
+    ),
+    "plies.book": ("Book", "BookStats", "build_book"),
+    "plies.engine": (
+        "BACKENDS",
+        "CHANCE_MODES",
+        "DEFAULT_ALGORITHM",
+    ),
     "plies.lab._multi_tree": (
         "MULTI_ALGORITHMS",
         "MULTI_DRAWING_FORMATS",
@@ -368,14 +450,11 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "QUICK_NODES",
         "SEARCH_ENTRIES",
         "SOLVE_MOVES",
-        "Book",
-        "BookStats",
         "SolveOptions",
         "SolveResult",
         "SolverTable",
         "book_answer",
         "book_record",
-        "build_book",
         "exact_score",
         "open_book",
         "score_token",
