@@ -23,10 +23,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies._arguments import need_bool, need_choice, need_int, need_object
-from plies.book import Book, BookStats, build_book
 from plies.engine import (
     BACKENDS,
     Limits,
@@ -44,6 +43,9 @@ from plies.errors import SearchError
 from plies.game import BaseGame
 from plies.lab._text import format_line, format_score, score_of
 
+if TYPE_CHECKING:  # plies.book (SQLite, and the cluster its builder uses): on first use
+    from plies.book import Book
+
 __all__ = [
     "DEFAULT_TABLE_ENTRIES",
     "MIN_TABLE_ENTRIES",
@@ -51,14 +53,11 @@ __all__ = [
     "QUICK_NODES",
     "SEARCH_ENTRIES",
     "SOLVE_MOVES",
-    "Book",
-    "BookStats",
     "SolveOptions",
     "SolveResult",
     "SolverTable",
     "book_answer",
     "book_record",
-    "build_book",
     "exact_score",
     "open_book",
     "score_token",
@@ -243,6 +242,8 @@ def solve_record(
 def open_book(path: str | Path, game: BaseGame[Any, Any] | None = None) -> Book:
     """The opening book at ``path`` (:class:`plies.book.Book`), of ``game`` when given;
     a missing, corrupt or other game's book is a one-line :class:`~plies.errors.PliesError`."""
+    from plies.book import Book
+
     return Book.open(path, game)
 
 
@@ -250,6 +251,8 @@ def book_answer(book: Book, state: Any, options: SolveOptions | None = None) -> 
     """What ``book`` knows of ``state`` (or its mirror image) with ``options``'
     ``moves`` and ``weak``, or None where it does not hold it; counted in the book's
     ``asked`` and ``answered``."""
+    from plies.book import Book
+
     need_object(book, Book, "book")
     options = SolveOptions() if options is None else options
     need_object(options, SolveOptions, "options")
@@ -260,6 +263,8 @@ def book_record(game: BaseGame[Any, Any], state: Any, book: Book) -> dict[str, A
     """The JSON object of a position ``plies analyze --book`` answers (its exact score
     in :func:`~plies.lab.analysis_record`'s form, with the book's line and ``book``, its path),
     or None where the book does not know its best move."""
+    from plies.book import Book
+
     need_object(book, Book, "book")
     solved = book.answer(state, moves="best")
     if solved is None:
