@@ -21,7 +21,6 @@ cluster's workers); a program that imports plies as a library keeps Numba as it 
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.util
 import sys
 from collections.abc import Callable, Sequence
@@ -36,7 +35,12 @@ PROBED = "scipy.linalg.cython_blas"
 CACHING = "numba.core.caching"
 
 
-class _Probe(importlib.abc.Loader):
+# The loaders and the finder below are duck-typed, as the import system allows (it
+# calls only these methods): importlib.abc imports importlib.resources, tempfile and
+# shutil, 8-10 ms of every plies process's start.
+
+
+class _Probe:
     """Runs the probing module with the probed one marked absent, then unmarks it."""
 
     def __init__(self, loader: Any) -> None:
@@ -56,7 +60,7 @@ class _Probe(importlib.abc.Loader):
                 del sys.modules[PROBED]
 
 
-class _Then(importlib.abc.Loader):
+class _Then:
     """Runs a module, then ``action`` on it."""
 
     def __init__(self, loader: Any, action: Callable[[ModuleType], None]) -> None:
@@ -71,11 +75,11 @@ class _Then(importlib.abc.Loader):
         self.action(module)
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds one module once, through the other finders, with the loader ``wrap``
     makes of its own."""
 
-    def __init__(self, name: str, wrap: Callable[[Any], importlib.abc.Loader]) -> None:
+    def __init__(self, name: str, wrap: Callable[[Any], Any]) -> None:
         self.name = name
         self.wrap = wrap
 
