@@ -14,18 +14,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from plies.cli._args import whole_number
-from plies.cluster import (
-    LineJob,
-    LineResult,
-    check_scheduler_address,
-    resume_items,
-    run_lines,
-    tls_files,
-)
+from plies.cli._progress import stop_on_interrupt
 from plies.errors import LimitError, PliesError
+
+if TYPE_CHECKING:  # plies.cluster is imported when a batch runs, not by --help or a solve
+    from plies.cluster import LineJob, LineResult
 
 __all__ = [
     "add_cluster_arguments",
@@ -181,7 +177,7 @@ def run_batch(
     """Run ``job`` on ``items`` as ``args`` say (here, ``--workers``, ``--scheduler``),
     write each output line (stdout, ``--out`` or ``--resume``) with a progress bar, and
     call ``on_result`` for each result in input order. True when Ctrl-C stopped it."""
-    from plies.cli._analyze import stop_on_interrupt  # _analyze imports this module
+    from plies.cluster import check_scheduler_address, run_lines
 
     scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
     with (
@@ -205,6 +201,8 @@ def tls_configured(args: argparse.Namespace, scheduler: str | None) -> Any:
     """A context in which Dask takes ``--tls-ca``/``--tls-cert``/``--tls-key`` as its
     TLS configuration (:func:`plies.cluster.tls_files`); a :class:`PliesError` if they
     are given without a ``tls://`` scheduler or a file is missing."""
+    from plies.cluster import tls_files
+
     files = (args.tls_ca, args.tls_cert, args.tls_key)
     if any(files) and (scheduler is None or not scheduler.startswith("tls://")):
         raise PliesError("--tls-ca, --tls-cert and --tls-key need --scheduler tls://HOST:PORT")
@@ -231,6 +229,8 @@ def _output(
     path = Path(args.resume or args.out)
     todo = items
     if args.resume is not None:
+        from plies.cluster import resume_items
+
         todo = resume_items(items, _complete_lines(path), job)
     try:
         stream: TextIO = path.open("a" if args.resume is not None else "w", encoding="utf-8")
