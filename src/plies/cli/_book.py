@@ -12,15 +12,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.cli._args import whole_number
 from plies.cli._batch import add_cluster_arguments
-from plies.cluster import LineResult, check_scheduler_address
+from plies.cli._progress import stop_on_interrupt
 from plies.errors import PliesError
 from plies.game import BaseGame
-from plies.lab import Book, BookStats, build_book
-from plies.lab import open_book as _open_book
+
+if TYPE_CHECKING:  # books and the cluster load when a command uses them, not at its start
+    from plies.cluster import LineResult
+    from plies.lab import Book, BookStats
 
 __all__ = ["add_book_argument", "book_summary", "open_book", "register"]
 
@@ -95,7 +97,8 @@ def run_book(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from plies.cli._analyze import stop_on_interrupt  # _analyze imports this module
+    from plies.cluster import check_scheduler_address
+    from plies.lab import build_book
 
     if args.plies is None:
         raise PliesError("book build needs --plies D, the depth of the book")
@@ -128,6 +131,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _stats(path: str) -> int:
+    from plies.lab import open_book as _open_book
+
     with _open_book(path) as book:
         print(_stats_text(book.stats()))
     return 0
@@ -172,6 +177,8 @@ def open_book(path: str | None, game: BaseGame[Any, Any]) -> Book | None:
     ``--book``; a missing, corrupt or other game's book is a one-line error."""
     if path is None:
         return None
+    from plies.lab import open_book as _open_book
+
     return _open_book(path, game)
 
 
