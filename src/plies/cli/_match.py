@@ -169,8 +169,8 @@ def _read_openings(path: str | None) -> tuple[str, ...]:
 
 def run_match_command(args: argparse.Namespace) -> int:
     """Handler of ``plies match``."""
-    from plies.cli._analyze import stop_on_interrupt
     from plies.cli._batch import batch_progress
+    from plies.cli._progress import stop_on_interrupt
     from plies.cluster import check_scheduler_address
 
     scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
