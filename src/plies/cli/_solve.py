@@ -15,9 +15,8 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from plies.cli._analyze import _Progress, stop_on_interrupt
 from plies.cli._args import (
     add_game_arguments,
     load_position,
@@ -28,7 +27,7 @@ from plies.cli._args import (
 )
 from plies.cli._batch import add_cluster_arguments, read_batch, run_batch, tls_configured
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
-from plies.cluster import LineResult, check_scheduler_address, solve_parallel
+from plies.cli._progress import Progress, stop_on_interrupt
 from plies.errors import PliesError, SearchError
 from plies.game import BaseGame
 from plies.lab import (
@@ -38,16 +37,16 @@ from plies.lab import (
     NATIVE_TABLE_ENTRIES,
     QUICK_NODES,
     SEARCH_ENTRIES,
-    Book,
-    SolveLines,
     SolveOptions,
     SolveResult,
     book_answer,
-    check_backend,
-    parse_game_spec,
     solve_position,
     solve_record,
 )
+
+if TYPE_CHECKING:
+    from plies.cluster import LineResult
+    from plies.lab import Book, SolveLines
 
 __all__ = ["SolveLines", "register", "solve_record"]
 
@@ -170,7 +169,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None or args.scheduler is not None:
         return _run_split(args, game, state, options)
-    with stop_on_interrupt() as stop, _Progress(f"solving {game.name}") as progress:
+    with stop_on_interrupt() as stop, Progress(f"solving {game.name}") as progress:
         try:
             solved = solve_position(
                 game, state, options, stop=stop, progress=progress.nodes, quick=True
@@ -202,11 +201,13 @@ def _run_split(
     """``plies solve GAME POSITION --workers N`` (or ``--scheduler ADDRESS``): one
     position solved with ``options`` on a Dask cluster
     (:func:`plies.cluster.solve_parallel`), the serial result."""
+    from plies.cluster import check_scheduler_address, solve_parallel  # Dask's: here only
+
     scheduler = check_scheduler_address(args.scheduler) if args.scheduler else None
     with (
         stop_on_interrupt() as stop,
         tls_configured(args, scheduler),
-        _Progress(f"solving {game.name} on a cluster") as progress,
+        Progress(f"solving {game.name} on a cluster") as progress,
     ):
         try:
             solved = solve_parallel(
@@ -300,6 +301,8 @@ class _Tally:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    from plies.lab import SolveLines, check_backend, parse_game_spec  # batches only
+
     game = parse_game_spec(args.game)
     if game.has_chance:
         raise SearchError(f"{game.name}: solve needs a game without chance; use analyze")
@@ -326,3 +329,13 @@ def _run_batch(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if tally.bad or tally.differ else 0
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`plies.lab.SolveLines`, imported when first asked for (with the books
+    and the cluster it needs, which a single solve does not load)."""
+    if name == "SolveLines":
+        from plies.lab import SolveLines
+
+        return SolveLines
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
