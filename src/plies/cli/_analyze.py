@@ -13,18 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plies.cli._args import add_game_arguments, load_position, note, seconds, whole_number
 from plies.cli._batch import add_cluster_arguments, read_batch, run_batch
 from plies.cli._book import add_book_argument, book_summary, count_book_answers, open_book
-from plies.cluster import LineResult
+from plies.cli._progress import Progress, stop_on_interrupt
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.lab import (
@@ -34,14 +29,15 @@ from plies.lab import (
     DEFAULT_ALGORITHM,
     GAMES,
     Analysis,
-    AnalyzeLines,
-    Book,
     SearchOptions,
     analysis_record,
     analyze,
-    book_record,
     parse_game_spec,
 )
+
+if TYPE_CHECKING:
+    from plies.cluster import LineResult
+    from plies.lab import AnalyzeLines, Book
 
 __all__ = ["AnalyzeLines", "register"]
 
@@ -138,58 +134,6 @@ def _info_line(record: dict[str, Any]) -> str:
     ).rstrip()
 
 
-@contextmanager
-def stop_on_interrupt() -> Iterator[threading.Event]:
-    """An Event set by Ctrl-C (SIGINT) while the block runs (main thread only)."""
-    stop = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield stop
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
-    try:
-        yield stop
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-class _Progress:
-    """A live status line on stderr (rich), shown only when stdout is a terminal."""
-
-    def __init__(self, label: str) -> None:
-        self.enabled = sys.stdout.isatty() and sys.stderr.isatty()
-        self.label = label
-        self.detail = ""
-        self.started = time.perf_counter()
-        self._last = 0.0
-        self._status: Any = None
-
-    def __enter__(self) -> _Progress:
-        if self.enabled:
-            from rich.console import Console
-
-            self._status = Console(stderr=True).status(self.label)
-            self._status.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._status is not None:
-            self._status.__exit__(None, None, None)
-
-    def nodes(self, count: int) -> None:
-        """Progress hook for the engine: refresh at most ten times a second."""
-        if self._status is None:
-            return
-        now = time.perf_counter()
-        if now - self._last < 0.1:
-            return
-        self._last = now
-        elapsed = now - self.started
-        self._status.update(
-            f"{self.label}{self.detail}  nodes {count:,}  {count / elapsed:,.0f} n/s  "
-            f"{elapsed:.1f} s  (Ctrl-C stops)"
-        )
-
-
 def _analyze_notes(game: BaseGame[Any, Any], args: argparse.Namespace) -> None:
     """A ``note:`` for each option given that cannot change this search."""
     if args.chance is not None:
@@ -223,7 +167,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         args.time = DEFAULT_TIME
     options = _search_options(args)
     last: Analysis | None = None
-    with stop_on_interrupt() as stop, _Progress(f"analysing {game.name}") as progress:
+    with stop_on_interrupt() as stop, Progress(f"analysing {game.name}") as progress:
         for found in analyze(game, state, options, stop=stop, progress=progress.nodes):
             last = found
             progress.detail = f"  depth {found.result.depth + 1}"
@@ -245,6 +189,8 @@ def run_analyze(args: argparse.Namespace) -> int:
 def _from_book(book: Book, game: BaseGame[Any, Any], state: Any, args: argparse.Namespace) -> bool:
     """Answer one position from ``--book``: an ``info book`` line and the best move;
     False where the book does not know the position's best move (then search)."""
+    from plies.lab import book_record  # books load with --book only
+
     record = book_record(game, state, book)
     if record is None:
         return False
@@ -288,6 +234,8 @@ def _run_batch(args: argparse.Namespace) -> int:
         raise PliesError(
             "--batch needs a limit per position: --depth, --nodes, --time or --iterations"
         )
+    from plies.lab import AnalyzeLines  # with the cluster's line jobs: batches only
+
     job = AnalyzeLines.of(args.game, _search_options(args), json=args.json, book=args.book)
     items = read_batch(args.batch)
     searched = bad = 0
@@ -310,3 +258,13 @@ def _run_batch(args: argparse.Namespace) -> int:
         print(f"error: interrupted after {searched} positions", file=sys.stderr)
         return 130
     return 1 if bad else 0
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`plies.lab.AnalyzeLines`, imported when first asked for (with the books
+    and the cluster it needs, which a single search does not load)."""
+    if name == "AnalyzeLines":
+        from plies.lab import AnalyzeLines
+
+        return AnalyzeLines
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
