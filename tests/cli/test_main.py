@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cli_errors import assert_one_line_error, run
-from cluster_helpers import run_python
+from cluster_helpers import plies_env, run_python
 from plies.cli import COMMANDS, command_parser, normalize
 
 OTHELLO_START = "-" * 27 + "XO------OX" + "-" * 27 + "X"
@@ -172,6 +172,31 @@ def test_an_uncaught_exception_gets_pythons_own_exit() -> None:
     done = _as_plies_process("raise RuntimeError('bug')")
     assert done.returncode == 1
     assert "RuntimeError: bug" in done.stderr
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "1"), ("3", "3")])
+def test_plies_own_process_runs_blas_on_one_thread_unless_told_otherwise(
+    given: str | None, seen: str
+) -> None:
+    # NumPy's OpenBLAS would start a thread per core at NumPy's import: plies needs none.
+    code = (
+        "import os\n"
+        "from plies import cli\n"
+        "cli._main = lambda argv: print(os.environ.get('OPENBLAS_NUM_THREADS')) or 0\n"
+        "raise SystemExit(cli.main())\n"
+    )
+    env = {k: v for k, v in plies_env().items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, f"{seen}\n"), done.stderr
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
