@@ -360,3 +360,67 @@ def test_the_command_line_sizes_each_ports_table() -> None:
     nim = table_for(get_game("nim"), None, None)
     assert isinstance(connect4, NativeTable) and isinstance(nim, NativeTable)
     assert connect4.size >= DEFAULT_ENTRIES > nim.size >= SEARCH_ENTRIES
+
+
+# -- what a one-off solve imports --------------------------------------------------------
+
+#: Modules a one-off ``plies solve`` has no use for: other commands', batches' and books'
+#: (Dask, SQLite, the cluster), the analysis's searches (MCTS, N-player), the trees' and
+#: the room's, and the status line's rich (shown on a terminal only). Each cost start-up.
+NOT_FOR_ONE_SOLVE = (
+    "dask",
+    "distributed",
+    "rich",
+    "sqlite3",
+    "plies.book",
+    "plies.cluster",
+    "plies.cli._analyze",
+    "plies.cli._games",
+    "plies.engine._mcts",
+    "plies.engine._multi",
+    "plies.lab._analyze",
+    "plies.lab._check",
+    "plies.lab._lines",
+    "plies.lab._room",
+    "plies.trees._search",
+    "plies.trees._mcts",
+)
+
+
+def _loaded_by_solve(*argv: str) -> tuple[str, list[str]]:
+    """``plies solve ARGV`` in a fresh interpreter: its output and the modules it loaded."""
+    code = (
+        "import json, sys\n"
+        "from plies.cli import main\n"
+        f"status = main(['solve', *{list(argv)!r}])\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    *output, modules = done.stdout.splitlines()
+    return "\n".join(output), json.loads(modules)
+
+
+def _among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The ``names`` (packages count with their modules) that ``modules`` hold."""
+    return [n for n in names if any(m == n or m.startswith(f"{n}.") for m in modules)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "backend", "score", "also_not"),
+    [
+        (("tictactoe", "1 2", "--backend", "python"), "python", None, ("numba", "llvmlite")),
+        (("connect4", "32164625"), "native", 11, ()),  # Numba unless the object cache loads
+    ],
+)
+def test_a_one_off_solve_loads_only_what_it_uses(
+    argv: tuple[str, ...], backend: str, score: int | None, also_not: tuple[str, ...]
+) -> None:
+    output, modules = _loaded_by_solve(*argv, "--json")
+    record = json.loads(output)
+    assert (record["backend"], record["score"]) == (backend, score)
+    assert _among(modules, (*NOT_FOR_ONE_SOLVE, *also_not)) == []
+    assert "plies.lab._solve" in modules  # the solve ran where the test looks
