@@ -306,3 +306,67 @@ def test_limits_hold_while_finding_every_best_move() -> None:
     with pytest.raises(SearchError, match=r"node limit\) after proving the value"):
         solve(game, game.parse_position("1000000"), moves="all", limits=Limits(nodes=1000))
     assert solve(game, game.parse_position("1000000"), moves="best").best_move == (0, 1_000_000)
+
+
+# -- deep tables --------------------------------------------------------------------------
+
+
+def test_a_deep_table_answers_a_repeated_search_from_its_entries() -> None:
+    game = get_game("othello")
+    state = game.initial_state()
+    table = TranspositionTable(1 << 16, deep=True)
+    first = search(game, state, limits=Limits(depth=5), table=table, backend="python")
+    again = search(game, state, limits=Limits(depth=5), table=table, backend="python")
+    assert (again.value, again.best_move) == (first.value, first.best_move)
+    assert again.stats.nodes <= 5  # each iteration ends at the root's entry
+    assert not again.exact
+
+
+def test_a_deep_table_carries_a_search_to_the_next_move() -> None:
+    game = get_game("othello")
+    state = game.initial_state()
+    for _ in range(2):
+        state = game.play(state, game.legal_moves(state)[0])
+    nodes = {}
+    for deep in (True, False):
+        kept = TranspositionTable(1 << 16, deep=deep)
+        first = search(game, state, limits=Limits(depth=6), table=kept, backend="python")
+        later = state
+        for move in first.pv[:2]:  # the expected move and reply: the next search's position
+            later = game.play(later, move)
+        found = search(game, later, limits=Limits(depth=6), table=kept, backend="python")
+        assert found.best_move in game.legal_moves(later)
+        nodes[deep] = found.stats.nodes
+    fresh = search(game, later, limits=Limits(depth=6), backend="python")
+    # The kept entries end the first iterations at once (the plain table only orders).
+    assert nodes[True] < nodes[False] < fresh.stats.nodes
+
+
+def test_a_deep_table_still_solves_a_small_game_exactly() -> None:
+    game = get_game("tictactoe")
+    table = TranspositionTable(deep=True)
+    results = list(iterate(game, game.initial_state(), limits=Limits(depth=30), table=table))
+    assert results[-1].value == 0 and results[-1].exact
+    # A second search on the same table is not proven exact by itself at depth 1:
+    again = list(iterate(game, game.initial_state(), limits=Limits(depth=3), table=table))
+    assert [r.value for r in again] == [0, 0, 0] and not any(r.exact for r in again)
+
+
+def test_mtdf_keeps_to_its_iterations_entries_on_a_deep_table() -> None:
+    game = get_game("connect4")
+    state = game.initial_state()
+    plain = search(game, state, limits=Limits(depth=6), algorithm="mtdf", backend="python")
+    deep_table = TranspositionTable(deep=True)
+    deep = search(
+        game, state, limits=Limits(depth=6), algorithm="mtdf", table=deep_table, backend="python"
+    )
+    assert (deep.value, deep.best_move, deep.stats.nodes) == (
+        plain.value,
+        plain.best_move,
+        plain.stats.nodes,
+    )
+
+
+def test_a_table_is_deep_or_not() -> None:
+    with pytest.raises(ArgumentTypeError, match="deep must be True or False"):
+        TranspositionTable(deep=1)  # type: ignore[arg-type]

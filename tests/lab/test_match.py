@@ -7,8 +7,19 @@ import io
 
 import pytest
 
-from plies.lab import MatchError, MatchOptions, match_record, parse_player, read_openings, run_match
+from plies.lab import (
+    MatchError,
+    MatchOptions,
+    load_game,
+    match_record,
+    parse_player,
+    play_move,
+    read_openings,
+    room_of,
+    run_match,
+)
 from plies.lab._match import game_pgn, opening_items, play_game, seats_of
+from plies.lab._players import mover_of
 
 
 def test_pvs_at_depth_4_beats_random_moves_at_connect_four() -> None:
@@ -151,6 +162,12 @@ def _numbered(moves: tuple[str, ...], result: str) -> str:
         ("pvs:deep=3", "unknown key 'deep'"),
         ("mcts:time=1,backend=gpu", "backend is python or native"),
         ("random:backend=native", "unknown key 'backend'"),
+        ("pvs:depth=3,hash=x", "hash is a whole number of MB"),
+        ("pvs:depth=3,hash=-1", "hash must be 0 to 4096 MB"),
+        (
+            "mcts:time=1,hash=16",
+            r"unknown key 'hash' \(one of depth, nodes, time, iterations, backend\)",
+        ),
         ("random:depth=2", "random takes no limit"),
         ("mcts:depth=3", "mcts has no depth limit"),
         ("maxn:iterations=3", "iterations are a limit of mcts only"),
@@ -221,3 +238,18 @@ def test_the_games_of_a_pair_roll_the_same_dice() -> None:
     shared = min(len(first), len(second))
     assert shared > 5 and first[:shared] == second[:shared]
     assert first[: min(shared, len(third))] != third[: min(shared, len(third))]
+
+
+def test_an_engine_player_keeps_its_table_from_move_to_move() -> None:
+    room = room_of(*load_game("connect4"))
+    kept, fresh = (
+        mover_of(parse_player(f"pvs:depth=6,hash={mb}"), game_name="connect4", timeout=1)
+        for mb in (4, 0)
+    )
+    first = kept.move(room, seed=0)
+    table = kept._table
+    assert table is not None and table.deep
+    room = play_move(room, room.game.format_move(room.state, first))
+    room = play_move(room, room.game.format_move(room.state, fresh.move(room, seed=0)))
+    assert kept.move(room, seed=0) in room.game.legal_moves(room.state)
+    assert kept._table is table and fresh._table is None  # searched on the kept table

@@ -87,6 +87,20 @@ def alternating_game(game: BaseGame[Any, Any]) -> bool:
     return game.alternating and not game.has_chance
 
 
+#: The remaining depth's bits in a table entry's tag (above them: the search and its
+#: iteration, see :class:`~plies.engine._context.SearchContext`).
+DEPTH_BITS = (1 << 32) - 1
+
+
+def deep_enough(entry_tag: float, depth: float) -> bool:
+    """Whether an entry tagged ``entry_tag`` was searched at least ``depth`` deep, by any
+    search or iteration (an entry searched to the end of every line, tag ``inf``, is
+    deep enough for any depth)."""
+    if entry_tag == INF:
+        return True
+    return entry_tag >= 0 and depth != INF and int(entry_tag) & DEPTH_BITS >= depth
+
+
 def make_negamax(
     ctx: SearchContext,
     *,
@@ -94,14 +108,16 @@ def make_negamax(
     chance: str = "star1",
     use_table: bool = True,
     ordering: bool = True,
+    deep: bool = False,
 ) -> NodeFunction:
     """Build ``negamax(state, depth, alpha, beta, ply) -> score`` for one search.
 
     ``pvs`` searches every move after the first with a null window and re-searches
     the ones that beat it; ``chance`` picks the chance-node method (see
     :data:`CHANCE_MODES`); ``use_table`` and ``ordering`` switch the transposition
-    table and move ordering (table move, killers, history) on or off. ``depth`` may be
-    ``math.inf`` (search to the end of every line).
+    table and move ordering (table move, killers, history) on or off; ``deep`` cuts on
+    any table entry searched at least as deep (:func:`deep_enough`), not only on this
+    iteration's. ``depth`` may be ``math.inf`` (search to the end of every line).
     """
     game = ctx.game
     terminal_value = game.terminal_value
@@ -177,8 +193,9 @@ def make_negamax(
         # Step 4. Chance node.
         if has_chance and is_chance(state):
             return chance_node(state, depth, alpha, beta, ply)
-        # Step 5. Transposition table: cut on an entry of this iteration and depth,
-        # else remember its move for ordering.
+        # Step 5. Transposition table: cut on an entry of this iteration and depth
+        # (on a deep table, on any entry searched at least as deep), else remember
+        # its move for ordering.
         alpha_orig = alpha
         tt_move = None
         if table is not None:
@@ -190,7 +207,7 @@ def make_negamax(
                 ctx.tt_hits += 1
                 entry_depth, bound, tt_value, tt_move = entry
                 value: float = tt_value
-                if entry_depth == tag:
+                if entry_depth == tag or (deep and deep_enough(entry_depth, depth)):
                     if value >= WIN_THRESHOLD:
                         value -= ply * ply_weight
                     elif value <= -WIN_THRESHOLD:
@@ -202,6 +219,8 @@ def make_negamax(
                     ):
                         if ply == 0 and bound != UPPER:
                             ctx.root_move = tt_move
+                        if entry_depth != tag:  # an earlier search's work: not proven exact here
+                            ctx.horizon_hits += 1
                         return value
         # Step 5b. Null move: off the principal variation (a null window), if even
         # passing keeps the score at beta in a shallower search, the node fails high.

@@ -128,6 +128,18 @@ WARM_PLIES = 12
 WARM_NODES = 20_000
 
 
+#: The searches that cut on a deep table's earlier entries (:func:`deep_table`): MTD(f)'s
+#: null-window passes need every bound from one depth, so it keeps to its iteration's.
+DEEP_ALGORITHMS = ("pvs", "negamax")
+
+
+def deep_table(table: TranspositionTable | NativeTable | None, algorithm: str) -> bool:
+    """Whether a search by ``algorithm`` on ``table`` cuts on any of its entries searched
+    at least as deep as it needs (a table made with ``deep=True``, as a game engine's kept
+    table is used), not only on the entries of the iteration under way."""
+    return table is not None and table.deep and algorithm in DEEP_ALGORITHMS
+
+
 def warm_up(
     game: BaseGame[Any, Any], table: TranspositionTable | NativeTable, *, weak: bool = False
 ) -> None:
@@ -324,6 +336,7 @@ class _Run:
                 chance=chance,
                 use_table=use_table,
                 ordering=ordering,
+                deep=use_table and deep_table(table, algorithm),
             )
         self.aborted = False
         self.search_id = next(_search_ids)

@@ -25,7 +25,7 @@ from collections.abc import Hashable
 from itertools import islice
 from typing import Any
 
-from plies._arguments import check_memory, need_int
+from plies._arguments import check_memory, need_bool, need_int
 from plies.errors import LimitError, SearchError
 
 __all__ = ["EXACT", "LOWER", "UPPER", "Entry", "TranspositionTable"]
@@ -47,9 +47,15 @@ class TranspositionTable:
     ``capacity`` is the most entries kept (default about a million, roughly 150 MB
     at worst on CPython). The search reads :attr:`entries` directly and calls
     :meth:`make_room` when ``len(entries)`` exceeds :attr:`capacity`.
+
+    A ``deep`` table serves a later search any entry searched at least as deep as it
+    needs, from an earlier iteration or an earlier search (as game engines keep their
+    table from move to move); otherwise only the entries of the iteration under way
+    end a node, and the others give their moves first (the textbook search, each
+    depth's value its own).
     """
 
-    def __init__(self, capacity: int = 1 << 20) -> None:
+    def __init__(self, capacity: int = 1 << 20, *, deep: bool = False) -> None:
         need_int(capacity, "transposition table capacity", minimum=16, error=LimitError)
         check_memory(
             capacity * LEAST_ENTRY_BYTES,
@@ -57,6 +63,8 @@ class TranspositionTable:
             advice="give a smaller capacity (the command line's --table-size)",
         )
         self.capacity = capacity
+        #: Whether a search cuts on entries of earlier iterations and searches.
+        self.deep = need_bool(deep, "deep")
         #: Key -> :data:`Entry` (an int for the exact solver, see ``engine._exact``).
         self.entries: dict[Hashable, Any] = {}
         #: How many sweeps dropped entries so far.

@@ -372,23 +372,34 @@ def check_backend(
     return choose_backend(game, backend, "search", state, algorithm=algorithm)
 
 
-def search_table(entries: int, game: BaseGame[Any, Any] | None = None) -> SearchTable:
+def search_table(
+    entries: int,
+    game: BaseGame[Any, Any] | None = None,
+    *,
+    backend: str | None = None,
+    deep: bool = True,
+) -> SearchTable:
     """A new table of at most ``entries`` entries (at least 16) for :func:`analyze`
     to keep between searches of the same game (UCI's ``Hash``): for ``game``, a native
-    table where its port searches (a Python table would make the search fall back to
-    the Python engine), else the Python engine's."""
+    table where its port searches on ``backend`` (None: where the search runs by
+    default; a Python table would make the search fall back to the Python engine),
+    else the Python engine's. A ``deep`` table (the default, as game engines keep
+    theirs) lets a search cut on every entry searched at least as deep as it needs,
+    an earlier search's too; ``deep=False`` keeps each iteration to its own entries
+    (the textbook search: then only the moves carry over)."""
     need_int(entries, "entries", minimum=16)
-    if game is not None and choose_backend(game, None, task="search") == "native":
-        return NativeTable(entries)
-    return TranspositionTable(entries)
+    if game is not None and choose_backend(game, backend, task="search") == "native":
+        return NativeTable(entries, deep=deep)
+    return TranspositionTable(entries, deep=deep)
 
 
-def table_entries(game: BaseGame[Any, Any], megabytes: int) -> int:
-    """How many entries of :func:`search_table` for ``game`` fit in ``megabytes``
-    (at least 16), by :data:`TABLE_ENTRY_BYTES` of the backend its searches run on."""
+def table_entries(game: BaseGame[Any, Any], megabytes: int, *, backend: str | None = None) -> int:
+    """How many entries of :func:`search_table` for ``game`` (on ``backend``) fit in
+    ``megabytes`` (at least 16), by :data:`TABLE_ENTRY_BYTES` of the backend its
+    searches run on."""
     need_int(megabytes, "megabytes", minimum=1)
-    backend = choose_backend(game, None, task="search")
-    return max(16, megabytes * 1024 * 1024 // TABLE_ENTRY_BYTES[backend])
+    chosen = choose_backend(game, backend, task="search")
+    return max(16, megabytes * 1024 * 1024 // TABLE_ENTRY_BYTES[chosen])
 
 
 def analysis_record(analysis: Analysis) -> dict[str, Any]:

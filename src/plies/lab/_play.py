@@ -18,7 +18,7 @@ from typing import Any
 from plies._arguments import need_object
 from plies.book import Book
 from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
-from plies.lab._analyze import Analysis, SearchOptions
+from plies.lab._analyze import Analysis, SearchOptions, SearchTable
 from plies.lab._room import Room, RoomError, _after, _deepen, _need_room, need_player_to_move
 from plies.lab._text import format_score
 
@@ -81,13 +81,15 @@ def engine_move(
     algorithm: str = DEFAULT_ALGORITHM,
     backend: str | None = None,
     book: Book | None = None,
+    table: SearchTable | None = None,
 ) -> EngineMove:
     """The engine's move in the room's position: the ``book``'s best move when it knows
     the position, else the move the web room's engine plays (:func:`plies.lab.think`): the best
     of the last depth completed within ``options`` (or ``limits`` with ``algorithm``
     and ``backend``), or of one ply when none completed; MCTS searches on from the tree
     of its last move in this game (the move and the reply played since are in it).
-    Raises :class:`RoomError`
+    A ``table`` (:func:`plies.lab.search_table`) is searched on and kept for the next
+    move, as a match's players keep one. Raises :class:`RoomError`
     when the game is over or a chance event is due."""
     _need_room(room)
     options = _options(options, limits, algorithm, backend)
@@ -99,7 +101,7 @@ def engine_move(
     if known is not None:
         text = game.format_move(state, known.best_move)
         return EngineMove(known.best_move, text, _book_note(known), book=known)
-    *_, (found, _) = _deepen(room, options, None)  # what the web room plays too
+    *_, (found, _) = _deepen(room, options, None, table)  # what the web room plays too
     result = found.result
     text = game.format_move(state, result.best_move)
     return EngineMove(result.best_move, text, _search_note(found), search=result)

@@ -10,6 +10,9 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
   ``plies analyze --backend`` says (default: native where it runs; for MCTS, native
   only for runs of a second or 10,000 iterations and more, so a fast match between
   MCTS and alpha-beta names it: ``mcts:time=0.05,backend=native``);
+* for the engine's searches, ``hash=MB`` too: the table each player keeps from move to
+  move of a game, as a UCI engine keeps its ``Hash`` (default: the size a search takes
+  when given none, 2**20 entries; ``hash=0`` searches each move on a fresh table);
 * ``random``: a legal move drawn by the match's seed;
 * ``uci:COMMAND[:NAME=VALUE,...]``, chess only: any UCI engine run as ``COMMAND``
   (split as a shell would, without one), driven by python-chess's
@@ -41,8 +44,9 @@ from typing import Any
 
 from plies.engine import ALGORITHMS as SEARCH_ALGORITHMS
 from plies.engine import BACKENDS, MULTI_ALGORITHMS, Limits, multi_search
+from plies.engine.native import SEARCH_ENTRIES
 from plies.errors import PliesError
-from plies.lab._analyze import SearchOptions
+from plies.lab._analyze import SearchOptions, SearchTable, search_table, table_entries
 from plies.lab._play import engine_move
 from plies.lab._room import Room
 
@@ -71,6 +75,8 @@ PLAYER_ALGORITHMS: tuple[str, ...] = (
 )
 #: The limits a player's spec may set, and what each is.
 LIMIT_KEYS = ("depth", "nodes", "time", "iterations")
+#: The largest table a player may keep, in MB (every game of a match has its own).
+MAX_HASH_MB = 4096
 #: The longest spec read.
 MAX_SPEC = 500
 
@@ -101,6 +107,7 @@ class PlayerSpec:
     time: float | None = None
     iterations: int | None = None
     backend: str | None = None
+    hash: int | None = None
     command: tuple[str, ...] = ()
     uci_options: tuple[tuple[str, str], ...] = ()
 
@@ -129,6 +136,17 @@ def _number(spec: str, key: str, text: str) -> int | float:
         raise MatchError(f"player {spec!r}: {key} is a number, not {text!r}") from None
     if not (math.isfinite(value) and value > 0):
         raise MatchError(f"player {spec!r}: {key} must be above 0, not {text!r}")
+    return value
+
+
+def _megabytes(spec: str, text: str) -> int:
+    """A ``hash`` size in MB: 0 (no table kept) up to :data:`MAX_HASH_MB`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise MatchError(f"player {spec!r}: hash is a whole number of MB, not {text!r}") from None
+    if not 0 <= value <= MAX_HASH_MB:
+        raise MatchError(f"player {spec!r}: hash must be 0 to {MAX_HASH_MB} MB, not {text!r}")
     return value
 
 
@@ -166,14 +184,25 @@ def parse_player(text: str) -> PlayerSpec:
                 )
             limits[key] = value
             continue
+        if key == "hash" and algorithm in SEARCH_ALGORITHMS:
+            limits[key] = _megabytes(spec, value)
+            continue
         if key not in LIMIT_KEYS:
             raise MatchError(
-                f"player {spec!r}: unknown key {key!r} (one of {', '.join(LIMIT_KEYS)})"
+                f"player {spec!r}: unknown key {key!r} (one of {', '.join(_keys(algorithm))})"
             )
         limits[key] = _number(spec, key, value)
     player = PlayerSpec(spec, algorithm, **limits)
     _check_limits(player)
     return player
+
+
+def _keys(algorithm: str) -> tuple[str, ...]:
+    """The keys a spec of ``algorithm`` may set."""
+    if algorithm == "random":
+        return LIMIT_KEYS
+    keys = (*LIMIT_KEYS, "backend")
+    return (*keys, "hash") if algorithm in SEARCH_ALGORITHMS else keys
 
 
 def _check_limits(player: PlayerSpec) -> None:
@@ -235,6 +264,7 @@ class Mover:
 
     def __init__(self, spec: PlayerSpec) -> None:
         self.spec = spec
+        self._table: SearchTable | None = None
 
     def move(self, room: Room, seed: int) -> Any:
         """The player's move in ``room`` (a player moves next), ``seed`` drawing its
@@ -245,9 +275,24 @@ class Mover:
         try:
             if spec.algorithm in NPLAYER_ALGORITHMS:
                 return self._multi_move(room)
-            return engine_move(room, spec.search_options(seed)).move
+            table = self._kept_table(room) if spec.algorithm in SEARCH_ALGORITHMS else None
+            return engine_move(room, spec.search_options(seed), table=table).move
         except Exception as exc:  # any failure of the search forfeits, never ends the match
             raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
+
+    def _kept_table(self, room: Room) -> SearchTable | None:
+        """The table this player searches on through the game (made at its first
+        move), None with ``hash=0``."""
+        spec = self.spec
+        if self._table is None and spec.hash != 0:
+            game, backend = room.game, spec.backend
+            entries = (
+                SEARCH_ENTRIES
+                if spec.hash is None
+                else table_entries(game, spec.hash, backend=backend)
+            )
+            self._table = search_table(entries, game, backend=backend)
+        return self._table
 
     def _multi_move(self, room: Room) -> Any:
         """The N-player search's move: its last completed depth's, else the first

@@ -43,6 +43,7 @@ from plies.lab._analyze import (
     DEFAULT_ALGORITHM,
     Analysis,
     SearchOptions,
+    SearchTable,
     analyze,
     analyze_once,
     run_mcts,
@@ -602,20 +603,21 @@ def think(
 
 
 def _deepen(
-    room: Room, options: SearchOptions, stop: StopRequest | None
+    room: Room, options: SearchOptions, stop: StopRequest | None, table: SearchTable | None = None
 ) -> Iterator[tuple[Analysis, bool | None]]:
     """The engine choosing its move in the room's position (a player moves next): each completed
     depth as ``(analysis, None)``, then the analysis whose move it plays and whether a
     limit or ``stop`` cut the search short: the last completed depth, or a one-ply
     search when no depth finished. The web room streams it (:func:`think`) and ``plies
-    play`` plays its move (:func:`plies.lab.engine_move`)."""
+    play`` plays its move (:func:`plies.lab.engine_move`). A ``table`` (not for MCTS)
+    is kept between the searches of a game, as a match's players keep one."""
     game, state = room.game, room.state
     stop = stop if stop is not None else threading.Event()
     last = None
     searches = (
         iter([_kept_tree_mcts(room, options, stop)])
         if options.algorithm == "mcts"
-        else analyze(game, state, options, stop=stop)
+        else analyze(game, state, options, stop=stop, table=table)
     )
     for found in searches:
         last = found
