@@ -291,13 +291,20 @@ def helper(*, inline: bool = False) -> Callable[[F], F]:
     return make_helper
 
 
+#: The package's names that compiled rules may read as ``native.<name>``.
+_INTRINSICS = ("popcount", "trailing_zeros")
 #: Modules whose helpers are Numba's functions now.
 _MATERIALIZED: set[str] = set()
 
 
 def materialize(module: str) -> None:
     """Replace every :class:`Helper` in ``module``'s namespace by its Numba function,
-    so that compiled code of the module finds Numba functions among its globals."""
+    so that compiled code of the module finds Numba functions among its globals, and
+    resolve the bit intrinsics the package exports lazily (``native.popcount`` in
+    compiled code: Numba reads a module's attributes without its ``__getattr__``)."""
+    package = sys.modules["plies.engine.native"]
+    for name in _INTRINSICS:
+        getattr(package, name)  # the package keeps it once asked for
     if module in _MATERIALIZED or module not in sys.modules:
         return
     _MATERIALIZED.add(module)
