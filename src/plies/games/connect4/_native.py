@@ -34,9 +34,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from plies.engine.native import NativeGame, Prepared, int64_array, popcount, rule, trailing_zeros
+from plies.engine import native
+from plies.engine.native import NativeGame, Prepared, helper, int64_array, rule
 from plies.games.connect4._rules import Connect4, Connect4State
 
 __all__ = ["Connect4Native"]
@@ -65,7 +65,7 @@ U1 = np.uint64(1)
 # ABOVE masks; the sentinel layout skips them, as Python does).
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def sentinel_line_ends(p: Any, h1: Any) -> Any:
     """:func:`word_line_ends` with the sentinel row: nothing wraps, nothing to mask
     (the masks cost the 7 x 6 search 10-30% more time)."""
@@ -80,7 +80,7 @@ def sentinel_line_ends(p: Any, h1: Any) -> Any:
     return result
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_line_ends(consts: Any, p: Any) -> Any:
     """Cells on a four with three stones of ``p`` (``Connect4._line_ends``): in each
     direction, two stones on one side and a third beyond them or on the other side."""
@@ -108,13 +108,13 @@ def word_line_ends(consts: Any, p: Any) -> Any:
     return result
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_wins(consts: Any, stones: Any, mask: Any) -> Any:
     """Empty cells that would complete four for ``stones`` (``winning_cells``)."""
     return word_line_ends(consts, stones) & (np.uint64(consts[BOARD_MASK]) ^ mask)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_playable(consts: Any, mask: Any) -> Any:
     """The landing cells, one per column not full (``playable_cells``): the empty
     cells of the bottom row or on a stone (a stone on top of a column shifts onto the
@@ -122,7 +122,7 @@ def word_playable(consts: Any, mask: Any) -> Any:
     return ((mask << U1) | np.uint64(consts[BOTTOM_MASK])) & ~mask & np.uint64(consts[BOARD_MASK])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_four(consts: Any, stones: Any) -> bool:
     """Whether ``stones`` hold four in a row: per direction, the cells that start one
     (those with three cells of the line above them: the ABOVE masks)."""
@@ -149,13 +149,13 @@ def word_four(consts: Any, stones: Any) -> bool:
     return bool(m & (m >> (s + s)) & np.uint64(consts[BELOW + 2]) != U0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_column(cell: Any, stride: int) -> int:
     """The 1-based column of the lowest set bit of ``cell`` (non-zero)."""
-    return int(trailing_zeros(cell)) // stride + 1
+    return int(native.trailing_zeros(cell)) // stride + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def word_key(consts: Any, position: Any, mask: Any) -> Any:
     """``position + mask`` with the sentinel row (Python's key). Packed, a 64-bit mix:
     the mask's multiply-xorshift, xor the position, then SplitMix64's finaliser; equal
@@ -179,7 +179,7 @@ def word_key(consts: Any, position: Any, mask: Any) -> Any:
 # in row ``extra_row`` (a stone being tried).
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def row_at(  # noqa: PLR0917
     state: Any, base: int, xor_at: int, r: int, height: int, extra_row: int, extra: int
 ) -> int:
@@ -194,7 +194,7 @@ def row_at(  # noqa: PLR0917
     return value  # type: ignore[no-any-return]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _ends(  # noqa: PLR0917
     l1: int, l2: int, l3: int, r1: int, r2: int, r3: int
 ) -> int:
@@ -205,13 +205,13 @@ def _ends(  # noqa: PLR0917
     return (left1 & left2 & (left3 | right1)) | (right1 & right2 & (left1 | right3))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def rows_base(consts: Any) -> int:
     """Where the position rows start in a rows-layout state."""
     return HEIGHTS + consts[WIDTH]  # type: ignore[no-any-return]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _ends7(  # noqa: PLR0917
     b3: int, b2: int, b1: int, s: int, a1: int, a2: int, a3: int
 ) -> int:
@@ -225,7 +225,7 @@ def _ends7(  # noqa: PLR0917
     return result | _ends(a1, a2, a3, b1, b2, b3)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: int) -> Any:
     """``(number of winning cells, those playable now as row bits)`` of the side to
     move (plus ``extra``) or the side that just moved, one pass over the rows (a
@@ -249,7 +249,7 @@ def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: i
         if mask == 0 and b1 | b2 | b3 == 0:
             break  # this row and those above are empty, the three below hold none
         wins = _ends7(b3, b2, b1, s, a1, a2, a3) & (row_mask ^ mask)
-        count += popcount(wins)
+        count += native.popcount(wins)
         playable_wins |= wins & below & ~state[mask_at + r]
         below = state[mask_at + r]
         b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
@@ -257,7 +257,7 @@ def wins_count(consts: Any, state: Any, opponent: bool, extra_row: int, extra: i
     return count, playable_wins
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def evaluation_counts(consts: Any, state: Any) -> Any:
     """``(own winning cells, own playable wins as row bits, the opponent's winning
     cells)``: :func:`wins_count` of both sides in one pass."""
@@ -284,9 +284,9 @@ def evaluation_counts(consts: Any, state: Any) -> Any:
             break  # this row and those above are empty, the three below hold none
         empty = row_mask ^ mask
         wins = _ends7(b3, b2, b1, s, a1, a2, a3) & empty
-        own += popcount(wins)
+        own += native.popcount(wins)
         playable_wins |= wins & below
-        theirs += popcount(_ends7(o3, o2, o1, t, c1, c2, c3) & empty)
+        theirs += native.popcount(_ends7(o3, o2, o1, t, c1, c2, c3) & empty)
         below = mask
         b3, b2, b1, s, a1, a2 = b2, b1, s, a1, a2, a3
         a3 = row_at(state, base, -1, r + 4, height, -1, 0)
@@ -295,7 +295,7 @@ def evaluation_counts(consts: Any, state: Any) -> Any:
     return own, playable_wins, theirs
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def mover_four_at(consts: Any, state: Any, r: int, c: int) -> bool:
     """Whether the side that just moved in ``state`` holds a four through (r, c)."""
     height, width = consts[HEIGHT], consts[WIDTH]
@@ -393,13 +393,14 @@ def evaluate(consts: Any, state: Any) -> float:
         for bit in range(5):
             digit = np.uint64(consts[HEADER + 4 * width + bit])
             score += (
-                np.int64(popcount(position & digit)) - np.int64(popcount(opponent & digit))
+                np.int64(native.popcount(position & digit))
+                - np.int64(native.popcount(opponent & digit))
             ) << bit
         own = word_wins(consts, position, mask)
         theirs = word_wins(consts, opponent, mask)
         if own & word_playable(consts, mask):
             score += 512
-        score += 16 * (np.int64(popcount(own)) - np.int64(popcount(theirs)))
+        score += 16 * (np.int64(native.popcount(own)) - np.int64(native.popcount(theirs)))
         return float(score)
     own_count, own_playable, their_count = evaluation_counts(consts, state)
     score = state[SCORE] + 16 * (own_count - their_count)
@@ -493,7 +494,7 @@ def forced_moves(consts: Any, state: Any, moves: Any, count: int) -> int:
         playable_cells |= playable
         hit = playable & theirs
         if hit:
-            forced_count += popcount(hit)
+            forced_count += native.popcount(hit)
             forced_cells |= hit
         if mask == 0 and b1 | b2 | b3 == 0:
             break  # the rows above are empty and out of their lines' reach
@@ -530,7 +531,7 @@ def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
         if fits:
             new_mask = mask | (mask + np.uint64(consts[HEADER + width + move - 1]))
             stones = position | (new_mask ^ mask)
-            threats = np.int64(popcount(word_wins(consts, stones, new_mask)))
+            threats = np.int64(native.popcount(word_wins(consts, stones, new_mask)))
         else:
             column = move - 1
             landing = state[HEIGHTS + column]
