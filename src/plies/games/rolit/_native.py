@@ -25,9 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from plies.engine.native import NativeGame, Prepared, int64_array, popcount, rule, trailing_zeros
+from plies.engine import native
+from plies.engine.native import NativeGame, Prepared, helper, int64_array, rule
 from plies.games.rolit._rules import (
     _CORNERS,
     _NOT_A,
@@ -56,19 +56,19 @@ def _signed(bits: int) -> int:
     return bits - (1 << 64) if bits >> 63 else bits
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _left(bits: Any, shift: Any, landing: Any) -> Any:
     """``bits`` one step towards h8 (``shift`` 1, 7, 8 or 9), wrapped squares dropped."""
     return (bits << shift) & landing
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _right(bits: Any, shift: Any, landing: Any) -> Any:
     """``bits`` one step towards a1, wrapped squares dropped."""
     return (bits >> shift) & landing
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _ends_left(mine: Any, others: Any, shift: Any, landing: Any) -> Any:
     """The squares one step past runs of ``others`` that start next to ``mine``,
     towards h8 (a run is at most six discs)."""
@@ -78,7 +78,7 @@ def _ends_left(mine: Any, others: Any, shift: Any, landing: Any) -> Any:
     return _left(run, shift, landing)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _ends_right(mine: Any, others: Any, shift: Any, landing: Any) -> Any:
     """:func:`_ends_left` towards a1."""
     run = _right(mine, shift, landing) & others
@@ -87,7 +87,7 @@ def _ends_right(mine: Any, others: Any, shift: Any, landing: Any) -> Any:
     return _right(run, shift, landing)
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def captures(mine: Any, others: Any) -> Any:
     """The empty squares where a disc of ``mine`` outflanks some of ``others``."""
     found = _ends_left(mine, others, _U(1), NOT_A) | _ends_right(mine, others, _U(1), NOT_H)
@@ -97,7 +97,7 @@ def captures(mine: Any, others: Any) -> Any:
     return found & ~(mine | others)
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def neighbours(occupied: Any) -> Any:
     """The empty squares next to a disc."""
     near = _left(occupied, _U(1), NOT_A) | _right(occupied, _U(1), NOT_H)
@@ -107,7 +107,7 @@ def neighbours(occupied: Any) -> Any:
     return near & ~occupied
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _flips_left(mine: Any, others: Any, start: Any, shift: Any, landing: Any) -> Any:
     """The discs of ``others`` a disc of ``mine`` on ``start`` (a bit) outflanks
     towards h8."""
@@ -119,7 +119,7 @@ def _flips_left(mine: Any, others: Any, start: Any, shift: Any, landing: Any) ->
     return run if probe & mine else ZERO
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _flips_right(mine: Any, others: Any, start: Any, shift: Any, landing: Any) -> Any:
     """:func:`_flips_left` towards a1."""
     run = ZERO
@@ -130,7 +130,7 @@ def _flips_right(mine: Any, others: Any, start: Any, shift: Any, landing: Any) -
     return run if probe & mine else ZERO
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def flips(mine: Any, others: Any, start: Any) -> Any:
     """Every disc of ``others`` a disc of ``mine`` on ``start`` outflanks."""
     turned = _flips_left(mine, others, start, _U(1), NOT_A)
@@ -144,7 +144,7 @@ def flips(mine: Any, others: Any, start: Any) -> Any:
     return turned
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _occupied(state: Any) -> Any:
     """Every disc on the board."""
     return _U(state[0]) | _U(state[1]) | _U(state[2]) | _U(state[3])
@@ -161,7 +161,7 @@ def legal_moves(consts: Any, state: Any, out: Any) -> int:
         moves = neighbours(occupied)
     count = 0
     while moves:
-        out[count] = np.int64(trailing_zeros(moves))
+        out[count] = np.int64(native.trailing_zeros(moves))
         count += 1
         moves &= moves - ONE
     return count
@@ -181,13 +181,13 @@ def play(consts: Any, state: Any, move: int, child: Any) -> None:
     child[PLAYER] = (player + 1) % PLAYERS
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _most_discs(state: Any) -> Any:
     """The most discs a player has, and how many players have that many (the winners,
     who share the payoff of 1)."""
     most, winners = np.int64(-1), 0
     for owner in range(PLAYERS):
-        count = np.int64(popcount(_U(state[owner])))
+        count = np.int64(native.popcount(_U(state[owner])))
         if count > most:
             most, winners = count, 1
         elif count == most:
@@ -202,7 +202,7 @@ def terminal_value(consts: Any, state: Any) -> float:
     if _occupied(state) != FULL:
         return np.nan
     most, winners = _most_discs(state)
-    mine = np.int64(popcount(_U(state[state[PLAYER]])))
+    mine = np.int64(native.popcount(_U(state[state[PLAYER]])))
     return 1.0 / winners if mine == most else 0.0
 
 
@@ -210,7 +210,9 @@ def terminal_value(consts: Any, state: Any) -> float:
 def evaluate(consts: Any, state: Any) -> float:
     """The player to move's discs, a corner counting more: the Python ``evaluate``."""
     mine = _U(state[state[PLAYER]])
-    return float(np.int64(popcount(mine)) + CORNER_BONUS * np.int64(popcount(mine & CORNERS)))
+    return float(
+        np.int64(native.popcount(mine)) + CORNER_BONUS * np.int64(native.popcount(mine & CORNERS))
+    )
 
 
 @rule("to_move")
@@ -227,7 +229,7 @@ def utilities(consts: Any, state: Any, values: Any) -> int:
         return 0
     most, winners = _most_discs(state)
     for owner in range(PLAYERS):
-        mine = np.int64(popcount(_U(state[owner])))
+        mine = np.int64(native.popcount(_U(state[owner])))
         values[owner] = 1.0 / winners if mine == most else 0.0
     return 1
 
@@ -238,12 +240,13 @@ def evaluations(consts: Any, state: Any, values: Any) -> int:
     for owner in range(PLAYERS):
         mine = _U(state[owner])
         values[owner] = float(
-            np.int64(popcount(mine)) + CORNER_BONUS * np.int64(popcount(mine & CORNERS))
+            np.int64(native.popcount(mine))
+            + CORNER_BONUS * np.int64(native.popcount(mine & CORNERS))
         )
     return 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _mix(h: Any) -> Any:
     """splitmix64's finaliser: every input bit reaches every output bit."""
     h ^= h >> _U(30)
