@@ -38,9 +38,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from plies.engine.native import NativeGame, Prepared, int64_array, rule
+from plies.engine.native import NativeGame, Prepared, helper, int64_array, rule
 from plies.games.chinese_checkers._rules import (
     PASS,
     ChineseCheckers,
@@ -59,17 +58,17 @@ LINKS = 8
 _U = np.uint64
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _goals(consts: Any) -> Any:
     return LINKS + 12 * consts[HOLES]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _distances(consts: Any) -> Any:
     return _goals(consts) + consts[PLAYERS] * consts[PIECES]
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def winner(consts: Any, state: Any) -> int:
     """The player whose target is full with one of its own pieces in it, or -1."""
     pieces, goals = consts[PIECES], _goals(consts)
@@ -87,12 +86,12 @@ def winner(consts: Any, state: Any) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _is_over(consts: Any, state: Any) -> bool:
     return state[PLY] >= consts[PLY_LIMIT] or winner(consts, state) >= 0
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def _destinations(consts: Any, state: Any, origin: int, out: Any) -> int:
     """The holes a piece on ``origin`` reaches, ascending, in ``out[scratch + 2H:]``;
     returns how many. A hole reached is marked ``stamp * 4 + bits`` in
@@ -253,7 +252,7 @@ def evaluations(consts: Any, state: Any, values: Any) -> int:
     return 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _gain(consts: Any, row: int, move: int) -> Any:
     """How much nearer ``move`` brings its piece (the Python sort key, negated)."""
     holes = consts[HOLES]
@@ -276,7 +275,7 @@ def order_moves(consts: Any, state: Any, moves: Any, count: int) -> None:
         moves[j] = move
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def _mix(h: Any) -> Any:
     """splitmix64's finaliser: every input bit reaches every output bit."""
     h ^= h >> _U(30)
