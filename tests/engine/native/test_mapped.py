@@ -262,3 +262,22 @@ def test_a_helper_called_from_python_is_numbas_function() -> None:
     start = OTHELLO.initial_state()
     mask = move_mask(np.uint64(start.mover), np.uint64(start.opponent))
     assert int(mask) == _move_mask(start.mover, start.opponent)
+
+
+def test_a_port_compiles_from_scratch_with_the_lazy_intrinsics(tmp_path: Path) -> None:
+    # Numba's cache empty: the rules are typed, reading native.popcount and
+    # native.trailing_zeros (which the package exports lazily) from compiled code, in
+    # a rule (Connect Four's evaluate) and in a helper (Othello's).
+    code = (
+        "from plies.games.connect4._native import Connect4Native\n"
+        "from plies.games.othello._native import OthelloNative\n"
+        "print(Connect4Native.evaluate.compiled().address > 0,"
+        " OthelloNative.legal_moves.compiled().address > 0)\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), _objload.DISABLE_VARIABLE: "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
