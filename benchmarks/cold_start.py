@@ -15,8 +15,11 @@ thread's reused table.
 With ``--numba``, each command also runs with plies' object cache off
 (``PLIES_OBJECT_CACHE=0``: Numba loads the kernel, as before the cache), labelled
 ``[numba]``, interleaved with the others. The object cache must exist for the first
-figures (any earlier native solve on this machine wrote it); its rows then load no
-Numba (see ``plies.engine.native._objload``; only Connect Four's solve has one yet).
+figures (any earlier native search or solve of the game on this machine wrote it);
+its rows then load no Numba (see ``plies.engine.native._objload``): Connect Four's
+solve maps Pons' kernel, the searches map the generic kernel
+(``plies.engine.native._mapped``) and the port's rules (Othello, m,n,k, Connect
+Four, Rolit, Chinese Checkers, Nim; chess and checkers still import Numba).
 
 The targets printed are issue 30's: at most 0.15 s of start-up beyond the search, a
 process that solves one easy position under 80 MB, and a single call reaching at least
@@ -74,6 +77,13 @@ COMMANDS = (
         "othello",
         "",
         10,
+    ),
+    Command(
+        "analyze connect4 depth 12",
+        ("analyze", "connect4", "--depth", "12", "--backend", "native", "--json"),
+        "connect4",
+        "",
+        12,
     ),
     Command(
         "analyze mnk 5,5,4 depth 8",
