@@ -141,6 +141,43 @@ def test_search_agrees_node_for_node(  # noqa: PLR0917  # hypothesis passes them
 
 
 @settings(max_examples=40, deadline=None)
+@given(
+    position=mnk_positions(),
+    depth=st.integers(2, 6),
+    algorithm=st.sampled_from(["pvs", "negamax"]),
+)
+def test_deep_tables_agree_node_for_node_along_a_game(
+    position: tuple[Any, Any], depth: int, algorithm: str
+) -> None:
+    """Searches along a line, each on the table kept from the one before (deep tables:
+    cut-offs on earlier iterations' and searches' entries) agree on both backends."""
+    game, state = position
+    native_table, python_table = NativeTable(1 << 16, deep=True), TranspositionTable(deep=True)
+    for _ in range(3):
+        if game.is_terminal(state):
+            break
+        limits = Limits(depth=depth)
+        native = search(game, state, limits=limits, algorithm=algorithm, table=native_table)
+        python = search(
+            game, state, limits=limits, algorithm=algorithm, table=python_table, backend="python"
+        )
+        same_search(native, python, nodes=True)
+        state = game.play(state, native.best_move)
+
+
+def test_a_kept_native_table_forgets_entries_whose_keys_meant_other_positions() -> None:
+    """Nim's port packs the heaps in as many bits as the root's largest heap needs: a
+    table kept from a root of another layout is cleared, not read."""
+    table = NativeTable(1 << 12, deep=True)
+    for heaps in ((1, 2), (5, 6, 7), (1, 2, 3), (3, 3)):
+        game = Nim(heaps)
+        state = game.initial_state()
+        kept = search(game, state, limits=Limits(depth=6), table=table)
+        fresh = search(game, state, limits=Limits(depth=6), table=NativeTable(1 << 12, deep=True))
+        same_search(kept, fresh, nodes=True)  # the kept table was emptied first
+
+
+@settings(max_examples=40, deadline=None)
 @given(position=positions, depth=st.integers(1, 7), entries=st.sampled_from([3, 5, 97]))
 def test_search_with_tiny_tables_keeps_the_value(
     position: tuple[Any, Any], depth: int, entries: int

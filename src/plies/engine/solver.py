@@ -16,6 +16,7 @@ modules without breaking them:
   value from null-window probes), :func:`overrides` (whether a game overrides a hook);
 * :class:`ExactSolver` on a :class:`SearchContext` (the game, limits, deadline, stop
   request and table of one search), :func:`deep_recursion` to let it recurse;
+  :func:`deep_table`, whether a search cuts on its table's earlier entries;
 * :class:`ExactProber`: null-window *probes* ``(t, t + 1)`` and optimal lines of
   positions below a root, by the Python solver on one table kept between calls;
 * :func:`best_moves_and_line`: which moves keep the value, and the line, as
@@ -66,7 +67,13 @@ from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import overrides
 from plies.engine._result import SearchResult, SearchStats, SolveResult
 from plies.engine._scores import WIN, WIN_THRESHOLD, terminal_score
-from plies.engine._search import SOLVE_MOVES, choose_backend, deep_recursion, solve_result
+from plies.engine._search import (
+    SOLVE_MOVES,
+    choose_backend,
+    deep_recursion,
+    deep_table,
+    solve_result,
+)
 from plies.engine._table import TranspositionTable
 from plies.engine.native import NativeTable, native_port
 from plies.errors import SearchError
@@ -96,6 +103,7 @@ __all__ = [
     "best_moves_and_line",
     "deadline_of",
     "deep_recursion",
+    "deep_table",
     "engine_shift",
     "narrow",
     "overrides",

@@ -19,4 +19,6 @@ WORST, BEST, MOVER_WINS = 19, 20, 21
 #: The game's null-move, extension and late-move-reduction hooks are on; the depth of
 #: the iteration under way (extensions stop at twice it).
 HAS_NULL, HAS_EXTENSION, HAS_QUIET, ROOT_DEPTH = 22, 23, 24, 25
-CONTROL_SIZE = 26
+#: The table is deep: cut on any entry searched at least as deep (``engine.solver.deep_table``).
+DEEP_TABLE = 26
+CONTROL_SIZE = 27

@@ -33,6 +33,7 @@ from plies.engine.solver import (
     SearchStats,
     StopRequest,
     best_moves_and_line,
+    deep_table,
     narrow,
     overrides,
     score_bounds,
@@ -133,10 +134,18 @@ def _entry(work: _Work, name: str) -> Any:
 _DEFAULT = threading.local()  # this thread's default table, reused and cleared
 
 
-def _claim(table: NativeTable | None, entries: int) -> NativeTable:
+def _claim(
+    table: NativeTable | None, entries: int, port: NativeGame[Any, Any], prepared: Prepared
+) -> NativeTable:
     """``table``, or this thread's default one, cleared (a fresh 35 MB table cost a
     page fault per entry first touched: 3 of the 4 ms of a tic-tac-toe search;
-    emptying the reused one, one byte an entry: 0.05 ms), marked busy."""
+    emptying the reused one, one byte an entry: 0.05 ms), marked busy.
+
+    A given table is cleared too when its entries were written under another key
+    space: another port, or root constants that give keys and move ids other
+    meanings (Nim packs the heaps in as many bits as the root's largest needs), so
+    that a table kept between searches never answers with another position's entry."""
+    space = (type(port), np.asarray(prepared.consts).tobytes(), prepared.move_space)
     if table is None:
         table = getattr(_DEFAULT, "table", None)
         if table is None or table.busy:  # none yet, or a paused search holds it
@@ -145,6 +154,10 @@ def _claim(table: NativeTable | None, entries: int) -> NativeTable:
         table.clear()
     if table.busy:
         raise SearchError("this native table is in use by another search")
+    if table.key_space != space:
+        if table.key_space is not None:
+            table.clear()
+        table.key_space = space
     table.busy = True
     return table
 
@@ -193,7 +206,7 @@ class SearchRun:
             return
         limits, stop, progress, use_table, ordering = self.options
         prepared = self.port.prepare(state)
-        table = _claim(self.table, SEARCH_ENTRIES)
+        table = _claim(self.table, SEARCH_ENTRIES, self.port, prepared)
         try:
             work = _Work(
                 self.port, prepared, plies=self.max_depth, table=table, limits=limits,
@@ -205,6 +218,7 @@ class SearchRun:
                 self.started = time.perf_counter()  # the clock counts searching only
             work.control[kernel.PVS] = algorithm == "pvs"
             work.control[kernel.USE_TABLE] = use_table
+            work.control[kernel.DEEP_TABLE] = use_table and deep_table(table, algorithm)
             work.control[kernel.ORDERING] = ordering
             # Nothing can end the search before its last depth: the results of the
             # others (a principal variation, counters) need not be made (on
@@ -420,7 +434,7 @@ def solve_port(
         value = terminal_score(outcome, 0)
         return (float((value > 0) - (value < 0)) if weak else value), (), (), SearchStats()
     prepared = port.prepare(state)
-    table = _claim(table, SEARCH_ENTRIES)
+    table = _claim(table, SEARCH_ENTRIES, port, prepared)
     proven = False
     try:
         work = _Work(

@@ -43,6 +43,7 @@ from numba import njit
 from plies.engine.native._control import (
     BEST,
     CUTOFFS,
+    DEEP_TABLE,
     DEPTH_TAG,
     FIRST_CUTOFFS,
     HAS_EXTENSION,
@@ -76,6 +77,8 @@ __all__ = ["best_moves", "exact", "line", "negamax", "principal_variation", "rea
 
 #: Table bounds (0: an empty slot).
 EXACT, LOWER, UPPER = 1, 2, 3
+#: The remaining depth's bits of an entry's tag (above: the search and its iteration).
+DEPTH_BITS = (1 << 32) - 1
 #: The tag of the exact solver's entries (no search iteration has it).
 SOLVE_TAG = np.int64(-1)
 
@@ -383,7 +386,10 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         if slot >= 0:
             control[HITS] += 1
             tt_move = b.table_moves[entry(slot)]
-            if b.tags[entry(slot)] == tag:
+            entry_tag = b.tags[entry(slot)]
+            if entry_tag == tag or (
+                control[DEEP_TABLE] != 0 and entry_tag >= 0 and (entry_tag & DEPTH_BITS) >= depth
+            ):
                 value = b.values[entry(slot)]
                 if value >= WIN_THRESHOLD:
                     value -= ply
@@ -397,6 +403,8 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                 ):
                     if ply == 0 and bound != UPPER:
                         control[ROOT_MOVE] = tt_move
+                    if entry_tag != tag:  # an earlier search's work: not proven exact here
+                        control[HORIZON] += 1
                     return value
     child = state_at(b, ply + 1)
     # Step 5b. Null move: off the principal variation (a null window), if even

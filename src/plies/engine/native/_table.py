@@ -62,6 +62,9 @@ class NativeTable:
         self.size = next_prime(entries)
         #: Whether a search cuts on entries of earlier iterations and searches.
         self.deep = need_bool(deep, "deep")
+        #: What the keys of the search's entries mean (the port and the root's
+        #: constants that wrote them, see ``_generic``), None before a search.
+        self.key_space: Any = None
         self.keys: Any = None
         self.values: Any = None
         self.control: Any = None
