@@ -82,7 +82,16 @@ import numpy as np
 from plies.engine.native import _mapped
 from plies.engine.native._table import SEARCH_ENTRIES
 
-__all__ = ["RULE_LETTERS", "RULE_NAMES", "NativeGame", "Prepared", "Rule", "helper", "rule"]
+__all__ = [
+    "RULE_LETTERS",
+    "RULE_NAMES",
+    "NativeGame",
+    "Prepared",
+    "Rule",
+    "deferred",
+    "helper",
+    "rule",
+]
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -291,14 +300,37 @@ def helper(*, inline: bool = False) -> Callable[[F], F]:
     return make_helper
 
 
+class Deferred:
+    """A name of another module that a port's compiled code uses (a Numba intrinsic),
+    imported only when the port's rules or helpers compile (see :func:`materialize`)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def resolve(self) -> Any:
+        """The object the name stands for (its module imported)."""
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+def deferred(module: str, name: str) -> Any:
+    """``module``'s ``name`` for a port's compiled code, imported only when that code
+    compiles: ``leading_zeros = deferred("numba.cpython.unsafe.numbers",
+    "leading_zeros")`` keeps Numba out of the port's import."""
+    return Deferred(module, name)
+
+
 #: The package's names that compiled rules may read as ``native.<name>``.
-_INTRINSICS = ("popcount", "trailing_zeros")
+_INTRINSICS = ("popcount", "trailing_zeros", "ptr", "call_legal_moves", "call_play")
 #: Modules whose helpers are Numba's functions now.
 _MATERIALIZED: set[str] = set()
 
 
 def materialize(module: str) -> None:
-    """Replace every :class:`Helper` in ``module``'s namespace by its Numba function,
+    """Replace every :class:`Helper` in ``module``'s namespace by its Numba function
+    (and every :class:`Deferred` name by its object),
     so that compiled code of the module finds Numba functions among its globals, and
     resolve the bit intrinsics the package exports lazily (``native.popcount`` in
     compiled code: Numba reads a module's attributes without its ``__getattr__``)."""
@@ -312,6 +344,8 @@ def materialize(module: str) -> None:
     for name, value in list(namespace.items()):
         if isinstance(value, Helper):
             namespace[name] = value.dispatcher()
+        elif isinstance(value, Deferred):
+            namespace[name] = value.resolve()
 
 
 @rule("evaluate")
