@@ -63,7 +63,14 @@ if TYPE_CHECKING:
     from plies.engine.native._objload import write_cache as write_object_cache
     from plies.engine.native._playout import NativePlayouts
     from plies.engine.native._pointers import ptr
-    from plies.engine.native._protocol import NativeGame, Prepared, helper, int64_array, rule
+    from plies.engine.native._protocol import (
+        NativeGame,
+        Prepared,
+        deferred,
+        helper,
+        int64_array,
+        rule,
+    )
     from plies.engine.native._runner import KernelStopped, Runner, compiled, load
 
 __all__ = [
@@ -86,6 +93,7 @@ __all__ = [
     "call_legal_moves",
     "call_play",
     "compiled",
+    "deferred",
     "describe_state",
     "has_port",
     "helper",
@@ -177,6 +185,7 @@ _LAZY = {
     "Prepared": ("_protocol", "Prepared"),
     "rule": ("_protocol", "rule"),
     "helper": ("_protocol", "helper"),
+    "deferred": ("_protocol", "deferred"),
     "int64_array": ("_protocol", "int64_array"),
     "popcount": ("_bits", "popcount"),
     "trailing_zeros": ("_bits", "trailing_zeros"),
