@@ -37,18 +37,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from plies.engine import native
 from plies.engine.native import (
     NativeGame,
     Prepared,
-    call_legal_moves,
-    call_play,
+    helper,
     int64_array,
-    popcount,
-    ptr,
     rule,
-    trailing_zeros,
 )
 from plies.games.checkers._rules import (
     _BOARD,
@@ -144,13 +140,13 @@ _PATHS = [_path_of(move) for move in range(STEPS + NODES)]
 _IDS = {path: move for move, path in enumerate(_PATHS) if path[-1] != 0}
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def lowest_bit(x: Any) -> int:
     """The index of the lowest set bit of ``x`` (non-zero): one instruction."""
-    return trailing_zeros(x)
+    return native.trailing_zeros(x)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def jumpers(men: Any, kings: Any, opponent: Any, empty: Any, player: int) -> Any:
     """The pieces of ``player`` that can capture something (Python ``_jumpers``)."""
     both = men | kings
@@ -167,26 +163,26 @@ def jumpers(men: Any, kings: Any, opponent: Any, empty: Any, player: int) -> Any
     return found
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def step_count(men: Any, kings: Any, empty: Any, player: int) -> int:
     """The steps (not jumps) the pieces could make (Python ``_mobility``)."""
     forward = men | kings
     if player == 0:
         return (
-            popcount(forward << 4 & empty)
-            + popcount(forward << 5 & empty)
-            + popcount(kings >> 4 & empty)
-            + popcount(kings >> 5 & empty)
+            native.popcount(forward << 4 & empty)
+            + native.popcount(forward << 5 & empty)
+            + native.popcount(kings >> 4 & empty)
+            + native.popcount(kings >> 5 & empty)
         )
     return (
-        popcount(forward >> 4 & empty)
-        + popcount(forward >> 5 & empty)
-        + popcount(kings << 4 & empty)
-        + popcount(kings << 5 & empty)
+        native.popcount(forward >> 4 & empty)
+        + native.popcount(forward >> 5 & empty)
+        + native.popcount(kings << 4 & empty)
+        + native.popcount(kings << 5 & empty)
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def sides(state: Any) -> Any:
     """``(own, opponent, own kings, own men, empty)`` for the side to move."""
     if state[3] == 0:
@@ -197,7 +193,7 @@ def sides(state: Any) -> Any:
     return own, opponent, kings, own ^ kings, BOARD & ~(state[0] | state[1])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def has_move(state: Any) -> bool:
     """Whether the side to move has a legal move (the draw count aside)."""
     _, opponent, kings, men, empty = sides(state)
@@ -207,7 +203,7 @@ def has_move(state: Any) -> bool:
     return step_count(men, kings, empty, player) != 0
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def captured_of(consts: Any, node: int) -> Any:
     """The bits jumped by the trie path ending at ``node``."""
     captured = np.int64(0)
@@ -217,7 +213,7 @@ def captured_of(consts: Any, node: int) -> Any:
     return captured
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def add_capture(consts: Any, out: Any, first: int, count: int, node: int, captured: Any) -> int:
     """Append the capture ending at ``node`` unless a move of this piece (from
     ``out[first]`` on) already ends on its square taking the same pieces; the count."""
@@ -230,7 +226,7 @@ def add_capture(consts: Any, out: Any, first: int, count: int, node: int, captur
     return count + 1
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def generate(consts: Any, state: Any, out: Any) -> int:
     """Every legal move of the side to move into ``out`` (the draw count aside)."""
     _, opponent, kings, men, empty = sides(state)
@@ -365,20 +361,20 @@ def terminal_value(consts: Any, state: Any) -> float:
     return np.nan
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def column(bit: int) -> int:
     """The column (0-7 from the left) of a bit index."""
     k = bit - bit // 9
     return 2 * (k % 4) + (1 if (k // 4) % 2 == 0 else 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def row(bit: int) -> int:
     """The row (0: squares 1-4) of a bit index."""
     return (bit - bit // 9) // 4
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def chase(own: Any, other: Any, kings: Any, stronger: int) -> int:
     """Black's view of the stronger side's kings closing on the other side's pieces
     (Python ``Checkers._chase``)."""
@@ -418,8 +414,8 @@ def evaluate(consts: Any, state: Any) -> float:
             own, other, home = white, black, HOME_WHITE
         own_kings = own & kings
         men = own ^ own_kings
-        count = popcount(men)
-        value = 100 * count + 140 * popcount(own_kings)
+        count = native.popcount(men)
+        value = 100 * count + 140 * native.popcount(own_kings)
         if side == 0:
             material_black = value
         else:
@@ -431,8 +427,8 @@ def evaluate(consts: Any, state: Any) -> float:
             walk &= walk - 1
         advance = 3 * (rows if side == 0 else 7 * count - rows)
         if other & ~kings:
-            value += 8 * popcount(men & home)
-        value += advance + 10 * popcount(own_kings & CENTRE)
+            value += 8 * native.popcount(men & home)
+        value += advance + 10 * native.popcount(own_kings & CENTRE)
         value += 2 * step_count(men, own_kings, empty, side)
         score += value if side == 0 else -value
     lead = material_black - material_white
@@ -445,7 +441,7 @@ def evaluate(consts: Any, state: Any) -> float:
     return float(score if state[3] == 0 else -score)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def mix(h: Any) -> Any:
     """splitmix64's finaliser."""
     h ^= h >> np.uint64(30)
@@ -464,7 +460,7 @@ def key(consts: Any, state: Any) -> np.uint64:
     return mix(h ^ np.uint64(state[4] * 2 + state[3]))
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def sort_by_keys(consts: Any, state: Any, moves: Any, count: int) -> None:
     """The Python ``order_moves``: captures taking most (length, then kings taken)
     first; crowning man steps, then man steps, then king steps; stable."""
@@ -483,7 +479,7 @@ def sort_by_keys(consts: Any, state: Any, moves: Any, count: int) -> None:
             while walk >= 0:
                 length += 1
                 walk = consts[PARENT + walk]
-            rank = 64 - (2 * length + popcount(captured_of(consts, node) & kings))
+            rank = 64 - (2 * length + native.popcount(captured_of(consts, node) & kings))
         else:
             k = move // 4
             start = k + k // 8
@@ -527,16 +523,24 @@ def quiescence_moves(consts: Any, state: Any, out: Any) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def perft(rules: Any, consts: Any, states: Any, moves: Any, ply: int, depth: int) -> int:
     """Leaves ``depth`` plies below ``states[ply]`` through the rules (the last ply
     counted, not played); ``states`` and ``moves`` have ``ply + depth + 1`` rows."""
-    count = call_legal_moves(rules, ptr(consts), ptr(states[ply]), ptr(moves[ply]))
+    count = native.call_legal_moves(
+        rules, native.ptr(consts), native.ptr(states[ply]), native.ptr(moves[ply])
+    )
     if depth <= 1:
         return count
     leaves = 0
     for i in range(count):
-        call_play(rules, ptr(consts), ptr(states[ply]), moves[ply, i], ptr(states[ply + 1]))
+        native.call_play(
+            rules,
+            native.ptr(consts),
+            native.ptr(states[ply]),
+            moves[ply, i],
+            native.ptr(states[ply + 1]),
+        )
         leaves += perft(rules, consts, states, moves, ply + 1, depth - 1)
     return leaves
 
