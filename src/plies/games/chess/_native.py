@@ -37,18 +37,15 @@ from typing import Any
 
 import chess
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros as _leading_zeros
 
+from plies.engine import native
 from plies.engine.native import (
     NativeGame,
     Prepared,
-    call_play,
+    deferred,
+    helper,
     int64_array,
-    popcount,
-    ptr,
     rule,
-    trailing_zeros,
 )
 from plies.games.chess._rules import _EG, _MG, _ORDER_VALUE, _PHASE, Chess, ChessState
 
@@ -71,7 +68,7 @@ USE_NULL, USE_REDUCTIONS = 0, 1
 
 _MASK64 = (1 << 64) - 1
 #: The zero bits above the highest set bit (compiled code only): one LZCNT.
-leading_zeros: Any = _leading_zeros
+leading_zeros: Any = deferred("numba.cpython.unsafe.numbers", "leading_zeros")
 
 
 def _signed(value: int) -> int:
@@ -187,19 +184,19 @@ Z_EP = 832
 Z_BLACK = 896
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def msb(x: Any) -> Any:
     """The index of the highest set bit of ``x`` (non-zero)."""
     return 63 - leading_zeros(x)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def down(x: Any, n: int) -> Any:
     """``x`` shifted ``n`` (1-63) bits down, zeros coming in (a logical shift)."""
     return (x >> n) & ((np.int64(1) << (64 - n)) - 1)
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def slide(square: int, occupied: Any, first: int) -> Any:
     """The squares the rays ``first .. first + 1`` and ``first + 4 .. first + 5`` of
     ``square`` reach, each up to its first blocker (0: rook lines, 2: diagonals)."""
@@ -208,7 +205,7 @@ def slide(square: int, occupied: Any, first: int) -> Any:
         ray = RAYS[d * 64 + square]
         blockers = ray & occupied
         if blockers != 0:
-            ray ^= RAYS[d * 64 + trailing_zeros(blockers)]
+            ray ^= RAYS[d * 64 + native.trailing_zeros(blockers)]
         attacks |= ray
     for d in (first + 4, first + 5):
         ray = RAYS[d * 64 + square]
@@ -219,7 +216,7 @@ def slide(square: int, occupied: Any, first: int) -> Any:
     return attacks
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def attackers(s: Any, colour: int, square: int, occupied: Any) -> Any:
     """The pieces of ``colour`` on ``occupied`` attacking ``square``."""
     found = (KNIGHT[square] & s[1]) | (KING[square] & s[5])
@@ -229,13 +226,13 @@ def attackers(s: Any, colour: int, square: int, occupied: Any) -> Any:
     return found & s[WHITE_PIECES + colour] & occupied
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def king_of(s: Any, colour: int) -> Any:
     """The square of ``colour``'s king."""
     return msb(s[5] & s[WHITE_PIECES + colour])
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def in_check(s: Any) -> Any:
     """Whether the side to move is in check."""
     us = s[SIDE]
@@ -243,7 +240,7 @@ def in_check(s: Any) -> Any:
     return attackers(s, 1 - us, king_of(s, us), occupied) != 0
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def pinned_pieces(s: Any, king: int, us: int, occupied: Any) -> Any:
     """The pieces of ``us`` that are the only piece between their king and an enemy
     slider on the same line."""
@@ -261,7 +258,7 @@ def pinned_pieces(s: Any, king: int, us: int, occupied: Any) -> Any:
     return pinned & s[WHITE_PIECES + us]
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def ep_moves(  # noqa: PLR0917  # as the generator's
     s: Any, out: Any, count: int, stop: bool, from_mask: Any, king: int
 ) -> int:
@@ -289,7 +286,7 @@ def ep_moves(  # noqa: PLR0917  # as the generator's
     return count
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def add_pawn_moves(out: Any, count: int, origin: int, target: int) -> int:
     """The pawn move (its four promotions, queen first, on the last ranks)."""
     move = origin * 64 + target
@@ -302,7 +299,7 @@ def add_pawn_moves(out: Any, count: int, origin: int, target: int) -> int:
     return count + 1
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def castling_moves(  # noqa: PLR0917  # as the generator's
     s: Any, out: Any, count: int, stop: bool, us: int, occupied: Any
 ) -> int:
@@ -313,7 +310,7 @@ def castling_moves(  # noqa: PLR0917  # as the generator's
     king_bit &= -king_bit
     if king_bit == 0:
         return count
-    king = trailing_zeros(king_bit)
+    king = native.trailing_zeros(king_bit)
     rights = clean_castling(s) & back
     offset = 0 if us == 0 else 56
     while rights != 0:
@@ -343,7 +340,7 @@ def castling_moves(  # noqa: PLR0917  # as the generator's
     return count
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def clean_castling(s: Any) -> Any:
     """python-chess's clean castling rights: rooks in the corners, kings at home."""
     rights = s[CASTLING] & s[3]
@@ -356,7 +353,7 @@ def clean_castling(s: Any) -> Any:
     return white | black
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def pseudo(  # noqa: PLR0917  # the generator's masks and what it knows
     s: Any, out: Any, count: int, stop: bool, from_mask: Any, to_mask: Any, king: int, pinned: Any
 ) -> int:
@@ -437,7 +434,7 @@ def pseudo(  # noqa: PLR0917  # the generator's masks and what it knows
     return count
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def generate(s: Any, out: Any, stop: bool) -> int:
     """The legal moves in python-chess's order into ``out`` (with ``stop``: 1 if
     there is one, nothing written), whatever the draw rules say."""
@@ -479,7 +476,7 @@ def generate(s: Any, out: Any, stop: bool) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def side_insufficient(s: Any, colour: int) -> Any:
     """python-chess's ``has_insufficient_material`` for ``colour``."""
     own = s[WHITE_PIECES + colour]
@@ -487,14 +484,14 @@ def side_insufficient(s: Any, colour: int) -> Any:
     if own & (s[0] | s[3] | s[4]):
         return False
     if own & s[1]:
-        return popcount(own) <= 2 and (other & ~s[5] & ~s[4]) == 0
+        return native.popcount(own) <= 2 and (other & ~s[5] & ~s[4]) == 0
     if own & s[2]:
         same_colour = (s[2] & DARK) == 0 or (s[2] & LIGHT) == 0
         return same_colour and s[0] == 0 and s[1] == 0
     return True
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def drawn_by_rule(s: Any) -> Any:
     """Threefold repetition or insufficient material (the rules looked at first)."""
     if s[CLOCK] >= 4 and s[REPS] >= 3:
@@ -502,7 +499,7 @@ def drawn_by_rule(s: Any) -> Any:
     return side_insufficient(s, 0) and side_insufficient(s, 1)
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def listed(s: Any, out: Any) -> Any:
     """python-chess's legal moves in its order; none once the game is over."""
     if s[CLOCK] >= 100 or drawn_by_rule(s):
@@ -529,7 +526,7 @@ def terminal_value(consts: Any, s: Any) -> float:
     return np.nan
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def position_hash(s: Any, ep: int) -> Any:
     """The Zobrist hash of the pieces, the side to move, the castling rights and
     ``ep`` (-1: no en-passant capture)."""
@@ -540,12 +537,12 @@ def position_hash(s: Any, ep: int) -> Any:
             pieces = s[kind] & own
             base = (colour * 6 + kind) * 64
             while pieces != 0:
-                square = trailing_zeros(pieces)
+                square = native.trailing_zeros(pieces)
                 pieces &= pieces - 1
                 h ^= ZOBRIST[base + square]
     rights = s[CASTLING]
     while rights != 0:
-        square = trailing_zeros(rights)
+        square = native.trailing_zeros(rights)
         rights &= rights - 1
         h ^= ZOBRIST[Z_CASTLING + square]
     if ep >= 0:
@@ -555,7 +552,7 @@ def position_hash(s: Any, ep: int) -> Any:
     return h
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def legal_ep(s: Any) -> int:
     """The en-passant square if an en-passant capture is legal, else -1."""
     if s[EP] <= 0:
@@ -575,7 +572,7 @@ def legal_ep(s: Any) -> int:
     return s[EP] if ep_moves(s, s, 0, True, np.int64(-1), king) else -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper(inline=True)
 def mix(h: Any) -> Any:
     """splitmix64's finaliser."""
     h ^= h >> np.uint64(30)
@@ -585,13 +582,13 @@ def mix(h: Any) -> Any:
     return h ^ (h >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def set_member(position: Any) -> Any:
     """A position's hash as a member of the repeated set (mixed, then xored in)."""
     return np.int64(mix(np.uint64(position) + np.uint64(0x9E3779B97F4A7C15)))
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def finish(s: Any, c: Any, clock: int, moved: int) -> None:
     """The child's clock, hash, history, repetitions and repeated set (its pieces,
     side, castling rights and en-passant square written)."""
@@ -627,7 +624,7 @@ def finish(s: Any, c: Any, clock: int, moved: int) -> None:
     c[REPEATED] = repeated
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def piece_on(s: Any, bit: Any) -> int:
     """The piece kind (0 pawn .. 5 king) on ``bit``, -1 for none."""
     for kind in range(6):
@@ -636,7 +633,7 @@ def piece_on(s: Any, bit: Any) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def move_pieces(s: Any, move: int, c: Any) -> Any:
     """The child's pieces, side, castling rights and en-passant square in ``c``
     (python-chess's push of a legal move); returns the new halfmove clock."""
@@ -694,14 +691,14 @@ def play(consts: Any, s: Any, move: int, c: Any) -> None:
     finish(s, c, clock, 1)
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def white_terms(own: Any, enemy: Any, king: int) -> Any:
     """(middlegame, endgame) pawn and shield terms of white's pawns ``own`` against
     black's ``enemy``, white's king on ``king`` (``_eval._white_terms``)."""
     mg = 0
     eg = 0
     for file in range(8):
-        on_file = popcount(own & FILES[file])
+        on_file = native.popcount(own & FILES[file])
         if on_file == 0:
             continue
         if on_file > 1:
@@ -724,14 +721,14 @@ def white_terms(own: Any, enemy: Any, king: int) -> Any:
         files = FILES[file] | ADJACENT[file]
         near = files & RANKS[rank + 1]
         far = files & RANKS[rank + 2]
-        mg += 12 * popcount(own & near) + 6 * popcount(own & far)
+        mg += 12 * native.popcount(own & near) + 6 * native.popcount(own & far)
         for shield_file in range(max(0, file - 1), min(7, file + 1) + 1):
             if (own & FILES[shield_file]) == 0:
                 mg -= 15
     return mg, eg
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def flip(x: Any) -> Any:
     """The board mirrored top to bottom (python-chess's ``flip_vertical``)."""
     x = (down(x, 8) & 0x00FF00FF00FF00FF) | ((x & 0x00FF00FF00FF00FF) << 8)
@@ -753,7 +750,7 @@ def evaluate(consts: Any, s: Any) -> Any:
             pieces = s[kind] & own
             base = (kind + 1) * 64
             while pieces != 0:
-                square = trailing_zeros(pieces)
+                square = native.trailing_zeros(pieces)
                 pieces &= pieces - 1
                 mg += sign * MG[base + (square ^ flip_square)]
                 eg += sign * EG[base + (square ^ flip_square)]
@@ -766,9 +763,9 @@ def evaluate(consts: Any, s: Any) -> Any:
     eg += white_eg - black_eg
     phase = min(phase, FULL_PHASE)
     score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
-    if popcount(s[2] & s[6]) >= 2:
+    if native.popcount(s[2] & s[6]) >= 2:
         score += BISHOP_PAIR
-    if popcount(s[2] & s[7]) >= 2:
+    if native.popcount(s[2] & s[7]) >= 2:
         score -= BISHOP_PAIR
     return score if s[SIDE] == 0 else -score
 
@@ -780,7 +777,7 @@ def key(consts: Any, s: Any) -> Any:
     return mix(h ^ np.uint64(s[REPEATED]))
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def capture_score(s: Any, move: int) -> Any:
     """MVV-LVA: the victim's value times 32 less the attacker's (en passant: a pawn)."""
     victim = piece_on(s, np.int64(1) << (move & 63))
@@ -790,7 +787,7 @@ def capture_score(s: Any, move: int) -> Any:
     return ORDER_VALUE[victim + 1] * 32 - ORDER_VALUE[attacker + 1]
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def sort_keys(moves: Any, count: int) -> None:
     """Sort ``moves[:count]``, each a key ``(1000 - score) << 40 | index << 20 |
     move``, ascending (so highest score first, stable), and leave the moves."""
@@ -805,7 +802,7 @@ def sort_keys(moves: Any, count: int) -> None:
         moves[i] &= 0xFFFFF
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def order_by_value(s: Any, moves: Any, count: int) -> None:
     """:meth:`Chess.order_moves`: captures by MVV-LVA, promotions by their gain, then
     the quiet moves, each group in the given order. The noisy moves are moved to the
@@ -875,11 +872,11 @@ def quiescence_moves(consts: Any, s: Any, out: Any) -> Any:
     return kept
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def gives_check(s: Any, move: int) -> Any:
     """Whether ``move`` puts the opponent in check."""
     after = np.empty(HISTORY, np.int64)
-    at: Any = ptr(after)  # type: ignore[call-arg]  # an intrinsic
+    at: Any = native.ptr(after)  # type: ignore[call-arg]  # an intrinsic
     move_pieces(s, move, at)
     them = 1 - s[SIDE]
     return attackers(at, s[SIDE], king_of(at, them), at[6] | at[7]) != 0
@@ -922,7 +919,7 @@ def null_move(consts: Any, s: Any, c: Any) -> int:
     return 1
 
 
-@njit(cache=True, nogil=True)
+@helper()
 def perft(  # noqa: PLR0917  # as checkers' perft
     rules: Any, consts: Any, states: Any, moves: Any, ply: int, depth: int
 ) -> int:
@@ -930,12 +927,18 @@ def perft(  # noqa: PLR0917  # as checkers' perft
     played): the move generator (perft ignores the draw rules, which the
     ``legal_moves`` rule applies) and the ``play`` rule; ``states`` and ``moves`` have
     ``ply + depth + 1`` rows."""
-    count = generate(ptr(states[ply]), ptr(moves[ply]), False)  # type: ignore[call-arg]
+    count = generate(native.ptr(states[ply]), native.ptr(moves[ply]), False)  # type: ignore[call-arg]
     if depth <= 1:
         return count
     leaves = 0
     for i in range(count):
-        call_play(rules, ptr(consts), ptr(states[ply]), moves[ply, i], ptr(states[ply + 1]))
+        native.call_play(
+            rules,
+            native.ptr(consts),
+            native.ptr(states[ply]),
+            moves[ply, i],
+            native.ptr(states[ply + 1]),
+        )
         leaves += perft(rules, consts, states, moves, ply + 1, depth - 1)
     return leaves
 
