@@ -281,3 +281,39 @@ def test_a_port_compiles_from_scratch_with_the_lazy_intrinsics(tmp_path: Path) -
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]
+
+
+#: Two more ports: (game, the module of its rules, (seed, plies, depth) of each search).
+OTHER_PORTS = [
+    ("checkers", "plies.games.checkers._native", ((11, 6, 6), (12, 30, 6))),
+    ("chess", "plies.games.chess._native", ((13, 4, 4), (14, 20, 3))),
+]
+
+
+@pytest.mark.parametrize("case", OTHER_PORTS, ids=[spec for spec, _, _ in OTHER_PORTS])
+def test_other_ports_mapped_give_numbas_searches(
+    case: tuple[str, str, tuple[tuple[int, int, int], ...]],
+    cache_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spec, module, cases = case
+    import importlib
+
+    from plies.engine.native._protocol import compile_rules
+
+    game = parse_game_spec(spec)
+    port = type(game.native())  # type: ignore[attr-defined]
+    folder = _copy(cache_dir, tmp_path)
+    monkeypatch.setenv(_objload.DIRECTORY_VARIABLE, str(folder))
+    importlib.import_module(module)
+    _objload.write_cache(_mapped.rule_cache_path(module), *compile_rules(module))
+    positions = [(random_position(game, seed, plies), depth) for seed, plies, depth in cases]
+    _fresh(monkeypatch, folder)
+    monkeypatch.setattr(port, "_addresses", None)
+    assert _mapped.mapped_rules(module) is not None
+    by_cache = [_searched(game, state, depth) for state, depth in positions]
+    _fresh(monkeypatch, None)
+    monkeypatch.setattr(port, "_addresses", None)
+    by_numba = [_searched(game, state, depth) for state, depth in positions]
+    assert by_cache == by_numba
