@@ -5,7 +5,9 @@ aspiration windows around the previous value, a new table tag per iteration, the
 principal variation from the table) driving :func:`_kernel.negamax` one iteration
 at a time; :func:`solve_port` finds the exact value with :func:`_kernel.exact`, then
 best moves and the line as the Python solver does (the first move in the game's order
-that keeps the value). Both return what the Python engine returns.
+that keeps the value). Both return what the Python engine returns. The kernel's
+functions are mapped from plies' object cache where it loads (:mod:`._mapped`: no
+Numba in the process), else Numba's, whose process writes that cache at exit.
 """
 
 from __future__ import annotations
