@@ -214,8 +214,11 @@ _IMPORT = re.compile(r"^(?:from|import)\s+(plies(?:\.\w+)*)", re.MULTILINE)
 
 def rule_sources(module: str) -> list[Path]:
     """The files rules compiled from ``module`` depend on: its source, the plies
-    modules it imports (whose constants and helpers it may compile in) and the
-    protocol's (the signatures, the pointer and bit intrinsics)."""
+    modules it imports at its top (whose constants and helpers it may compile in) and
+    the protocol's (the signatures, the pointer and bit intrinsics, the kernel's rule
+    calls). One level: a constant that reaches the port through two modules is not
+    followed (Numba's own cache follows none), so a port takes its compiled-in
+    constants from its game's modules directly."""
     source = Path(sys.modules[module].__file__ or "")
     here = Path(__file__).parent
     paths = [source]
@@ -223,7 +226,8 @@ def rule_sources(module: str) -> list[Path]:
         path = _module_file(name)
         if path is not None and path not in paths:
             paths.append(path)
-    paths.extend(here / f"{name}.py" for name in ("_protocol", "_pointers", "_bits"))
+    protocol = ("_protocol", "_pointers", "_bits", "_kernel", "_control")
+    paths.extend(here / f"{name}.py" for name in protocol if here / f"{name}.py" not in paths)
     return paths
 
 
