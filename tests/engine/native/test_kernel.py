@@ -139,3 +139,11 @@ def test_a_line_past_the_buffers_stops_at_the_evaluation() -> None:
     assert found.best_move in game.legal_moves(state)
     full = search(game, state, limits=Limits(depth=6), backend="python")
     assert found.stats.nodes < full.stats.nodes
+
+
+def test_the_kernel_reduces_late_moves_as_the_engine_does() -> None:
+    from plies.engine._negamax import LATE_REDUCTIONS
+    from plies.engine.native._kernel import LMR_TABLE
+
+    assert LMR_TABLE.tolist() == [list(row) for row in LATE_REDUCTIONS]
+    assert LATE_REDUCTIONS[3][3] == 1 and LATE_REDUCTIONS[8][20] == 3  # deeper, later: more

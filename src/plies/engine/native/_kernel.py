@@ -34,6 +34,7 @@ pointers made the search of m,n,k and Nim 2-4x faster per node.
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 from typing import Any
 
@@ -97,6 +98,19 @@ NULL_MIN_DEPTH = 3
 NULL_DEEP = 6
 LMR_FIRST = 3
 LMR_MIN_DEPTH = 3
+
+
+def _late_reductions() -> Any:
+    """The plies a late move's first search leaves out, by remaining depth and move
+    index (each up to 63): ``engine._negamax.LATE_REDUCTIONS``, the same formula."""
+    table = np.ones((64, 64), np.int64)
+    for depth in range(1, 64):
+        for index in range(1, 64):
+            table[depth, index] = max(1, int(0.5 + math.log(depth) * math.log(index) / 2.0))
+    return table
+
+
+LMR_TABLE = _late_reductions()
 
 
 #: Pointers to the arrays' data and the sizes that index them (see the module
@@ -487,9 +501,11 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
             if pvs and index > 0:
                 null_beta = np.nextafter(alpha, np.inf)
                 if reduce and index >= LMR_FIRST and is_quiet(rules, consts, state, move) != 0:
-                    # Late-move reduction: a quiet late move is searched a ply
-                    # shallower first, at full depth only if it beats alpha.
-                    score = -node(rules, consts, ply + 1, depth - 2, -null_beta, -alpha, b)
+                    # Late-move reduction: a quiet late move is searched shallower
+                    # first (the later and deeper, the more), at full depth only if it
+                    # beats alpha.
+                    cut = LMR_TABLE[min(depth, 63), min(index, 63)]
+                    score = -node(rules, consts, ply + 1, depth - 1 - cut, -null_beta, -alpha, b)
                     if score > alpha and control[STOP] == 0:
                         score = -node(rules, consts, ply + 1, depth - 1, -null_beta, -alpha, b)
                 else:
