@@ -164,6 +164,7 @@ def _numbered(moves: tuple[str, ...], result: str) -> str:
         ("random:backend=native", "unknown key 'backend'"),
         ("pvs:depth=3,hash=x", "hash is a whole number of MB"),
         ("pvs:depth=3,hash=-1", "hash must be 0 to 4096 MB"),
+        ("minimax:depth=3,hash=16", "unknown key 'hash'"),
         (
             "mcts:time=1,hash=16",
             r"unknown key 'hash' \(one of depth, nodes, time, iterations, backend\)",

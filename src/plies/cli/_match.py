@@ -33,7 +33,7 @@ players:
   ALGORITHM[:key=value,...]   pvs:depth=6, alphabeta:depth=4,time=0.5, mcts:time=0.1,
                               mcts:iterations=2000, random (keys: depth, nodes, time, iterations;
                               backend=native|python for the searches and mcts; hash=MB for
-                              the searches: the table kept through a game, 0 for none)
+                              pvs, negamax, mtdf: the table kept through a game, 0 for none)
                               games of N players: maxn:depth=3, paranoid:..., brs:..., mcts, random
   uci:COMMAND[:NAME=VALUE,...] any UCI chess engine; depth, nodes and time are its limit,
                               other pairs UCI options: uci:stockfish:UCI_LimitStrength=true,

@@ -10,9 +10,9 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
   ``plies analyze --backend`` says (default: native where it runs; for MCTS, native
   only for runs of a second or 10,000 iterations and more, so a fast match between
   MCTS and alpha-beta names it: ``mcts:time=0.05,backend=native``);
-* for the engine's searches, ``hash=MB`` too: the table each player keeps from move to
-  move of a game, as a UCI engine keeps its ``Hash`` (default: the size a search takes
-  when given none, 2**20 entries; ``hash=0`` searches each move on a fresh table);
+* for ``pvs``, ``negamax`` and ``mtdf``, ``hash=MB`` too: the table the player keeps
+  from move to move of a game, as a UCI engine keeps its ``Hash`` (default: the size a
+  search takes when given none, 2**20 entries; ``hash=0``: a fresh table each move);
 * ``random``: a legal move drawn by the match's seed;
 * ``uci:COMMAND[:NAME=VALUE,...]``, chess only: any UCI engine run as ``COMMAND``
   (split as a shell would, without one), driven by python-chess's
@@ -75,6 +75,8 @@ PLAYER_ALGORITHMS: tuple[str, ...] = (
 )
 #: The limits a player's spec may set, and what each is.
 LIMIT_KEYS = ("depth", "nodes", "time", "iterations")
+#: The searches that keep a table from move to move (the textbook ones search none).
+TABLE_ALGORITHMS = ("pvs", "negamax", "mtdf")
 #: The largest table a player may keep, in MB (every game of a match has its own).
 MAX_HASH_MB = 4096
 #: The longest spec read.
@@ -184,7 +186,7 @@ def parse_player(text: str) -> PlayerSpec:
                 )
             limits[key] = value
             continue
-        if key == "hash" and algorithm in SEARCH_ALGORITHMS:
+        if key == "hash" and algorithm in TABLE_ALGORITHMS:
             limits[key] = _megabytes(spec, value)
             continue
         if key not in LIMIT_KEYS:
@@ -202,7 +204,7 @@ def _keys(algorithm: str) -> tuple[str, ...]:
     if algorithm == "random":
         return LIMIT_KEYS
     keys = (*LIMIT_KEYS, "backend")
-    return (*keys, "hash") if algorithm in SEARCH_ALGORITHMS else keys
+    return (*keys, "hash") if algorithm in TABLE_ALGORITHMS else keys
 
 
 def _check_limits(player: PlayerSpec) -> None:
@@ -275,7 +277,7 @@ class Mover:
         try:
             if spec.algorithm in NPLAYER_ALGORITHMS:
                 return self._multi_move(room)
-            table = self._kept_table(room) if spec.algorithm in SEARCH_ALGORITHMS else None
+            table = self._kept_table(room) if spec.algorithm in TABLE_ALGORITHMS else None
             return engine_move(room, spec.search_options(seed), table=table).move
         except Exception as exc:  # any failure of the search forfeits, never ends the match
             raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
