@@ -47,3 +47,21 @@ def test_an_inline_call_within_the_time_goes_on_in_a_thread() -> None:
     runner = Runner(_control(), Limits(time=30.0), None, None)
     assert runner.run(budgeted, runner.control) == 2
     assert runner.threaded and len(calls) == 2
+
+
+def test_calls_that_each_end_inline_stop_at_the_time_limit() -> None:
+    """On a deep table a settled position's iterations can each end in a few nodes,
+    never reaching the thread that watches the clock: the next call sees the time."""
+    calls: list[int] = []
+
+    def quick(control: Any) -> int:
+        calls.append(1)
+        control[NODES] += 10
+        time.sleep(0.01)
+        return 0
+
+    runner = Runner(_control(), Limits(time=0.05), None, None)
+    with pytest.raises(KernelStopped, match="time limit"):
+        for _ in range(1000):
+            runner.run(quick, runner.control)
+    assert 3 <= len(calls) <= 10
