@@ -23,7 +23,9 @@ protocol asks; so does a ``go`` with no limit at all. A limit that cannot be rea
 (``movetime abc``) or is below the least one (``depth 0``) is taken as the least,
 so the answer still comes; ``mate N`` searches at most 2N-1 plies deep, stops as soon
 as it finds a mate in N or fewer, and within :data:`MATE_SECONDS` when no time is
-given. ``searchmoves`` restricts the moves searched at the root.
+given (without late-move reductions, which would hide a quiet mating move from a
+search of exactly 2N-1 plies, and on a table of its own). ``searchmoves`` restricts
+the moves searched at the root.
 
 Input the engine cannot act on is answered with one ``info string`` line (UCI asks
 engines to ignore it; a line says what was ignored): unknown commands (words before
@@ -306,6 +308,8 @@ class UciEngine:
     def __init__(self, send: Callable[[str], None]) -> None:
         self.send = send
         self.game: Any = get_game("chess")
+        #: ``go mate``'s game: every move searched to the full depth (no reductions).
+        self.mate_game: Any = get_game("chess", reductions=0)
         self.state: Any | None = self.game.initial_state()
         self.rejected = ""  # why there is no position, when state is None
         self.hash_mb = DEFAULT_HASH_MB
@@ -513,13 +517,15 @@ class UciEngine:
     def _think(self, root: Any, go: _Go) -> tuple[Any, ...]:
         """Iterate deeper, sending ``info`` per depth; the last line found (or ())."""
         game, options = self.game, go.options
+        table: SearchTable | None = self.table
         depth = options.depth
         if options.mate is not None:
             mate_depth = 2 * options.mate - 1
             depth = mate_depth if depth is None else min(depth, mate_depth)
+            game, table = self.mate_game, None  # the kept table's entries are reduced
         search = SearchOptions(depth=depth, nodes=options.nodes)
         last: Analysis | None = None
-        for found in analyze(game, root, search, table=self.table, stop=go.is_over):
+        for found in analyze(game, root, search, table=table, stop=go.is_over):
             found = self._mating_line(root, found, go)
             last = found
             self.send(self._info(found))
@@ -560,7 +566,7 @@ class UciEngine:
         distance = result.distance
         if distance is None or not result.pv or len(result.pv) >= distance:
             return found
-        game = self.game
+        game = self.mate_game  # the mate's plies, none of them reduced
         line = list(result.pv)
         state = root
         for move in line:
