@@ -41,14 +41,14 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         patch.setenv(_objload.DIRECTORY_VARIABLE, str(folder))
         patch.setattr(_objects, "_KERNELS", {})
         assert not _objects.cache_path("uint32").exists()
-        patch.setattr(_objects, "_PENDING", [])
+        patch.setattr(_objload, "_PENDING", {})
         patch.setattr(_solve, "_LOADED", set())  # as in a new process
         result = solve(C4, C4.parse_position("32164625"), backend="native")
         assert result.value > 0
         # Tables of 2**16 entries keep 64-bit keys: their kernel has its own cache.
         solve(C4, C4.parse_position("32164625"), backend="native", table=NativeTable(1 << 16))
         assert not _objects.cache_path("uint32").exists()  # written at exit:
-        _objects.write_pending()
+        _objload.write_pending()
         assert _objects.cache_path("uint32").exists()
         assert _objects.cache_path("uint64").exists()
         # A fresh process's numba_missing() writes this (cached in this process).
@@ -124,7 +124,7 @@ def test_fresh_process_solves_without_numba_or_llvm(in_cache: Path) -> None:
     assert (value, tuple(pv), nodes) == (expected.value, expected.pv, expected.stats.nodes)
 
 
-def test_a_clean_machine_writes_the_cache_at_exit_for_the_next_process(tmp_path: Path) -> None:
+def test_a_clean_machines_first_process_starts_a_writer_for_the_next(tmp_path: Path) -> None:
     program = (
         "import sys\n"
         "from plies.engine import solve\n"
@@ -140,9 +140,23 @@ def test_a_clean_machine_writes_the_cache_at_exit_for_the_next_process(tmp_path:
         return subprocess.run(command, capture_output=True, text=True, env=env, check=True).stdout
 
     value = solve(C4, C4.parse_position("32164625"), backend="native").value
-    assert run() == f"{value} True\n"  # no cache: Numba solves, the cache is written at exit
+    assert run() == f"{value} True\n"  # no cache: Numba solves, a writer starts at exit
+    wait_for_writer(tmp_path, {"connect4-pons-uint32"})
     assert [p.name.split(".")[0] for p in tmp_path.glob("*.objects")] == ["connect4-pons-uint32"]
     assert run() == f"{value} False\n"
+
+
+def wait_for_writer(folder: Path, wanted: set[str], timeout: float = 300.0) -> None:
+    """Wait until the caches named ``wanted`` are in ``folder`` and no writer holds a
+    lock there (a writer process compiles them again: seconds)."""
+    deadline = time.monotonic() + timeout
+    names: set[str] = set()
+    while time.monotonic() < deadline:
+        names = {path.name.split(".", 1)[0] for path in folder.glob("*.objects")}
+        if wanted <= names and not list(folder.glob("*.writing")):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no writer wrote {sorted(wanted - names)} in {timeout} s")
 
 
 def test_a_time_limit_stops_the_mapped_kernel_in_its_worker_thread(in_cache: Path) -> None:

@@ -21,7 +21,9 @@ and builds on the public names below:
 * MCTS's playouts in the kernel (:class:`NativePlayouts`, for :func:`plies.engine.mcts`);
 * plies' object cache of C-ABI entries, mapped without Numba or LLVM
   (:func:`load_object_entries`, :func:`write_object_cache`, :func:`object_cache_path`,
-  :class:`CEntry`; see ``_objload``): Connect Four's solve uses it.
+  :func:`write_object_cache_at_exit` (by a detached writer process),
+  :func:`write_missing_object_cache`, :class:`CEntry`; see ``_objload``): Connect
+  Four's solve uses it.
 
 Numba and NumPy are imported when a name that needs them is first asked for (the
 protocol's, the runner's), never by ``import plies``; the compiled code is cached on
@@ -60,7 +62,9 @@ if TYPE_CHECKING:
     from plies.engine.native._objload import cache_path as object_cache_path
     from plies.engine.native._objload import load_entries as load_object_entries
     from plies.engine.native._objload import read_cache as read_object_cache
+    from plies.engine.native._objload import write_at_exit as write_object_cache_at_exit
     from plies.engine.native._objload import write_cache as write_object_cache
+    from plies.engine.native._objload import write_missing as write_missing_object_cache
     from plies.engine.native._playout import NativePlayouts
     from plies.engine.native._pointers import ptr
     from plies.engine.native._protocol import (
@@ -113,7 +117,9 @@ __all__ = [
     "rule",
     "skip_blas_probe",
     "trailing_zeros",
+    "write_missing_object_cache",
     "write_object_cache",
+    "write_object_cache_at_exit",
 ]
 
 BACKENDS = ("python", "native")
@@ -209,6 +215,8 @@ _LAZY = {
     "object_cache_path": ("_objload", "cache_path"),
     "load_object_entries": ("_objload", "load_entries"),
     "write_object_cache": ("_objload", "write_cache"),
+    "write_object_cache_at_exit": ("_objload", "write_at_exit"),
+    "write_missing_object_cache": ("_objload", "write_missing"),
 }
 
 

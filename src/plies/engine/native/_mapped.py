@@ -3,7 +3,7 @@
 A fresh process searching Othello or m,n,k natively paid 0.4 s and 95 MB of Numba
 and LLVM before a search of 5-30 ms. As for Connect Four's solver
 (``games/connect4/_objects``), once Numba has loaded or compiled the code on a
-machine, the process writes at exit (:func:`._objload.write_at_exit`):
+machine, a writer process started as it exits writes (:func:`._objload.write_at_exit`):
 
 * the kernel's C-ABI entries (:mod:`._kentry`: ``negamax``, ``principal_variation``,
   ``exact``, ``line``, ``best_moves``, each taking its arrays as pointers and shapes),
@@ -173,7 +173,12 @@ def remember_kernel() -> None:
         path = kernel_cache_path()
     except (ObjectLoadError, OSError):
         return
-    _objload.write_at_exit(path, _compile_kernel)
+    _objload.write_at_exit(path, _compile_kernel, (__name__, "write_kernel_cache", ()))
+
+
+def write_kernel_cache() -> None:
+    """Write the kernel's cache here and now (a writer process's job)."""
+    _objload.write_missing(kernel_cache_path(), _compile_kernel)
 
 
 def _compile_kernel() -> tuple[list[bytes], dict[str, tuple[int, CEntry]]]:
@@ -242,11 +247,27 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def remember_rules(module: str, compile_objects: Any) -> None:
-    """Have the rules' cache of ``module`` written at this process's exit from
-    ``compile_objects()`` (Numba compiled or loaded a rule of it here)."""
+def remember_rules(module: str) -> None:
+    """Have the rules' cache of ``module`` written at this process's exit (Numba
+    compiled or loaded a rule of it here)."""
     try:
         path = rule_cache_path(module)
     except (ObjectLoadError, OSError, KeyError, AttributeError):
         return
-    _objload.write_at_exit(path, compile_objects)
+    _objload.write_at_exit(
+        path, lambda: _compile_rules(module), (__name__, "write_rule_cache", (module,))
+    )
+
+
+def write_rule_cache(module: str) -> None:
+    """Write the rules' cache of ``module`` (imported here) now (a writer's job)."""
+    import importlib
+
+    importlib.import_module(module)
+    _objload.write_missing(rule_cache_path(module), lambda: _compile_rules(module))
+
+
+def _compile_rules(module: str) -> tuple[list[bytes], dict[str, tuple[int, CEntry]]]:
+    from plies.engine.native._protocol import compile_rules
+
+    return compile_rules(module)

@@ -32,6 +32,7 @@ import mmap
 import os
 import struct
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -42,6 +43,7 @@ __all__ = [
     "CEntry",
     "ObjectCacheMissing",
     "ObjectLoadError",
+    "become_writer",
     "cache_enabled",
     "cache_key",
     "cache_path",
@@ -51,8 +53,10 @@ __all__ = [
     "read_cache",
     "remember_numba_imports",
     "runtime_symbol",
+    "start_writer",
     "write_at_exit",
     "write_cache",
+    "write_missing",
     "write_pending",
 ]
 
@@ -547,49 +551,107 @@ def load_entries(path: Path) -> dict[str, Any]:
     return functions
 
 
-#: The caches this process writes at exit: path -> what compiles their objects.
-_PENDING: dict[Path, Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]] = {}
+#: What compiles a cache's objects: ``(objects, entries)``, as :func:`write_cache` takes them.
+Compile = Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
+#: What a writer process runs to write a cache: ``(module, function, arguments)``, the
+#: function of a plies module called with those strings.
+WriterJob = tuple[str, str, tuple[str, ...]]
+
+#: The caches this process writes at exit: path -> (what compiles their objects here,
+#: the job that writes them in a writer process).
+_PENDING: dict[Path, tuple[Compile, WriterJob]] = {}
+#: Whether this process is a cache writer (it starts none at its own exit).
+_WRITER: list[bool] = []
+#: A writer's lock older than this (seconds) was left by a writer that died.
+STALE_LOCK = 600.0
 
 
-def write_at_exit(
-    path: Path, compile_objects: Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
-) -> None:
-    """Have the cache ``path`` written when this process exits (:func:`write_pending`)
-    from ``compile_objects()`` (``(objects, entries)``, as :func:`write_cache` takes
-    them), Numba having loaded the code here. At exit, as compiling the entries
-    refreshes Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this
-    process's work should not pay."""
-    if path in _PENDING or not cache_enabled():
+def write_at_exit(path: Path, compile_objects: Compile, job: WriterJob) -> None:
+    """Have the cache ``path`` written once this process exits, Numba having loaded
+    the code here: at exit a detached writer process (``python -m
+    plies.engine.native._objwriter``) runs ``job``, which compiles the entries again
+    and writes them (about 6 s of Numba for the kernel and a port), so that no
+    command waits for it. ``compile_objects`` writes it in this process instead
+    (:func:`write_pending`). After the work, as compiling the entries refreshes
+    Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this process's work
+    should not pay."""
+    if path in _PENDING or _WRITER or not cache_enabled():
         return
     if not _PENDING:
         import atexit
 
-        atexit.register(write_pending)
-    _PENDING[path] = compile_objects
+        atexit.register(start_writer)
+    _PENDING[path] = (compile_objects, job)
 
 
 def write_pending() -> None:
-    """Write the caches :func:`write_at_exit` asked for."""
+    """Write the caches :func:`write_at_exit` asked for, here and now."""
     while _PENDING:
         path = next(iter(_PENDING))
-        _write_missing(path, _PENDING.pop(path))
+        write_missing(path, _PENDING.pop(path)[0])
 
 
-def _write_missing(
-    path: Path, compile_objects: Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
-) -> None:
-    """Write the cache ``path`` unless it is there already (then it does not map
-    here, and would not next time) or cannot be written: the cache only saves time,
-    so any failure leaves Numba's code to the next process too."""
+def start_writer() -> None:
+    """Start a detached writer process for the pending caches not written yet (the
+    exit hook :func:`write_at_exit` registers); failing that, leave them to a later
+    process (the cache only saves time)."""
+    jobs = [job for path, (_, job) in _PENDING.items() if not _present(path)]
+    _PENDING.clear()
+    if not jobs:
+        return
+    import subprocess
+
+    root = str(Path(__file__).parents[3])  # the folder holding ``plies``
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (root, env.get("PYTHONPATH"))))
+    try:
+        subprocess.Popen(  # this Python, plies' own module
+            [sys.executable, "-m", "plies.engine.native._objwriter", json.dumps(jobs)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # not stopped with this process's terminal
+            env=env,
+        )
+    except OSError:
+        return
+
+
+def become_writer() -> None:
+    """Mark this process as a cache writer: it asks for no writer at its own exit."""
+    _WRITER[:] = [True]
+
+
+def _present(path: Path) -> bool:
+    """Whether the cache ``path`` is there and whole (one that is there but does not
+    map here would not next time either: present too)."""
     try:
         read_cache(path)
     except ObjectCacheMissing:
-        pass
+        return False
     except (ObjectLoadError, OSError):
+        return True
+    return True
+
+
+def write_missing(path: Path, compile_objects: Compile) -> None:
+    """Write the cache ``path`` from ``compile_objects()`` unless it is there
+    already, another writer holds its lock (``<path>.writing``, younger than
+    :data:`STALE_LOCK`) or it cannot be written: the cache only saves time, so any
+    failure leaves Numba's code to the next process too."""
+    if _present(path):
         return
-    else:
+    lock = path.with_name(path.name + ".writing")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime > STALE_LOCK:
+            lock.unlink(missing_ok=True)
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except OSError:  # another writer's (or a folder this user may not write)
         return
     try:
         write_cache(path, *compile_objects())
     except Exception:  # Numba's code serves this process and the next
         return
+    finally:
+        lock.unlink(missing_ok=True)

@@ -207,8 +207,7 @@ class Rule:
                 self.function
             )
             if self.cacheable:
-                module = self.module
-                _mapped.remember_rules(module, lambda: compile_rules(module))
+                _mapped.remember_rules(self.module)
         return self._compiled
 
 

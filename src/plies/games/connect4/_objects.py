@@ -2,7 +2,7 @@
 
 A fresh process loading Pons' kernel through Numba paid 0.4 s and 150 MB before a
 one-off solve's 10 ms (``import numba`` and LLVM's JIT). Once Numba has loaded or
-compiled the kernel on a machine, :func:`remember_compiled` writes the kernel's C-ABI
+compiled the kernel on a machine, :func:`remember_compiled` has the kernel's C-ABI
 entries (:mod:`._centry`) as object code to plies' cache, and later processes map
 them (:func:`plies.engine.native.load_object_entries`) and call them through ctypes:
 :class:`ObjectKernel` takes the kernel functions' arguments and passes the arrays'
@@ -13,13 +13,12 @@ leaves the solve to Numba, as before.
 
 from __future__ import annotations
 
-import atexit
 from pathlib import Path
 from typing import Any
 
 from plies.engine import native
 
-__all__ = ["ObjectKernel", "kernel_for", "remember_compiled", "write_pending"]
+__all__ = ["ObjectKernel", "kernel_for", "remember_compiled", "write_cache"]
 
 #: Key types the entries are compiled for (the table's keys: see ``NativeTable``).
 KEY_DTYPES = ("uint32", "uint64")
@@ -135,44 +134,28 @@ def _sources() -> list[Path]:
 
 
 def remember_compiled(keys: Any) -> None:
-    """Have the object cache for keys like ``keys`` written when this process exits
-    (:func:`write_pending`), Numba having loaded the kernel here. At exit, as compiling
-    the entries refreshes Numba's whole target (0.14 s, 11 MB, see
-    ``plies.engine.native._startup``), which this process's work should not pay."""
+    """Have the object cache for keys like ``keys`` written once this process exits
+    (by a writer process: see :func:`plies.engine.native.write_object_cache_at_exit`),
+    Numba having loaded the kernel here."""
     dtype = str(keys.dtype.name)
-    if dtype not in KEY_DTYPES or not native.object_cache_enabled() or dtype in _PENDING:
+    if dtype not in KEY_DTYPES or not native.object_cache_enabled():
         return
-    if not _PENDING:
-        atexit.register(write_pending)
-    _PENDING.append(dtype)
-
-
-#: Key types whose cache this process writes at exit.
-_PENDING: list[str] = []
-
-
-def write_pending() -> None:
-    """Write the object caches :func:`remember_compiled` asked for."""
-    while _PENDING:
-        _write(_PENDING.pop())
-
-
-def _write(dtype: str) -> None:
-    """Write the cache for keys of ``dtype`` unless it is there already (then it does
-    not map here, and would not next time) or cannot be written: the cache only saves
-    time, so any failure leaves Numba's kernel to the next process too."""
     try:
         path = cache_path(dtype)
-        native.read_object_cache(path)
-    except native.ObjectCacheMissing:
-        pass
     except (native.ObjectLoadError, OSError):
         return
-    else:
-        return
-    try:
-        from plies.games.connect4._centry import compile_objects
+    native.write_object_cache_at_exit(
+        path, lambda: _compile(dtype), (__name__, "write_cache", (dtype,))
+    )
 
-        native.write_object_cache(path, *compile_objects(dtype))
-    except Exception:  # Numba's kernel serves this process and the next
-        return
+
+def write_cache(dtype: str) -> None:
+    """Write the object cache for keys of ``dtype`` here and now (a writer's job),
+    unless it is there already or another writer is at it."""
+    native.write_missing_object_cache(cache_path(dtype), lambda: _compile(dtype))
+
+
+def _compile(dtype: str) -> Any:
+    from plies.games.connect4._centry import compile_objects
+
+    return compile_objects(dtype)
