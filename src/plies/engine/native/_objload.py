@@ -572,9 +572,9 @@ def write_at_exit(path: Path, compile_objects: Compile, job: WriterJob) -> None:
     plies.engine.native._objwriter``) runs ``job``, which compiles the entries again
     and writes them (about 6 s of Numba for the kernel and a port), so that no
     command waits for it. ``compile_objects`` writes it in this process instead
-    (:func:`write_pending`). After the work, as compiling the entries refreshes
-    Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this process's work
-    should not pay."""
+    (:func:`write_pending`). Never while the work runs: compiling the entries
+    refreshes Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this
+    process's work should not pay."""
     if path in _PENDING or _WRITER or not cache_enabled():
         return
     if not _PENDING:
