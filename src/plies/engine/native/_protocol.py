@@ -41,13 +41,21 @@ sentinel because compiled code has no None)::
                                                over, else 0; -1: not given
     evaluations(consts, state, values) -> int  1 and every player's static estimate
                                                in ``values``; -1: not given
+    with_turn(consts, state, player, out) -> int
+                                               1 and ``state`` with ``player`` to move
+                                               in ``out`` (the Python ``with_turn``,
+                                               Best-Reply Search's passes), 0 where
+                                               that gives None (the game is over); -1:
+                                               not given
 
 Moves are non-negative int64 ids below :meth:`NativeGame.move_space` (the history
 table is indexed by them). Write a rule as a plain function and decorate it with
 :func:`rule` (``@rule("legal_moves")``); all after ``key`` have defaults (which
 the kernel skips: see :meth:`NativeGame.hooks`). A game of N players sets
 :attr:`NativeGame.players` and writes ``to_move`` and ``utilities`` (and
-``evaluations`` for searches with a depth); two-player games need none of the three.
+``evaluations`` for searches with a depth, ``with_turn`` for Best-Reply Search);
+two-player games need none of the four. ``with_turn`` comes last in the kernel's
+array of addresses, so the indices of the rules before it stay as they were.
 
 Why compiled function *pointers* (``numba.cfunc``) and not Numba's other ways to make
 one search serve many games, measured on this machine with Numba 0.68 on a toy kernel
@@ -116,6 +124,7 @@ RULE_LETTERS: dict[str, str] = {
     "to_move": "qPP",
     "utilities": "qPPP",
     "evaluations": "qPPP",
+    "with_turn": "qPPqP",
 }
 
 #: The order of the rules in the array of addresses the kernel receives.
@@ -402,6 +411,11 @@ def _evaluations_not_given(consts: Any, state: Any, values: Any) -> int:
     return -1
 
 
+@rule("with_turn")
+def _turn_change_not_given(consts: Any, state: Any, player: int, out: Any) -> int:
+    return -1
+
+
 class Prepared:
     """One position ready for the kernel: the game's constants, the encoded state,
     and the sizes of the buffers a search from it needs."""
@@ -453,6 +467,7 @@ class NativeGame(Generic[S, M]):
     to_move: ClassVar[Any] = _turn_not_given
     utilities: ClassVar[Any] = _utilities_not_given
     evaluations: ClassVar[Any] = _evaluations_not_given
+    with_turn: ClassVar[Any] = _turn_change_not_given
     #: How many players the rules know (more than two: ``to_move`` and ``utilities``).
     players: ClassVar[int] = 2
     _addresses: ClassVar[Any] = None
@@ -489,6 +504,12 @@ class NativeGame(Generic[S, M]):
             cls.extension is not _no_extension,
             cls.is_quiet is not _never_quiet,
         )
+
+    def has_with_turn(self) -> bool:
+        """Whether the game has the ``with_turn`` rule (Best-Reply Search's passes;
+        a method of its own, as :meth:`has_quiescence`: :meth:`hooks` is unpacked
+        as three flags by the two-player kernel's callers)."""
+        return type(self).with_turn is not _turn_change_not_given
 
     def has_quiescence(self) -> bool:
         """Whether the game has the quiescence hook (the search's horizon nodes then

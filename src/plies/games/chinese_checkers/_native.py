@@ -30,7 +30,8 @@ rules, term for term. ``key`` mixes the ply and every occupied hole with its own
 negamax, two-player only, so :meth:`ChineseCheckersNative.problem` refuses them for
 more players; the rules stay usable (:func:`plies.engine.native.describe_state`,
 :func:`plies.engine.native.play_move`), and the N-player rules (``to_move``,
-``utilities``, ``evaluations``) serve the N-player searches and playouts.
+``utilities``, ``evaluations``, and ``with_turn`` for Best-Reply Search's passes)
+serve the N-player searches and playouts.
 """
 
 from __future__ import annotations
@@ -252,6 +253,18 @@ def evaluations(consts: Any, state: Any, values: Any) -> int:
     return 1
 
 
+@rule("with_turn")
+def with_turn(consts: Any, state: Any, player: int, out: Any) -> int:
+    """1 and ``state`` with ``player`` to move in ``out``, the ply count kept (the
+    Python ``with_turn``: passes are no moves); 0 at the end of the game (None)."""
+    if _is_over(consts, state):
+        return 0
+    for i in range(CELLS + consts[HOLES]):
+        out[i] = state[i]
+    out[TURN] = player
+    return 1
+
+
 @helper(inline=True)
 def _gain(consts: Any, row: int, move: int) -> Any:
     """How much nearer ``move`` brings its piece (the Python sort key, negated)."""
@@ -309,6 +322,7 @@ class ChineseCheckersNative(NativeGame[ChineseCheckersState, ChineseCheckersMove
     to_move = to_move
     utilities = utilities
     evaluations = evaluations
+    with_turn = with_turn
 
     def __init__(self, game: ChineseCheckers) -> None:
         self.game = game

@@ -9,7 +9,8 @@ The native protocol speaks for the side to move: ``terminal_value`` is its payof
 share of the win, or 0), ``evaluate`` its evaluation (its discs, a corner counting
 :data:`~plies.games.rolit._rules.CORNER_BONUS` more). The rules of N players
 say the rest: ``to_move``, ``utilities`` (every player's payoff once the board is
-full) and ``evaluations`` (every player's evaluation). The port takes no task of the
+full), ``evaluations`` (every player's evaluation) and ``with_turn`` (the same discs
+with another player to move, Best-Reply Search's passes). The port takes no task of the
 two-player kernel (``tasks`` is empty: its search and solver are negamax); the
 N-player searches and playouts use it, and the conformance suite checks it against
 the Python rules.
@@ -246,6 +247,16 @@ def evaluations(consts: Any, state: Any, values: Any) -> int:
     return 1
 
 
+@rule("with_turn")
+def with_turn(consts: Any, state: Any, player: int, out: Any) -> int:
+    """1 and the same discs with ``player`` to move in ``out`` (the Python
+    ``with_turn``, which gives a full board a player too)."""
+    for owner in range(PLAYERS):
+        out[owner] = state[owner]
+    out[PLAYER] = player
+    return 1
+
+
 @helper(inline=True)
 def _mix(h: Any) -> Any:
     """splitmix64's finaliser: every input bit reaches every output bit."""
@@ -277,6 +288,7 @@ class RolitNative(NativeGame[RolitState, int]):
     to_move = to_move
     utilities = utilities
     evaluations = evaluations
+    with_turn = with_turn
     players = PLAYERS
     #: The kernel's search and solver are two-player: Rolit takes neither (its
     #: N-player searches and playouts read ``to_move``, ``utilities`` and ``evaluations``).
