@@ -1,5 +1,6 @@
 """The chess evaluation's positional terms: each term on a position built to show it,
-and colour symmetry on random positions."""
+and colour symmetry on random positions; the static exchange evaluation on exchanges
+with known outcomes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import pytest
 
 chess = pytest.importorskip("chess")
 
-from plies.games.chess._eval import pawn_king_terms  # noqa: E402
+from plies.games.chess._eval import (  # noqa: E402
+    exchange_value,
+    pawn_attacks,
+    pawn_king_terms,
+    piece_terms,
+)
 
 
 def terms(fen: str) -> tuple[int, int]:
@@ -65,3 +71,66 @@ def test_terms_change_sign_with_the_colours(seed: int) -> None:
         mirrored = board.mirror()
         mg, eg = pawn_king_terms(board)
         assert pawn_king_terms(mirrored) == (-mg, -eg), board.fen()
+        mg, eg = piece_terms(board)
+        assert piece_terms(mirrored) == (-mg, -eg), board.fen()
+
+
+def pieces(fen: str) -> tuple[int, int]:
+    return piece_terms(chess.Board(fen))
+
+
+def test_pawn_attacks_stay_on_the_board() -> None:
+    assert pawn_attacks(chess.BB_A2 | chess.BB_H2, True) == chess.BB_B3 | chess.BB_G3
+    assert pawn_attacks(chess.BB_A7 | chess.BB_H7, False) == chess.BB_B6 | chess.BB_G6
+
+
+def test_a_free_piece_is_worth_more_than_a_shut_in_one() -> None:
+    # The white knight in the centre against the black knight in the corner.
+    centre = pieces("n6k/8/8/8/3N4/8/8/7K w - - 0 1")
+    # 8 squares against 2 (b6, c7), from the usual 4: 4 * (4 - -2) each phase.
+    assert centre == (24, 24)
+    # The same bishop, its diagonals blocked by its own pawns, then open.
+    blocked = pieces("7k/8/8/8/8/1P1P4/2B5/7K w - - 0 1")
+    free = pieces("7k/8/8/8/8/8/2B5/7K w - - 0 1")
+    assert blocked[0] < free[0] and blocked[1] < free[1]
+
+
+def test_squares_enemy_pawns_attack_do_not_count() -> None:
+    watched = pieces("7k/8/2p1p3/8/3N4/8/8/7K w - - 0 1")  # c6, e6 take b5 and f5..
+    free = pieces("7k/8/8/8/3N4/8/8/7K w - - 0 1")
+    assert watched[0] == free[0] - 2 * 4
+
+
+def test_a_rook_likes_an_open_file_then_a_half_open_one() -> None:
+    # The white rook on d1 against the black rook on a8 behind its own pawn; the
+    # kings and the other pawns the same.
+    closed = pieces("r6k/p7/8/8/8/3P4/P7/3R3K w - - 0 1")
+    half_open = pieces("r6k/p7/8/8/8/8/P2p4/3R3K w - - 0 1")
+    open_file = pieces("r6k/p7/8/8/8/8/P7/3R3K w - - 0 1")
+    # Mobility aside (the rook sees d2 .. d8 or less), the file's bonus.
+    assert closed[0] < half_open[0] < open_file[0]
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "value"),
+    [
+        # A pawn takes a knight a pawn defends: a knight for a pawn.
+        ("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 200),
+        # A queen takes a pawn a pawn defends: the queen for a pawn.
+        ("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", -800),
+        # An undefended rook: all of it.
+        ("4k3/8/8/3r4/8/8/8/3QK3 w - - 0 1", "d1d5", 500),
+        # A rook takes a pawn defended by a rook, backed by a rook behind it (an
+        # x-ray): RxP RxR RxR wins the pawn and a rook for a rook.
+        ("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100),
+        # Without the rook behind, the pawn costs the rook.
+        ("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400),
+        # The king may not take a defended piece: the defender decides.
+        ("4k3/8/8/8/8/2b5/3n4/4K3 w - - 0 1", "e1d2", -19700),
+        # Black to move: the knight takes a pawn two pawns defend.
+        ("4k3/8/8/2n5/8/3P4/2P1P3/4K3 b - - 0 1", "c5d3", -200),
+    ],
+)
+def test_exchange_values_of_known_exchanges(fen: str, move: str, value: int) -> None:
+    board = chess.Board(fen)
+    assert exchange_value(board, chess.Move.from_uci(move)) == value

@@ -1,4 +1,5 @@
-"""The chess evaluation's positional terms: pawn structure and the king's shelter.
+"""The chess evaluation's positional terms (pawn structure, the king's shelter,
+mobility, rooks on open files) and the static exchange evaluation.
 
 :mod:`plies.games.chess` keeps material and piece-square sums up to date move by
 move; this module adds what depends on several pieces at once, from the bitboards of
@@ -6,10 +7,15 @@ a python-chess board:
 
 * pawn structure: passed pawns (more the further they are, most in the endgame),
   doubled and isolated pawns;
-* the king's pawn shield and the open files beside it (middlegame).
+* the king's pawn shield and the open files beside it (middlegame);
+* mobility of knights, bishops, rooks and queens, and rooks on open and half-open
+  files (:func:`piece_terms`, computed for every position).
 
-They depend only on the pawns and the two kings, so they are kept in a table keyed
-by those (the same few pawn structures recur all through a search). Every term is
+:func:`exchange_value` is the static exchange evaluation of a capture, which the
+quiescence search asks before it tries a capture of a lesser piece.
+
+The pawn and king terms depend only on the pawns and the two kings, so they are kept
+in a table keyed by those (the same few pawn structures recur all through a search). Every term is
 computed for white on the board and for black on the board flipped, so the
 evaluation of a position and of its colour-mirrored twin agree exactly.
 
@@ -25,7 +31,7 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["pawn_king_terms"]
+__all__ = ["SEE_VALUE", "exchange_value", "pawn_attacks", "pawn_king_terms", "piece_terms"]
 
 #: Passed pawn bonus by rank from its own side (index 1 = second rank .. 6 = seventh).
 _PASSED_MG = (0, 5, 5, 10, 20, 35, 55, 0)
@@ -135,3 +141,130 @@ def pawn_king_terms(board: chess.Board) -> tuple[int, int]:
             _CACHE.clear()
         _CACHE[key] = found
     return found
+
+
+# -- the pieces: mobility and rooks on open files -----------------------------------
+
+#: Mobility per piece type (index 2 knight .. 5 queen): (middlegame, endgame) points
+#: per square it attacks that holds no piece of its own and no enemy pawn attacks,
+#: counted from a usual number of such squares (fewer cost, more gain).
+_MOBILITY_MG = (0, 0, 4, 5, 2, 1, 0)
+_MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
+_MOBILITY_USUAL = (0, 0, 4, 6, 6, 12, 0)
+#: A rook on a file without pawns (open), or without pawns of its own (half-open):
+#: (middlegame, endgame).
+_ROOK_OPEN = (20, 10)
+_ROOK_HALF_OPEN = (10, 5)
+
+_NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
+_NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
+
+
+def pawn_attacks(pawns: int, white: bool) -> int:
+    """The squares ``pawns`` (of white if ``white``, else of black) attack."""
+    if white:
+        return ((pawns << 7) & _NOT_FILE_H | (pawns << 9) & _NOT_FILE_A) & chess.BB_ALL
+    return (pawns >> 7) & _NOT_FILE_A | (pawns >> 9) & _NOT_FILE_H
+
+
+def _attacks(kind: int, square: int, occupied: int) -> int:
+    """The squares a knight, bishop, rook or queen on ``square`` attacks."""
+    if kind == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[square]
+    found = 0
+    if kind != chess.ROOK:
+        found = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+    if kind != chess.BISHOP:
+        found |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        found |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+    return found
+
+
+def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
+    """(middlegame, endgame) mobility and rook-file terms of ``colour``'s pieces."""
+    own = board.occupied_co[colour]
+    own_pawns = board.pawns & own
+    enemy_pawns = board.pawns & ~own
+    allowed = ~own & ~pawn_attacks(enemy_pawns, not colour) & chess.BB_ALL
+    occupied = board.occupied
+    mg = eg = 0
+    for kind, pieces in (
+        (chess.KNIGHT, board.knights),
+        (chess.BISHOP, board.bishops),
+        (chess.ROOK, board.rooks),
+        (chess.QUEEN, board.queens),
+    ):
+        pieces &= own
+        while pieces:
+            square = (pieces & -pieces).bit_length() - 1
+            pieces &= pieces - 1
+            squares = (_attacks(kind, square, occupied) & allowed).bit_count()
+            squares -= _MOBILITY_USUAL[kind]
+            mg += _MOBILITY_MG[kind] * squares
+            eg += _MOBILITY_EG[kind] * squares
+            if kind == chess.ROOK:
+                file = _FILE_MASKS[square & 7]
+                if not board.pawns & file:
+                    mg += _ROOK_OPEN[0]
+                    eg += _ROOK_OPEN[1]
+                elif not own_pawns & file:
+                    mg += _ROOK_HALF_OPEN[0]
+                    eg += _ROOK_HALF_OPEN[1]
+    return mg, eg
+
+
+def piece_terms(board: chess.Board) -> tuple[int, int]:
+    """(middlegame, endgame) mobility and rooks on open files from white's view.
+
+    Mobility: for each knight, bishop, rook and queen, the squares it attacks that
+    hold no piece of its side and that no enemy pawn attacks, less a usual number,
+    times a weight per piece type. A rook on a file without pawns, or without pawns
+    of its side, gains. The same geometry for both colours, so the colour-mirrored
+    position scores the negation.
+    """
+    white_mg, white_eg = _side_piece_terms(board, chess.WHITE)
+    black_mg, black_eg = _side_piece_terms(board, chess.BLACK)
+    return white_mg - black_mg, white_eg - black_eg
+
+
+# -- static exchange evaluation -----------------------------------------------------
+
+#: Piece values of the exchange evaluation (index 1 pawn .. 6 king): a king "captured"
+#: ends the line so badly for its side that it never takes a defended piece.
+SEE_VALUE = (0, 100, 300, 300, 500, 900, 20000)
+
+
+def exchange_value(board: chess.Board, move: chess.Move) -> int:
+    """What the capture ``move`` wins (centipawns, negative: loses) once every piece
+    attacking its target square, cheapest first, has taken or declined to
+    (static exchange evaluation: each side may stop when taking on would lose more).
+
+    Pieces behind others on a line join as those leave (x-rays); pins and checks
+    are ignored. Among pieces of one type the lowest square takes first.
+    """
+    target = move.to_square
+    attacker = board.piece_type_at(move.from_square)
+    victim = board.piece_type_at(target) or chess.PAWN  # en passant: a pawn
+    assert attacker is not None, f"no piece on {chess.square_name(move.from_square)}"
+    occupied = board.occupied ^ (1 << move.from_square)
+    if not board.occupied >> target & 1 and attacker == chess.PAWN:  # en passant
+        occupied ^= 1 << (target - 8 if board.turn else target + 8)
+    by_kind = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+    gains = [SEE_VALUE[victim]]
+    on_target = SEE_VALUE[attacker]
+    side = not board.turn
+    while True:
+        takers = board.attackers_mask(side, target, occupied) & occupied
+        if not takers:
+            break
+        kind = 1
+        while not takers & by_kind[kind]:
+            kind += 1
+        taker = takers & by_kind[kind]
+        gains.append(on_target - gains[-1])
+        on_target = SEE_VALUE[kind]
+        occupied ^= taker & -taker
+        side = not side
+    for depth in range(len(gains) - 1, 0, -1):
+        gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
+    return gains[0]

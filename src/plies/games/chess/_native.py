@@ -23,7 +23,8 @@ first blocker of each ray found by a bit scan).
 
 **Rules.** Every rule is the Python game's, term for term: the terminal rules in
 :meth:`Chess.terminal_value`'s order, the evaluation (material and square tables
-tapered by phase, pawn structure and king shield, bishop pair: the same integers,
+tapered by phase, pawn structure and king shield, mobility and rooks on open
+files, bishop pair: the same integers,
 the same float operations), ``order_moves`` (MVV-LVA then promotions, a stable sort),
 ``quiescence_moves``, ``null_move``, ``extension`` and ``is_quiet``. ``key`` mixes the
 position's Zobrist hash, the halfmove clock and the set of repeated positions (each
@@ -46,6 +47,14 @@ from plies.engine.native import (
     helper,
     int64_array,
     rule,
+)
+from plies.games.chess._eval import (
+    _MOBILITY_EG,
+    _MOBILITY_MG,
+    _MOBILITY_USUAL,
+    _ROOK_HALF_OPEN,
+    _ROOK_OPEN,
+    SEE_VALUE,
 )
 from plies.games.chess._rules import _EG, _MG, _ORDER_VALUE, _PHASE, Chess, ChessState
 
@@ -171,6 +180,16 @@ AHEAD = _table(
 )
 PASSED_MG = int64_array((0, 5, 5, 10, 20, 35, 55, 0))
 PASSED_EG = int64_array((0, 10, 10, 20, 40, 65, 100, 0))
+#: Mobility and rook files (``_eval``'s), by python-chess piece type.
+MOBILITY_MG = int64_array(_MOBILITY_MG)
+MOBILITY_EG = int64_array(_MOBILITY_EG)
+MOBILITY_USUAL = int64_array(_MOBILITY_USUAL)
+ROOK_OPEN_MG, ROOK_OPEN_EG = _ROOK_OPEN
+ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = _ROOK_HALF_OPEN
+NOT_FILE_A = _signed(~chess.BB_FILE_A)
+NOT_FILE_H = _signed(~chess.BB_FILE_H)
+#: The exchange evaluation's piece values, by python-chess piece type.
+SEE_VALUES = int64_array(SEE_VALUE)
 
 # -- hashing -----------------------------------------------------------------------
 
@@ -736,6 +755,52 @@ def flip(x: Any) -> Any:
     return down(x, 32) | (x << 32)
 
 
+@helper()
+def pawn_attacks(pawns: Any, colour: int) -> Any:
+    """The squares ``pawns`` of ``colour`` (0 white) attack (``_eval.pawn_attacks``)."""
+    if colour == 0:
+        return ((pawns << 7) & NOT_FILE_H) | ((pawns << 9) & NOT_FILE_A)
+    return (down(pawns, 7) & NOT_FILE_A) | (down(pawns, 9) & NOT_FILE_H)
+
+
+@helper()
+def side_piece_terms(s: Any, colour: int) -> Any:
+    """(middlegame, endgame) mobility and rook-file terms of ``colour``'s pieces
+    (``_eval._side_piece_terms``)."""
+    own = s[WHITE_PIECES + colour]
+    own_pawns = s[0] & own
+    enemy_pawns = s[0] & ~own
+    allowed = ~own & ~pawn_attacks(enemy_pawns, 1 - colour)
+    occupied = s[6] | s[7]
+    mg = 0
+    eg = 0
+    for kind in range(1, 5):
+        pieces = s[kind] & own
+        while pieces != 0:
+            square = native.trailing_zeros(pieces)
+            pieces &= pieces - 1
+            if kind == 1:
+                attacked = KNIGHT[square]
+            elif kind == 2:
+                attacked = slide(square, occupied, 2)
+            elif kind == 3:
+                attacked = slide(square, occupied, 0)
+            else:
+                attacked = slide(square, occupied, 2) | slide(square, occupied, 0)
+            squares = native.popcount(attacked & allowed) - MOBILITY_USUAL[kind + 1]
+            mg += MOBILITY_MG[kind + 1] * squares
+            eg += MOBILITY_EG[kind + 1] * squares
+            if kind == 3:
+                file = FILES[square & 7]
+                if (s[0] & file) == 0:
+                    mg += ROOK_OPEN_MG
+                    eg += ROOK_OPEN_EG
+                elif (own_pawns & file) == 0:
+                    mg += ROOK_HALF_OPEN_MG
+                    eg += ROOK_HALF_OPEN_EG
+    return mg, eg
+
+
 @rule("evaluate")
 def evaluate(consts: Any, s: Any) -> Any:
     """:meth:`Chess.evaluate` for the side to move, term for term."""
@@ -759,6 +824,10 @@ def evaluate(consts: Any, s: Any) -> Any:
     black_pawns = s[0] & s[7]
     white_mg, white_eg = white_terms(white_pawns, black_pawns, king_of(s, 0))
     black_mg, black_eg = white_terms(flip(black_pawns), flip(white_pawns), king_of(s, 1) ^ 56)
+    mg += white_mg - black_mg
+    eg += white_eg - black_eg
+    white_mg, white_eg = side_piece_terms(s, 0)
+    black_mg, black_eg = side_piece_terms(s, 1)
     mg += white_mg - black_mg
     eg += white_eg - black_eg
     phase = min(phase, FULL_PHASE)

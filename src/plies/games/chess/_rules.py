@@ -61,7 +61,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
     MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
-    from plies.games.chess._eval import pawn_king_terms
+    from plies.games.chess._eval import pawn_king_terms, piece_terms
 
 __all__ = ["MISSING", "Chess", "ChessState"]
 
@@ -538,8 +538,9 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         phase = min(state.phase, _FULL_PHASE)
         board = state.board
         pawn_mg, pawn_eg = pawn_king_terms(board)
-        mg = state.mg + pawn_mg
-        eg = state.eg + pawn_eg
+        piece_mg, piece_eg = piece_terms(board)
+        mg = state.mg + pawn_mg + piece_mg
+        eg = state.eg + pawn_eg + piece_eg
         score = (mg * phase + eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         bishops = board.bishops
         if (bishops & board.occupied_co[chess.WHITE]).bit_count() >= 2:
