@@ -69,13 +69,13 @@ def test_two_player_searches_are_refused_on_rolit() -> None:
 def test_n_player_options_are_checked() -> None:
     with pytest.raises(SearchError, match="no seed"):
         SearchOptions(algorithm="maxn", seed=1)
-    with pytest.raises(SearchError, match="Python only"):
-        SearchOptions(algorithm="brs", backend="native")
     with pytest.raises(SearchError, match="mcts only"):
         SearchOptions(algorithm="paranoid", iterations=5)
-    assert check_backend(GAME, algorithm="brs") == "python"
-    if importlib.util.find_spec("numba"):  # Rolit's port has the N-player rules
+    if importlib.util.find_spec("numba"):  # Rolit's port has the N-player rules, with_turn
         assert check_backend(GAME, algorithm="maxn") == "native"
+        assert check_backend(GAME, algorithm="brs") == "native"
+    else:
+        assert check_backend(GAME, algorithm="brs") == "python"
 
 
 def test_a_stop_ends_an_n_player_analysis() -> None:

@@ -503,7 +503,7 @@ class _BestReply(_Paranoid):
         window = (alpha, beta)
         hits_before = ctx.horizon_hits
         best, best_reply = INF, None
-        for opponent, position, move in replies:
+        for index, (opponent, position, move) in enumerate(replies):
             child = self.play(position, move)
             if not game.is_terminal(child) and game.to_move(child) != self.player:
                 child = self.turn(child, self.player)
@@ -514,7 +514,7 @@ class _BestReply(_Paranoid):
                 beta = min(beta, score)
                 if alpha >= beta:
                     ctx.cutoffs += 1
-                    ctx.first_move_cutoffs += move is replies[0][2]
+                    ctx.first_move_cutoffs += index == 0
                     break
         bound = _bound(best, *window)
         self.store(key, (depth, bound, best, best_reply, ctx.horizon_hits == hits_before))
@@ -525,9 +525,10 @@ class _BestReply(_Paranoid):
 
 
 class _Native(_Search):
-    """Paranoid or max^n in the native kernel (:mod:`plies.engine.native`'s
-    ``multi_search_depth``): the same tree as the Python search without a table, one
-    kernel call an iteration; the line is read back and its players replayed here."""
+    """Paranoid, max^n or Best-Reply Search in the native kernel
+    (:mod:`plies.engine.native`'s ``multi_search_depth``): the same tree as the Python
+    search without a table, one kernel call an iteration; the line comes back as
+    (player, move id) pairs and its moves are decoded here."""
 
     def __init__(self, algorithm: str, port: Any, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
@@ -558,17 +559,9 @@ class _Native(_Search):
             ctx.nodes, ctx.leaves = runner.nodes, leaves
             ctx.cutoffs, ctx.first_move_cutoffs = cutoffs, first_cutoffs
         ctx.horizon_hits = int(counters[3]) - horizon
-        self.lines.at[0] = self.replayed(line)
+        decode = self.port.decode_move
+        self.lines.at[0] = [(player, decode(self.prepared, move)) for player, move in line]
         return value, (tuple(float(v) for v in vector) if vector is not None else None)
-
-    def replayed(self, line: list[int]) -> list[tuple[int, Any]]:
-        """The line's move ids as (player, move) pairs of the Python game."""
-        game, state, pairs = self.game, self.state, []
-        for move_id in line:
-            move = self.port.decode_move(self.prepared, move_id)
-            pairs.append((game.to_move(state), move))
-            state = self.play(state, move)
-        return pairs
 
     def iterations(self) -> Iterator[MultiResult]:
         from plies.engine.native import KernelStopped
@@ -588,11 +581,6 @@ def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str
     """Why ``algorithm`` cannot search ``game`` at ``state`` natively, or None."""
     from plies.engine.native import has_port, native_port, numba_missing
 
-    if algorithm == "brs":
-        return (
-            "brs runs in Python only (best-reply search's passes need the game's with_turn, "
-            "which the native rules lack)"
-        )
     if not has_port(game):
         return f"{game.name} has no native port"
     missing = numba_missing()
@@ -601,6 +589,11 @@ def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str
     port = native_port(game)
     if port is None or port.players < 3 or port.players != game.num_players:
         return f"the native port of {game.name} has no rules of {game.num_players} players"
+    if algorithm == "brs" and not port.has_with_turn():
+        return (
+            f"the native port of {game.name} has no with_turn rule (best-reply search's "
+            "passes: the position with another player to move)"
+        )
     return port.problem(state)  # type: ignore[no-any-return]
 
 
@@ -743,7 +736,8 @@ def best_reply(
     Needs the game's :meth:`~plies.game.BaseGame.with_turn` (a
     :class:`~plies.errors.SearchError` otherwise, once a reply needs it). ``value`` is
     the player to move's score; the result's ``pv_players`` say who plays each move
-    of the line. Options as for :func:`maxn`.
+    of the line. Options as for :func:`maxn` (natively: a port with the N-player
+    rules and ``with_turn``).
     """
     options: dict[str, Any] = {"limits": limits, "table": table, "use_table": use_table}
     options |= {"stop": stop, "progress": progress, "backend": backend}

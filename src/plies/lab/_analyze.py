@@ -150,13 +150,12 @@ class SearchOptions:
             raise SearchError(
                 f"{self.algorithm} breaks ties by the game's move order: it takes no seed"
             )
-        if self.algorithm == "brs" and self.backend == "native":
-            raise SearchError("brs runs in Python only: give backend python or none")
 
     def multi_options(self) -> dict[str, Any]:
         """The keywords :func:`plies.engine.multi_search` takes from these options
-        (``backend``: maxn and paranoid run natively where the port has the N-player
-        rules; BRS, in Python only, refuses ``native`` with the reason)."""
+        (``backend``: maxn, paranoid and BRS run natively where the port has the
+        N-player rules, BRS where it has ``with_turn`` too; ``native`` where they
+        cannot run is refused with the reason)."""
         return {"algorithm": self.algorithm, "limits": self.limits, "backend": self.backend}
 
     def mcts_options(self) -> MctsOptions:

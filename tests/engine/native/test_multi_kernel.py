@@ -1,6 +1,6 @@
-"""Native paranoid and max^n against the Python searches: on random Rolit and Chinese
-Checkers positions at fixed depth both walk the same tree (the Python one without a
-table), so value, vector, best move, line and every counter agree."""
+"""Native paranoid, max^n and Best-Reply Search against the Python searches: on random
+Rolit and Chinese Checkers positions at fixed depth both walk the same tree (the Python
+one without a table), so value, vector, best move, line and every counter agree."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from plies.engine import Limits, best_reply, maxn, multi_search, paranoid
+from plies.engine.native import NativeGame
 from plies.errors import SearchError
 from plies.games.chinese_checkers import ChineseCheckers
 from plies.games.rolit import Rolit
+from plies.games.rolit._native import RolitNative
 
 pytest.importorskip("numba")
 
@@ -55,12 +57,21 @@ def test_native_and_python_searches_agree_on_random_positions(game: Any) -> None
         searches_agree(game, state, "paranoid", 3, player=(game.to_move(state) + 1) % 3)
 
 
+@pytest.mark.parametrize("game", GAMES, ids=repr)
+def test_native_and_python_best_reply_searches_agree_on_random_positions(game: Any) -> None:
+    rng = random.Random(11)
+    for plies in (0, 6, 17, 31):
+        state = random_position(game, plies, rng)
+        for depth in (1, 2, 3, 4):
+            searches_agree(game, state, "brs", depth)
+
+
 def test_the_ends_of_games_are_payoffs_in_both() -> None:
     game = Rolit()
     state = game.parse_position(
         "RRRRRRRR/RRRRRRRR/YYYYYYYY/YYYYYYYY/GGGGGGGG/GGGGGGGG/BBBBBBBB/BBBBBB-- B"
     )
-    for algorithm in ("maxn", "paranoid"):
+    for algorithm in ("maxn", "paranoid", "brs"):
         searches_agree(game, state, algorithm, 5)
     assert maxn(game, state, backend="native").exact
 
@@ -75,8 +86,18 @@ def test_a_node_limit_keeps_the_last_finished_depth() -> None:
 def test_the_backend_is_chosen_and_refused_with_the_reason() -> None:
     game = Rolit()
     start = game.initial_state()
-    with pytest.raises(SearchError, match="with_turn"):
-        best_reply(game, start, limits=Limits(depth=1), backend="native")
+    assert best_reply(game, start, limits=Limits(depth=2)).stats.tt_probes == 0  # native
+
+    class NoTurns(RolitNative):
+        with_turn = NativeGame.with_turn  # the protocol's default: not given
+
+    class Unturned(Rolit):
+        def native(self) -> Any:
+            return NoTurns(self)
+
+    with pytest.raises(SearchError, match="no with_turn rule"):
+        best_reply(Unturned(), start, limits=Limits(depth=1), backend="native")
+    assert best_reply(Unturned(), start, limits=Limits(depth=2)).depth == 2  # Python
     with pytest.raises(SearchError, match="no rules of 2 players"):
         maxn(ChineseCheckers(), ChineseCheckers().initial_state(), backend="native")
     with pytest.raises(SearchError, match="backend"):

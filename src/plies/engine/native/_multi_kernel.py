@@ -1,26 +1,30 @@
-"""Paranoid and max^n for games of more than two players, over a port's N-player rules.
+"""Paranoid, max^n and Best-Reply Search for games of more than two players, over a
+port's N-player rules.
 
 The Python searches are :mod:`plies.engine._multi`'s; these are the same trees walked
-in compiled code, over the rules ``to_move``, ``utilities`` and ``evaluations`` of
-:mod:`plies.engine.native._protocol` (a port that sets ``players`` above two). They
-visit the same nodes in the same order as the Python searches run *without a table*
-(``use_table=False``), so value, best move, line and node count agree exactly:
+in compiled code, over the rules ``to_move``, ``utilities``, ``evaluations`` and (for
+BRS) ``with_turn`` of :mod:`plies.engine.native._protocol` (a port that sets
+``players`` above two). They visit the same nodes in the same order as the Python
+searches run *without a table* (``use_table=False``), so value, best move, line and
+node count agree exactly:
 
 * paranoid: fail-soft alpha-beta for the root player, every other player minimising
   its score; a terminal state is worth ``utility * WIN``, one at the horizon the root
   player's evaluation; moves in the game's order (``order_moves`` when the port has it);
 * max^n: every player maximises its own component, ties to the leftmost child; the
-  vector of a node is written in ``vectors[ply]``.
+  vector of a node is written in ``vectors[ply]``;
+* Best-Reply Search: the root player's turns as paranoid's MAX nodes; any other
+  player's turn one MIN layer over every opponent's moves (in turn order from the one
+  to move, each from the position ``with_turn`` gives that opponent), after which the
+  root player moves again (``with_turn`` once more, unless the game is over).
 
-Not here: a transposition table (the searches run without one, and say so), and
-Best-Reply Search, whose merged MIN layer plays an opponent's move from the position
-with that opponent to move: the game's ``with_turn``, which the native protocol has no
-rule for (a port's state layout is its own).
+A line is kept as ``move * players + player`` per step (BRS's replies come from
+players not to move), read back as (player, move id) pairs by :func:`line_pairs`.
+Not here: a transposition table (the searches run without one, and say so).
 
 Each call searches one depth; :func:`search_depth` (Python) runs it under a
 :class:`~plies.engine.native.Runner` (node and time limits, stop requests) and reads
-the line back. Two compiled functions, cached on disk.
-"""
+the line back. Compiled functions, cached on disk by Numba."""
 
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ from numba import njit
 from plies.engine.native._pointers import call, ptr
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP
 
-__all__ = ["MultiBuffers", "search_depth"]
+__all__ = ["MultiBuffers", "line_pairs", "search_depth"]
 
 #: Indices into ``counters``: leaves, cut-offs, first-move cut-offs, horizon leaves.
 LEAVES, CUTOFFS, FIRST_CUTOFFS, HORIZON = 0, 1, 2, 3
@@ -102,7 +106,7 @@ def paranoid_node(
             return 0.0
         if (score > best) if maximizing else (score < best):
             best = score
-            _extend(lines, ply, row[i])
+            _extend(lines, ply, row[i] * values.size + mover)
             if maximizing:
                 alpha = max(alpha, score)
             else:
@@ -116,7 +120,8 @@ def paranoid_node(
 
 @njit(cache=True, nogil=True, inline="always")
 def _extend(lines: Any, ply: int, move: int) -> None:
-    """``move`` heads the line at ``ply``, the line below it after."""
+    """``move`` (a move id times the players, plus its player: see :data:`LINE_STEP`)
+    heads the line at ``ply``, the line below it after."""
     below = lines[ply + 1, 0]
     lines[ply, 1] = move
     for j in range(below):
@@ -149,7 +154,96 @@ def maxn_node(
             return
         if i == 0 or below[mover] > values[mover]:
             values[:] = below
-            _extend(lines, ply, row[i])
+            _extend(lines, ply, row[i] * values.size + mover)
+
+
+@njit(cache=True, nogil=True)
+def brs_node(
+    rules: Any, consts: Any, ordered: bool, root: int, ply: int, depth: int,
+    alpha: float, beta: float, states: Any, turned: Any, moves: Any, vectors: Any,
+    lines: Any, counters: Any, control: Any,
+) -> float:  # fmt: skip
+    """Best-Reply Search: the root player's fail-soft score of ``states[ply]``
+    searched ``depth`` plies (each layer one ply), the best line in ``lines[ply]``.
+    The root player's turns are MAX layers as in :func:`paranoid_node`; any other
+    player's turn is the merged MIN layer: every opponent's moves, in turn order from
+    the one to move (the others from ``with_turn`` of the position, in
+    ``turned[ply]``), the root player to move after each reply."""
+    lines[ply, 0] = 0
+    if _stopped(control):
+        return 0.0
+    state, values = states[ply], vectors[ply]
+    if _leaf(rules, consts, state, depth, values, counters):
+        return values[root]
+    mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
+    players, row = values.size, moves[ply]
+    if mover == root:  # a MAX layer (here, not a function of its own: Numba's cache
+        # loads mutually recursive functions wrongly, and the search crashed)
+        count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
+        if ordered:
+            call("order_moves", rules[5], (ptr(consts), ptr(state), ptr(row), count))
+        best = -_INF
+        for i in range(count):
+            call("play", rules[1], (ptr(consts), ptr(state), row[i], ptr(states[ply + 1])))
+            score = brs_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
+                             states, turned, moves, vectors, lines, counters, control)  # fmt: skip
+            if control[STOP] != 0:
+                return 0.0
+            if score > best:
+                best = score
+                _extend(lines, ply, row[i] * players + root)
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    counters[CUTOFFS] += 1
+                    counters[FIRST_CUTOFFS] += i == 0
+                    break
+        return best
+    best, tried = _INF, 0
+    for step in range(players):
+        opponent = (mover + step) % players
+        if opponent == root:
+            continue
+        position = state
+        if opponent != mover:
+            position = turned[ply]
+            call("with_turn", rules[15], (ptr(consts), ptr(state), opponent, ptr(position)))
+        count = call("legal_moves", rules[0], (ptr(consts), ptr(position), ptr(row)))
+        if ordered:
+            call("order_moves", rules[5], (ptr(consts), ptr(position), ptr(row), count))
+        for i in range(count):
+            _reply(rules, consts, root, ply, position, row[i], states, turned, vectors)
+            score = brs_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
+                             states, turned, moves, vectors, lines, counters, control)  # fmt: skip
+            if control[STOP] != 0:
+                return 0.0
+            if score < best:
+                best = score
+                _extend(lines, ply, row[i] * players + opponent)
+                beta = min(beta, score)
+                if alpha >= beta:
+                    counters[CUTOFFS] += 1
+                    counters[FIRST_CUTOFFS] += tried == 0
+                    return best
+            tried += 1
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reply(
+    rules: Any, consts: Any, root: int, ply: int, position: Any, move: int, states: Any,
+    turned: Any, vectors: Any,
+) -> None:  # fmt: skip
+    """Play the reply ``move`` from ``position`` into ``states[ply + 1]``, and give
+    the turn back to the root player unless the game is over (the Python
+    ``with_turn``; ``turned[ply + 1]`` and ``vectors[ply + 1]`` are scratch here)."""
+    child = states[ply + 1]
+    call("play", rules[1], (ptr(consts), ptr(position), move, ptr(child)))
+    over = call("utilities", rules[13], (ptr(consts), ptr(child), ptr(vectors[ply + 1])))
+    if over == 1 or call("to_move", rules[12], (ptr(consts), ptr(child))) == root:
+        return
+    scratch = turned[ply + 1]
+    call("with_turn", rules[15], (ptr(consts), ptr(child), root, ptr(scratch)))
+    child[:] = scratch
 
 
 class MultiBuffers:
@@ -159,6 +253,7 @@ class MultiBuffers:
     def __init__(self, prepared: Any, players: int, depth: int) -> None:
         plies = depth + 2
         self.states = np.zeros((plies, prepared.state.size), np.int64)
+        self.turned = np.zeros((plies, prepared.state.size), np.int64)
         self.moves = np.zeros((plies, max(prepared.max_moves, 1)), np.int64)
         self.vectors = np.zeros((plies, players), np.float64)
         self.lines = np.zeros((plies, plies + 1), np.int64)
@@ -168,28 +263,40 @@ class MultiBuffers:
 
 def search_depth(
     algorithm: str, port: Any, prepared: Any, root: int, depth: int, runner: Any, counters: Any
-) -> tuple[float, Any, list[int]]:
-    """One iteration of ``algorithm`` (``"paranoid"`` or ``"maxn"``) ``depth`` plies
-    deep from ``prepared``, under ``runner`` (raises
+) -> tuple[float, Any, list[tuple[int, int]]]:
+    """One iteration of ``algorithm`` (``"paranoid"``, ``"maxn"`` or ``"brs"``)
+    ``depth`` plies deep from ``prepared``, under ``runner`` (raises
     :class:`~plies.engine.native.KernelStopped` when a limit stops it): the root
-    player's score, the vector (max^n; else None) and the line as move ids. The
-    counters (leaves, cut-offs, first-move cut-offs, horizon leaves) are added to
-    ``counters``."""
+    player's score, the vector (max^n; else None) and the line as (player, move id)
+    pairs. The counters (leaves, cut-offs, first-move cut-offs, horizon leaves) are
+    added to ``counters``."""
     buffers = MultiBuffers(prepared, port.players, depth)
     rules, consts = port.rules(), prepared.consts
     b = buffers
+    vector = None
     if algorithm == "paranoid":
         ordered = port.hooks()[0]
         value = runner.run(
             paranoid_node, rules, consts, ordered, root, 0, depth, -_INF, _INF,
             b.states, b.moves, b.vectors, b.lines, b.counters, runner.control,
         )  # fmt: skip
-        vector = None
+    elif algorithm == "brs":
+        ordered = port.hooks()[0]
+        value = runner.run(
+            brs_node, rules, consts, ordered, root, 0, depth, -_INF, _INF, b.states,
+            b.turned, b.moves, b.vectors, b.lines, b.counters, runner.control,
+        )  # fmt: skip
     else:
         runner.run(maxn_node, rules, consts, 0, depth, b.states, b.moves, b.vectors, b.lines,
                    b.counters, runner.control)  # fmt: skip
         vector = b.vectors[0].copy()
         value = float(vector[root])
     counters += b.counters
-    length = int(b.lines[0, 0])
-    return float(value), vector, [int(m) for m in b.lines[0, 1 : 1 + length]]
+    return float(value), vector, line_pairs(b.lines[0], port.players)
+
+
+def line_pairs(line: Any, players: int) -> list[tuple[int, int]]:
+    """A line of the kernel (its length first, then ``move * players + player``
+    each) as (player, move id) pairs."""
+    steps = (int(step) for step in line[1 : 1 + int(line[0])])
+    return [(step % players, step // players) for step in steps]
