@@ -25,6 +25,7 @@ from plies.engine import Limits, choose_backend, fallback_reason  # noqa: E402
 from plies.engine.native import _kernel  # noqa: E402
 from plies.games.chess import Chess, ChessState  # noqa: E402
 from plies.games.chess import _native as port_module  # noqa: E402
+from plies.games.chess._eval import SEE_VALUE, exchange_value  # noqa: E402
 from plies.testing import check_game  # noqa: E402
 
 GAME = Chess()
@@ -154,7 +155,22 @@ class Rules:
 
 
 #: What the random games reached (asserted on: the rules met these cases).
-REACHED = {"repeated": 0, "check": 0, "passed": 0}
+REACHED = {"repeated": 0, "check": 0, "passed": 0, "exchange won": 0, "exchange lost": 0}
+
+
+def count_exchanges(state: ChessState) -> None:
+    """Count the captures of a lesser piece on a defended square that the exchange
+    evaluation keeps in the quiescence search, and those it drops."""
+    board = state.board
+    if state.in_check():
+        return
+    for move in board.generate_legal_captures():
+        victim = board.piece_type_at(move.to_square) or chess.PAWN
+        attacker = board.piece_type_at(move.from_square) or chess.PAWN
+        lesser = SEE_VALUE[victim] < SEE_VALUE[attacker] and not move.promotion
+        if lesser and board.is_attacked_by(not board.turn, move.to_square):
+            won = exchange_value(board, move) >= 0
+            REACHED["exchange won" if won else "exchange lost"] += 1
 
 
 def random_game(rules: Rules, start: ChessState, rng: random.Random, plies: int) -> int:
@@ -180,6 +196,7 @@ def random_game(rules: Rules, start: ChessState, rng: random.Random, plies: int)
         REACHED["repeated"] += bool(state.repeated())
         REACHED["check"] += state.in_check()
         REACHED["passed"] += rules.game.null_move(state) is not None
+        count_exchanges(state)
         if not legal:
             break
         quiet = [
@@ -212,8 +229,11 @@ def test_rules_agree_from_the_suites(suite: str) -> None:
     rules = Rules(Chess(reductions=1))
     rng = random.Random(11)
     fens = suite_fens(suite)
+    REACHED.update(dict.fromkeys(REACHED, 0))
     for fen in rng.sample(fens, 40):
         random_game(rules, GAME.parse_position(fen), rng, 12)
+    # Quiescence kept and dropped captures of defended lesser pieces, both engines.
+    assert REACHED["exchange won"] > 2 and REACHED["exchange lost"] > 2, REACHED
 
 
 def test_repetitions_and_the_fifty_move_rule() -> None:

@@ -901,10 +901,51 @@ def order_moves(consts: Any, s: Any, moves: Any, count: int) -> None:
     order_by_value(s, moves, count)
 
 
+@helper()
+def exchange_value(s: Any, move: int) -> Any:
+    """``_eval.exchange_value``: what the capture ``move`` wins once both sides have
+    taken on its square, cheapest piece first (lowest square first among equals),
+    each free to stop; x-rays join, pins ignored."""
+    target = move & 63
+    origin = (move >> 6) & 63
+    us = s[SIDE]
+    target_bit = np.int64(1) << target
+    attacker = piece_on(s, np.int64(1) << origin)
+    victim = piece_on(s, target_bit)
+    occupied = (s[6] | s[7]) ^ (np.int64(1) << origin)
+    if victim < 0:  # en passant: a pawn, taken beside the target square
+        victim = 0
+        if attacker == 0:
+            occupied ^= np.int64(1) << (target - 8 if us == 0 else target + 8)
+    gains = np.empty(34, np.int64)
+    gains[0] = SEE_VALUES[victim + 1]
+    on_target = SEE_VALUES[attacker + 1]
+    side = 1 - us
+    depth = 0
+    while True:
+        takers = attackers(s, side, target, occupied)
+        if takers == 0:
+            break
+        kind = 0
+        while (takers & s[kind]) == 0:
+            kind += 1
+        taker = takers & s[kind]
+        depth += 1
+        gains[depth] = on_target - gains[depth - 1]
+        on_target = SEE_VALUES[kind + 1]
+        occupied ^= taker & -taker
+        side = 1 - side
+    while depth > 0:
+        gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
+        depth -= 1
+    return gains[0]
+
+
 @rule("quiescence_moves")
 def quiescence_moves(consts: Any, s: Any, out: Any) -> Any:
     """:meth:`Chess.quiescence_moves`: the evasions in check; else the captures but
-    those of a lesser piece on a defended square, and queen promotions, by MVV-LVA."""
+    those of a lesser piece that lose by the exchange evaluation, and queen
+    promotions, by MVV-LVA."""
     if in_check(s):
         count = listed(s, out)
         order_by_value(s, out, count)
@@ -928,7 +969,7 @@ def quiescence_moves(consts: Any, s: Any, out: Any) -> Any:
             if (
                 ORDER_VALUE[victim + 1] < ORDER_VALUE[attacker + 1]
                 and promotion == 0
-                and attackers(s, 1 - us, target, occupied) != 0
+                and exchange_value(s, move) < 0
             ):
                 continue
         elif promotion == 5 and (occupied & bit) == 0:

@@ -61,7 +61,7 @@ except ImportError:  # the extra is not installed: the game says so when asked f
     MISSING: str | None = "python-chess is not installed: pip install 'plies[chess]'"
 else:
     MISSING = None
-    from plies.games.chess._eval import pawn_king_terms, piece_terms
+    from plies.games.chess._eval import exchange_value, pawn_king_terms, piece_terms
 
 __all__ = ["MISSING", "Chess", "ChessState"]
 
@@ -619,8 +619,10 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def quiescence_moves(self, state: ChessState) -> list[chess.Move]:
         """Every move when in check (the evasions); else captures (MVV-LVA order) and
-        queen promotions, leaving out a capture of a lesser piece on a defended square
-        (it loses material at once, the usual cheap stand-in for exchange evaluation).
+        queen promotions, leaving out a capture of a lesser piece (not a promotion)
+        that loses material by the static exchange evaluation
+        (:func:`~plies.games.chess._eval.exchange_value` below 0). A capture of an
+        equal or greater piece never loses by it and is not evaluated.
         """
         if type(state) is not ChessState:
             self.check_state(state)
@@ -628,8 +630,6 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         if state.in_check():
             return self.order_moves(state, self.legal_moves(state))
         piece_at = board.piece_type_at
-        defended = board.is_attacked_by
-        enemy = not board.turn
         found = []
         for move in board.generate_legal_captures():
             victim = piece_at(move.to_square) or chess.PAWN  # en passant: a pawn
@@ -637,7 +637,7 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             if (
                 _ORDER_VALUE[victim] < _ORDER_VALUE[attacker]
                 and not move.promotion
-                and defended(enemy, move.to_square)
+                and exchange_value(board, move) < 0
             ):
                 continue
             found.append((_ORDER_VALUE[victim] * 32 - _ORDER_VALUE[attacker], move))
