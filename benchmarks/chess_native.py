@@ -23,7 +23,8 @@ million (depths 4 and 3): 190x and 183x; the search to depth 5 on WAC 1-20 the s
 at 1 s a position 274/300 solved natively (mean depth 8.0) against 200/300 (depth 4.4).
 
 Run: ``python benchmarks/chess_native.py`` (``--repeat N``, ``--depth D``,
-``--search-count N``, ``--wac-count N`` (0 skips part 3), ``--time S``, ``--suite PATH``).
+``--search-count N``, ``--wac-count N`` (0 skips part 3), ``--time S``, ``--suite PATH``,
+``--backends native`` (part 3 on one backend), ``--skip perft,search``).
 """
 
 from __future__ import annotations
@@ -150,19 +151,33 @@ def search_part(game: Chess, rows: list[tuple[str, list[chess.Move], str]], dept
     print(f"  ratio {ratio:.1f}x; searches that differ: {' '.join(differ) or 'none'}")
 
 
-def wac_part(game: Chess, rows: list[tuple[str, list[chess.Move], str]], seconds: float) -> None:
+def wac_part(
+    game: Chess,
+    rows: list[tuple[str, list[chess.Move], str]],
+    seconds: float,
+    backends: tuple[str, ...],
+) -> None:
     print(f"WAC 1-{len(rows)} at {seconds:g} s a position ({game!r}):")
-    solved = {"native": 0, "python": 0}
-    depths: dict[str, list[int]] = {"native": [], "python": []}
+    solved = dict.fromkeys(backends, 0)
+    depths: dict[str, list[int]] = {backend: [] for backend in backends}
+    nodes = dict.fromkeys(backends, 0)
+    took = dict.fromkeys(backends, 0.0)
     for fen, best, _ in rows:  # the backends interleaved: the machine's load hits both
         state = game.parse_position(fen)
-        for backend in ("native", "python"):
+        for backend in backends:
+            started = time.perf_counter()
             result = search(game, state, limits=Limits(time=seconds), backend=backend)
+            took[backend] += time.perf_counter() - started
+            nodes[backend] += result.stats.nodes
             solved[backend] += result.best_move in best
             depths[backend].append(result.depth)
-    for backend in ("native", "python"):
+    for backend in backends:
         mean = sum(depths[backend]) / len(rows)
-        print(f"  {backend:6} solved {solved[backend]}/{len(rows)}, mean depth {mean:.1f}")
+        rate = nodes[backend] / took[backend]
+        print(
+            f"  {backend:6} solved {solved[backend]}/{len(rows)}, mean depth {mean:.1f}, "
+            f"{rate:,.0f} nodes/s"
+        )
 
 
 def main() -> int:
@@ -173,17 +188,27 @@ def main() -> int:
     parser.add_argument("--wac-count", type=int, default=100, help="WAC positions timed")
     parser.add_argument("--time", type=float, default=1.0, help="seconds a WAC position")
     parser.add_argument("--suite", type=Path, default=SUITE, help="EPD file with bm and id")
+    parser.add_argument(
+        "--backends",
+        default="native,python",
+        help="the backends of part 3, comma-separated (default native,python)",
+    )
+    parser.add_argument("--skip", default="", help="parts to skip: perft, search (comma-separated)")
     args = parser.parse_args()
     if not args.suite.is_file():
         print(f"error: no suite at {args.suite} (give --suite PATH)", file=sys.stderr)
         return 1
     game = Chess()
-    perft_part(game, args.repeat)
-    sys.stdout.flush()
-    search_part(game, load(args.suite, args.search_count), args.depth)
-    sys.stdout.flush()
+    skipped = set(args.skip.split(","))
+    if "perft" not in skipped:
+        perft_part(game, args.repeat)
+        sys.stdout.flush()
+    if "search" not in skipped:
+        search_part(game, load(args.suite, args.search_count), args.depth)
+        sys.stdout.flush()
     if args.wac_count > 0:
-        wac_part(game, load(args.suite, args.wac_count), args.time)
+        backends = tuple(args.backends.split(","))
+        wac_part(game, load(args.suite, args.wac_count), args.time, backends)
     return 0
 
 
