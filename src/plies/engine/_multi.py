@@ -526,11 +526,15 @@ class _BestReply(_Paranoid):
 
 class _Native(_Search):
     """Paranoid, max^n or Best-Reply Search in the native kernel
-    (:mod:`plies.engine.native`'s ``multi_search_depth``): the same tree as the Python
-    search without a table, one kernel call an iteration; the line comes back as
+    (:mod:`plies.engine.native`'s ``multi_search_depth``), one kernel call an
+    iteration: the same tree as the Python search without a table; paranoid and BRS
+    with one (``table_entries`` above 0) keep a native table of that size through
+    the iterations, as the Python searches do theirs. The line comes back as
     (player, move id) pairs and its moves are decoded here."""
 
-    def __init__(self, algorithm: str, port: Any, *args: Any, **options: Any) -> None:
+    def __init__(
+        self, algorithm: str, port: Any, table_entries: int, *args: Any, **options: Any
+    ) -> None:
         super().__init__(*args, **options)
         import numpy as np
 
@@ -541,8 +545,15 @@ class _Native(_Search):
         self.prepared = port.prepare(self.state)
         self.runner = Runner(np.zeros(NODES + 8, np.int64), self.limits, options["stop"],
                              options["progress"])  # fmt: skip
-        #: Leaves, cut-offs, first-move cut-offs and horizon leaves, all iterations.
-        self.counters = np.zeros(4, np.int64)
+        #: Leaves, cut-offs, first-move cut-offs, horizon leaves, table probes and
+        #: hits, all iterations.
+        self.counters = np.zeros(6, np.int64)
+        #: The native table (paranoid and BRS with a table; max^n runs without).
+        self.native_table = None
+        if table_entries and algorithm != "maxn":
+            from plies.engine.native import NativeTable
+
+            self.native_table = NativeTable(table_entries)
 
     def root_value(self, depth: int) -> tuple[float, tuple[float, ...] | None]:
         from plies.engine.native import multi_search_depth
@@ -552,12 +563,14 @@ class _Native(_Search):
         horizon = int(counters[3])
         try:
             value, vector, line = multi_search_depth(
-                self.algorithm, self.port, self.prepared, self.player, depth, runner, counters
-            )
+                self.algorithm, self.port, self.prepared, self.player, depth, runner, counters,
+                self.native_table,
+            )  # fmt: skip
         finally:
-            leaves, cutoffs, first_cutoffs, _ = (int(n) for n in counters)
+            leaves, cutoffs, first_cutoffs, _, probes, hits = (int(n) for n in counters)
             ctx.nodes, ctx.leaves = runner.nodes, leaves
             ctx.cutoffs, ctx.first_move_cutoffs = cutoffs, first_cutoffs
+            ctx.tt_probes, ctx.tt_hits = probes, hits
         ctx.horizon_hits = int(counters[3]) - horizon
         decode = self.port.decode_move
         self.lines.at[0] = [(player, decode(self.prepared, move)) for player, move in line]
@@ -601,16 +614,18 @@ def choose_multi_backend(
     game: BaseGame[Any, Any], algorithm: str, backend: str | None = None, state: Any = None
 ) -> str:
     """The backend (``"native"`` or ``"python"``) :func:`multi_search` runs
-    ``algorithm`` on for ``game`` (at ``state``, if given) without a table: None picks
-    native where the port has the N-player rules; ``"native"`` where it cannot run
-    raises :class:`SearchError` saying why."""
+    ``algorithm`` on for ``game`` (at ``state``, if given) when no table object is
+    given: None picks native where the port has the N-player rules (BRS: and
+    ``with_turn``); ``"native"`` where it cannot run raises :class:`SearchError`
+    saying why."""
     need_choice(algorithm, "algorithm", MULTI_ALGORITHMS, error=SearchError)
     return _pick_backend(game, state, algorithm, backend)
 
 
 def _pick_backend(game: BaseGame[Any, Any], state: Any, algorithm: str, backend: Any) -> str:
     """``"native"`` or ``"python"``: None picks native where the port has the N-player
-    rules and no table was asked for; ``"native"`` where it cannot run raises."""
+    rules (the caller passes ``"python"`` when a table object was given); ``"native"``
+    where it cannot run raises."""
     if backend is not None:
         need_choice(backend, "backend", ("python", "native"), error=SearchError)
     if backend == "python":
@@ -681,9 +696,10 @@ def maxn(
     at equal depth, see the module's notes), ``use_table=False`` searches without one.
     ``stop`` (an Event or a callable) ends the search; ``progress`` is called with the
     node count every few hundred nodes. ``backend``: ``"native"`` (the port's compiled
-    rules: a game whose port has the N-player rules, searched without a table),
-    ``"python"``, or None: native where it can run and no ``table`` was given. Bad
-    arguments raise before any search.
+    rules: a game whose port has the N-player rules; max^n searches without a table,
+    paranoid and BRS with a native one of the Python table's capacity unless
+    ``use_table=False``), ``"python"``, or None: native where it can run and no
+    ``table`` was given. Bad arguments raise before any search.
     """
     options: dict[str, Any] = {"limits": limits, "table": table, "use_table": use_table}
     options |= {"stop": stop, "progress": progress, "backend": backend}
@@ -791,8 +807,9 @@ def _prepared(
         backend = "python"  # a table given is searched with: the Python one
     if _pick_backend(game, state, algorithm, backend) == "native":
         port = _native_port(game)
-        return _Native(algorithm, port, game, state, player=root, limits=checked, table=None,
-                       stop=stop, progress=progress)  # fmt: skip
+        entries = used.capacity if used is not None else 0
+        return _Native(algorithm, port, entries, game, state, player=root, limits=checked,
+                       table=None, stop=stop, progress=progress)  # fmt: skip
     return kind(game, state, player=root, limits=checked, table=used, stop=stop, progress=progress)
 
 

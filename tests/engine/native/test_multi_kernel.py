@@ -1,6 +1,7 @@
 """Native paranoid, max^n and Best-Reply Search against the Python searches: on random
 Rolit and Chinese Checkers positions at fixed depth both walk the same tree (the Python
-one without a table), so value, vector, best move, line and every counter agree."""
+one without a table), so value, vector, best move, line and every counter agree; with
+tables of the same size (paranoid and BRS) they do too, table probes and hits included."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from plies.engine import Limits, best_reply, maxn, multi_search, paranoid
+from plies.engine import Limits, best_reply, choose_multi_backend, maxn, multi_search, paranoid
 from plies.engine.native import NativeGame
 from plies.errors import SearchError
 from plies.games.chinese_checkers import ChineseCheckers
@@ -30,12 +31,13 @@ def random_position(game: Any, plies: int, rng: random.Random) -> Any:
     return state
 
 
-def searches_agree(game: Any, state: Any, algorithm: str, depth: int, **options: Any) -> None:
+def searches_agree(
+    game: Any, state: Any, algorithm: str, depth: int, *, use_table: bool = False, **options: Any
+) -> None:
     limits = Limits(depth=depth)
-    native = multi_search(game, state, algorithm=algorithm, limits=limits, backend="native",
-                          **options)  # fmt: skip
-    python = multi_search(game, state, algorithm=algorithm, limits=limits, backend="python",
-                          use_table=False, **options)  # fmt: skip
+    options |= {"algorithm": algorithm, "limits": limits, "use_table": use_table}
+    native = multi_search(game, state, backend="native", **options)
+    python = multi_search(game, state, backend="python", **options)
     assert (native.value, native.values) == (python.value, python.values)
     assert (native.best_move, native.pv, native.pv_players) == (
         python.best_move, python.pv, python.pv_players,
@@ -43,8 +45,9 @@ def searches_agree(game: Any, state: Any, algorithm: str, depth: int, **options:
     assert (native.depth, native.exact, native.completed) == (
         python.depth, python.exact, python.completed,
     )  # fmt: skip
-    for counter in ("nodes", "leaves", "cutoffs", "first_move_cutoffs"):
+    for counter in ("nodes", "leaves", "cutoffs", "first_move_cutoffs", "tt_probes", "tt_hits"):
         assert getattr(native.stats, counter) == getattr(python.stats, counter), counter
+    assert (native.stats.tt_probes > 0) == (use_table and algorithm != "maxn")
 
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)
@@ -60,10 +63,34 @@ def test_native_and_python_searches_agree_on_random_positions(game: Any) -> None
 @pytest.mark.parametrize("game", GAMES, ids=repr)
 def test_native_and_python_best_reply_searches_agree_on_random_positions(game: Any) -> None:
     rng = random.Random(11)
-    for plies in (0, 6, 17, 31):
+    for plies in (0, 9, 31):
         state = random_position(game, plies, rng)
-        for depth in (1, 2, 3, 4):
+        for depth in (1, 2, 4):
             searches_agree(game, state, "brs", depth)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=repr)
+def test_with_tables_native_and_python_searches_visit_the_same_nodes(game: Any) -> None:
+    rng = random.Random(5)
+    for plies in (0, 13):
+        state = random_position(game, plies, rng)
+        for depth in (3, 5):
+            searches_agree(game, state, "paranoid", depth, use_table=True)
+            searches_agree(game, state, "brs", depth, use_table=True)
+        searches_agree(game, state, "paranoid", 4, use_table=True,
+                       player=(game.to_move(state) + 2) % 3)  # fmt: skip
+
+
+def test_the_table_saves_nodes_and_keeps_the_value() -> None:
+    game = ChineseCheckers(players=3, size=3)
+    state = random_position(game, 8, random.Random(3))
+    limits = Limits(depth=5)
+    for algorithm in ("paranoid", "brs"):
+        options: dict[str, Any] = {"limits": limits, "backend": "native"}
+        with_table = multi_search(game, state, algorithm=algorithm, use_table=True, **options)
+        without = multi_search(game, state, algorithm=algorithm, use_table=False, **options)
+        assert with_table.value == without.value
+        assert with_table.stats.nodes < without.stats.nodes * 0.6
 
 
 def test_the_ends_of_games_are_payoffs_in_both() -> None:
@@ -73,6 +100,7 @@ def test_the_ends_of_games_are_payoffs_in_both() -> None:
     )
     for algorithm in ("maxn", "paranoid", "brs"):
         searches_agree(game, state, algorithm, 5)
+        searches_agree(game, state, algorithm, 5, use_table=algorithm != "maxn")
     assert maxn(game, state, backend="native").exact
 
 
@@ -86,7 +114,7 @@ def test_a_node_limit_keeps_the_last_finished_depth() -> None:
 def test_the_backend_is_chosen_and_refused_with_the_reason() -> None:
     game = Rolit()
     start = game.initial_state()
-    assert best_reply(game, start, limits=Limits(depth=2)).stats.tt_probes == 0  # native
+    assert choose_multi_backend(game, "brs") == "native"
 
     class NoTurns(RolitNative):
         with_turn = NativeGame.with_turn  # the protocol's default: not given

@@ -6,7 +6,7 @@ in compiled code, over the rules ``to_move``, ``utilities``, ``evaluations`` and
 BRS) ``with_turn`` of :mod:`plies.engine.native._protocol` (a port that sets
 ``players`` above two). They visit the same nodes in the same order as the Python
 searches run *without a table* (``use_table=False``), so value, best move, line and
-node count agree exactly:
+node count agree exactly (with a table, see below):
 
 * paranoid: fail-soft alpha-beta for the root player, every other player minimising
   its score; a terminal state is worth ``utility * WIN``, one at the horizon the root
@@ -20,7 +20,12 @@ node count agree exactly:
 
 A line is kept as ``move * players + player`` per step (BRS's replies come from
 players not to move), read back as (player, move id) pairs by :func:`line_pairs`.
-Not here: a transposition table (the searches run without one, and say so).
+Paranoid and BRS take a table (a :class:`~plies.engine.native.NativeTable`'s search
+arrays, kept through a search's iterations) as the Python searches do: entries of the
+root player's value with its bound, used at the same remaining depth, their move
+searched first; max^n runs without one. With tables of the same size they visit the
+same nodes as the Python searches until a bucket of eight slots overflows (the Python
+table's dictionary then still holds what the native one replaced).
 
 Each call searches one depth; :func:`search_depth` (Python) runs it under a
 :class:`~plies.engine.native.Runner` (node and time limits, stop requests) and reads
@@ -34,12 +39,13 @@ import numpy as np
 from numba import njit
 
 from plies.engine.native._pointers import call, ptr
-from plies.engine.native._table import NODE_LIMIT, NODES, STOP
+from plies.engine.native._table import NODE_LIMIT, NODES, STOP, NativeTable
 
-__all__ = ["MultiBuffers", "line_pairs", "search_depth"]
+__all__ = ["MultiBuffers", "line_pairs", "no_table", "search_depth"]
 
-#: Indices into ``counters``: leaves, cut-offs, first-move cut-offs, horizon leaves.
-LEAVES, CUTOFFS, FIRST_CUTOFFS, HORIZON = 0, 1, 2, 3
+#: Indices into ``counters``: leaves, cut-offs, first-move cut-offs, horizon leaves
+#: (a reused entry found below a horizon counts), table probes and hits.
+LEAVES, CUTOFFS, FIRST_CUTOFFS, HORIZON, PROBES, HITS = 0, 1, 2, 3, 4, 5
 
 #: A win's score (the engine's ``WIN``): a payoff is ``utility * WIN``.
 _WIN = 1_000_000_000.0
@@ -80,33 +86,43 @@ def _stopped(control: Any) -> bool:
 def paranoid_node(
     rules: Any, consts: Any, ordered: bool, root: int, ply: int, depth: int,
     alpha: float, beta: float, states: Any, moves: Any, vectors: Any, lines: Any,
-    counters: Any, control: Any,
+    table: Any, counters: Any, control: Any,
 ) -> float:  # fmt: skip
     """The root player's fail-soft score of ``states[ply]`` searched ``depth`` plies;
-    the best line below it in ``lines[ply]`` (its length first)."""
+    the best line below it in ``lines[ply]`` (its length first). With a ``table``
+    (the five arrays of :meth:`~plies.engine.native.NativeTable.search_arrays`;
+    empty: none), as the Python search with one: an entry of the same
+    depth whose bound settles the window ends the node, and any entry's move is
+    searched first."""
     lines[ply, 0] = 0
     if _stopped(control):
         return 0.0
     state, values = states[ply], vectors[ply]
     if _leaf(rules, consts, state, depth, values, counters):
         return values[root]
-    row = moves[ply]
+    players, row = values.size, moves[ply]
+    mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
+    key, slot = _probe(rules, consts, state, table, counters)
+    if slot >= 0 and _settles(table, slot, depth, alpha, beta):
+        return _reuse(table, slot, lines, ply, counters)
     count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
     if ordered:
         call("order_moves", rules[5], (ptr(consts), ptr(state), ptr(row), count))
-    mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
+    if slot >= 0:
+        _bring_first(row, count, table[3][_at(slot)] // players)
     maximizing = mover == root
-    best = -_INF if maximizing else _INF
+    low, high, horizon = alpha, beta, counters[HORIZON]
+    best, best_step = (-_INF if maximizing else _INF), -1
     child = states[ply + 1]
     for i in range(count):
         call("play", rules[1], (ptr(consts), ptr(state), row[i], ptr(child)))
         score = paranoid_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
-                              states, moves, vectors, lines, counters, control)  # fmt: skip
+                              states, moves, vectors, lines, table, counters, control)  # fmt: skip
         if control[STOP] != 0:
             return 0.0
         if (score > best) if maximizing else (score < best):
-            best = score
-            _extend(lines, ply, row[i] * values.size + mover)
+            best, best_step = score, row[i] * players + mover
+            _extend(lines, ply, best_step)
             if maximizing:
                 alpha = max(alpha, score)
             else:
@@ -115,6 +131,7 @@ def paranoid_node(
                 counters[CUTOFFS] += 1
                 counters[FIRST_CUTOFFS] += i == 0
                 break
+    _store(table, key, depth, counters[HORIZON] == horizon, best, low, high, best_step)
     return best
 
 
@@ -161,14 +178,16 @@ def maxn_node(
 def brs_node(
     rules: Any, consts: Any, ordered: bool, root: int, ply: int, depth: int,
     alpha: float, beta: float, states: Any, turned: Any, moves: Any, vectors: Any,
-    lines: Any, counters: Any, control: Any,
+    lines: Any, table: Any, counters: Any, control: Any,
 ) -> float:  # fmt: skip
     """Best-Reply Search: the root player's fail-soft score of ``states[ply]``
     searched ``depth`` plies (each layer one ply), the best line in ``lines[ply]``.
     The root player's turns are MAX layers as in :func:`paranoid_node`; any other
     player's turn is the merged MIN layer: every opponent's moves, in turn order from
     the one to move (the others from ``with_turn`` of the position, in
-    ``turned[ply]``), the root player to move after each reply."""
+    ``turned[ply]``), the root player to move after each reply; a table's reply
+    first. (One function for both layers: Numba's cache loads mutually recursive
+    functions wrongly, and the search crashed.)"""
     lines[ply, 0] = 0
     if _stopped(control):
         return 0.0
@@ -177,54 +196,73 @@ def brs_node(
         return values[root]
     mover = call("to_move", rules[12], (ptr(consts), ptr(state)))
     players, row = values.size, moves[ply]
-    if mover == root:  # a MAX layer (here, not a function of its own: Numba's cache
-        # loads mutually recursive functions wrongly, and the search crashed)
+    key, slot = _probe(rules, consts, state, table, counters)
+    if slot >= 0 and _settles(table, slot, depth, alpha, beta):
+        return _reuse(table, slot, lines, ply, counters)
+    low, high, horizon = alpha, beta, counters[HORIZON]
+    first = table[3][_at(slot)] if slot >= 0 else -1
+    if mover == root:  # a MAX layer
         count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
         if ordered:
             call("order_moves", rules[5], (ptr(consts), ptr(state), ptr(row), count))
-        best = -_INF
+        if first >= 0:
+            _bring_first(row, count, first // players)
+        best, best_step = -_INF, -1
         for i in range(count):
             call("play", rules[1], (ptr(consts), ptr(state), row[i], ptr(states[ply + 1])))
             score = brs_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
-                             states, turned, moves, vectors, lines, counters, control)  # fmt: skip
+                             states, turned, moves, vectors, lines, table, counters,
+                             control)  # fmt: skip
             if control[STOP] != 0:
                 return 0.0
             if score > best:
-                best = score
-                _extend(lines, ply, row[i] * players + root)
+                best, best_step = score, row[i] * players + root
+                _extend(lines, ply, best_step)
                 alpha = max(alpha, score)
                 if alpha >= beta:
                     counters[CUTOFFS] += 1
                     counters[FIRST_CUTOFFS] += i == 0
                     break
+        _store(table, key, depth, counters[HORIZON] == horizon, best, low, high, best_step)
         return best
-    best, tried = _INF, 0
-    for step in range(players):
-        opponent = (mover + step) % players
+    best, best_step, tried = _INF, -1, 0
+    # The table's reply first (pass -1), then every opponent's moves but that one.
+    for step in range(-1 if first >= 0 else 0, players):
+        opponent = first % players if step < 0 else (mover + step) % players
         if opponent == root:
             continue
         position = state
         if opponent != mover:
             position = turned[ply]
             call("with_turn", rules[15], (ptr(consts), ptr(state), opponent, ptr(position)))
-        count = call("legal_moves", rules[0], (ptr(consts), ptr(position), ptr(row)))
-        if ordered:
-            call("order_moves", rules[5], (ptr(consts), ptr(position), ptr(row), count))
+        if step < 0:
+            row[0], count = first // players, 1
+        else:
+            count = call("legal_moves", rules[0], (ptr(consts), ptr(position), ptr(row)))
+            if ordered:
+                call("order_moves", rules[5], (ptr(consts), ptr(position), ptr(row), count))
         for i in range(count):
+            reply = row[i] * players + opponent
+            if step >= 0 and reply == first:
+                continue
             _reply(rules, consts, root, ply, position, row[i], states, turned, vectors)
             score = brs_node(rules, consts, ordered, root, ply + 1, depth - 1, alpha, beta,
-                             states, turned, moves, vectors, lines, counters, control)  # fmt: skip
+                             states, turned, moves, vectors, lines, table, counters,
+                             control)  # fmt: skip
             if control[STOP] != 0:
                 return 0.0
             if score < best:
-                best = score
-                _extend(lines, ply, row[i] * players + opponent)
+                best, best_step = score, reply
+                _extend(lines, ply, reply)
                 beta = min(beta, score)
                 if alpha >= beta:
                     counters[CUTOFFS] += 1
                     counters[FIRST_CUTOFFS] += tried == 0
+                    _store(table, key, depth, counters[HORIZON] == horizon, best, low, high,
+                           best_step)  # fmt: skip
                     return best
             tried += 1
+    _store(table, key, depth, counters[HORIZON] == horizon, best, low, high, best_step)
     return best
 
 
@@ -246,6 +284,120 @@ def _reply(
     child[:] = scratch
 
 
+# -- the table ---------------------------------------------------------------------------
+
+#: A bound's code in the table (0: an empty slot).
+_EXACT, _LOWER, _UPPER = 1, 2, 3
+#: Slots of a bucket, and the fields of a slot kept in the block (key, tag, value,
+#: move): :meth:`~plies.engine.native.NativeTable.search_arrays`' layout.
+_WAYS, _FIELDS = 8, 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at(slot: int) -> int:
+    """Where ``slot``'s key, tag, value and move sit in the table's block."""
+    return (slot // _WAYS) * (_FIELDS * _WAYS) + slot % _WAYS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bucket(key: Any, slots: int) -> int:
+    """The first slot of ``key``'s bucket (splitmix64's finaliser over the key: the
+    ports' keys are mixed already, but a bucket count that divides a pattern would
+    pile keys up)."""
+    h = key ^ (key >> np.uint64(30))
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return np.int64(h % np.uint64(slots // _WAYS)) * _WAYS
+
+
+@njit(cache=True, nogil=True)
+def _probe(rules: Any, consts: Any, state: Any, table: Any, counters: Any) -> tuple[Any, int]:
+    """The key of ``state`` and the slot of its entry (-1: none, or no table);
+    probes and hits counted."""
+    bounds = table[4]
+    if bounds.size == 0:
+        return np.uint64(0), -1
+    key = call("key", rules[4], (ptr(consts), ptr(state)))
+    counters[PROBES] += 1
+    keys, start = table[0], _bucket(key, bounds.size)
+    for slot in range(start, start + _WAYS):
+        if bounds[slot] != 0 and keys[_at(slot)] == key:
+            counters[HITS] += 1
+            return key, slot
+    return key, -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settles(table: Any, slot: int, depth: int, alpha: float, beta: float) -> bool:
+    """Whether the entry in ``slot``, searched ``depth`` plies deep, settles a node
+    searched in (alpha, beta), as the Python search's ``_cuts``."""
+    at = _at(slot)
+    if table[1][at] >> 1 != depth:
+        return False
+    bound, value = table[4][slot], table[2][at]
+    return (
+        bound == _EXACT
+        or (bound == _LOWER and value >= beta)
+        or (bound == _UPPER and value <= alpha)
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reuse(table: Any, slot: int, lines: Any, ply: int, counters: Any) -> float:
+    """The value of the entry in ``slot``; the line is its move alone, and a value
+    found below a horizon counts as a horizon leaf (the iteration is not exact)."""
+    at = _at(slot)
+    if table[1][at] & 1 == 0:
+        counters[HORIZON] += 1
+    lines[ply, 0] = 1
+    lines[ply, 1] = table[3][at]
+    return table[2][at]  # type: ignore[no-any-return]
+
+
+@njit(cache=True, nogil=True)
+def _store(
+    table: Any, key: Any, depth: int, complete: bool, best: float, alpha: float, beta: float,
+    step: int,
+) -> None:  # fmt: skip
+    """Keep what a node searched in (alpha, beta) found (no table: nothing): over the
+    key's old entry, else in an empty slot, else over the shallowest entry of the
+    bucket. The tag is the depth and whether no line met the horizon."""
+    keys, tags, bounds = table[0], table[1], table[4]
+    if bounds.size == 0:
+        return
+    start = _bucket(key, bounds.size)
+    slot = start
+    for i in range(start, start + _WAYS):
+        if bounds[i] == 0 or keys[_at(i)] == key:
+            slot = i
+            break
+        if tags[_at(i)] < tags[_at(slot)]:
+            slot = i
+    at = _at(slot)
+    keys[at], tags[at] = key, depth * 2 + complete
+    table[2][at], table[3][at] = best, step
+    bounds[slot] = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bring_first(row: Any, count: int, move: int) -> None:
+    """``move`` (if among ``row[:count]``) to the front, the others kept in order."""
+    for j in range(count):
+        if row[j] == move:
+            for k in range(j, 0, -1):
+                row[k] = row[k - 1]
+            row[0] = move
+            return
+
+
+def no_table() -> tuple[Any, ...]:
+    """The table arrays of a search without one (empty: no probe, no store)."""
+    return (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.float64),
+            np.zeros(0, np.int64), np.zeros(0, np.int8))  # fmt: skip
+
+
 class MultiBuffers:
     """The arrays one N-player search walks in: a state, a move list, a vector and a
     line per ply, and the counters."""
@@ -257,34 +409,38 @@ class MultiBuffers:
         self.moves = np.zeros((plies, max(prepared.max_moves, 1)), np.int64)
         self.vectors = np.zeros((plies, players), np.float64)
         self.lines = np.zeros((plies, plies + 1), np.int64)
-        self.counters = np.zeros(4, np.int64)
+        self.counters = np.zeros(6, np.int64)
         self.states[0] = prepared.state
 
 
 def search_depth(
-    algorithm: str, port: Any, prepared: Any, root: int, depth: int, runner: Any, counters: Any
-) -> tuple[float, Any, list[tuple[int, int]]]:
+    algorithm: str, port: Any, prepared: Any, root: int, depth: int, runner: Any, counters: Any,
+    table: NativeTable | None = None,
+) -> tuple[float, Any, list[tuple[int, int]]]:  # fmt: skip
     """One iteration of ``algorithm`` (``"paranoid"``, ``"maxn"`` or ``"brs"``)
     ``depth`` plies deep from ``prepared``, under ``runner`` (raises
     :class:`~plies.engine.native.KernelStopped` when a limit stops it): the root
     player's score, the vector (max^n; else None) and the line as (player, move id)
-    pairs. The counters (leaves, cut-offs, first-move cut-offs, horizon leaves) are
-    added to ``counters``."""
+    pairs. ``table`` (paranoid and BRS; max^n runs without), a
+    :class:`~plies.engine.native.NativeTable` whose search arrays hold the entries, is
+    kept between the iterations of one search. The counters (leaves, cut-offs, first-move cut-offs,
+    horizon leaves, table probes and hits) are added to ``counters``."""
     buffers = MultiBuffers(prepared, port.players, depth)
     rules, consts = port.rules(), prepared.consts
     b = buffers
+    arrays = table.search_arrays() if table is not None else no_table()
     vector = None
     if algorithm == "paranoid":
         ordered = port.hooks()[0]
         value = runner.run(
             paranoid_node, rules, consts, ordered, root, 0, depth, -_INF, _INF,
-            b.states, b.moves, b.vectors, b.lines, b.counters, runner.control,
+            b.states, b.moves, b.vectors, b.lines, arrays, b.counters, runner.control,
         )  # fmt: skip
     elif algorithm == "brs":
         ordered = port.hooks()[0]
         value = runner.run(
             brs_node, rules, consts, ordered, root, 0, depth, -_INF, _INF, b.states,
-            b.turned, b.moves, b.vectors, b.lines, b.counters, runner.control,
+            b.turned, b.moves, b.vectors, b.lines, arrays, b.counters, runner.control,
         )  # fmt: skip
     else:
         runner.run(maxn_node, rules, consts, 0, depth, b.states, b.moves, b.vectors, b.lines,
