@@ -41,11 +41,15 @@ ply, harness included, is printed: what each algorithm really took per move.
 With ``--workers N`` the games run on a local Dask cluster (see
 :func:`plies.cluster.run_lines`), each line-up's match on its own.
 
-**Backends.** ``--backend native`` plays max^n and paranoid in the native kernel
-(:mod:`plies.engine.native._multi_kernel`, no table); BRS stays in Python (its passes
-need ``with_turn``, which the native rules lack). ``--speed`` prints instead the
-nodes per second of max^n (depth 3) and paranoid (depth 4), without a table, Python
-against native on four random positions of each game, warmed, interleaved, best of 3.
+**Backends.** ``--backend native`` plays the searches in the native kernel
+(:mod:`plies.engine.native._multi_kernel`: max^n without a table, paranoid and BRS
+with one); ``--brs-backend`` puts BRS apart (``--backend native --brs-backend python``:
+the runs of docs/benchmarks.md, made before BRS had a native search). ``--speed``
+prints instead the nodes per second of max^n (depth 3), paranoid and BRS (depth 4),
+Python against native on four random positions of each game, warmed, interleaved,
+best of 3: without a table, and for paranoid and BRS with one (the default size),
+with the nodes each visits (``same``: native and Python visited as many) and what the
+table saves.
 
 Run: ``.venv/bin/python benchmarks/multiplayer.py`` (a few minutes on 2 cores);
 ``--full`` for the real measurement (``--games 800 --time 0.25 --workers 2``: about
@@ -63,6 +67,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
 
 from plies.errors import PliesError
 from plies.games import parse_game_spec
@@ -194,32 +199,31 @@ class Pairing:
         return "no difference shown"
 
 
-#: Where max^n and paranoid search (``--backend``); BRS runs in Python either way (its
-#: passes need the game's ``with_turn``, which the native rules lack).
-BACKEND = {"value": "python"}
+#: Where max^n and paranoid search (``--backend``), and where BRS does
+#: (``--brs-backend``, by default ``--backend``).
+BACKEND = {"value": "python", "brs": "python"}
 
 
 def spec(algorithm: str, seconds: float) -> str:
     """The harness's player spec of ``algorithm`` at ``seconds`` a move."""
-    backend = "python" if algorithm == "brs" else BACKEND["value"]
+    backend = BACKEND["brs"] if algorithm == "brs" else BACKEND["value"]
     return f"{algorithm}:time={seconds:g},backend={backend}"
 
 
 #: ``--speed``: the positions (random plies from the start, a seed each) and depths.
 SPEED_POSITIONS = 4
-SPEED_DEPTHS = {"maxn": 3, "paranoid": 4}
+SPEED_DEPTHS = {"maxn": 3, "paranoid": 4, "brs": 4}
+#: The searches that keep a table natively too (max^n's native search has none).
+TABLED = ("paranoid", "brs")
+#: ``--speed``: the depth at which the native searches' table savings are measured
+#: too (deeper than the Python searches go in the time).
+SAVINGS_DEPTH = 6
 
 
-def node_rates(game_spec: str, repeat: int = 3) -> dict[tuple[str, str], float]:
-    """Nodes per second of max^n and paranoid (no table) on ``game_spec``, Python and
-    native, at the depths of :data:`SPEED_DEPTHS` from :data:`SPEED_POSITIONS` random
-    positions; every search run once untimed first (Numba's load), then interleaved
-    (Python, native, ...) ``repeat`` times, the best kept."""
+def speed_positions(game: Any) -> list[Any]:
+    """:data:`SPEED_POSITIONS` positions 4-15 random plies from the start (seed 1)."""
     import random
 
-    from plies.engine import Limits, multi_search
-
-    game = parse_game_spec(game_spec)
     rng = random.Random(1)
     states = []
     for _ in range(SPEED_POSITIONS):
@@ -227,33 +231,98 @@ def node_rates(game_spec: str, repeat: int = 3) -> dict[tuple[str, str], float]:
         for _ in range(rng.randrange(4, 16)):
             state = game.play(state, rng.choice(list(game.legal_moves(state))))
         states.append(state)
-    best: dict[tuple[str, str], float] = {}
+    return states
+
+
+def node_rates(game_spec: str, repeat: int = 3) -> dict[tuple[str, bool, str], tuple[float, int]]:
+    """Nodes per second and nodes of each search on ``game_spec``, by (algorithm,
+    with a table, backend): Python and native, at the depths of :data:`SPEED_DEPTHS`
+    from :func:`speed_positions`, without a table and (paranoid, BRS) with one of the
+    default size; every configuration run once untimed first (Numba's load), then
+    interleaved (Python, native, ...) ``repeat`` times, the best rate kept. The node
+    counts are the four searches' sum (the same every run)."""
+    from plies.engine import Limits, multi_search
+
+    game = parse_game_spec(game_spec)
+    states = speed_positions(game)
+    best: dict[tuple[str, bool, str], tuple[float, int]] = {}
     for algorithm, depth in SPEED_DEPTHS.items():
-        for run in range(repeat + 1):
-            for backend in ("python", "native"):
-                nodes, seconds = 0, 0.0
-                for state in states:
-                    found = multi_search(game, state, algorithm=algorithm, backend=backend,
-                                         limits=Limits(depth=depth), use_table=False)  # fmt: skip
-                    nodes += found.stats.nodes
-                    seconds += found.stats.time
-                if run:  # the first run loads the kernel
-                    rate = nodes / seconds
-                    best[algorithm, backend] = max(best.get((algorithm, backend), 0.0), rate)
+        for table in (False, True) if algorithm in TABLED else (False,):
+            for run in range(repeat + 1):
+                for backend in ("python", "native"):
+                    nodes, seconds = 0, 0.0
+                    options = {"backend": backend, "limits": Limits(depth=depth)}
+                    for state in states:
+                        found = multi_search(
+                            game, state, algorithm=algorithm, use_table=table, **options
+                        )
+                        nodes += found.stats.nodes
+                        seconds += found.stats.time
+                    if run:  # the first run loads the kernel
+                        kept = best.get((algorithm, table, backend), (0.0, nodes))[0]
+                        best[algorithm, table, backend] = (max(kept, nodes / seconds), nodes)
     return best
 
 
 def print_speed(specs: dict[str, str], names: Sequence[str]) -> None:
-    """``--speed``: the node rates of each game, native against Python."""
-    print(f"{'game':<28} {'search':<9} {'Python nodes/s':>14} {'native nodes/s':>14} {'ratio':>6}")
+    """``--speed``: the node rates of each game, native against Python, without a
+    table and with one, and the nodes the table saves."""
+    print(
+        f"{'game':<28} {'search':<9} {'table':<5} {'Python nodes/s':>14} {'native nodes/s':>14} "
+        f"{'ratio':>6} {'nodes':>10} {'same':>4}"
+    )
     for name in names:
         rates = node_rates(specs[name])
-        for algorithm in SPEED_DEPTHS:
-            python, native = rates[algorithm, "python"], rates[algorithm, "native"]
+        for algorithm, table, _ in [key for key in rates if key[2] == "python"]:
+            python, python_nodes = rates[algorithm, table, "python"]
+            native, nodes = rates[algorithm, table, "native"]
+            same = "yes" if nodes == python_nodes else "no"
             print(
-                f"{specs[name]:<28} {algorithm:<9} {python:>14,.0f} {native:>14,.0f} "
-                f"{native / python:>5.0f}x"
+                f"{specs[name]:<28} {algorithm:<9} {'yes' if table else 'no':<5} {python:>14,.0f} "
+                f"{native:>14,.0f} {native / python:>5.0f}x {nodes:>10,} {same:>4}"
             )
+        for algorithm in TABLED:
+            without = rates[algorithm, False, "native"][1]
+            with_table = rates[algorithm, True, "native"][1]
+            print(
+                f"{specs[name]:<28} {algorithm:<9} depth {SPEED_DEPTHS[algorithm]}: the table "
+                f"saves {1 - with_table / without:.0%} of the nodes ({without:,} -> {with_table:,})"
+            )
+        for algorithm, (plain, tabled) in table_savings(specs[name]).items():
+            print(
+                f"{specs[name]:<28} {algorithm:<9} depth {SAVINGS_DEPTH} (native): the table saves "
+                f"{1 - tabled[0] / plain[0]:.0%} of the nodes ({plain[0]:,} -> {tabled[0]:,}) "
+                f"and {1 - tabled[1] / plain[1]:.0%} of the time ({plain[1]:.2f} s -> "
+                f"{tabled[1]:.2f} s)"
+            )
+
+
+def table_savings(
+    game_spec: str, repeat: int = 2
+) -> dict[str, tuple[tuple[int, float], tuple[int, float]]]:
+    """The nodes and seconds (best of ``repeat``, interleaved) of the native paranoid
+    and BRS searches :data:`SAVINGS_DEPTH` plies deep from :func:`speed_positions`,
+    without a table and with one."""
+    from plies.engine import Limits, multi_search
+
+    game = parse_game_spec(game_spec)
+    states = speed_positions(game)
+    found: dict[str, tuple[tuple[int, float], tuple[int, float]]] = {}
+    limits = Limits(depth=SAVINGS_DEPTH)
+    for algorithm in TABLED:
+        best: dict[bool, tuple[int, float]] = {}
+        for _ in range(repeat):
+            for table in (False, True):
+                nodes, seconds = 0, 0.0
+                for state in states:
+                    result = multi_search(
+                        game, state, algorithm=algorithm, backend="native", limits=limits,
+                        use_table=table,
+                    )  # fmt: skip
+                    nodes, seconds = nodes + result.stats.nodes, seconds + result.stats.time
+                best[table] = (nodes, min(seconds, best.get(table, (0, seconds))[1]))
+        found[algorithm] = (best[False], best[True])
+    return found
 
 
 def play_pairing(
@@ -321,12 +390,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--backend",
         choices=("python", "native"),
         default="python",
-        help="where max^n and paranoid search in the matches (BRS: Python always)",
+        help="where max^n and paranoid search in the matches (and BRS, unless --brs-backend)",
+    )
+    parser.add_argument(
+        "--brs-backend",
+        choices=("python", "native"),
+        help="where BRS searches in the matches (default: --backend's)",
     )
     parser.add_argument(
         "--speed",
         action="store_true",
-        help="only the nodes/s of max^n and paranoid, native against Python, then exit",
+        help="only the nodes/s of max^n, paranoid and BRS, native against Python, "
+        "without a table and with one, then exit",
     )
     args = parser.parse_args(argv)
     preset = FULL if args.full else {"games": 1, "time": 0.05, "workers": None}
@@ -351,10 +426,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         print_speed(specs, names)
         return
     BACKEND["value"] = args.backend
+    BACKEND["brs"] = args.brs_backend or args.backend
     print(
         f"settings: time {args.time:g} s a move for every player, games per pairing "
         f"{args.games} (rounded up to whole cycles), seed {args.seed}, workers {args.workers}, "
-        f"scheduler {args.scheduler}, max^n and paranoid on {args.backend}"
+        f"scheduler {args.scheduler}, max^n and paranoid on {args.backend}, BRS on "
+        f"{BACKEND['brs']}"
     )
     print(f"paper: {PAPER_SOURCE}")
     for name in names:

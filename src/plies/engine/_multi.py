@@ -35,6 +35,7 @@ context, limits, table and argument checks.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -549,11 +550,8 @@ class _Native(_Search):
         #: hits, all iterations.
         self.counters = np.zeros(6, np.int64)
         #: The native table (paranoid and BRS with a table; max^n runs without).
-        self.native_table = None
-        if table_entries and algorithm != "maxn":
-            from plies.engine.native import NativeTable
-
-            self.native_table = NativeTable(table_entries)
+        self.table_entries = table_entries if algorithm != "maxn" else 0
+        self.native_table: Any = None
 
     def root_value(self, depth: int) -> tuple[float, tuple[float, ...] | None]:
         from plies.engine.native import multi_search_depth
@@ -579,15 +577,41 @@ class _Native(_Search):
     def iterations(self) -> Iterator[MultiResult]:
         from plies.engine.native import KernelStopped
 
+        if self.table_entries:
+            self.native_table = _claim_native_table(self.table_entries)
         found = super().iterations()
-        while True:
-            try:
-                yield next(found)
-            except StopIteration:
-                return
-            except KernelStopped:
-                self.aborted = True
-                return
+        try:
+            while True:
+                try:
+                    yield next(found)
+                except StopIteration:
+                    return
+                except KernelStopped:
+                    self.aborted = True
+                    return
+        finally:
+            if self.native_table is not None:
+                self.native_table.busy = False
+
+
+#: This thread's native tables of the N-player searches, by entries: kept between
+#: searches and emptied before each (a fresh table of 2**20 entries paid a page fault
+#: for each page its first stores touched, 1-2 ms: more than a small search takes).
+_KEPT_TABLES = threading.local()
+
+
+def _claim_native_table(entries: int) -> Any:
+    """This thread's kept native table of ``entries`` entries (a new one when none is
+    kept or a paused search holds it), emptied and marked busy."""
+    from plies.engine.native import NativeTable
+
+    kept: dict[int, Any] = _KEPT_TABLES.__dict__.setdefault("tables", {})
+    table = kept.get(entries)
+    if table is None or table.busy:
+        table = kept[entries] = NativeTable(entries)
+    table.clear()
+    table.busy = True
+    return table
 
 
 def _native_problem(game: BaseGame[Any, Any], state: Any, algorithm: str) -> str | None:
