@@ -4,19 +4,15 @@ exact, checked against the Python solver, which has neither."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 import pytest
 
 from plies import engine
 from plies.engine.native import NativeTable
-from plies.errors import LimitError
 from plies.games.connect4 import Connect4, Connect4State
 
 pytest.importorskip("numba")
-
-from numba import njit
 
 from plies.games.connect4 import _pons as kernel
 from plies.games.connect4._solve import _SPARE_LOCK, _board
@@ -124,55 +120,3 @@ def test_solves_given_no_table_share_one_kept_table_or_make_their_own() -> None:
     with _SPARE_LOCK:
         held = engine.solve(game, second, backend="native", moves="none")
     assert (held.value, held.stats.nodes) == (new.value, new.stats.nodes)
-
-
-@njit
-def _store(arrays: Any, slot: Any, key: Any, code: int, nodes: int) -> None:
-    kernel.store(slot, key, code, nodes, True, kernel.buffers(*arrays))
-
-
-@njit
-def _lookup(arrays: Any, key: Any) -> int:
-    buffers = kernel.buffers(*arrays)
-    return int(kernel.lookup(key, key % buffers.size, True, buffers))
-
-
-def _table(entries: int) -> tuple[Any, ...]:
-    """The kernel's arrays (keys, values, board, scratch, control) over a native table
-    of ``entries`` slots with 64-bit keys."""
-    keys, values, control = NativeTable(entries).arrays(64)
-    return keys, values, _board(7, 6, 8), np.zeros((43, 14), np.uint64), control
-
-
-def test_two_keys_of_one_slot_both_stay_and_the_lesser_work_is_replaced() -> None:
-    arrays = _table(101)  # a prime: a key's slot is the key % 101
-    values = arrays[1]
-    first, second, third = np.uint64(5), np.uint64(5 + 101), np.uint64(5 + 202)
-    slot = np.uint64(5)
-    _store(arrays, slot, first, kernel.LOWER + 3, 1000)  # work: 10 bits
-    _store(arrays, slot, second, kernel.UPPER - 2, 10)  # into the next slot: 4 bits
-    assert (_lookup(arrays, first), _lookup(arrays, second)) == (5, 6)
-    assert (int(values[5]), int(values[6])) == (kernel.LOWER + 3, kernel.UPPER - 2)
-    # A third key of the slot replaces the entry of less work (the second's).
-    _store(arrays, slot, third, kernel.LOWER, 100)
-    assert [_lookup(arrays, key) for key in (first, second, third)] == [5, -1, 6]
-    # A key already in the bucket is written where it is.
-    _store(arrays, slot, third, kernel.LOWER + 1, 1)
-    assert _lookup(arrays, third) == 6 and int(values[6]) == kernel.LOWER + 1
-    # The last slot's bucket goes on at slot 0, and slot 0's keys are not mistaken.
-    _store(arrays, np.uint64(100), np.uint64(100), kernel.LOWER, 5)
-    _store(arrays, np.uint64(100), np.uint64(201), kernel.LOWER, 1)
-    assert (_lookup(arrays, np.uint64(201)), _lookup(arrays, np.uint64(202))) == (0, -1)
-
-
-def test_the_work_is_the_bit_length_of_the_nodes_at_most_31() -> None:
-    for nodes in (1, 2, 3, 1000, 2**40):
-        assert kernel.work_of(nodes) == min(nodes.bit_length(), kernel.MAX_WORK)
-
-
-def test_key_types_leave_room_for_the_entries_bits() -> None:
-    bits = Connect4().width * (Connect4().height + 1)  # 49
-    assert NativeTable(1 << 23).arrays(bits)[0].dtype == np.uint32
-    assert NativeTable(1 << 22).arrays(bits)[0].dtype == np.uint64  # sizes round up to primes
-    with pytest.raises(LimitError, match="cannot tell keys of 64 bits apart: give it at least 64"):
-        NativeTable(3).arrays(64)

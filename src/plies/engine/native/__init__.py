@@ -15,8 +15,7 @@ and builds on the public names below:
   :func:`play_move` and :func:`describe_state` (from Python, for the conformance suite);
 * what a port with its own kernel needs (Connect Four's Pons solver):
   :class:`NativeTable` and the indices of its ``control`` row (:data:`NODES`,
-  :data:`NODE_LIMIT`, :data:`STOP`, :data:`JOURNAL_LENGTH`, :data:`JOURNAL`), the
-  bits of a stored key that are not the key's (:data:`KEY_ENTRY_BITS`),
+  :data:`NODE_LIMIT`, :data:`STOP`, :data:`JOURNAL_LENGTH`, :data:`JOURNAL`),
   :class:`Runner` (kernel calls under limits and stop requests), :func:`load` (load
   kernel functions before the clock starts), :class:`KernelStopped`, :func:`compiled`;
 * MCTS's playouts in the kernel (:class:`NativePlayouts`, for :func:`plies.engine.mcts`);
@@ -43,7 +42,6 @@ from plies.engine.native._table import (
     DEFAULT_ENTRIES,
     JOURNAL,
     JOURNAL_LENGTH,
-    KEY_ENTRY_BITS,
     NODE_LIMIT,
     NODES,
     SEARCH_ENTRIES,
@@ -83,7 +81,6 @@ __all__ = [
     "DEFAULT_ENTRIES",
     "JOURNAL",
     "JOURNAL_LENGTH",
-    "KEY_ENTRY_BITS",
     "NODES",
     "NODE_LIMIT",
     "SEARCH_ENTRIES",

@@ -16,16 +16,12 @@ from typing import Any
 from plies._arguments import check_memory, need_bool, need_int
 from plies.errors import LimitError
 
-__all__ = ["DEFAULT_ENTRIES", "KEY_ENTRY_BITS", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
+__all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
 
 #: Indices into ``control`` (see Connect Four's ``_pons``): the kernel's counters, then the journal
 #: of written slots, whose capacity is the slots clear() can empty one by one.
 NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
 _JOURNAL_CAPACITY = 1 << 16
-#: The top bits of a stored key that are not the key's (Connect Four's Pons solver keeps
-#: there a flag and the entry's work, see its ``store``): the rest, with the slot, must
-#: tell keys apart.
-KEY_ENTRY_BITS = 6
 
 #: Pons' table size: the first prime from 2**23 (8,388,617 entries, 40 MB as uint32
 #: keys and int8 values).
@@ -125,20 +121,9 @@ class NativeTable:
         self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
 
     def _key_dtype(self, key_bits: int) -> Any:
-        """uint32 keys where their bits left for the key (all but
-        :data:`KEY_ENTRY_BITS`) and the slot (the key modulo the size) tell keys of
-        ``key_bits`` bits apart, else uint64 (:class:`LimitError` if even those do not)."""
         import numpy as np
 
-        if self.size * 2 ** (32 - KEY_ENTRY_BITS) >= 2**key_bits:
-            return np.uint32
-        if self.size * 2 ** (64 - KEY_ENTRY_BITS) < 2**key_bits:
-            minimum = 2 ** (key_bits - 64 + KEY_ENTRY_BITS)
-            raise LimitError(
-                f"a table of {self.size:,} entries cannot tell keys of {key_bits} bits "
-                f"apart: give it at least {minimum:,}"
-            )
-        return np.uint64
+        return np.uint32 if self.size * 2**32 >= 2**key_bits else np.uint64
 
     def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
         """``(keys, tags, values, moves, bounds)`` of the search over native games

@@ -30,14 +30,11 @@ The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 * ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, seed,
   evens, column masks in the game's centre-first order...]``, ``key_mask`` the bits
   of a key the table keeps (Pons keeps 32 when the table's prime size makes them
-  enough; here 26, the top six of a uint32 holding an entry's flag and work: see
-  :func:`store`), ``evens`` the cells of even rows counted from 1 on a board of even height
+  enough), ``evens`` the cells of even rows counted from 1 on a board of even height
   (0 on others: no claimeven bounds), ``seed`` 0, or odd for a helper's search (its
   own move order, see :func:`negamax`);
-* ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, in
-  buckets of two slots (a key's own and the next, the entry of less work replaced:
-  :func:`store`), each key stored XORed with its value's :func:`seal` (so processes
-  may share one table);
+* ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
+  stored XORed with its value's :func:`seal` (so processes may share one table);
 * ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
   node with that many stones (its moves, then their scores), so no node allocates;
 * ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
@@ -86,14 +83,6 @@ BISECT_WIDTH = 10
 MIRROR_LEFT = 24
 #: Above every score (a board has at most 60 cells): no bound.
 NO_BOUND = 64
-#: A stored key's top :data:`~plies.engine.native.KEY_ENTRY_BITS` bits: the flag of an
-#: entry in the next slot, and above it its work (:func:`work_of`, at most this).
-MAX_WORK = 31
-#: Positions with this many empty cells or more keep their entries in buckets of two
-#: slots, the entry of less work replaced (:func:`store`); the others, whose subtrees
-#: are small, in their own slot, always replaced, as Pons' (the bucket's reads cost
-#: their nodes more than it saves).
-BUCKET_LEFT = 14
 
 #: Pointers to the arrays' data (and the sizes that index them) that the nodes pass
 #: on: Numba passes an array as a struct with a reference count to raise and drop at
@@ -332,11 +321,10 @@ def buffers(keys: Any, values: Any, board: Any, scratch: Any, control: Any) -> A
 @njit(cache=True, nogil=True)
 def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) -> int:
     """:func:`negamax` on raw pointers ``b`` (see :class:`Buffers`)."""
-    values, board, scratch, control = b.values, b.board, b.scratch, b.control
+    keys, values, board, scratch, control = b.keys, b.values, b.board, b.scratch, b.control
     row = moves * b.stride  # this node's row of scratch
     # Step 1. Count the node; stop at the node limit (or when told to, see control).
     control[NODES] += 1
-    first = control[NODES]  # this node's subtree is the nodes counted from here
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0
@@ -375,10 +363,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     # Step 4. The table: a lower or an upper bound from an earlier search.
     key = canonical(position + mask, cells - moves, board)
     slot = key % b.size
-    bucket = cells - moves >= BUCKET_LEFT  # two slots for this key (see store)
-    found = lookup(key, slot, bucket, b)
-    if found >= 0:
-        code = np.int64(values[found])
+    # Pons keeps only part of the key: the slot (key modulo a prime) and the low bits
+    # tell keys apart by the Chinese remainder theorem when slots * 2**bits > 2**keybits.
+    code = np.int64(values[slot])
+    if code != 0 and (keys[slot] ^ seal(code)) == (key & board[KEY_MASK]):
         if code > LOWER - UPPER:
             low = code - LOWER
             if alpha < low:
@@ -412,7 +400,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             if bound > alpha:
                 alpha = bound
                 if alpha >= beta:
-                    store(slot, key, alpha + LOWER, control[NODES] - first + 1, bucket, b)
+                    store(slot, key, alpha + LOWER, b)
                     return alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
@@ -421,10 +409,14 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         for i in range(count):
             child_mask = mask | scratch[row + i]
             child_key = canonical(child_position + child_mask, cells - moves - 1, board)
-            child_bucket = cells - moves - 1 >= BUCKET_LEFT
-            code = bounded_above(child_key, child_bucket, beta, b)
-            if code != 0:
-                store(slot, key, UPPER - code + LOWER, control[NODES] - first + 1, bucket, b)
+            child_slot = child_key % b.size
+            code = np.int64(values[child_slot])
+            if (
+                0 < code <= LOWER - UPPER
+                and UPPER - code >= beta
+                and (keys[child_slot] ^ seal(code)) == (child_key & board[KEY_MASK])
+            ):
+                store(slot, key, UPPER - code + LOWER, b)
                 return UPPER - code
     # A helper (seed != 0) tries the second move first at some nodes near the root.
     swap = count  # no swap
@@ -446,10 +438,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         if control[STOP] != 0:
             return 0
         if score >= beta:
-            store(slot, key, score + LOWER, control[NODES] - first + 1, bucket, b)
+            store(slot, key, score + LOWER, b)
             return score
         alpha = max(alpha, score)
-    store(slot, key, alpha + UPPER, control[NODES] - first + 1, bucket, b)
+    store(slot, key, alpha + UPPER, b)
     return alpha
 
 
@@ -470,129 +462,11 @@ def canonical(key: Any, empty: int, board: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def lookup(key: Any, slot: Any, bucket: bool, b: Any) -> int:
-    """The slot holding ``key``'s entry, or -1: its own slot ``slot`` (key modulo the
-    table's size), else, for a key of a ``bucket`` of two, the next one (see
-    :func:`store`). A slot keeps a key's low
-    bits (``board[KEY_MASK]``): with the slot they tell keys apart (the Chinese
-    remainder theorem: slots times 2**bits is at least 2**key bits), and a flag tells
-    an entry moved to the next slot from one in its own. An entry moves there only
-    when its own slot is taken, and a slot once written is never emptied (but by
-    clearing the table): so none of an empty slot's keys is in the next one."""
-    keys, values = b.keys, b.values
-    key_mask = b.board[KEY_MASK]
-    kept = key_mask | (key_mask + ONE)  # the key's bits and the flag
-    wanted = key & key_mask
-    code = np.int64(values[slot])
-    if code == 0:  # an empty slot: the next holds none of its keys (see store)
-        return -1
-    if ((keys[slot] ^ seal(code)) & kept) == wanted:
-        return np.int64(slot)
-    if not bucket:
-        return -1
-    after = slot + ONE
-    if after == b.size:
-        after = ZERO
-    code = np.int64(values[after])
-    if code != 0 and ((keys[after] ^ seal(code)) & kept) == (wanted | (key_mask + ONE)):
-        return np.int64(after)
-    return -1
-
-
-@njit(cache=True, nogil=True)
-def bounded_above(key: Any, bucket: bool, beta: int, b: Any) -> int:
-    """The value of ``key``'s entry if it is an upper bound of at most ``-beta`` (its
-    parent then scores ``beta`` or more), else 0: :func:`lookup`, with the value tested
-    before the key, as most entries fail it (enhanced transposition cut-offs look up
-    every child)."""
-    keys, values = b.keys, b.values
-    key_mask = b.board[KEY_MASK]
-    kept = key_mask | (key_mask + ONE)
-    wanted = key & key_mask
-    slot = key % b.size
-    code = np.int64(values[slot])
-    if code == 0:
-        return 0
-    if (
-        0 < code <= LOWER - UPPER
-        and UPPER - code >= beta
-        and ((keys[slot] ^ seal(code)) & kept) == wanted
-    ):
-        return code
-    if not bucket:
-        return 0
-    after = slot + ONE
-    if after == b.size:
-        after = ZERO
-    code = np.int64(values[after])
-    if (
-        0 < code <= LOWER - UPPER
-        and UPPER - code >= beta
-        and ((keys[after] ^ seal(code)) & kept) == (wanted | (key_mask + ONE))
-    ):
-        return code
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def work_of(nodes: Any) -> Any:
-    """An entry's work: how many bits ``nodes`` (its subtree's, at least 1) takes,
-    at most :data:`MAX_WORK`."""
-    x = np.uint64(nodes)
-    x |= x >> ONE
-    x |= x >> np.uint64(2)
-    x |= x >> np.uint64(4)
-    x |= x >> np.uint64(8)
-    x |= x >> np.uint64(16)
-    x |= x >> np.uint64(32)
-    return min(popcount(x), np.uint64(MAX_WORK))
-
-
-@njit(cache=True, nogil=True)
-def store(slot: Any, key: Any, code: int, nodes: Any, bucket: bool, b: Any) -> None:
-    """Write ``key``'s entry (its subtree took ``nodes``): without ``bucket``, in its
-    own slot, always (as Pons); in a ``bucket`` of two, in its own slot or the next
-    one, where the key is already, else over the entry of less work
-    (the bits of its subtree's node count: ``c4``'s rule; its own slot on a tie), so
-    deep results outlive shallow ones and a helper's searches on a shared table evict
-    little of the others'. The key's low bits, the flag of the next slot and the work
-    are kept, sealed with the value (see :func:`seal`); the slot is noted in the
-    journal."""
-    keys, values = b.keys, b.values
-    key_mask = b.board[KEY_MASK]
-    wanted = key & key_mask
-    if not bucket:  # its own slot, always, with no work: any bucket's entry replaces it
-        note(slot, b)
-        keys[slot] = wanted ^ seal(code)
-        values[slot] = code
-        return
-    flag = key_mask + ONE
-    kept = key_mask | flag
-    shift = popcount(kept)  # the work's first bit
-    after = slot + ONE
-    if after == b.size:
-        after = ZERO
-    here = np.int64(values[slot])
-    there = np.int64(values[after])
-    own = keys[slot] ^ seal(here)
-    next_one = keys[after] ^ seal(there)
-    if here != 0 and (own & kept) == wanted:
-        target = slot  # the key's entry, where it is
-    elif there != 0 and (next_one & kept) == (wanted | flag):
-        target = after
-    elif here == 0 or (there != 0 and (next_one >> shift) >= (own >> shift)):
-        target = slot  # empty, or the next slot's entry is worth as much
-    else:
-        target = after
-    moved = flag if target == after else ZERO
-    keys[target] = (wanted | moved | (work_of(nodes) << shift)) ^ seal(code)
-    values[target] = code
-    note(target, b)
-
-
-@njit(cache=True, nogil=True)
-def note(slot: Any, b: Any) -> None:
-    """Note a written slot in the journal (see the module's docstring)."""
+def store(slot: Any, key: Any, code: int, b: Any) -> None:
+    """Write an entry over whatever the slot held, its key sealed with its value (see
+    :func:`seal`); note the slot in the journal."""
+    b.keys[slot] = key ^ seal(code)
+    b.values[slot] = code
     control = b.control
     length = control[JOURNAL_LENGTH]
     if JOURNAL + length < b.control_size:
