@@ -459,7 +459,7 @@ def test_infinite_and_ponder_wait_for_stop_or_ponderhit(raw: Raw) -> None:
         raw.expect(is_best, 0.5)
     sent = raw.send("ponderhit")
     at, line, _ = raw.expect(is_best, 3)
-    assert line.split()[1] == "a2a7"
+    assert line.split()[1] in {"a2a7", "b1b7"}  # each mates in 2 (Ra7 or Rb7, then mate)
     assert at - sent < 2000 / 5 / 1000 + 0.3  # the clock starts at ponderhit
 
 
