@@ -21,6 +21,11 @@ native port load 0.6 s (from Numba's cache); perft 157 million leaves/s from the
 million (depths 4 and 3): 190x and 183x; the search to depth 5 on WAC 1-20 the same
 851,263 nodes in 0.23 s against 16.2 s, 3.6 million nodes/s against 53,000 (69x); WAC
 at 1 s a position 274/300 solved natively (mean depth 8.0) against 200/300 (depth 4.4).
+With mobility, rook files and the exchange evaluation (``--skip perft --depth 4
+--wac-count 300 --time 0.1 --backends native``, before and after in one run): WAC 1-20
+to depth 4 natively 1.23 million nodes/s before, 1.15 million after (Python 37,600 and
+26,900); WAC at 0.1 s natively 239-240/300 (mean depth 8.1, 2.6-2.7 million nodes/s)
+before, 234/300 (depth 7.8, 2.05 million) after.
 
 Run: ``python benchmarks/chess_native.py`` (``--repeat N``, ``--depth D``,
 ``--search-count N``, ``--wac-count N`` (0 skips part 3), ``--time S``, ``--suite PATH``,

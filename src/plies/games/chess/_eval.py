@@ -25,6 +25,13 @@ A count of the enemy pieces within two squares of each king (weighted, on a risi
 scale) solved 182 as well, for another 5% of the speed: it was left out, as were
 an extension for a pawn reaching the seventh rank (180) and ordering quiet moves by
 their piece-square gain (182).
+
+Mobility and rooks on open files, in self-play at equal time (0.1 s a move, the native
+search, 80 games from 6 random plies): +61 Elo (95%: -8 .. +136) against the evaluation
+without them, for a fifth of the nodes per second. Counting the squares enemy pawns
+attack as well: +17 (95%: -35 .. +70) against leaving them out, no clear gain, so they
+stay out. The exchange evaluation in the quiescence search, against dropping every
+capture of a lesser piece on a defended square: +28 (95%: -30 .. +88, 100 games).
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ The evaluation's material and piece-square sums (tapered from middlegame to endg
 by the material left) are updated move by move: 2 us per move with the new state
 object, where summing the pieces from scratch (``_sums``) took 36 us (both on
 Kiwipete's 48 moves, on a loaded machine where a copy and push took 7.5 us). Pawn
-structure and the king's shield come from :mod:`plies.games.chess._eval`.
+structure, the king's shield, mobility and rooks on open files come from
+:mod:`plies.games.chess._eval`, as does the exchange evaluation of the quiescence search.
 """
 
 from __future__ import annotations
@@ -531,8 +532,9 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Material and piece-square bonuses, pawn structure and the king's pawn
-        shield (:func:`~plies.games.chess._eval.pawn_king_terms`), tapered by the game
-        phase, plus a bishop pair bonus; centipawns for ``player``."""
+        shield (:func:`~plies.games.chess._eval.pawn_king_terms`), mobility and rooks
+        on open files (:func:`~plies.games.chess._eval.piece_terms`), tapered by the
+        game phase, plus a bishop pair bonus; centipawns for ``player``."""
         if type(state) is not ChessState:
             self.check_state(state)
         phase = min(state.phase, _FULL_PHASE)
