@@ -65,11 +65,12 @@ def test_check_extension_finds_mates_beyond_the_depth(fen: str, move: str, plies
     assert search(plain, plain.parse_position(fen), limits=Limits(depth=2)).outcome is None
 
 
-# A quiet middlegame (Queen's Gambit Declined): null moves save an eighth of the nodes
-# at 6 plies (65,967 nodes with both, 75,264 without null moves; a quarter before the
-# evaluation counted mobility) and late-move reductions seven eighths at 5 (8,670 with
-# both, 73,836 without reductions; measured).
-MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 1"
+# A quiet middlegame (an Italian game): null moves save a quarter of the nodes at 6
+# plies (32,862 nodes with both, 44,281 without null moves) and late-move reductions
+# six sevenths at 5 (12,101 with both, 87,274 without reductions; measured). (In the
+# Queen's Gambit Declined of before, null moves saved an eighth once the evaluation
+# counted mobility.)
+MIDDLEGAME = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 0 1"
 
 
 @pytest.mark.parametrize(("hook", "depth"), [("null_move", 6), ("is_quiet", 5)])
@@ -77,7 +78,7 @@ def test_pruning_hooks_save_nodes(hook: str, depth: int) -> None:
     with_hook = search(GAME, GAME.parse_position(MIDDLEGAME), limits=Limits(depth=depth))
     plain = without(hook)
     without_hook = search(plain, plain.parse_position(MIDDLEGAME), limits=Limits(depth=depth))
-    assert with_hook.stats.nodes < 0.9 * without_hook.stats.nodes
+    assert with_hook.stats.nodes < 0.8 * without_hook.stats.nodes
     # The same result: the same move, or a move of the same value (two can tie).
     assert with_hook.best_move == without_hook.best_move or with_hook.value == without_hook.value
 
