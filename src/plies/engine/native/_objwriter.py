@@ -11,8 +11,10 @@ being written by another writer). Any failure only leaves that cache unwritten.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import os
 import sys
 from typing import Any
 
@@ -38,9 +40,14 @@ def run_jobs(jobs: list[Any]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the jobs of ``argv[0]`` (JSON) as a writer; exit status 0 either way."""
+    """Run the jobs of ``argv[0]`` (JSON) as a writer, at the lowest priority (the
+    cache only saves later processes time: it should take none from the work running
+    now); exit status 0 either way."""
     arguments = sys.argv[1:] if argv is None else argv
     _objload.become_writer()
+    if argv is None:  # this process is the writer: yield the processors to the rest
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(19)
     try:
         jobs = json.loads(arguments[0]) if arguments else []
     except ValueError:
