@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from plies.engine.native._kernel import EXACT, LOWER, UPPER, WAYS, bucket, entry
 from plies.engine.native._pointers import call, ptr
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP, NativeTable
 
@@ -109,7 +110,7 @@ def paranoid_node(
     if ordered:
         call("order_moves", rules[5], (ptr(consts), ptr(state), ptr(row), count))
     if slot >= 0:
-        _bring_first(row, count, table[3][_at(slot)] // players)
+        _bring_first(row, count, table[3][entry(slot)] // players)
     maximizing = mover == root
     low, high, horizon = alpha, beta, counters[HORIZON]
     best, best_step = (-_INF if maximizing else _INF), -1
@@ -200,7 +201,7 @@ def brs_node(
     if slot >= 0 and _settles(table, slot, depth, alpha, beta):
         return _reuse(table, slot, lines, ply, counters)
     low, high, horizon = alpha, beta, counters[HORIZON]
-    first = table[3][_at(slot)] if slot >= 0 else -1
+    first = table[3][entry(slot)] if slot >= 0 else -1
     if mover == root:  # a MAX layer
         count = call("legal_moves", rules[0], (ptr(consts), ptr(state), ptr(row)))
         if ordered:
@@ -286,30 +287,9 @@ def _reply(
 
 # -- the table ---------------------------------------------------------------------------
 
-#: A bound's code in the table (0: an empty slot).
-_EXACT, _LOWER, _UPPER = 1, 2, 3
-#: Slots of a bucket, and the fields of a slot kept in the block (key, tag, value,
-#: move): :meth:`~plies.engine.native.NativeTable.search_arrays`' layout.
-_WAYS, _FIELDS = 8, 4
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _at(slot: int) -> int:
-    """Where ``slot``'s key, tag, value and move sit in the table's block."""
-    return (slot // _WAYS) * (_FIELDS * _WAYS) + slot % _WAYS
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _bucket(key: Any, slots: int) -> int:
-    """The first slot of ``key``'s bucket (splitmix64's finaliser over the key: the
-    ports' keys are mixed already, but a bucket count that divides a pattern would
-    pile keys up)."""
-    h = key ^ (key >> np.uint64(30))
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(31)
-    return np.int64(h % np.uint64(slots // _WAYS)) * _WAYS
+# The table's layout, buckets, slots and bound codes are the two-player kernel's
+# (``_kernel``'s ``bucket``, ``entry``, ``WAYS``, ``EXACT``...: a NativeTable's search
+# arrays; a bound of 0 is an empty slot).
 
 
 @njit(cache=True, nogil=True)
@@ -321,9 +301,9 @@ def _probe(rules: Any, consts: Any, state: Any, table: Any, counters: Any) -> tu
         return np.uint64(0), -1
     key = call("key", rules[4], (ptr(consts), ptr(state)))
     counters[PROBES] += 1
-    keys, start = table[0], _bucket(key, bounds.size)
-    for slot in range(start, start + _WAYS):
-        if bounds[slot] != 0 and keys[_at(slot)] == key:
+    keys, start = table[0], bucket(key, bounds.size)
+    for slot in range(start, start + WAYS):
+        if bounds[slot] != 0 and keys[entry(slot)] == key:
             counters[HITS] += 1
             return key, slot
     return key, -1
@@ -333,14 +313,12 @@ def _probe(rules: Any, consts: Any, state: Any, table: Any, counters: Any) -> tu
 def _settles(table: Any, slot: int, depth: int, alpha: float, beta: float) -> bool:
     """Whether the entry in ``slot``, searched ``depth`` plies deep, settles a node
     searched in (alpha, beta), as the Python search's ``_cuts``."""
-    at = _at(slot)
+    at = entry(slot)
     if table[1][at] >> 1 != depth:
         return False
     bound, value = table[4][slot], table[2][at]
     return (
-        bound == _EXACT
-        or (bound == _LOWER and value >= beta)
-        or (bound == _UPPER and value <= alpha)
+        bound == EXACT or (bound == LOWER and value >= beta) or (bound == UPPER and value <= alpha)
     )
 
 
@@ -348,7 +326,7 @@ def _settles(table: Any, slot: int, depth: int, alpha: float, beta: float) -> bo
 def _reuse(table: Any, slot: int, lines: Any, ply: int, counters: Any) -> float:
     """The value of the entry in ``slot``; the line is its move alone, and a value
     found below a horizon counts as a horizon leaf (the iteration is not exact)."""
-    at = _at(slot)
+    at = entry(slot)
     if table[1][at] & 1 == 0:
         counters[HORIZON] += 1
     lines[ply, 0] = 1
@@ -367,18 +345,18 @@ def _store(
     keys, tags, bounds = table[0], table[1], table[4]
     if bounds.size == 0:
         return
-    start = _bucket(key, bounds.size)
+    start = bucket(key, bounds.size)
     slot = start
-    for i in range(start, start + _WAYS):
-        if bounds[i] == 0 or keys[_at(i)] == key:
+    for i in range(start, start + WAYS):
+        if bounds[i] == 0 or keys[entry(i)] == key:
             slot = i
             break
-        if tags[_at(i)] < tags[_at(slot)]:
+        if tags[entry(i)] < tags[entry(slot)]:
             slot = i
-    at = _at(slot)
+    at = entry(slot)
     keys[at], tags[at] = key, depth * 2 + complete
     table[2][at], table[3][at] = best, step
-    bounds[slot] = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
+    bounds[slot] = UPPER if best <= alpha else LOWER if best >= beta else EXACT
 
 
 @njit(cache=True, nogil=True, inline="always")
