@@ -72,5 +72,5 @@ def test_a_writer_asks_for_no_writer(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(_objload, "_PENDING", {})
     monkeypatch.setattr(_objload, "_WRITER", [True])
     monkeypatch.delenv(_objload.DISABLE_VARIABLE, raising=False)
-    _objload.write_at_exit(tmp_path / "c.objects", _objects, ("plies.x", "f", ()))
+    _objload.write_at_exit(tmp_path / "c.objects", ("plies.x", "f", ()))
     assert _objload._PENDING == {}

@@ -173,7 +173,7 @@ def remember_kernel() -> None:
         path = kernel_cache_path()
     except (ObjectLoadError, OSError):
         return
-    _objload.write_at_exit(path, _compile_kernel, (__name__, "write_kernel_cache", ()))
+    _objload.write_at_exit(path, (__name__, "write_kernel_cache", ()))
 
 
 def write_kernel_cache() -> None:
@@ -254,9 +254,7 @@ def remember_rules(module: str) -> None:
         path = rule_cache_path(module)
     except (ObjectLoadError, OSError, KeyError, AttributeError):
         return
-    _objload.write_at_exit(
-        path, lambda: _compile_rules(module), (__name__, "write_rule_cache", (module,))
-    )
+    _objload.write_at_exit(path, (__name__, "write_rule_cache", (module,)))
 
 
 def write_rule_cache(module: str) -> None:

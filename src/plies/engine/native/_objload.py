@@ -52,6 +52,7 @@ __all__ = [
     "numba_imported_here",
     "read_cache",
     "remember_numba_imports",
+    "run_job",
     "runtime_symbol",
     "start_writer",
     "write_at_exit",
@@ -553,49 +554,58 @@ def load_entries(path: Path) -> dict[str, Any]:
 
 #: What compiles a cache's objects: ``(objects, entries)``, as :func:`write_cache` takes them.
 Compile = Callable[[], tuple[list[bytes], dict[str, tuple[int, CEntry]]]]
-#: What a writer process runs to write a cache: ``(module, function, arguments)``, the
-#: function of a plies module called with those strings.
+#: What writes a cache, here or in a writer process: ``(module, function, arguments)``,
+#: the function of a plies module called with those strings (see :func:`run_job`).
 WriterJob = tuple[str, str, tuple[str, ...]]
 
-#: The caches this process writes at exit: path -> (what compiles their objects here,
-#: the job that writes them in a writer process).
-_PENDING: dict[Path, tuple[Compile, WriterJob]] = {}
+#: The caches this process writes at exit: path -> the job that writes it.
+_PENDING: dict[Path, WriterJob] = {}
 #: Whether this process is a cache writer (it starts none at its own exit).
 _WRITER: list[bool] = []
 #: A writer's lock older than this (seconds) was left by a writer that died.
 STALE_LOCK = 600.0
 
 
-def write_at_exit(path: Path, compile_objects: Compile, job: WriterJob) -> None:
+def write_at_exit(path: Path, job: WriterJob) -> None:
     """Have the cache ``path`` written once this process exits, Numba having loaded
     the code here: at exit a detached writer process (``python -m
     plies.engine.native._objwriter``) runs ``job``, which compiles the entries again
     and writes them (about 6 s of Numba for the kernel and a port), so that no
-    command waits for it. ``compile_objects`` writes it in this process instead
-    (:func:`write_pending`). Never while the work runs: compiling the entries
-    refreshes Numba's whole target (0.14 s, 11 MB, see ``_startup``), which this
-    process's work should not pay."""
+    command waits for it (:func:`write_pending` runs the jobs in this process
+    instead). Never while the work runs: compiling the entries refreshes Numba's
+    whole target (0.14 s, 11 MB, see ``_startup``), which this process's work should
+    not pay."""
     if path in _PENDING or _WRITER or not cache_enabled():
         return
     if not _PENDING:
         import atexit
 
         atexit.register(start_writer)
-    _PENDING[path] = (compile_objects, job)
+    _PENDING[path] = job
+
+
+def run_job(job: WriterJob) -> None:
+    """Run ``job``: its function of a plies module (:class:`ValueError` for any other
+    module), with its arguments."""
+    module, function, arguments = job
+    if not module.startswith("plies."):
+        raise ValueError(f"a cache writer runs plies' functions only, not {module}")
+    import importlib
+
+    getattr(importlib.import_module(module), function)(*arguments)
 
 
 def write_pending() -> None:
     """Write the caches :func:`write_at_exit` asked for, here and now."""
     while _PENDING:
-        path = next(iter(_PENDING))
-        write_missing(path, _PENDING.pop(path)[0])
+        run_job(_PENDING.pop(next(iter(_PENDING))))
 
 
 def start_writer() -> None:
     """Start a detached writer process for the pending caches not written yet (the
     exit hook :func:`write_at_exit` registers); failing that, leave them to a later
     process (the cache only saves time)."""
-    jobs = [job for path, (_, job) in _PENDING.items() if not _present(path)]
+    jobs = [job for path, job in _PENDING.items() if not _present(path)]
     _PENDING.clear()
     if not jobs:
         return

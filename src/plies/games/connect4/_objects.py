@@ -155,9 +155,7 @@ def remember_compiled(keys: Any) -> None:
         path = cache_path(dtype)
     except (native.ObjectLoadError, OSError):
         return
-    native.write_object_cache_at_exit(
-        path, lambda: _compile(dtype), (__name__, "write_cache", (dtype,))
-    )
+    native.write_object_cache_at_exit(path, (__name__, "write_cache", (dtype,)))
 
 
 def write_cache(dtype: str) -> None:
