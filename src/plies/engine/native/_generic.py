@@ -52,6 +52,10 @@ _search_ids = itertools.count(1)
 
 INF = float("inf")
 
+#: The depth a search's rows are first made for (:meth:`_Work.fit`); deeper
+#: iterations grow them.
+FIRST_ROWS_DEPTH = 32
+
 
 class _Work:
     """The buffers of one native search or solve and the runner of its kernel calls."""
@@ -72,16 +76,15 @@ class _Work:
         #: The kernel's functions: mapped from plies' object cache, else ``_kernel``'s.
         self.kernel = _kernel_functions()
         has_null, has_extension, has_quiet = port.pruning_hooks()
-        if has_extension:
-            # Extensions (of at most a ply a node, up to twice the depth) can make a
-            # line of three times the depth before the horizon.
-            plies *= 3
-        rows = min(plies + prepared.quiescence_plies, prepared.max_plies) + 2
-        self.states = np.zeros((rows, prepared.state.size), np.int64)
-        self.states[0] = prepared.state
-        self.moves = np.zeros((rows, max(prepared.max_moves, 1)), np.int64)
+        self.prepared = prepared
+        #: Extensions (of at most a ply a node, up to twice the depth) can make a line
+        #: of three times the depth before the horizon.
+        self.stretch = 3 if has_extension else 1
+        self.states = np.zeros((0, prepared.state.size), np.int64)
+        self.moves = np.zeros((0, max(prepared.max_moves, 1)), np.int64)
+        self.killers = np.full((0, 2), -1, np.int64)
+        self.fit(plies)
         self.history = np.zeros(max(prepared.move_space, 1), np.int64)
-        self.killers = np.full((rows, 2), -1, np.int64)
         #: The table's arrays are made by this search: no page of them is mapped yet.
         self.fresh_table = table.search is None
         self.native_table = table
@@ -96,6 +99,28 @@ class _Work:
         self.control[kernel.HAS_EXTENSION] = has_extension
         self.control[kernel.HAS_QUIET] = has_quiet
         self.runner = Runner(self.control, limits, stop, progress)
+
+    def rows_for(self, plies: int) -> int:
+        """The state rows a search ``plies`` deep needs: its line with extensions and
+        quiescence, within the game's longest line, and a child's row."""
+        prepared = self.prepared
+        return min(self.stretch * plies + prepared.quiescence_plies, prepared.max_plies) + 2
+
+    def fit(self, plies: int) -> None:
+        """Make the rows at least what a search ``plies`` deep needs (:meth:`rows_for`),
+        keeping the root's state and the killers. A search without a depth limit grows
+        them iteration by iteration: chess's bound for a whole game (13,000 rows, 42
+        MB) cost 35 ms of a 50 ms move to allocate, on every move of a UCI game."""
+        rows = self.rows_for(plies)
+        old = self.states.shape[0]
+        if rows <= old:
+            return
+        states = np.zeros((rows, self.states.shape[1]), np.int64)
+        states[0] = self.prepared.state
+        killers = np.full((rows, 2), -1, np.int64)
+        killers[:old] = self.killers
+        self.states, self.killers = states, killers
+        self.moves = np.zeros((rows, self.moves.shape[1]), np.int64)
 
     def stats(self, started: float, ebf: float = 0.0) -> SearchStats:
         """The counters as the engine reports them."""
@@ -211,8 +236,8 @@ class SearchRun:
         table = _claim(self.table, SEARCH_ENTRIES, self.port, prepared)
         try:
             work = _Work(
-                self.port, prepared, plies=self.max_depth, table=table, limits=limits,
-                stop=stop, progress=progress,
+                self.port, prepared, plies=min(self.max_depth, FIRST_ROWS_DEPTH), table=table,
+                limits=limits, stop=stop, progress=progress,
             )  # fmt: skip
             self.work = work
             first = self.port.encode_move(prepared, game.legal_moves(state)[0])
@@ -239,6 +264,8 @@ class SearchRun:
             control[kernel.DEPTH_TAG] = (search_id << 48) + (depth << 32)
             control[kernel.ROOT_DEPTH] = depth
             control[kernel.HORIZON] = 0
+            if work.rows_for(depth) > work.states.shape[0]:
+                work.fit(min(2 * depth, self.max_depth))  # doubled: few reallocations
             nodes_before = work.runner.nodes
             try:
                 value = _aspirated(work, depth, previous, self.aspiration)
