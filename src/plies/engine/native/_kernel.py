@@ -98,6 +98,12 @@ NULL_MIN_DEPTH = 3
 NULL_DEEP = 6
 LMR_FIRST = 3
 LMR_MIN_DEPTH = 3
+#: Reverse futility, futility and late-move pruning, as in :mod:`plies.engine._negamax`.
+RFP_DEPTH = 5
+RFP_MARGIN = 100.0
+FUTILITY_DEPTH = 3
+FUTILITY_MARGINS = np.array([0.0, 200.0, 300.0, 500.0])
+LATE_MOVE_COUNTS = np.array([0, 6, 12, 22], np.int64)
 
 
 def _late_reductions() -> Any:
@@ -174,10 +180,13 @@ def to_front(moves: Any, start: int, count: int, move: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def order(moves: Any, count: int, tt_move: int, ply: int, history: Any, killers: Any) -> None:
-    """The engine's order: table move, first killer, second killer, then by history
-    (stable, so the game's order breaks ties); past LONG_MOVE_LIST moves no sort, the
-    table move and killers first (as ``front_first``)."""
+def order(
+    moves: Any, count: int, tt_move: int, ply: int, history: Any, killers: Any, start: int
+) -> None:
+    """The engine's order: table move, the first ``start`` moves in the game's order
+    (a game with ``is_quiet``: its leading noisy moves), first killer, second killer,
+    then by history (stable, so the game's order breaks ties); past LONG_MOVE_LIST
+    moves no sort, the table move and killers first (as ``front_first``)."""
     first, second = killers[2 * ply], killers[2 * ply + 1]
     if count > LONG_MOVE_LIST:
         front = 0
@@ -185,17 +194,29 @@ def order(moves: Any, count: int, tt_move: int, ply: int, history: Any, killers:
             if move >= 0 and to_front(moves, front, count, move):
                 front += 1
         return
-    for i in range(1, count):  # insertion sort, descending history, stable
+    for i in range(start + 1, count):  # insertion sort, descending history, stable
         move = moves[i]
         score = history[move]
         k = i
-        while k > 0 and history[moves[k - 1]] < score:
+        while k > start and history[moves[k - 1]] < score:
             moves[k] = moves[k - 1]
             k -= 1
         moves[k] = move
-    for move in (second, first, tt_move):
+    for move in (second, first):
         if move >= 0:
-            to_front(moves, 0, count, move)
+            to_front(moves, start, count, move)
+    if tt_move >= 0:
+        to_front(moves, 0, count, tt_move)
+
+
+@njit(cache=True, nogil=True)
+def noisy_front(rules: Any, consts: Any, state: Any, moves: Any, count: int) -> int:
+    """How many of the first moves are not quiet (the game's ``is_quiet``): the
+    captures and promotions its order puts first (every move, in check)."""
+    front = 0
+    while front < count and is_quiet(rules, consts, state, moves[front]) == 0:
+        front += 1
+    return front
 
 
 @njit(cache=True, nogil=True)
@@ -420,6 +441,24 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                     if entry_tag != tag:  # an earlier search's work: not proven exact here
                         control[HORIZON] += 1
                     return value
+    # Step 5a. Reverse futility (a game with is_quiet, off the principal variation, not
+    # in check, a few plies from the horizon): a static evaluation above beta by a
+    # margin a ply fails high; within FUTILITY_DEPTH of the horizon, quiet moves that
+    # cannot lift the evaluation to alpha are pruned (step 8).
+    pruning = False
+    static = 0.0
+    if (
+        control[HAS_QUIET] != 0
+        and ply > 0
+        and depth <= RFP_DEPTH
+        and np.nextafter(alpha, np.inf) >= beta
+        and -WIN_THRESHOLD < beta < WIN_THRESHOLD
+        and (control[HAS_EXTENSION] == 0 or extension(rules, consts, state) == 0)
+    ):
+        static = evaluate(rules, consts, state)
+        if static - RFP_MARGIN * depth >= beta:
+            return static
+        pruning = depth <= FUTILITY_DEPTH
     child = state_at(b, ply + 1)
     # Step 5b. Null move: off the principal variation (a null window), if even
     # passing keeps the score at beta in a shallower search, the node fails high.
@@ -462,8 +501,10 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     if control[HAS_ORDER] != 0:
         order_hint(rules, consts, state, row, count)
     ordering = control[ORDERING] != 0
+    quiet_rule = control[HAS_QUIET] != 0
     if ordering and count > 1:
-        order(row, count, tt_move, ply, b.history, b.killers)
+        start = noisy_front(rules, consts, state, row, count) if quiet_rule else 0
+        order(row, count, tt_move, ply, b.history, b.killers, start)
     # Step 8. The children; PVS null windows after the first.
     best = -np.inf
     best_move = -1
@@ -497,10 +538,20 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         reduce = pvs and control[HAS_QUIET] != 0 and depth >= LMR_MIN_DEPTH
         for index in range(count):
             move = row[index]
+            quiet = False
+            if index > 0 and (pruning or (reduce and index >= LMR_FIRST)):
+                quiet = is_quiet(rules, consts, state, move) != 0
+            if (
+                pruning
+                and quiet
+                and best > -WIN_THRESHOLD
+                and (static + FUTILITY_MARGINS[depth] <= alpha or index >= LATE_MOVE_COUNTS[depth])
+            ):
+                continue  # Step 8b. Futility and late-move pruning of a quiet move.
             play(rules, consts, state, move, child)
             if pvs and index > 0:
                 null_beta = np.nextafter(alpha, np.inf)
-                if reduce and index >= LMR_FIRST and is_quiet(rules, consts, state, move) != 0:
+                if reduce and index >= LMR_FIRST and quiet:
                     # Late-move reduction: a quiet late move is searched shallower
                     # first (the later and deeper, the more), at full depth only if it
                     # beats alpha.
@@ -528,7 +579,8 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         control[CUTOFFS] += 1
         if cut_index == 0:
             control[FIRST_CUTOFFS] += 1
-        if ordering:  # the move becomes this ply's first killer and gains history
+        if ordering and (not quiet_rule or is_quiet(rules, consts, state, best_move) != 0):
+            # The (quiet) move becomes this ply's first killer and gains history.
             killers = b.killers
             if killers[2 * ply] != best_move:
                 killers[2 * ply + 1] = killers[2 * ply]
