@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402  # after the skips: NumPy comes with Numba
 
 from cli_errors import run  # noqa: E402
 from engine.test_native_games import searches_agree  # noqa: E402
-from plies.engine import Limits, choose_backend, fallback_reason  # noqa: E402
+from plies.engine import Limits, choose_backend, fallback_reason, iterate  # noqa: E402
 from plies.engine.native import _kernel  # noqa: E402
 from plies.games.chess import Chess, ChessState  # noqa: E402
 from plies.games.chess import _native as port_module  # noqa: E402
@@ -308,6 +308,29 @@ def test_search_agrees_deeper_on_wac(options: dict[str, int]) -> None:
     game = Chess(**options)
     for state in wac_positions(20)[::2]:
         searches_agree(game, state, limits=Limits(depth=5))
+
+
+# (WAC number, iteration, its move, the iteration before's): the best move changes
+# at that iteration (native, measured).
+CHANGES = [(3, 2, "Rg3", "Qc4+"), (7, 5, "Ne3", "Nxe5")]
+
+
+@pytest.mark.parametrize(("number", "depth", "move", "before"), CHANGES)
+def test_a_stopped_iteration_plays_the_move_it_proved(
+    number: int, depth: int, move: str, before: str
+) -> None:
+    """Stopped one node before the iteration ends, both engines play the root move
+    the unfinished iteration proved better (its depth, cut short), not the last
+    completed iteration's."""
+    state = wac_positions(number)[-1]
+    full = iterate(GAME, state, limits=Limits(depth=depth), backend="native")
+    *_, previous, last = full
+    assert GAME.format_move(state, previous.best_move) == before
+    assert GAME.format_move(state, last.best_move) == move
+    native, _ = searches_agree(GAME, state, limits=Limits(nodes=last.stats.nodes - 1))
+    assert GAME.format_move(state, native.best_move) == move
+    assert (native.depth, native.completed) == (depth, False)
+    assert native.pv[0] == native.best_move
 
 
 def test_search_agrees_along_random_games() -> None:

@@ -22,7 +22,15 @@ from plies.engine._scores import WIN, WIN_THRESHOLD, terminal_score
 from plies.engine._table import EXACT, LOWER, UPPER
 from plies.game import BaseGame
 
-__all__ = ["CHANCE_MODES", "NodeFunction", "make_negamax", "overrides", "unchecked_play"]
+__all__ = [
+    "CHANCE_MODES",
+    "NodeFunction",
+    "RootBest",
+    "make_negamax",
+    "overrides",
+    "quiet_hook",
+    "unchecked_play",
+]
 
 #: How chance nodes are searched: Star2 (probe, then Star1), Star1 (bounds from the
 #: outcomes searched so far) or plain (every outcome with a full window).
@@ -61,6 +69,29 @@ FUTILITY_MARGINS = (0.0, 200.0, 300.0, 500.0)
 LATE_MOVE_COUNTS = (0, 6, 12, 22)
 
 
+#: Root scores are kept as integers in this many parts (the native kernel keeps them in
+#: its int64 control row: ``native._control.ROOT_SCORE_SCALE``, the same number).
+ROOT_SCORE_SCALE = 65536
+
+
+class RootBest:
+    """The root move that last raised alpha in the iteration under way, with its score
+    (``None`` and 0.0 before any did): what an iteration stopped before its end has
+    proven. The score is truncated to a :data:`ROOT_SCORE_SCALE`-th, as the native
+    kernel keeps it."""
+
+    __slots__ = ("move", "score")
+
+    def __init__(self) -> None:
+        self.move: Any = None
+        self.score = 0.0
+
+    def clear(self) -> None:
+        """Forget the move (a new iteration starts)."""
+        self.move = None
+        self.score = 0.0
+
+
 def _late_reductions() -> tuple[tuple[int, ...], ...]:
     """Plies a late move's first search leaves out, by the node's remaining depth and
     the move's index (each up to 63): ``round(ln depth * ln index / 2)``, at least one,
@@ -96,6 +127,16 @@ def front_first(moves: Sequence[Any], front: Sequence[Any]) -> Iterator[Any]:
 def overrides(game: BaseGame[Any, Any], name: str) -> bool:
     """Whether ``game``'s class overrides the :class:`BaseGame` hook ``name``."""
     return getattr(type(game), name) is not getattr(BaseGame, name)
+
+
+def quiet_hook(game: BaseGame[Any, Any]) -> Callable[[Any, Any], bool] | None:
+    """The game's ``is_quiet`` when it overrides it and can say yes: a game may have a
+    ``has_quiet_moves`` attribute, False when no move is quiet (chess with reductions
+    off), and it is then searched as a game without the hook (a native port's
+    ``pruning_hooks`` says the same)."""
+    if not overrides(game, "is_quiet") or not getattr(game, "has_quiet_moves", True):
+        return None
+    return game.is_quiet
 
 
 def unchecked_play(game: BaseGame[Any, Any]) -> Callable[[Any, Any], Any]:
@@ -137,6 +178,7 @@ def make_negamax(
     use_table: bool = True,
     ordering: bool = True,
     deep: bool = False,
+    root_best: RootBest | None = None,
 ) -> NodeFunction:
     """Build ``negamax(state, depth, alpha, beta, ply) -> score`` for one search.
 
@@ -145,7 +187,9 @@ def make_negamax(
     :data:`CHANCE_MODES`); ``use_table`` and ``ordering`` switch the transposition
     table and move ordering (table move, killers, history) on or off; ``deep`` cuts on
     any table entry searched at least as deep (:func:`deep_enough`), not only on this
-    iteration's. ``depth`` may be ``math.inf`` (search to the end of every line).
+    iteration's; ``root_best`` records each root move that raises alpha (after a full
+    search, not the leaf loop of step 8a). ``depth`` may be ``math.inf`` (search to
+    the end of every line).
     """
     game = ctx.game
     terminal_value = game.terminal_value
@@ -168,7 +212,7 @@ def make_negamax(
     extension = game.extension if overrides(game, "extension") else None
     # A pass hands the turn over: only for games where every move does too.
     null_move = game.null_move if overrides(game, "null_move") and alternating_game(game) else None
-    quiet_test = game.is_quiet if overrides(game, "is_quiet") else None
+    quiet_test = quiet_hook(game)
     is_quiet = quiet_test if pvs else None
     # A game that tells quiet moves apart gets its noisy moves ordered first, killers
     # and history from quiet moves only, and the pruning of steps 5a and 8b.
@@ -437,6 +481,9 @@ def make_negamax(
                     best_move = move
                     if score > alpha:
                         alpha = score
+                        if ply == 0 and root_best is not None:  # should the search stop
+                            root_best.move = move
+                            root_best.score = int(score * ROOT_SCORE_SCALE) / ROOT_SCORE_SCALE
                         if alpha >= beta:
                             cut_index = index
                             break

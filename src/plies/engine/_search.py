@@ -42,8 +42,10 @@ from plies.engine._limits import MAX_PLY, Limits
 from plies.engine._negamax import (
     CHANCE_MODES,
     NodeFunction,
+    RootBest,
     make_negamax,
     overrides,
+    quiet_hook,
     unchecked_play,
 )
 from plies.engine._result import SearchResult, SearchStats, SolveResult
@@ -327,9 +329,14 @@ class _Run:
             progress=progress,
         )
         self.node: NodeFunction
+        #: A game with is_quiet (chess): the root move an unfinished iteration proved
+        #: better is played (see :meth:`_unfinished`).
+        self.root_best: RootBest | None = None
         if algorithm in ("minimax", "expectiminimax", "alphabeta"):
             self.node = make_minimax(self.ctx, prune=algorithm == "alphabeta")
         else:
+            if quiet_hook(game) is not None:
+                self.root_best = RootBest()
             self.node = make_negamax(
                 self.ctx,
                 pvs=algorithm == "pvs",
@@ -337,6 +344,7 @@ class _Run:
                 use_table=use_table,
                 ordering=ordering,
                 deep=use_table and deep_table(table, algorithm),
+                root_best=self.root_best,
             )
         self.aborted = False
         self.search_id = next(_search_ids)
@@ -426,10 +434,16 @@ class _Run:
                 ctx.root_depth = depth
                 ctx.horizon_hits = 0
                 nodes_before = ctx.nodes
+                if self.root_best is not None:
+                    self.root_best.clear()
                 try:
                     value = self._run_iteration(depth, previous)
                 except SearchAborted:
                     self.aborted = True
+                    unfinished = self._unfinished(depth)
+                    if unfinished is not None:
+                        self.last = unfinished
+                        yield unfinished
                     return
                 iteration_nodes = ctx.nodes - nodes_before
                 ebf = (
@@ -463,6 +477,29 @@ class _Run:
                     return
                 previous = value
                 previous_nodes = iteration_nodes
+
+    def _unfinished(self, depth: int) -> SearchResult | None:
+        """The result of iteration ``depth``, stopped before its end, when a root move
+        other than the last completed iteration's best raised alpha in it: proven
+        better than the moves searched before it (at least its score), it is played
+        rather than thrown away (``completed`` False, ``depth`` the unfinished one)."""
+        best = self.root_best
+        if best is None or best.move is None:
+            return None
+        last = self.last
+        if last is not None and best.move == last.best_move:
+            return None
+        return SearchResult(
+            value=best.score,
+            best_move=best.move,
+            pv=self._pv(best.move, depth),
+            depth=depth,
+            completed=False,
+            exact=False,
+            algorithm=self.algorithm,
+            stats=self.ctx.stats(last.stats.ebf if last is not None else 0.0),
+            chance=self.game.has_chance,
+        )
 
     def _break_tie(self, depth: int, value: float, best_move: Any) -> Any:
         """A random move among those scoring ``value`` at ``depth`` (seeded).

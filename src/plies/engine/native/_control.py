@@ -21,4 +21,9 @@ WORST, BEST, MOVER_WINS = 19, 20, 21
 HAS_NULL, HAS_EXTENSION, HAS_QUIET, ROOT_DEPTH = 22, 23, 24, 25
 #: The table is deep: cut on any entry searched at least as deep (``engine.solver.deep_table``).
 DEEP_TABLE = 26
-CONTROL_SIZE = 27
+#: The root move that last raised alpha in the iteration under way (-1: none yet) and
+#: its score times :data:`ROOT_SCORE_SCALE` (an int64 row), for a search stopped
+#: before the iteration ends (``_negamax.RootBest``).
+ROOT_BEST, ROOT_SCORE = 27, 28
+ROOT_SCORE_SCALE = 65536
+CONTROL_SIZE = 29

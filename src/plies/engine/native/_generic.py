@@ -264,6 +264,7 @@ class SearchRun:
             control[kernel.DEPTH_TAG] = (search_id << 48) + (depth << 32)
             control[kernel.ROOT_DEPTH] = depth
             control[kernel.HORIZON] = 0
+            control[kernel.ROOT_BEST] = -1
             if work.rows_for(depth) > work.states.shape[0]:
                 work.fit(min(2 * depth, self.max_depth))  # doubled: few reallocations
             nodes_before = work.runner.nodes
@@ -271,6 +272,10 @@ class SearchRun:
                 value = _aspirated(work, depth, previous, self.aspiration)
             except KernelStopped:
                 self.aborted = True
+                unfinished = self._unfinished(prepared, work, depth)
+                if unfinished is not None:
+                    self.last = unfinished
+                    yield unfinished
                 return
             iteration_nodes = work.runner.nodes - nodes_before
             ebf = (
@@ -294,6 +299,23 @@ class SearchRun:
                     return
             previous = value
             previous_nodes = iteration_nodes
+
+    def _unfinished(self, prepared: Prepared, work: _Work, depth: int) -> SearchResult | None:
+        """Iteration ``depth``, stopped, when a root move other than the last completed
+        iteration's best raised alpha in it (a game with is_quiet; ``_Run._unfinished``)."""
+        control = work.control
+        move = int(control[kernel.ROOT_BEST])
+        if control[kernel.HAS_QUIET] == 0 or move < 0:
+            return None
+        best_move = self.port.decode_move(prepared, move)
+        last = self.last
+        if last is not None and best_move == last.best_move:
+            return None
+        value = 0.0 + int(control[kernel.ROOT_SCORE]) / kernel.ROOT_SCORE_SCALE
+        ebf = last.stats.ebf if last is not None else 0.0
+        pv = _pv(self.port, prepared, work, move, depth)
+        stats = work.stats(self.started, ebf)
+        return SearchResult(value, best_move, pv, depth, False, False, self.algorithm, stats)
 
     def result(self) -> SearchResult:
         """Run every iteration; the last completed one (``completed=False`` if cut)."""

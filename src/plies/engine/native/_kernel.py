@@ -63,8 +63,11 @@ from plies.engine.native._control import (
     ORDERING,
     PROBES,
     PVS,
+    ROOT_BEST,
     ROOT_DEPTH,
     ROOT_MOVE,
+    ROOT_SCORE,
+    ROOT_SCORE_SCALE,
     SELDEPTH,
     STOP,
     USE_TABLE,
@@ -572,6 +575,9 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                 best_move = move
                 if score > alpha:
                     alpha = score
+                    if ply == 0:  # the best root move so far, should the search stop
+                        control[ROOT_BEST] = move
+                        control[ROOT_SCORE] = np.int64(score * ROOT_SCORE_SCALE)
                     if alpha >= beta:
                         cut_index = index
                         break

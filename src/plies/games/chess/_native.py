@@ -1130,6 +1130,12 @@ class ChessNative(NativeGame[ChessState, chess.Move]):
         self.game = game
         self._consts = int64_array([int(game.use_null_move), int(game.use_reductions)])
 
+    def pruning_hooks(self) -> tuple[bool, bool, bool]:
+        """As every port's, with no ``is_quiet`` when the game's reductions are off
+        (``Chess.has_quiet_moves``), as the Python engine sees it."""
+        has_null, has_extension, has_quiet = super().pruning_hooks()
+        return has_null, has_extension, has_quiet and self.game.has_quiet_moves
+
     def problem(self, state: ChessState | None) -> str | None:
         """Why ``state`` cannot be searched natively: a variant or Chess960 board, a
         position python-chess calls invalid, or a state whose moves were restricted
