@@ -79,7 +79,9 @@ def test_time_budget() -> None:
         10 / 30 - MOVE_OVERHEAD
     )
     assert time_budget(GoOptions(mate=3), white=True) == MATE_SECONDS
-    assert time_budget(GoOptions(mate=3, movetime=500), white=True) == pytest.approx(0.45)
+    assert time_budget(GoOptions(mate=3, movetime=500), white=True) == pytest.approx(
+        0.5 - MOVE_OVERHEAD
+    )
 
 
 # -- the engine in-process -------------------------------------------------------------

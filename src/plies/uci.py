@@ -61,9 +61,9 @@ from plies.lab import (
     SearchOptions,
     SearchTable,
     analyze,
-    analyze_once,
     format_score,
     get_game,
+    prepare_table,
     search_table,
     table_entries,
 )
@@ -80,7 +80,9 @@ __all__ = [
 ]
 
 #: Seconds kept in reserve on every timed move (pipe, thread start, GUI latency).
-MOVE_OVERHEAD = 0.05
+#: ``bestmove`` came 1-5 ms after the budget in matches (Stockfish keeps 10 ms); 50 ms
+#: left the search half of a 0.1 s move.
+MOVE_OVERHEAD = 0.02
 #: Table size in megabytes when the GUI sets none, and the range ``Hash`` allows.
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
@@ -316,9 +318,10 @@ class UciEngine:
         self.table = self._new_table()
         self._go_now: _Go | None = None
         self._thread: threading.Thread | None = None
-        self._warm = False  # the native search loaded (by the first isready)
+        self._warm = False  # the native search loaded, this table's memory mapped
 
     def _new_table(self) -> SearchTable:
+        self._warm = False
         return search_table(table_entries(self.game, self.hash_mb), self.game)
 
     def say(self, text: str) -> None:
@@ -355,11 +358,12 @@ class UciEngine:
         return True
 
     def _ready(self, _: list[str]) -> None:
-        """``readyok``; the first time, not while searching, after loading the native
-        search (0.5-0.7 s from Numba's cache: the first ``go`` would pay it otherwise)."""
+        """``readyok``; the first time after a new table (``ucinewgame``, ``Hash``), not
+        while searching, after loading the native search (0.5-0.7 s from Numba's cache)
+        and mapping the table's memory (12-125 ms): the first ``go`` would pay both."""
         if not self._warm and self._thread is None:
             self._warm = True
-            analyze_once(self.game, self.game.initial_state(), SearchOptions(depth=1))
+            prepare_table(self.game, self.table)
         self.send("readyok")
 
     def _handlers(self) -> dict[str, Callable[[list[str]], None]]:

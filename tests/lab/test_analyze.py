@@ -10,7 +10,16 @@ import pytest
 from plies.engine import WIN, Limits, best_reply, maxn, paranoid
 from plies.errors import SearchError
 from plies.games.rolit import Rolit
-from plies.lab import SearchOptions, analysis_record, analyze, analyze_once, check_backend
+from plies.lab import (
+    SearchOptions,
+    analysis_record,
+    analyze,
+    analyze_once,
+    check_backend,
+    get_game,
+    prepare_table,
+    search_table,
+)
 
 GAME = Rolit()
 
@@ -84,3 +93,17 @@ def test_a_stop_ends_an_n_player_analysis() -> None:
     found = analyze_once(GAME, GAME.initial_state(), SearchOptions(algorithm="maxn"), stop=stop)
     assert not found.result.completed and found.result.depth == 0
     assert found.best_text == "f4"
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_a_prepared_table_is_empty_and_ready(backend: str) -> None:
+    game = get_game("tictactoe")
+    table = search_table(1 << 12, game, backend=backend)
+    prepare_table(game, table)
+    if backend == "native":
+        assert table.search is not None  # made by the one-ply search
+        assert not table.search[4].any()  # every entry written empty
+    else:
+        assert len(table) == 0
+    first = next(iter(analyze(game, game.initial_state(), SearchOptions(depth=2), table=table)))
+    assert first.result.depth == 1

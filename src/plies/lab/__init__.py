@@ -143,6 +143,7 @@ __all__ = [
     "play_move",
     "player_names",
     "plot_complexity",
+    "prepare_table",
     "random_lp",
     "random_multi",
     "random_numbers",
@@ -195,6 +196,7 @@ if TYPE_CHECKING:
         analyze,
         analyze_once,
         check_backend,
+        prepare_table,
         search_table,
         table_entries,
     )
@@ -347,6 +349,7 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "analyze",
         "analyze_once",
         "check_backend",
+        "prepare_table",
         "search_table",
         "table_entries",
     ),

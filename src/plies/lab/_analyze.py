@@ -392,6 +392,21 @@ def search_table(
     return TranspositionTable(entries, deep=deep)
 
 
+def prepare_table(game: BaseGame[Any, Any], table: SearchTable) -> None:
+    """Make ``table`` ready for searches of ``game`` before a clock runs (UCI's
+    ``isready``): a one-ply search of the start loads the search (the native one from
+    its cache) and makes the table's arrays, then a native table's every byte is
+    written (:meth:`~plies.engine.NativeTable.touch`), so that no timed search pays
+    for mapping its memory (12-125 ms of a chess engine's first move). Leaves the
+    table empty."""
+    for _ in analyze(game, game.initial_state(), SearchOptions(depth=1), table=table):
+        pass
+    if isinstance(table, NativeTable):
+        table.touch()
+    else:
+        table.clear()
+
+
 def table_entries(game: BaseGame[Any, Any], megabytes: int, *, backend: str | None = None) -> int:
     """How many entries of :func:`search_table` for ``game`` (on ``backend``) fit in
     ``megabytes`` (at least 16), by :data:`TABLE_ENTRY_BYTES` of the backend its

@@ -25,8 +25,10 @@ from plies.engine.solver import CHECK_GAP, Limits, StopRequest, deadline_of, sto
 __all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]
 
 #: Nodes a kernel call runs in the caller's thread before it moves to a worker that
-#: can be stopped (~5 ms at the kernel's speed; a thread costs ~0.1 ms to start).
-INLINE_NODES = 1 << 16
+#: can be stopped (a thread costs ~0.1 ms to start). Nothing stops the inline part:
+#: 2**16 nodes, 0.5 ms of tic-tac-toe, took chess 35-55 ms, so a UCI move of 0.1 s
+#: came up to 56 ms late; 2**12 take chess 2-3 ms.
+INLINE_NODES = 1 << 12
 
 _NO_LIMIT = np.iinfo(np.int64).max
 
@@ -140,7 +142,8 @@ class Runner:
         worker.start()
         try:
             while worker.is_alive():
-                worker.join(CHECK_GAP)
+                # Woken at the deadline (within 1 ms), not up to CHECK_GAP after it.
+                worker.join(max(0.001, min(CHECK_GAP, self.deadline - time.monotonic())))
                 if self.progress is not None:
                     self.progress(self.nodes)
                 if time.monotonic() >= self.deadline:
