@@ -62,6 +62,7 @@ SLOW = frozenset(
         "draw/test_png.py::test_png_frames_and_gif_need_no_graphviz",
         "draw/test_png.py::test_web_render_gives_png_with_no_graphviz_anywhere",
         "lab/test_match_cluster.py",
+        "engine/test_hooks.py::test_null_moves_save_nodes",
         "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
         "engine/native/test_mapped.py",
         "games/test_chess.py::test_conformance_on_longer_playouts",
