@@ -22,13 +22,17 @@ import numpy as np
 from plies.engine.native._table import NODE_LIMIT, NODES, STOP
 from plies.engine.solver import CHECK_GAP, Limits, StopRequest, deadline_of, stop_callable
 
-__all__ = ["INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]
+__all__ = ["INLINE_NODES", "TIMED_INLINE_NODES", "KernelStopped", "Runner", "compiled", "load"]
 
 #: Nodes a kernel call runs in the caller's thread before it moves to a worker that
-#: can be stopped (a thread costs ~0.1 ms to start). Nothing stops the inline part:
-#: 2**16 nodes, 0.5 ms of tic-tac-toe, took chess 35-55 ms, so a UCI move of 0.1 s
-#: came up to 56 ms late; 2**12 take chess 2-3 ms.
-INLINE_NODES = 1 << 12
+#: can be stopped (~5 ms at the kernel's speed on small games; a thread costs ~0.1 ms
+#: to start). The worker starts the call again on the table the inline part filled,
+#: so a search that moves counts other nodes than one run through.
+INLINE_NODES = 1 << 16
+#: The inline part of a call with a time limit. Nothing stops the inline part: 2**16
+#: nodes took chess 35-55 ms, so a UCI move of 0.1 s came up to 56 ms late; 2**12 take
+#: it 2-3 ms. (A timed search's node counts depend on the clock anyway.)
+TIMED_INLINE_NODES = 1 << 12
 
 _NO_LIMIT = np.iinfo(np.int64).max
 
@@ -97,6 +101,7 @@ class Runner:
         self.stop = stop_callable(stop)
         self.progress = progress
         self.watched = self.stop is not None or limits.time is not None or progress is not None
+        self.inline_nodes = INLINE_NODES if limits.time is None else TIMED_INLINE_NODES
         #: A call of this runner outgrew the inline budget: the next calls (deeper
         #: iterations, longer still) start in a worker at once, not searching their
         #: first INLINE_NODES nodes twice.
@@ -125,7 +130,7 @@ class Runner:
             self._check_stopped()
         if not self.threaded:
             # Unwatched, the one call runs to the node limit in this thread.
-            inline_limit = self.nodes + INLINE_NODES if self.watched else self.max_nodes
+            inline_limit = self.nodes + self.inline_nodes if self.watched else self.max_nodes
             control[NODE_LIMIT] = min(self.max_nodes, inline_limit)
             result = function(*args)
             if control[STOP] == 0:
