@@ -130,6 +130,11 @@ class BaseGame(ABC, Generic[S, M]):
     #: zero-sum) and is searched by the N-player searches (max^n, paranoid, Best-Reply
     #: Search, MCTS), which read :meth:`utilities` and :meth:`evaluations`.
     num_players: int = 2
+    #: Whether :meth:`is_quiet` can say yes (a class or instance attribute). A game
+    #: that overrides it but, as configured, has no quiet move (chess with reductions
+    #: off) sets it False: the engine then searches it as a game without the hook (no
+    #: reductions, and no ordering or pruning by quiet moves).
+    has_quiet_moves: bool = True
     #: Whether any state can be a chance node. Deterministic games leave it False so
     #: the engine never asks :meth:`is_chance`.
     has_chance: ClassVar[bool] = False

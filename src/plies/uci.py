@@ -318,10 +318,10 @@ class UciEngine:
         self.table = self._new_table()
         self._go_now: _Go | None = None
         self._thread: threading.Thread | None = None
-        self._warm = False  # the native search loaded, this table's memory mapped
+        #: The table the last isready prepared (the search loaded, its memory mapped).
+        self._prepared: SearchTable | None = None
 
     def _new_table(self) -> SearchTable:
-        self._warm = False
         return search_table(table_entries(self.game, self.hash_mb), self.game)
 
     def say(self, text: str) -> None:
@@ -361,8 +361,8 @@ class UciEngine:
         """``readyok``; the first time after a new table (``ucinewgame``, ``Hash``), not
         while searching, after loading the native search (0.5-0.7 s from Numba's cache)
         and mapping the table's memory (12-125 ms): the first ``go`` would pay both."""
-        if not self._warm and self._thread is None:
-            self._warm = True
+        if self._prepared is not self.table and self._thread is None:
+            self._prepared = self.table
             prepare_table(self.game, self.table)
         self.send("readyok")
 

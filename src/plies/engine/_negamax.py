@@ -130,11 +130,10 @@ def overrides(game: BaseGame[Any, Any], name: str) -> bool:
 
 
 def quiet_hook(game: BaseGame[Any, Any]) -> Callable[[Any, Any], bool] | None:
-    """The game's ``is_quiet`` when it overrides it and can say yes: a game may have a
-    ``has_quiet_moves`` attribute, False when no move is quiet (chess with reductions
-    off), and it is then searched as a game without the hook (a native port's
-    ``pruning_hooks`` says the same)."""
-    if not overrides(game, "is_quiet") or not getattr(game, "has_quiet_moves", True):
+    """The game's ``is_quiet`` when it overrides it and can say yes
+    (:attr:`~plies.game.BaseGame.has_quiet_moves`; a native port's ``pruning_hooks``
+    says the same)."""
+    if not overrides(game, "is_quiet") or not game.has_quiet_moves:
         return None
     return game.is_quiet
 

@@ -328,13 +328,8 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
                 raise UnknownGameError(f"{label} is 0 (off) or 1 (on), got {value!r}")
         self.use_null_move = bool(null_move)
         self.use_reductions = bool(reductions)
-
-    @property
-    def has_quiet_moves(self) -> bool:
-        """Whether :meth:`is_quiet` can say yes (reductions on): with them off the
-        search is full width, without the pruning and ordering the engine gives a
-        game with quiet moves (``plies.engine._negamax.quiet_hook``)."""
-        return self.use_reductions
+        # With reductions off no move is quiet: the search is full width.
+        self.has_quiet_moves = self.use_reductions
 
     def check_state(self, state: object) -> None:
         """Raise unless ``state`` is a :class:`ChessState` (made by this game)."""
