@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import threading
 
 import pytest
@@ -107,3 +108,16 @@ def test_a_prepared_table_is_empty_and_ready(backend: str) -> None:
         assert len(table) == 0
     first = next(iter(analyze(game, game.initial_state(), SearchOptions(depth=2), table=table)))
     assert first.result.depth == 1
+
+
+def test_preparing_something_else_says_what() -> None:
+    from plies.errors import ArgumentTypeError
+
+    game = get_game("tictactoe")
+    for arguments, message in [
+        ((game, None), "table must be a TranspositionTable or a NativeTable, not None"),
+        ((game, "big"), "table must be a TranspositionTable or a NativeTable, not 'big'"),
+        (("x", search_table(64, game)), "game must be a BaseGame, not 'x'"),
+    ]:
+        with pytest.raises(ArgumentTypeError, match=re.escape(message)):
+            prepare_table(*arguments)  # type: ignore[arg-type]

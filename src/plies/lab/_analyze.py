@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from plies._arguments import need_choice, need_int, need_object
+from plies._arguments import need_choice, need_int, need_object, shown
 from plies.engine import ALGORITHMS as ENGINE_ALGORITHMS
 from plies.engine import (
     BACKENDS,
@@ -54,7 +54,7 @@ from plies.engine import (
     multi_search,
     search,
 )
-from plies.errors import SearchError
+from plies.errors import ArgumentTypeError, SearchError
 from plies.game import BaseGame
 from plies.lab._text import format_line, format_score, score_of
 
@@ -399,6 +399,11 @@ def prepare_table(game: BaseGame[Any, Any], table: SearchTable) -> None:
     written (:meth:`~plies.engine.NativeTable.touch`), so that no timed search pays
     for mapping its memory (12-125 ms of a chess engine's first move). Leaves the
     table empty."""
+    need_object(game, BaseGame, "game")
+    if not isinstance(table, TranspositionTable | NativeTable):
+        raise ArgumentTypeError(
+            f"table must be a TranspositionTable or a NativeTable, not {shown(table)}"
+        )
     for _ in analyze(game, game.initial_state(), SearchOptions(depth=1), table=table):
         pass
     if isinstance(table, NativeTable):
