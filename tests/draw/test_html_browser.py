@@ -202,6 +202,36 @@ def test_the_whole_tree_fits_at_the_first_and_last_step(
         page.context.close()
 
 
+#: A moment with no width (a frame resized, a page laid out hidden): the window's resize
+#: event arrives while the drawing's pane is 0 px wide, then the width comes back.
+NO_WIDTH_THEN_BACK = """async () => {
+  const main = document.querySelector('main');
+  main.style.width = '0px';
+  window.dispatchEvent(new Event('resize'));
+  await new Promise(done => requestAnimationFrame(done));
+  main.style.width = '';
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_moment_without_width_does_not_unscale_the_tree(
+    browser: Any, stepper_files: dict[str, Path], size: str
+) -> None:
+    """In CI the lab's frame once drew the last step of the 81-leaf tree at full size in a
+    372 px pane: laid out while the pane had no width, the scale was 0 and the viewBox
+    NaN, and every later layout kept it. Now a pane without width waits for one."""
+    page = _sized_page(browser, size)
+    try:
+        page.goto(stepper_files["b3d4"].as_uri())
+        page.evaluate(NO_WIDTH_THEN_BACK)
+        page.keyboard.press("End")
+        assert_whole_tree_shows(page.evaluate(GEOMETRY), f"b3d4 at {size}, after no width")
+        assert not page.errors
+    finally:
+        page.context.close()
+
+
 ZOOM = "Number(document.getElementById('drawing').dataset.zoom)"
 VIEW_X = "Number(document.querySelector('#drawing svg').getAttribute('viewBox').split(' ')[0])"
 

@@ -232,6 +232,10 @@ SCRIPT = """
     $('zoom-in').disabled = zoom() >= maxZoom() - 1e-6;
   }
   function layout() {
+    // A pane with no width yet (a frame being resized or not laid out) has nothing to
+    // fit into: the scale would be 0 and the viewBox NaN, which draws the tree
+    // unscaled. The pane's resize observer lays it out once it has a width.
+    if (pane.clientWidth <= 0) return;
     if (box === null) box = measure();
     if (box === null) return;
     const level = view === null ? 1 : zoom();
@@ -375,6 +379,14 @@ SCRIPT = """
     }
   });
   window.addEventListener('resize', layout);
+  // The pane's width can change without the window's (the lab's frame, a scroll bar):
+  // lay out again when it does (its height is layout's own doing).
+  let laidWidth = -1;
+  new ResizeObserver(() => {
+    if (pane.clientWidth === laidWidth) return;
+    laidWidth = pane.clientWidth;
+    layout();
+  }).observe(pane);
   show(data.start);
   layout();
 })();
