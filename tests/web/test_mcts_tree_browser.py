@@ -142,6 +142,8 @@ def test_the_root_moves_table_converges_to_the_minimax_move(page: Any, server: s
     page.fill("#iterations", "800")
     page.fill("#seed", "1")
     page.click("#run")
+    # The seeded run's result (a run begun while typing, before the seed, may show first).
+    expect(page.get_by_test_id("mcts-summary")).to_contain_text("800 iterations, seed 1,")
     expect(page.get_by_test_id("mcts-position")).to_have_text("Iteration 200 of 200 (of 800 run)")
     doc = api_document(page, server, tree=AIMA, iterations=800, seed=1)
     rows = page.locator("#mcts-moves tbody tr")
