@@ -155,7 +155,28 @@ class Rules:
 
 
 #: What the random games reached (asserted on: the rules met these cases).
-REACHED = {"repeated": 0, "check": 0, "passed": 0, "exchange won": 0, "exchange lost": 0}
+REACHED = {
+    "repeated": 0,
+    "check": 0,
+    "passed": 0,
+    "exchange won": 0,
+    "exchange lost": 0,
+    "quiet check": 0,
+    "discovered check": 0,
+}
+
+
+def count_checks(state: ChessState) -> None:
+    """Count the quiet moves (``is_quiet`` asks the native ``gives_check``) that give
+    check, and those whose check is discovered (the moved piece is not a checker)."""
+    board = state.board
+    for move in board.legal_moves:
+        if board.is_capture(move) or move.promotion or not board.gives_check(move):
+            continue
+        REACHED["quiet check"] += 1
+        board.push(move)
+        REACHED["discovered check"] += move.to_square not in board.checkers()
+        board.pop()
 
 
 def count_exchanges(state: ChessState) -> None:
@@ -197,6 +218,7 @@ def random_game(rules: Rules, start: ChessState, rng: random.Random, plies: int)
         REACHED["check"] += state.in_check()
         REACHED["passed"] += rules.game.null_move(state) is not None
         count_exchanges(state)
+        count_checks(state)
         if not legal:
             break
         quiet = [
@@ -234,6 +256,8 @@ def test_rules_agree_from_the_suites(suite: str) -> None:
         random_game(rules, GAME.parse_position(fen), rng, 12)
     # Quiescence kept and dropped captures of defended lesser pieces, both engines.
     assert REACHED["exchange won"] > 2 and REACHED["exchange lost"] > 2, REACHED
+    # Quiet checks, discovered ones among them, met both engines' is_quiet.
+    assert REACHED["quiet check"] > 20 and REACHED["discovered check"] > 2, REACHED
 
 
 def test_repetitions_and_the_fifty_move_rule() -> None:

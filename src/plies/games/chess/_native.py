@@ -984,12 +984,37 @@ def quiescence_moves(consts: Any, s: Any, out: Any) -> Any:
 
 @helper()
 def gives_check(s: Any, move: int) -> Any:
-    """Whether ``move`` puts the opponent in check."""
-    after = np.empty(HISTORY, np.int64)
-    at: Any = native.ptr(after)  # type: ignore[call-arg]  # an intrinsic
-    move_pieces(s, move, at)
-    them = 1 - s[SIDE]
-    return attackers(at, s[SIDE], king_of(at, them), at[6] | at[7]) != 0
+    """Whether ``move`` puts the opponent in check: the moved (or promoted) piece on its
+    square attacks the king, or one of ours does along the line it left. Castling and
+    en passant, which move or take a second piece, are played on a copy."""
+    origin, target, promotion = (move >> 6) & 63, move & 63, move >> 12
+    us = s[SIDE]
+    from_bit = np.int64(1) << origin
+    to_bit = np.int64(1) << target
+    piece = piece_on(s, from_bit)
+    step = target - origin
+    if (piece == 5 and step in (2, -2)) or (
+        piece == 0 and step % 8 != 0 and target == s[EP] and ((s[6] | s[7]) & to_bit) == 0
+    ):
+        after = np.empty(HISTORY, np.int64)
+        at: Any = native.ptr(after)  # type: ignore[call-arg]  # an intrinsic
+        move_pieces(s, move, at)
+        return attackers(at, us, king_of(at, 1 - us), at[6] | at[7]) != 0
+    king = king_of(s, 1 - us)
+    occupied = ((s[6] | s[7]) & ~from_bit) | to_bit
+    ours = s[WHITE_PIECES + us] & ~from_bit
+    placed = promotion - 1 if promotion else piece
+    none = np.int64(0)
+    pawns = (s[0] & ours) | (to_bit if placed == 0 else none)
+    knights = (s[1] & ours) | (to_bit if placed == 1 else none)
+    diagonal = ((s[2] | s[4]) & ours) | (to_bit if placed in (2, 4) else none)
+    straight = ((s[3] | s[4]) & ours) | (to_bit if placed in (3, 4) else none)
+    return (
+        (KNIGHT[king] & knights)
+        | (PAWN[(1 - us) * 64 + king] & pawns)
+        | (slide(king, occupied, 2) & diagonal)
+        | (slide(king, occupied, 0) & straight)
+    ) != 0
 
 
 @rule("is_quiet")
