@@ -67,6 +67,11 @@ RFP_MARGIN = 100.0
 FUTILITY_DEPTH = 3
 FUTILITY_MARGINS = (0.0, 200.0, 300.0, 500.0)
 LATE_MOVE_COUNTS = (0, 6, 12, 22)
+#: Internal iterative reduction (games with ``is_quiet`` and a table): a node at least
+#: this many plies from the horizon with no table move to try first is searched a ply
+#: shallower (its result stored at that depth): ordered blind, a full-depth search of
+#: it costs more than it tells.
+IIR_DEPTH = 4
 
 
 #: Root scores are kept as integers in this many parts (the native kernel keeps them in
@@ -297,7 +302,16 @@ def make_negamax(
                         if entry_depth != tag:  # an earlier search's work: not proven exact here
                             ctx.horizon_hits += 1
                         return value
-        # Step 5a. Reverse futility (see RFP_DEPTH); within FUTILITY_DEPTH of the
+        # Step 5a. Internal iterative reduction (see IIR_DEPTH).
+        if (
+            quiet_rule is not None
+            and table is not None
+            and tt_move is None
+            and IIR_DEPTH <= depth < INF
+        ):
+            depth -= 1
+            tag = depth + ctx.depth_tag
+        # Step 5b. Reverse futility (see RFP_DEPTH); within FUTILITY_DEPTH of the
         # horizon, quiet moves that cannot lift the evaluation to alpha are pruned.
         pruning = False
         static = 0.0
@@ -313,7 +327,7 @@ def make_negamax(
             if static - RFP_MARGIN * depth >= beta:
                 return static
             pruning = depth <= FUTILITY_DEPTH
-        # Step 5b. Null move: off the principal variation (a null window), if even
+        # Step 5c. Null move: off the principal variation (a null window), if even
         # passing keeps the score at beta in a shallower search, the node fails high.
         if (
             null_move is not None

@@ -107,6 +107,8 @@ RFP_MARGIN = 100.0
 FUTILITY_DEPTH = 3
 FUTILITY_MARGINS = np.array([0.0, 200.0, 300.0, 500.0])
 LATE_MOVE_COUNTS = np.array([0, 6, 12, 22], np.int64)
+#: Internal iterative reduction, as in :mod:`plies.engine._negamax`.
+IIR_DEPTH = 4
 
 
 def _late_reductions() -> Any:
@@ -444,7 +446,12 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                     if entry_tag != tag:  # an earlier search's work: not proven exact here
                         control[HORIZON] += 1
                     return value
-    # Step 5a. Reverse futility (a game with is_quiet, off the principal variation, not
+    # Step 5a. Internal iterative reduction (a game with is_quiet): no table move to try
+    # first, a ply shallower (stored at that depth).
+    if control[HAS_QUIET] != 0 and use_table and tt_move < 0 and depth >= IIR_DEPTH:
+        depth -= 1
+        tag = depth + control[DEPTH_TAG]
+    # Step 5b. Reverse futility (a game with is_quiet, off the principal variation, not
     # in check, a few plies from the horizon): a static evaluation above beta by a
     # margin a ply fails high; within FUTILITY_DEPTH of the horizon, quiet moves that
     # cannot lift the evaluation to alpha are pruned (step 8).
@@ -463,7 +470,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
             return static
         pruning = depth <= FUTILITY_DEPTH
     child = state_at(b, ply + 1)
-    # Step 5b. Null move: off the principal variation (a null window), if even
+    # Step 5c. Null move: off the principal variation (a null window), if even
     # passing keeps the score at beta in a shallower search, the node fails high.
     if (
         control[HAS_NULL] != 0
