@@ -47,10 +47,15 @@ INF = math.inf
 #: prompt (see CHECK_GAP); no built-in game but a large Nim or m,n,k board has as many.
 LONG_MOVE_LIST = 1024
 
-#: Null-move pruning: the least remaining depth where it is tried, and the reduction
-#: (plies left out besides the pass itself) below and from :data:`NULL_DEEP`.
+#: Null-move pruning: the least remaining depth where it is tried, and the plies the
+#: pass's search leaves out besides the pass itself: NULL_BASE, one more every
+#: NULL_DEPTH_STEP plies of depth, and one more every NULL_MARGIN the evaluation is
+#: above beta (at most NULL_MARGIN_MAX).
 NULL_MIN_DEPTH = 3
-NULL_DEEP = 6
+NULL_BASE = 2
+NULL_DEPTH_STEP = 3
+NULL_MARGIN = 200.0
+NULL_MARGIN_MAX = 3
 #: Late-move reductions: moves from this index on (after the table move and the
 #: killers) at nodes with at least :data:`LMR_MIN_DEPTH` plies left.
 LMR_FIRST = 3
@@ -335,12 +340,16 @@ def make_negamax(
             and ply > 0
             and nextafter(alpha, INF) >= beta
             and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-            and evaluate(state, to_move(state)) >= beta
         ):
-            passed = null_move(state)
+            margin = evaluate(state, to_move(state)) - beta
+            passed = null_move(state) if margin >= 0 else None
             if passed is not None:
-                reduced = depth - (4 if depth >= NULL_DEEP else 3)
-                score = -negamax(passed, reduced, -beta, -alpha, ply + 1)
+                left_out = (
+                    NULL_BASE
+                    + depth // NULL_DEPTH_STEP
+                    + min(int(margin // NULL_MARGIN), NULL_MARGIN_MAX)
+                )
+                score = -negamax(passed, max(depth - 1 - left_out, 0), -beta, -alpha, ply + 1)
                 if score >= beta:
                     ctx.cutoffs += 1
                     return score if score < WIN_THRESHOLD else beta

@@ -98,7 +98,10 @@ FIELDS = 4
 LONG_MOVE_LIST = 1024
 #: Null-move pruning and late-move reductions, as in :mod:`plies.engine._negamax`.
 NULL_MIN_DEPTH = 3
-NULL_DEEP = 6
+NULL_BASE = 2
+NULL_DEPTH_STEP = 3
+NULL_MARGIN = 200.0
+NULL_MARGIN_MAX = 3
 LMR_FIRST = 3
 LMR_MIN_DEPTH = 3
 #: Reverse futility, futility and late-move pruning, as in :mod:`plies.engine._negamax`.
@@ -478,16 +481,21 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         and ply > 0
         and np.nextafter(alpha, np.inf) >= beta
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-        and evaluate(rules, consts, state) >= beta
-        and null_move(rules, consts, state, child) != 0
     ):
-        reduced = depth - (4 if depth >= NULL_DEEP else 3)
-        score = -node(rules, consts, ply + 1, reduced, -beta, -alpha, b)
-        if control[STOP] != 0:
-            return 0.0
-        if score >= beta:
-            control[CUTOFFS] += 1
-            return score if score < WIN_THRESHOLD else beta
+        margin = evaluate(rules, consts, state) - beta
+        if margin >= 0 and null_move(rules, consts, state, child) != 0:
+            left_out = (
+                NULL_BASE
+                + depth // NULL_DEPTH_STEP
+                + min(int(margin // NULL_MARGIN), NULL_MARGIN_MAX)
+            )
+            reduced = max(depth - 1 - left_out, 0)  # the horizon, not a quiescence node
+            score = -node(rules, consts, ply + 1, reduced, -beta, -alpha, b)
+            if control[STOP] != 0:
+                return 0.0
+            if score >= beta:
+                control[CUTOFFS] += 1
+                return score if score < WIN_THRESHOLD else beta
     # Step 6. A win in one ends the node.
     if control[HAS_WIN] != 0:
         move = winning(rules, consts, state)
