@@ -1002,19 +1002,21 @@ def gives_check(s: Any, move: int) -> Any:
         return attackers(at, us, king_of(at, 1 - us), at[6] | at[7]) != 0
     king = king_of(s, 1 - us)
     occupied = ((s[6] | s[7]) & ~from_bit) | to_bit
-    ours = s[WHITE_PIECES + us] & ~from_bit
+    # Ours but the moved piece (not on ``occupied``), through the square it left.
+    if attackers(s, us, king, occupied) != 0:
+        return True
     placed = promotion - 1 if promotion else piece
-    none = np.int64(0)
-    pawns = (s[0] & ours) | (to_bit if placed == 0 else none)
-    knights = (s[1] & ours) | (to_bit if placed == 1 else none)
-    diagonal = ((s[2] | s[4]) & ours) | (to_bit if placed in (2, 4) else none)
-    straight = ((s[3] | s[4]) & ours) | (to_bit if placed in (3, 4) else none)
-    return (
-        (KNIGHT[king] & knights)
-        | (PAWN[(1 - us) * 64 + king] & pawns)
-        | (slide(king, occupied, 2) & diagonal)
-        | (slide(king, occupied, 0) & straight)
-    ) != 0
+    if placed == 0:
+        reach = PAWN[(1 - us) * 64 + king]
+    elif placed == 1:
+        reach = KNIGHT[king]
+    else:
+        reach = np.int64(0)
+        if placed in (2, 4):
+            reach |= slide(king, occupied, 2)
+        if placed in (3, 4):
+            reach |= slide(king, occupied, 0)
+    return (reach & to_bit) != 0
 
 
 @rule("is_quiet")
