@@ -320,6 +320,7 @@ def make_negamax(
         # horizon, quiet moves that cannot lift the evaluation to alpha are pruned.
         pruning = False
         static = 0.0
+        evaluated = False  # static holds the evaluation (asked once, for 5b and 5c)
         if (
             quiet_rule is not None
             and ply > 0
@@ -328,7 +329,7 @@ def make_negamax(
             and -WIN_THRESHOLD < beta < WIN_THRESHOLD
             and (extension is None or not extension(state))
         ):
-            static = evaluate(state, to_move(state))
+            static, evaluated = evaluate(state, to_move(state)), True
             if static - RFP_MARGIN * depth >= beta:
                 return static
             pruning = depth <= FUTILITY_DEPTH
@@ -341,7 +342,7 @@ def make_negamax(
             and nextafter(alpha, INF) >= beta
             and -WIN_THRESHOLD < beta < WIN_THRESHOLD
         ):
-            margin = evaluate(state, to_move(state)) - beta
+            margin = (static if evaluated else evaluate(state, to_move(state))) - beta
             passed = null_move(state) if margin >= 0 else None
             if passed is not None:
                 left_out = (

@@ -460,6 +460,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
     # cannot lift the evaluation to alpha are pruned (step 8).
     pruning = False
     static = 0.0
+    evaluated = False  # static holds the evaluation (asked once, for 5b and 5c)
     if (
         control[HAS_QUIET] != 0
         and ply > 0
@@ -469,6 +470,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         and (control[HAS_EXTENSION] == 0 or extension(rules, consts, state) == 0)
     ):
         static = evaluate(rules, consts, state)
+        evaluated = True
         if static - RFP_MARGIN * depth >= beta:
             return static
         pruning = depth <= FUTILITY_DEPTH
@@ -482,7 +484,9 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         and np.nextafter(alpha, np.inf) >= beta
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
     ):
-        margin = evaluate(rules, consts, state) - beta
+        if not evaluated:
+            static = evaluate(rules, consts, state)
+        margin = static - beta
         if margin >= 0 and null_move(rules, consts, state, child) != 0:
             left_out = (
                 NULL_BASE
