@@ -545,10 +545,15 @@ def make_negamax(
         return best
 
     def quiesce(state: Any, alpha: float, beta: float, ply: int) -> float:
-        """Stand pat on the evaluation, then try the game's noisy moves (fail-soft)."""
+        """Stand pat on the evaluation, then try the game's noisy moves (fail-soft).
+
+        Where the game extends the state (chess: in check) there is no standing pat:
+        the noisy moves (chess: every evasion) alone give the score, the evaluation
+        only if there are none."""
         assert noisy_moves is not None
         me = to_move(state)
-        best = evaluate(state, me)
+        forcing = extension is not None and extension(state) > 0
+        best = -INF if forcing else evaluate(state, me)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -565,7 +570,7 @@ def make_negamax(
                     if alpha >= beta:
                         ctx.cutoffs += 1
                         break
-        return best
+        return best if best > -INF else evaluate(state, me)
 
     def quiescence_node(state: Any, alpha: float, beta: float, ply: int) -> float:
         """A node below the horizon: terminal, chance (stand pat) or quiesce."""

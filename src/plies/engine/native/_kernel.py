@@ -397,7 +397,10 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         # (Measured: a module constant as their depth, or this loop in a recursive
         # function of its own, compiled and ran, then segfaulted once loaded from
         # Numba's disk cache.)
-        best = evaluate(rules, consts, state)
+        # Where the game extends the state (chess: in check), no standing pat: the
+        # noisy moves (every evasion) alone, the evaluation only if there are none.
+        forcing = control[HAS_EXTENSION] != 0 and extension(rules, consts, state) > 0
+        best = -np.inf if forcing else evaluate(rules, consts, state)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -415,7 +418,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
                     if alpha >= beta:
                         control[CUTOFFS] += 1
                         break
-        return best
+        return best if best > -np.inf else evaluate(rules, consts, state)
     # Step 5. Transposition table.
     alpha_orig = alpha
     tt_move = -1
