@@ -308,7 +308,9 @@ class BaseGame(ABC, Generic[S, M]):
 
         Return the "noisy" moves (captures, immediate threats) of a non-terminal
         state. At the horizon the engine evaluates the state ("stand pat") and then
-        searches these moves, recursively, until none are left.
+        searches these moves, recursively, until none are left. Where
+        :meth:`extension` is above 0 (chess: in check) it does not stand pat: these
+        moves (chess: every evasion) alone give the score.
         """
         self.check_state(state)
         return ()
