@@ -515,14 +515,20 @@ def make_negamax(
             if cut_index == 0:
                 ctx.first_move_cutoffs += 1
             if ordering and (quiet_rule is None or quiet_rule(state, best_move)):
-                # The (quiet) move becomes this ply's first killer and gains history.
+                # The (quiet) move becomes this ply's first killer and gains history; in
+                # a game with is_quiet, the quiet moves tried before it lose as much.
                 while len(killers) <= ply:
                     killers.append([None, None])
                 slots = killers[ply]
                 if slots[0] != best_move:
                     slots[1] = slots[0]
                     slots[0] = best_move
-                history[best_move] += 1 if depth == INF else int(depth * depth)
+                bonus = 1 if depth == INF else int(depth * depth)
+                history[best_move] += bonus
+                if quiet_rule is not None and len(moves) <= LONG_MOVE_LIST:
+                    for move in ordered[:cut_index]:  # type: ignore[index]  # a list here
+                        if quiet_rule(state, move):
+                            history[move] -= bonus
         # Step 9. Store the result with its bound, win distances relative to the node.
         if table is not None:
             if best <= alpha_orig:

@@ -608,12 +608,18 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         if cut_index == 0:
             control[FIRST_CUTOFFS] += 1
         if ordering and (not quiet_rule or is_quiet(rules, consts, state, best_move) != 0):
-            # The (quiet) move becomes this ply's first killer and gains history.
+            # The (quiet) move becomes this ply's first killer and gains history; in a
+            # game with is_quiet, the quiet moves tried before it lose as much.
             killers = b.killers
             if killers[2 * ply] != best_move:
                 killers[2 * ply + 1] = killers[2 * ply]
                 killers[2 * ply] = best_move
-            b.history[best_move] += depth * depth
+            bonus = depth * depth
+            b.history[best_move] += bonus
+            if quiet_rule and count <= LONG_MOVE_LIST:
+                for index in range(cut_index):
+                    if is_quiet(rules, consts, state, row[index]) != 0:
+                        b.history[row[index]] -= bonus
     # Step 9. Store the result with its bound, win distances relative to the node.
     if use_table:
         if best <= alpha_orig:
