@@ -25,6 +25,35 @@ apt_get() {
   done
 }
 
+# The package lists, read once a run (before the first install needs them).
+apt_updated=0
+apt_update_once() {
+  if [ "$apt_updated" -eq 0 ]; then
+    apt_get update -qq
+    apt_updated=1
+  fi
+}
+
+# A C++ compiler and a JDK build the worked examples of plies grade's program form
+# (docs/grade/examples), which tests/grade grades. Installed only when missing.
+compilers=()
+command -v g++ >/dev/null 2>&1 || compilers+=(g++)
+command -v javac >/dev/null 2>&1 || compilers+=(default-jdk-headless)
+if [ ${#compilers[@]} -gt 0 ]; then
+  echo "scripts/test.sh: installing Debian packages for plies grade's examples: ${compilers[*]}" >&2
+  apt_update_once
+  DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends "${compilers[@]}"
+fi
+
+# A project-local virtual environment keeps the machine's own Python untouched. Its
+# packages install in the background while apt installs the system packages below
+# (pip needs only the compiler above, for a source package with a C extension); the
+# script waits for it before the npm packages.
+[ -x .venv/bin/python ] || python3 -m venv .venv
+pip_log=$(mktemp)
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" >"$pip_log" 2>&1 &
+pip_pid=$!
+
 # System packages the tests use (Debian names). Installed only when missing.
 # graphviz (dot) draws SVG/PNG; chromium runs the HTML stepper test; texlive-latex-base and
 # texlive-pictures (TikZ) compile the LaTeX drawings and worksheets; fonts-dejavu-core has α,
@@ -37,38 +66,27 @@ if [ ${#system_packages[@]} -gt 0 ]; then
   for pkg in "${system_packages[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
+  # npm (with Node.js) installs axe-core and Pyodide below; Debian's only when there is none.
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "scripts/test.sh: installing Debian packages for the drawing and browser tests" \
       "(about 0.5 GB with their dependencies): ${missing[*]}" >&2
-    apt_get update -qq
+    apt_update_once
     DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends "${missing[@]}"
   fi
 fi
 
-# A C++ compiler and a JDK build the worked examples of plies grade's program form
-# (docs/grade/examples), which tests/grade grades. Installed only when missing.
-compilers=()
-command -v g++ >/dev/null 2>&1 || compilers+=(g++)
-command -v javac >/dev/null 2>&1 || compilers+=(default-jdk-headless)
-if [ ${#compilers[@]} -gt 0 ]; then
-  echo "scripts/test.sh: installing Debian packages for plies grade's examples: ${compilers[*]}" >&2
-  apt_get update -qq
-  DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends "${compilers[@]}"
+# The Python packages started above.
+if ! wait "$pip_pid"; then
+  cat "$pip_log" >&2
+  echo "scripts/test.sh: pip could not install plies and its test extra (above)" >&2
+  exit 1
 fi
-
-# A project-local virtual environment keeps the machine's own Python untouched.
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+cat "$pip_log" >&2; rm -f "$pip_log"
 
 # axe-core, the accessibility checker the browser tests run in every page, from the npm
 # registry at the exact version and checksum in tests/axe/package-lock.json (into
-# tests/axe/node_modules). Installed only when that version is missing; npm (with
-# Node.js) from Debian only when there is none.
-if ! command -v npm >/dev/null 2>&1; then
-  echo "scripts/test.sh: installing Debian's npm (Node.js) for axe-core" >&2
-  apt_get update -qq
-  DEBIAN_FRONTEND=noninteractive apt_get install -y -qq --no-install-recommends npm
-fi
+# tests/axe/node_modules). Installed only when that version is missing.
 axe_wanted=$(node -p "require('./tests/axe/package-lock.json').packages['node_modules/axe-core'].version")
 axe_found=$(node -p "require('./tests/axe/node_modules/axe-core/package.json').version" 2>/dev/null || true)
 if [ "$axe_found" != "$axe_wanted" ]; then

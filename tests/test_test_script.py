@@ -89,3 +89,69 @@ def test_every_apt_get_in_the_script_goes_through_the_wait() -> None:
     body = SCRIPT.read_text().replace(apt_get_function(), "")
     bare = [line for line in body.splitlines() if re.search(r"\bapt-get\b", line)]
     assert not [line for line in bare if not line.lstrip().startswith("#")]
+
+
+def _function(name: str) -> str:
+    """The definition of the shell function ``name``, as test.sh has it."""
+    match = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", SCRIPT.read_text(), re.S | re.M)
+    assert match is not None, f"scripts/test.sh defines no {name}() function"
+    return match.group(0)
+
+
+def test_the_package_lists_are_read_once_a_run(tmp_path: Path) -> None:
+    bin_dir = fake_apt_get(tmp_path, locked_calls=0)
+    program = (
+        f'set -euo pipefail\nsudo=""\n{apt_get_function()}\napt_updated=0\n'
+        f"{_function('apt_update_once')}\napt_update_once\napt_update_once\n"
+    )
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin"}
+    done = subprocess.run(
+        ["bash", "-c", program], check=False, capture_output=True, text=True, env=env, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert [call.split()[-2:] for call in calls_made(bin_dir)] == [["update", "-qq"]]
+    body = SCRIPT.read_text().replace(_function("apt_update_once"), "")
+    assert not re.search(r"apt_get update", body)  # every update goes through it
+
+
+def _pip_in_the_background(tmp_path: Path, status: int) -> subprocess.CompletedProcess[str]:
+    """test.sh's lines that start pip in the background and wait for it, run in
+    ``tmp_path`` with a stand-in ``.venv/bin/python`` that prints and exits ``status``."""
+    text = SCRIPT.read_text()
+    start = text[: text.index("pip_pid=$!")].rindex("pip_log=$(mktemp)")
+    wait = text.index('if ! wait "$pip_pid"; then')
+    waited = text.index('rm -f "$pip_log"', wait)
+    program = (
+        "set -euo pipefail\n"
+        + text[start : text.index("\n", text.index("pip_pid=$!")) + 1]
+        + "echo apt-ran >&2\n"
+        + text[wait : text.index("\n", waited) + 1]
+        + "echo after-pip\n"
+    )
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f"#!/usr/bin/env bash\necho \"pip says: $*\"\nexit {status}\n")
+    python.chmod(0o755)
+    return subprocess.run(
+        ["bash", "-c", program],
+        cwd=tmp_path,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_a_failed_pip_install_stops_the_script_with_its_output(tmp_path: Path) -> None:
+    done = _pip_in_the_background(tmp_path, status=1)
+    assert done.returncode == 1
+    assert "apt-ran" in done.stderr and "pip says: -m pip install" in done.stderr
+    assert "pip could not install plies" in done.stderr
+    assert "after-pip" not in done.stdout
+
+
+def test_a_pip_install_that_succeeds_lets_the_script_go_on(tmp_path: Path) -> None:
+    done = _pip_in_the_background(tmp_path, status=0)
+    assert done.returncode == 0, done.stderr
+    assert "pip says: -m pip install" in done.stderr
+    assert done.stdout == "after-pip\n"
