@@ -18,11 +18,16 @@ LOCKED = (
 )
 
 
+def shell_function(name: str) -> str:
+    """The definition of the shell function ``name``, as test.sh has it."""
+    match = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", SCRIPT.read_text(), re.S | re.M)
+    assert match is not None, f"scripts/test.sh defines no {name}() function"
+    return match.group(0)
+
+
 def apt_get_function() -> str:
     """The ``apt_get`` function's definition, as test.sh has it."""
-    match = re.search(r"^apt_get\(\) \{\n.*?^\}\n", SCRIPT.read_text(), re.S | re.M)
-    assert match is not None, "scripts/test.sh defines no apt_get() function"
-    return match.group(0)
+    return shell_function("apt_get")
 
 
 def fake_apt_get(tmp_path: Path, *, locked_calls: int, then: str = "ok") -> Path:
@@ -91,18 +96,11 @@ def test_every_apt_get_in_the_script_goes_through_the_wait() -> None:
     assert not [line for line in bare if not line.lstrip().startswith("#")]
 
 
-def _function(name: str) -> str:
-    """The definition of the shell function ``name``, as test.sh has it."""
-    match = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", SCRIPT.read_text(), re.S | re.M)
-    assert match is not None, f"scripts/test.sh defines no {name}() function"
-    return match.group(0)
-
-
 def test_the_package_lists_are_read_once_a_run(tmp_path: Path) -> None:
     bin_dir = fake_apt_get(tmp_path, locked_calls=0)
     program = (
         f'set -euo pipefail\nsudo=""\n{apt_get_function()}\napt_updated=0\n'
-        f"{_function('apt_update_once')}\napt_update_once\napt_update_once\n"
+        f"{shell_function('apt_update_once')}\napt_update_once\napt_update_once\n"
     )
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin"}
     done = subprocess.run(
@@ -110,7 +108,7 @@ def test_the_package_lists_are_read_once_a_run(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert [call.split()[-2:] for call in calls_made(bin_dir)] == [["update", "-qq"]]
-    body = SCRIPT.read_text().replace(_function("apt_update_once"), "")
+    body = SCRIPT.read_text().replace(shell_function("apt_update_once"), "")
     assert not re.search(r"apt_get update", body)  # every update goes through it
 
 
@@ -130,7 +128,7 @@ def _pip_in_the_background(tmp_path: Path, status: int) -> subprocess.CompletedP
     )
     python = tmp_path / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
-    python.write_text(f"#!/usr/bin/env bash\necho \"pip says: $*\"\nexit {status}\n")
+    python.write_text(f'#!/usr/bin/env bash\necho "pip says: $*"\nexit {status}\n')
     python.chmod(0o755)
     return subprocess.run(
         ["bash", "-c", program],
