@@ -140,3 +140,54 @@ def test_null_moves_and_reductions_on_by_default() -> None:
     assert not any(off.is_quiet(state, m) for m in off.legal_moves(state))
     with pytest.raises(ValueError, match="null_move is 0"):
         Chess(null_move=2)
+
+
+TREE = {"R": {"a": "A"}, "A": {"x": "X"}, "X": {"e": "E"}, "E": {}}
+NOISY = {"A": ["x"], "X": ["e"]}
+MOVER = {"R": 0, "A": 1, "X": 0, "E": 1}
+VALUE = {"R": 0.0, "A": 0.0, "X": 100.0, "E": -500.0}  # for player 0
+
+
+class CheckBelowTheHorizon(BaseGame[str, str]):
+    """A line into check below the horizon. From the root, player 0's one move
+    reaches ``A``, quiet, where player 1 has one noisy move into ``X``: player 0 in
+    check (``extension`` 1), evaluated +100 for player 0, whose one evasion reaches
+    ``E``, evaluated +500 for player 1."""
+
+    name = "check-below-the-horizon"
+
+    def initial_state(self) -> str:
+        return "R"
+
+    def to_move(self, state: str) -> int:
+        return MOVER[state]
+
+    def legal_moves(self, state: str) -> list[str]:
+        return list(TREE[state])
+
+    def play(self, state: str, move: str) -> str:
+        return TREE[state][move]
+
+    def is_terminal(self, state: str) -> bool:
+        return False
+
+    def utility(self, state: str, player: int) -> float:
+        return 0.0
+
+    def evaluate(self, state: str, player: int) -> float:
+        return VALUE[state] if player == 0 else -VALUE[state]
+
+    def quiescence_moves(self, state: str) -> list[str]:
+        return NOISY.get(state, [])
+
+    def extension(self, state: str) -> int:
+        return 1 if state == "X" else 0
+
+
+def test_a_side_in_check_below_the_horizon_does_not_stand_pat() -> None:
+    # At depth 1, A is searched by quiescence. Standing pat in X (+100) would make x
+    # worse for player 1 than A's own 0, and the root worth 0; X's only evasion makes
+    # it -500 for player 0, so x is worth +500 to player 1 and the root -500.
+    game = CheckBelowTheHorizon()
+    found = search(game, "R", limits=Limits(depth=1), backend="python")
+    assert found.value == -500.0
