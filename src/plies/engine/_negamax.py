@@ -265,15 +265,17 @@ def make_negamax(
             if outcome < 0:
                 return outcome * WIN + ply * ply_weight
             return 0.0
-        # Step 2b. The game's extension (a check), within twice the iteration's depth.
-        if extension is not None and ply < 2 * ctx.root_depth:
-            depth += extension(state)
+        # Step 2b. The game's extension (a check), within twice the iteration's depth;
+        # asked once here, for steps 3 and 5b too.
+        extended = extension(state) if extension is not None else 0
+        if extended and ply < 2 * ctx.root_depth:
+            depth += extended
         # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
         if depth <= 0:
             ctx.leaves += 1
             ctx.horizon_hits += 1
             if noisy_moves is not None:
-                return quiesce(state, alpha, beta, ply)
+                return quiesce(state, alpha, beta, ply, extended > 0)
             return evaluate(state, to_move(state))
         # Step 4. Chance node.
         if has_chance and is_chance(state):
@@ -327,7 +329,7 @@ def make_negamax(
             and depth <= RFP_DEPTH
             and nextafter(alpha, INF) >= beta
             and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-            and (extension is None or not extension(state))
+            and not extended
         ):
             static, evaluated = evaluate(state, to_move(state)), True
             if static - RFP_MARGIN * depth >= beta:
@@ -550,15 +552,14 @@ def make_negamax(
             ctx.root_move = best_move
         return best
 
-    def quiesce(state: Any, alpha: float, beta: float, ply: int) -> float:
+    def quiesce(state: Any, alpha: float, beta: float, ply: int, forcing: bool) -> float:
         """Stand pat on the evaluation, then try the game's noisy moves (fail-soft).
 
-        Where the game extends the state (chess: in check) there is no standing pat:
+        A ``forcing`` state (the game extends it; chess: in check) does not stand pat:
         the noisy moves (chess: every evasion) alone give the score, the evaluation
         only if there are none."""
         assert noisy_moves is not None
         me = to_move(state)
-        forcing = extension is not None and extension(state) > 0
         best = -INF if forcing else evaluate(state, me)
         if best >= beta:
             return best
@@ -591,7 +592,7 @@ def make_negamax(
             return terminal_score(outcome, ply, ply_weight)
         if has_chance and is_chance(state):
             return evaluate(state, to_move(state))
-        return quiesce(state, alpha, beta, ply)
+        return quiesce(state, alpha, beta, ply, extension is not None and extension(state) > 0)
 
     def chance_node(state: Any, depth: float, alpha: float, beta: float, ply: int) -> float:
         """Expected score of a chance node, with Star1/Star2 cut-offs (fail-soft).

@@ -382,9 +382,13 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
             control[LEAVES] += 1
             control[HORIZON] += 1
         return evaluate(rules, consts, state)
-    # Step 2b. The game's extension (a check), within twice the iteration's depth.
-    if not below and control[HAS_EXTENSION] != 0 and ply < 2 * control[ROOT_DEPTH]:
-        depth += extension(rules, consts, state)
+    # Step 2b. The game's extension (a check), within twice the iteration's depth;
+    # asked once here, for steps 3b and 5b too.
+    extended = 0
+    if control[HAS_EXTENSION] != 0:
+        extended = extension(rules, consts, state)
+        if not below and ply < 2 * control[ROOT_DEPTH]:
+            depth += extended
     # Step 3. Horizon: static evaluation, or quiescence search if the game has it.
     if depth <= 0:
         if not below:
@@ -399,8 +403,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         # Numba's disk cache.)
         # Where the game extends the state (chess: in check), no standing pat: the
         # noisy moves (every evasion) alone, the evaluation only if there are none.
-        forcing = control[HAS_EXTENSION] != 0 and extension(rules, consts, state) > 0
-        best = -np.inf if forcing else evaluate(rules, consts, state)
+        best = -np.inf if extended > 0 else evaluate(rules, consts, state)
         if best >= beta:
             return best
         alpha = max(alpha, best)
@@ -470,7 +473,7 @@ def node(rules: Any, consts: Any, ply: int, depth: int, alpha: float, beta: floa
         and depth <= RFP_DEPTH
         and np.nextafter(alpha, np.inf) >= beta
         and -WIN_THRESHOLD < beta < WIN_THRESHOLD
-        and (control[HAS_EXTENSION] == 0 or extension(rules, consts, state) == 0)
+        and extended == 0
     ):
         static = evaluate(rules, consts, state)
         evaluated = True
