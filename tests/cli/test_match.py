@@ -58,6 +58,23 @@ def test_the_games_are_written_as_pgn(capsys: pytest.CaptureFixture[str], tmp_pa
     text = pgn.read_text()
     assert text.count('[Event "plies match"]') == 2
     assert '[Round "1"]' in text and '[Round "2"]' in text and '[Game "connect4"]' in text
+    assert text.count("\n\n[Event") == 1 and text.endswith("\n\n")
+
+
+def test_a_pgn_file_of_chess_games_reads_back_game_by_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    chess_pgn = pytest.importorskip("chess.pgn")
+    pgn = tmp_path / "games.pgn"
+    argv = ["match", "chess", "random", "random", "--games", "4", "--max-plies", "10"]
+    status, _, _ = run(capsys, *argv, "--pgn", str(pgn))
+    assert status == 0
+    games = []
+    with pgn.open() as handle:
+        while (game := chess_pgn.read_game(handle)) is not None:
+            games.append(game)
+    assert [game.headers["Round"] for game in games] == ["1", "2", "3", "4"]
+    assert all(not game.errors and len(list(game.mainline_moves())) == 10 for game in games)
 
 
 def test_openings_come_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -194,7 +194,7 @@ def run_match_command(args: argparse.Namespace) -> int:
 
             def on_game(record: GameRecord) -> None:
                 if pgn is not None:
-                    pgn.write(record.record + "\n")
+                    pgn.write(record.record + "\n")  # a blank line after each game
                     pgn.flush()
                 advance()
 

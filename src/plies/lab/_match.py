@@ -377,7 +377,8 @@ def game_pgn(room: Room, *, names: Sequence[str], number: int, result: str, reas
     ``Termination``; else a PGN-like record: the same tag pairs (the players as
     ``Seat1``, ``Seat2``...; ``Game`` and ``Opening``, the start as the game's position
     text) and the moves in the game's own notation, numbered by rounds of the seats,
-    then the result."""
+    then the result. The record ends in one newline (a file of several games puts a
+    blank line between them, as PGN wants)."""
     game = room.game
     sides = _sides(game, len(names))
     headers = {"Event": EVENT, "Round": str(number)}
@@ -386,7 +387,7 @@ def game_pgn(room: Room, *, names: Sequence[str], number: int, result: str, reas
     exporter = getattr(game, "export_game", None)
     if callable(exporter):
         try:
-            return str(exporter(room.states[0], list(room.moves), headers=headers))
+            return str(exporter(room.states[0], list(room.moves), headers=headers)).rstrip() + "\n"
         except TypeError:  # an export without headers: the plain record below
             pass
     tags = {"Event": EVENT, "Game": game.name, "Round": str(number)}
