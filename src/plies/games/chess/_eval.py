@@ -162,6 +162,12 @@ _MOBILITY_USUAL = (0, 0, 4, 6, 6, 12, 0)
 #: (middlegame, endgame).
 _ROOK_OPEN = (20, 10)
 _ROOK_HALF_OPEN = (10, 5)
+#: The attack on the enemy king (middlegame only): each knight, bishop, rook or queen
+#: that attacks a square of the king's zone (its square and those next to it) adds
+#: its weight per such square; the sum counts by the share of how many pieces attack
+#: (in percent, index: attackers, at most 7), so one piece alone counts nothing.
+_KING_ATTACK_WEIGHT = (0, 0, 20, 20, 40, 80, 0)
+_KING_ATTACKERS_SHARE = (0, 0, 50, 75, 88, 94, 97, 99)
 
 _NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
 _NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
@@ -188,13 +194,16 @@ def _attacks(kind: int, square: int, occupied: int) -> int:
 
 
 def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
-    """(middlegame, endgame) mobility and rook-file terms of ``colour``'s pieces."""
+    """(middlegame, endgame) mobility, rook-file and king-attack terms of ``colour``'s
+    pieces."""
     own = board.occupied_co[colour]
     own_pawns = board.pawns & own
     enemy_pawns = board.pawns & ~own
     allowed = ~own & ~pawn_attacks(enemy_pawns, not colour) & chess.BB_ALL
     occupied = board.occupied
-    mg = eg = 0
+    enemy_king = (board.kings & ~own).bit_length() - 1
+    zone = chess.BB_KING_ATTACKS[enemy_king] | 1 << enemy_king
+    mg = eg = attackers = attack = 0
     for kind, pieces in (
         (chess.KNIGHT, board.knights),
         (chess.BISHOP, board.bishops),
@@ -205,7 +214,11 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
         while pieces:
             square = (pieces & -pieces).bit_length() - 1
             pieces &= pieces - 1
-            squares = (_attacks(kind, square, occupied) & allowed).bit_count()
+            attacked = _attacks(kind, square, occupied)
+            if attacked & zone:
+                attackers += 1
+                attack += _KING_ATTACK_WEIGHT[kind] * (attacked & zone).bit_count()
+            squares = (attacked & allowed).bit_count()
             squares -= _MOBILITY_USUAL[kind]
             mg += _MOBILITY_MG[kind] * squares
             eg += _MOBILITY_EG[kind] * squares
@@ -217,17 +230,21 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
                 elif not own_pawns & file:
                     mg += _ROOK_HALF_OPEN[0]
                     eg += _ROOK_HALF_OPEN[1]
+    mg += attack * _KING_ATTACKERS_SHARE[min(attackers, 7)] // 100
     return mg, eg
 
 
 def piece_terms(board: chess.Board) -> tuple[int, int]:
-    """(middlegame, endgame) mobility and rooks on open files from white's view.
+    """(middlegame, endgame) mobility, rooks on open files and the attack on the
+    enemy king from white's view.
 
     Mobility: for each knight, bishop, rook and queen, the squares it attacks that
     hold no piece of its side and that no enemy pawn attacks, less a usual number,
     times a weight per piece type. A rook on a file without pawns, or without pawns
-    of its side, gains. The same geometry for both colours, so the colour-mirrored
-    position scores the negation.
+    of its side, gains. The king attack (middlegame): the squares of the enemy king's
+    zone each piece attacks, weighted by the piece, times a share that grows with the
+    number of attacking pieces (none for one). The same geometry for both colours, so
+    the colour-mirrored position scores the negation.
     """
     white_mg, white_eg = _side_piece_terms(board, chess.WHITE)
     black_mg, black_eg = _side_piece_terms(board, chess.BLACK)

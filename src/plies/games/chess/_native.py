@@ -49,6 +49,8 @@ from plies.engine.native import (
     rule,
 )
 from plies.games.chess._eval import (
+    _KING_ATTACK_WEIGHT,
+    _KING_ATTACKERS_SHARE,
     _MOBILITY_EG,
     _MOBILITY_MG,
     _MOBILITY_USUAL,
@@ -186,6 +188,8 @@ MOBILITY_EG = int64_array(_MOBILITY_EG)
 MOBILITY_USUAL = int64_array(_MOBILITY_USUAL)
 ROOK_OPEN_MG, ROOK_OPEN_EG = _ROOK_OPEN
 ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = _ROOK_HALF_OPEN
+KING_ATTACK_WEIGHT = int64_array(_KING_ATTACK_WEIGHT)
+KING_ATTACKERS_SHARE = int64_array(_KING_ATTACKERS_SHARE)
 NOT_FILE_A = _signed(~chess.BB_FILE_A)
 NOT_FILE_H = _signed(~chess.BB_FILE_H)
 #: The exchange evaluation's piece values, by python-chess piece type.
@@ -765,15 +769,19 @@ def pawn_attacks(pawns: Any, colour: int) -> Any:
 
 @helper()
 def side_piece_terms(s: Any, colour: int) -> Any:
-    """(middlegame, endgame) mobility and rook-file terms of ``colour``'s pieces
-    (``_eval._side_piece_terms``)."""
+    """(middlegame, endgame) mobility, rook-file and king-attack terms of ``colour``'s
+    pieces (``_eval._side_piece_terms``)."""
     own = s[WHITE_PIECES + colour]
     own_pawns = s[0] & own
     enemy_pawns = s[0] & ~own
     allowed = ~own & ~pawn_attacks(enemy_pawns, 1 - colour)
     occupied = s[6] | s[7]
+    enemy_king = king_of(s, 1 - colour)
+    zone = KING[enemy_king] | (np.int64(1) << enemy_king)
     mg = 0
     eg = 0
+    attackers = 0
+    attack = 0
     for kind in range(1, 5):
         pieces = s[kind] & own
         while pieces != 0:
@@ -787,6 +795,9 @@ def side_piece_terms(s: Any, colour: int) -> Any:
                 attacked = slide(square, occupied, 0)
             else:
                 attacked = slide(square, occupied, 2) | slide(square, occupied, 0)
+            if (attacked & zone) != 0:
+                attackers += 1
+                attack += KING_ATTACK_WEIGHT[kind + 1] * native.popcount(attacked & zone)
             squares = native.popcount(attacked & allowed) - MOBILITY_USUAL[kind + 1]
             mg += MOBILITY_MG[kind + 1] * squares
             eg += MOBILITY_EG[kind + 1] * squares
@@ -798,6 +809,7 @@ def side_piece_terms(s: Any, colour: int) -> Any:
                 elif (own_pawns & file) == 0:
                     mg += ROOK_HALF_OPEN_MG
                     eg += ROOK_HALF_OPEN_EG
+    mg += attack * KING_ATTACKERS_SHARE[min(attackers, 7)] // 100
     return mg, eg
 
 
