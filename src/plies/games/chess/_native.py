@@ -58,7 +58,9 @@ from plies.games.chess._eval import (
     _ROOK_OPEN,
     SEE_VALUE,
 )
-from plies.games.chess._rules import _EG, _MG, _ORDER_VALUE, _PHASE, Chess, ChessState
+from plies.games.chess._rules import _ORDER_VALUE, _PHASE, Chess, ChessState
+from plies.games.chess._tables import EG as _EG
+from plies.games.chess._tables import MG as _MG
 
 __all__ = ["MOVE_SPACE", "STATE_SIZE", "ChessNative", "perft"]
 

@@ -54,6 +54,8 @@ from typing import Any
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.game import BaseGame, Board
+from plies.games.chess._tables import EG as _EG
+from plies.games.chess._tables import MG as _MG
 from plies.games.text import check_export, check_player, clip, shown
 
 try:
@@ -70,10 +72,6 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # -- evaluation tables -------------------------------------------------------------
 
-#: Piece values (middlegame, endgame) in centipawns, indexed by python-chess piece
-#: type (1 pawn .. 6 king).
-_VALUE_MG = (0, 100, 320, 330, 480, 950, 0)
-_VALUE_EG = (0, 120, 300, 320, 530, 980, 0)
 #: Game phase per piece type: 24 with all minor pieces, rooks and queens on the board
 #: (pure middlegame), 0 with none (pure endgame).
 _PHASE = (0, 0, 1, 1, 2, 4, 0)
@@ -82,57 +80,6 @@ _FULL_PHASE = 24
 _BISHOP_PAIR = 30
 #: MVV-LVA: victims by value, then attackers from the least valuable.
 _ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
-
-
-def _square_bonus(piece: int, square: int) -> tuple[int, int]:
-    """(middlegame, endgame) bonus of ``piece`` on ``square`` seen from white's side.
-
-    Written as rules rather than copied tables: pieces like the centre (knights most),
-    pawns gain as they advance (much more in the endgame), rooks like the seventh rank,
-    the king hides in a castled corner in the middlegame and comes to the centre in the
-    endgame.
-    """
-    file, rank = square & 7, square >> 3
-    centre = 3 - int(max(abs(file - 3.5), abs(rank - 3.5)))  # 0 on the rim .. 3 in the centre
-    if piece == chess.PAWN:
-        mg = 5 * rank + (12 if file in (3, 4) and rank in (3, 4) else 0)
-        eg = (0, 0, 4, 10, 20, 35, 60, 0)[rank]
-        return mg, eg
-    if piece == chess.KNIGHT:
-        return 10 * centre - 20, 8 * centre - 15
-    if piece == chess.BISHOP:
-        return 5 * centre - 8 - (10 if rank == 0 and file in (2, 5) else 0), 5 * centre - 8
-    if piece == chess.ROOK:
-        return (20 if rank == 6 else 0) + (5 if file in (3, 4) else 0), 10 if rank == 6 else 0
-    if piece == chess.QUEEN:
-        return 3 * centre - 5, 6 * centre - 10
-    # king
-    if rank == 0:
-        mg = 20 if file in (0, 1, 2, 6, 7) else 0
-    elif rank == 1:
-        mg = -10
-    else:
-        mg = -20 - 10 * rank
-    return mg, 10 * centre - 20
-
-
-def _tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Per piece type (index 1-6) and square: value plus square bonus, for white.
-
-    Black's entry for a square is white's for the square mirrored across the board
-    (``square ^ 56``).
-    """
-    mg: list[tuple[int, ...]] = [(0,) * 64]
-    eg: list[tuple[int, ...]] = [(0,) * 64]
-    for piece in range(1, 7):
-        bonuses = [_square_bonus(piece, square) for square in range(64)]
-        mg.append(tuple(_VALUE_MG[piece] + b[0] for b in bonuses))
-        eg.append(tuple(_VALUE_EG[piece] + b[1] for b in bonuses))
-    return tuple(mg), tuple(eg)
-
-
-if MISSING is None:
-    _MG, _EG = _tables()
 
 
 class ChessState:

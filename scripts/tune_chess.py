@@ -1,0 +1,273 @@
+"""Tune the chess evaluation's material and piece-square tables on Stockfish's
+evaluations, and write them to ``src/plies/games/chess/_tables.py``.
+
+Two steps:
+
+``generate``
+    Stockfish plays games against itself at a fixed number of nodes a move, from 8
+    random plies and with one move in ten random, and every quiet position it meets
+    (not in check, its move neither a capture nor a promotion, the score within 15
+    pawns) is written with Stockfish's score for white: ``FEN<TAB>centipawns``.
+``fit``
+    The tables are fitted so that the evaluation's win chance, ``1 / (1 + e^(-x /
+    SCALE))``, comes as near as it can to the one Stockfish's score gives (mean squared
+    error, Adam, a pull of weight ``--pull`` toward the tables in use). Every other term
+    of the evaluation (pawn structure, the king's shield, mobility, rook files, the
+    king attack, the bishop pair) stays as it is and is taken as a fixed part of each
+    position's score. A tenth of the positions is kept out of the fit and its error
+    printed before and after. ``--write`` writes the new tables.
+
+Run from the repository's root with the ``chess`` extra and SciPy installed and
+Debian's ``stockfish``::
+
+    python scripts/tune_chess.py generate --games 3000 --out /tmp/positions.tsv
+    python scripts/tune_chess.py fit /tmp/positions.tsv --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "src" / "plies" / "games" / "chess" / "_tables.py"
+#: The win chance's scale in centipawns (a score of SCALE: 73%).
+SCALE = 250.0
+FULL_PHASE = 24
+
+
+# -- generate ------------------------------------------------------------------------
+
+
+def _play(job: tuple[int, int, str, int]) -> list[str]:
+    """The quiet positions of ``games`` games from ``seed``, as TSV lines."""
+    seed, games, stockfish, nodes = job
+    rng = random.Random(seed)
+    engine = chess.engine.SimpleEngine.popen_uci(stockfish)
+    engine.configure({"Threads": 1, "Hash": 16})
+    lines: list[str] = []
+    try:
+        for _ in range(games):
+            board = chess.Board()
+            for _ in range(8):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+            while not board.is_game_over(claim_draw=True) and board.ply() < 240:
+                moves = list(board.legal_moves)
+                if rng.random() < 0.1:
+                    board.push(rng.choice(moves))
+                    continue
+                result = engine.play(
+                    board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE
+                )
+                score = result.info.get("score")
+                if score is None or result.move is None:
+                    break
+                white = score.white()
+                if white.is_mate() or abs(white.score() or 0) > 1500:
+                    break
+                quiet = not board.is_check() and not board.is_capture(result.move)
+                if quiet and result.move.promotion is None:
+                    lines.append(f"{board.fen()}\t{white.score()}")
+                board.push(result.move)
+    finally:
+        engine.quit()
+    return lines
+
+
+def generate(args: argparse.Namespace) -> None:
+    """Play the games on ``--workers`` processes and write the positions."""
+    stockfish = (
+        args.stockfish or shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+    )
+    if stockfish is None:
+        sys.exit("Stockfish not found: apt-get install stockfish, or give --stockfish PATH")
+    chunk = 20
+    jobs = [
+        (args.seed * 1_000_003 + start, min(chunk, args.games - start), stockfish, args.nodes)
+        for start in range(0, args.games, chunk)
+    ]
+    started = time.perf_counter()
+    count = games = 0
+    with open(args.out, "w") as out, multiprocessing.Pool(args.workers) as pool:
+        for job, lines in zip(jobs, pool.imap(_play, jobs), strict=True):
+            out.writelines(line + "\n" for line in lines)
+            count += len(lines)
+            games += job[1]
+            elapsed = time.perf_counter() - started
+            print(f"\r{games} games, {count} positions, {elapsed:.0f} s", end="", flush=True)
+    print()
+
+
+# -- fit -----------------------------------------------------------------------------
+
+
+def _design(fens: list[str]) -> tuple[object, np.ndarray]:
+    """The sparse matrix of table entries each position uses (columns: the middlegame
+    table's 7 x 64 entries, then the endgame's, each weighted by the phase and signed
+    by the piece's colour) and the rest of each position's score, from white's view."""
+    from scipy import sparse
+
+    from plies.games.chess._eval import pawn_king_terms, piece_terms
+
+    rows: list[int] = []
+    cols: list[int] = []
+    values: list[float] = []
+    rest = np.zeros(len(fens))
+    pair = game_bishop_pair()
+    for row, fen in enumerate(fens):
+        board = chess.Board(fen)
+        phase = 0
+        for piece in board.piece_map().values():
+            phase += (0, 0, 1, 1, 2, 4, 0)[piece.piece_type]
+        phase = min(phase, FULL_PHASE)
+        mg_weight = phase / FULL_PHASE
+        eg_weight = 1 - mg_weight
+        for square, piece in board.piece_map().items():
+            white = piece.color == chess.WHITE
+            index = piece.piece_type * 64 + (square if white else square ^ 56)
+            sign = 1.0 if white else -1.0
+            rows += (row, row)
+            cols += (index, 7 * 64 + index)
+            values += (sign * mg_weight, sign * eg_weight)
+        pawn_mg, pawn_eg = pawn_king_terms(board)
+        piece_mg, piece_eg = piece_terms(board)
+        score = (
+            (pawn_mg + piece_mg) * phase + (pawn_eg + piece_eg) * (FULL_PHASE - phase)
+        ) / FULL_PHASE
+        for colour, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+            if (board.bishops & board.occupied_co[colour]).bit_count() >= 2:
+                score += sign * pair
+        rest[row] = score
+    matrix = sparse.csr_matrix((values, (rows, cols)), shape=(len(fens), 2 * 7 * 64))
+    return matrix, rest
+
+
+def game_bishop_pair() -> int:
+    """The evaluation's bishop pair bonus."""
+    from plies.games.chess._rules import _BISHOP_PAIR
+
+    return _BISHOP_PAIR
+
+
+def _current() -> np.ndarray:
+    """The tables in use, as the fit's vector (middlegame, then endgame)."""
+    from plies.games.chess._rules import _EG, _MG
+
+    return np.array([v for table in (*_MG, *_EG) for v in table], dtype=float)
+
+
+def _chance(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x / SCALE))
+
+
+def fit(args: argparse.Namespace) -> None:
+    """Fit the tables and print the error on the positions kept out."""
+    from plies.games import get_game
+
+    lines = [line.split("\t") for line in Path(args.data).read_text().splitlines() if "\t" in line]
+    random.Random(1).shuffle(lines)
+    fens = [fen for fen, _ in lines]
+    target = _chance(np.array([float(cp) for _, cp in lines]))
+    started = time.perf_counter()
+    matrix, rest = _design(fens)
+    print(f"{len(fens)} positions read in {time.perf_counter() - started:.0f} s")
+    start = _current()
+    game = get_game("chess")
+    for fen, made in zip(fens[:200], matrix[:200] @ start + rest[:200], strict=True):
+        exact = game.evaluate(game.parse_position(fen), 0)
+        assert abs(exact - made) < 1e-6, (fen, exact, made)
+    held = len(fens) // 10
+    test, train = slice(0, held), slice(held, None)
+    x_train, x_test = matrix[train], matrix[test]
+    rare = np.asarray((abs(x_train) > 0).sum(axis=0)).ravel() < args.least
+
+    def error(theta: np.ndarray, x: object, part: slice) -> float:
+        return float(np.mean((_chance(x @ theta + rest[part]) - target[part]) ** 2))
+
+    before = error(start, x_train, train), error(start, x_test, test)
+    print(f"error before: train {before[0]:.6f}  held out {before[1]:.6f}")
+    theta = start.copy()
+    first = np.zeros_like(theta)
+    second = np.zeros_like(theta)
+    transposed = x_train.T.tocsr()
+    count = x_train.shape[0]
+    for step in range(1, args.steps + 1):
+        chance = _chance(x_train @ theta + rest[train])
+        slope = 2 * (chance - target[train]) * chance * (1 - chance) / SCALE
+        gradient = transposed @ slope / count + 2 * args.pull * (theta - start)
+        first = 0.9 * first + 0.1 * gradient
+        second = 0.999 * second + 0.001 * gradient**2
+        theta -= (
+            args.rate * (first / (1 - 0.9**step)) / (np.sqrt(second / (1 - 0.999**step)) + 1e-12)
+        )
+        theta[rare] = start[rare]
+        if step % 500 == 0 or step == args.steps:
+            now = error(theta, x_train, train), error(theta, x_test, test)
+            print(f"step {step}: train {now[0]:.6f}  held out {now[1]:.6f}")
+    rounded = np.round(theta)
+    print(f"rounded: held out {error(rounded, x_test, test):.6f}")
+    if args.write:
+        _write(rounded, len(fens), args)
+
+
+def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
+    def table(offset: int) -> str:
+        rows = []
+        for piece in range(7):
+            values = [int(v) for v in theta[offset + piece * 64 : offset + (piece + 1) * 64]]
+            ranks = [", ".join(f"{v:4d}" for v in values[r * 8 : r * 8 + 8]) for r in range(8)]
+            rows.append("    (\n" + "".join(f"        {rank},\n" for rank in ranks) + "    ),\n")
+        return "(\n" + "".join(rows) + ")"
+
+    TABLES.write_text(
+        '"""The chess evaluation\'s material and piece-square tables, written by\n'
+        "``scripts/tune_chess.py fit`` (do not edit by hand): fitted on "
+        f"{positions:,} quiet positions\nof Stockfish's games against itself to its "
+        f"evaluations ({args.steps} steps, pull {args.pull:g}).\n\n"
+        "``MG[piece][square]`` and ``EG[piece][square]``: centipawns for a white piece\n"
+        "(python-chess piece type 1 pawn .. 6 king; square a1 = 0 .. h8 = 63, a row of\n"
+        "eight a rank); a black piece on ``square`` counts ``-MG[piece][square ^ 56]``.\n"
+        '"""\n\n'
+        f"# fmt: off\nMG = {table(0)}\n\nEG = {table(7 * 64)}\n# fmt: on\n"
+    )
+    print(f"written: {TABLES}")
+
+
+def main() -> None:
+    """Parse the arguments and run the step asked for."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    steps = parser.add_subparsers(dest="step", required=True)
+    play = steps.add_parser("generate", help="play Stockfish's games and write positions")
+    play.add_argument("--games", type=int, default=3000)
+    play.add_argument("--nodes", type=int, default=5000, help="Stockfish's nodes a move")
+    play.add_argument("--workers", type=int, default=2)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--stockfish", help="Stockfish's path (default: found)")
+    play.add_argument("--out", required=True)
+    tune = steps.add_parser("fit", help="fit the tables to the positions")
+    tune.add_argument("data")
+    tune.add_argument("--steps", type=int, default=3000)
+    tune.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
+    tune.add_argument("--pull", type=float, default=1e-9, help="toward the tables in use")
+    tune.add_argument(
+        "--least", type=int, default=100, help="positions an entry needs to be fitted"
+    )
+    tune.add_argument("--write", action="store_true", help="write the tables")
+    args = parser.parse_args()
+    (generate if args.step == "generate" else fit)(args)
+
+
+if __name__ == "__main__":
+    main()
