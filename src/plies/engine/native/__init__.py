@@ -37,7 +37,7 @@ import functools
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from plies.engine.native._startup import skip_blas_probe
+from plies.engine.native._startup import follow_imports, skip_blas_probe
 from plies.engine.native._table import (
     DEFAULT_ENTRIES,
     JOURNAL,
@@ -49,6 +49,8 @@ from plies.engine.native._table import (
     NativeTable,
 )
 from plies.game import BaseGame
+
+follow_imports()  # Numba's cache stamps of plies' files cover their imports (_startup)
 
 if TYPE_CHECKING:
     from plies.engine.native._bits import popcount, trailing_zeros

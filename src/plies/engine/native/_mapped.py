@@ -34,6 +34,7 @@ __all__ = [
     "ENTRY_RESULTS",
     "MappedKernel",
     "entry_signature",
+    "imported_sources",
     "kernel_cache_path",
     "mapped_kernel",
     "mapped_rules",
@@ -222,17 +223,24 @@ def rule_sources(module: str) -> list[Path]:
     modules it imports at its top (whose constants and helpers it may compile in) and
     the protocol's (the signatures, the pointer and bit intrinsics, the kernel's rule
     calls). One level: a constant that reaches the port through two modules is not
-    followed (Numba's own cache follows none), so a port takes its compiled-in
-    constants from its game's modules directly."""
+    followed (nor by Numba's cache: see ``_startup``), so a port takes its
+    compiled-in constants from its game's modules directly."""
     source = Path(sys.modules[module].__file__ or "")
     here = Path(__file__).parent
-    paths = [source]
-    for name in sorted(set(_IMPORT.findall(source.read_text()))):
-        path = _module_file(name)
-        if path is not None and path not in paths:
-            paths.append(path)
+    paths = [source, *imported_sources(source)]
     protocol = ("_protocol", "_pointers", "_bits", "_kernel", "_control")
     paths.extend(here / f"{name}.py" for name in protocol if here / f"{name}.py" not in paths)
+    return paths
+
+
+def imported_sources(source: Path) -> list[Path]:
+    """The files of the plies modules ``source`` imports at its top (one level), in
+    the order of their names, ``source`` itself left out."""
+    paths: list[Path] = []
+    for name in sorted(set(_IMPORT.findall(source.read_text()))):
+        path = _module_file(name)
+        if path is not None and path != source and path not in paths:
+            paths.append(path)
     return paths
 
 

@@ -17,18 +17,32 @@ to *compile* when plies' kernels are only *loaded* from its cache:
 
 :func:`skip_blas_probe` does both, in plies' own process only (the command line, a
 cluster's workers); a program that imports plies as a library keeps Numba as it is.
+
+One change is made in every process, library or not (:func:`follow_imports`, when
+:mod:`plies.engine.native` is imported): Numba stamps a cached function with its own
+source file only, so a constant compiled in from another module (the chess
+evaluation's tables, imported by its port from ``_tables.py``) could change while
+Numba went on loading the code compiled with the old value, and the native search
+silently disagreed with the Python one. For a file of plies' package the stamp also
+holds a digest of the plies modules the file imports at its top (the one level
+plies' own object cache follows, ``_mapped.imported_sources``): changing any of them
+makes Numba compile again.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from importlib.machinery import ModuleSpec
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["load_without_refresh", "skip_blas_probe"]
+__all__ = ["follow_imports", "load_without_refresh", "skip_blas_probe"]
 
 PROBING = "numba.np.arraymath"
 PROBED = "scipy.linalg.cython_blas"
@@ -130,14 +144,91 @@ def _patch_caching(caching: ModuleType) -> None:
     cache.load_overload = _load_overload
 
 
+#: What is to be done to Numba's cache module once it is imported.
+_CACHING_PATCHES: list[Callable[[ModuleType], None]] = []
+
+
+def _when_caching(patch: Callable[[ModuleType], None]) -> None:
+    """Apply ``patch`` to Numba's cache module now if it is imported, else when it is."""
+    caching = sys.modules.get(CACHING)
+    if caching is not None:
+        patch(caching)
+        return
+    if patch not in _CACHING_PATCHES:
+        _CACHING_PATCHES.append(patch)
+    if not _hooked(CACHING):
+        sys.meta_path.insert(0, _Finder(CACHING, lambda loader: _Then(loader, _patch_all)))
+
+
+def _patch_all(caching: ModuleType) -> None:
+    for patch in _CACHING_PATCHES:
+        patch(caching)
+
+
 def load_without_refresh() -> None:
     """Make Numba load cached functions without refreshing its CPU target first (see
     the module docstring), now if Numba's cache module is imported, else when it is."""
-    caching = sys.modules.get(CACHING)
-    if caching is not None:
-        _patch_caching(caching)
-    elif not _hooked(CACHING):
-        sys.meta_path.insert(0, _Finder(CACHING, lambda loader: _Then(loader, _patch_caching)))
+    _when_caching(_patch_caching)
+
+
+#: The folder of plies' package, whose files' stamps follow their imports.
+_PACKAGE = Path(__file__).resolve().parents[2]
+
+
+class _StampedLocator:
+    """A Numba cache locator whose source stamp also holds ``digest``."""
+
+    def __init__(self, locator: Any, digest: str) -> None:
+        self._locator = locator
+        self._digest = digest
+
+    def get_source_stamp(self) -> Any:
+        """The stamp of the function's own file, with the digest of its imports."""
+        return (self._locator.get_source_stamp(), self._digest)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._locator, name)
+
+
+@functools.cache
+def imports_digest(source: Path) -> str:
+    """A digest of the plies modules ``source`` imports at its top (empty: none)."""
+    from plies.engine.native._mapped import imported_sources
+
+    paths = imported_sources(source)
+    if not paths:
+        return ""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def _stamp_imports(caching: ModuleType) -> None:
+    """Make the stamps of plies' cached functions cover their files' imports."""
+    impl = getattr(caching, "CacheImpl", None)
+    if impl is None or getattr(impl, "_plies_follows_imports", False):
+        return
+    original = impl.__init__
+
+    def __init__(self: Any, py_func: Any) -> None:
+        original(self, py_func)
+        locator = getattr(self, "_locator", None)
+        source = Path(inspect.getfile(py_func)).resolve()
+        if locator is not None and source.is_relative_to(_PACKAGE):
+            digest = imports_digest(source)
+            if digest:
+                self._locator = _StampedLocator(locator, digest)
+
+    impl.__init__ = __init__
+    impl._plies_follows_imports = True
+
+
+def follow_imports() -> None:
+    """Make Numba's cache stamps of plies' files cover the plies modules each imports
+    (see the module docstring), now if Numba's cache module is imported, else when
+    it is."""
+    _when_caching(_stamp_imports)
 
 
 def skip_blas_probe() -> None:

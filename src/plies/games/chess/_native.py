@@ -844,12 +844,14 @@ def evaluate(consts: Any, s: Any) -> Any:
     black_mg, black_eg = side_piece_terms(s, 1)
     mg += white_mg - black_mg
     eg += white_eg - black_eg
+    if native.popcount(s[2] & s[6]) >= 2:
+        mg += BISHOP_PAIR
+        eg += BISHOP_PAIR
+    if native.popcount(s[2] & s[7]) >= 2:
+        mg -= BISHOP_PAIR
+        eg -= BISHOP_PAIR
     phase = min(phase, FULL_PHASE)
     score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
-    if native.popcount(s[2] & s[6]) >= 2:
-        score += BISHOP_PAIR
-    if native.popcount(s[2] & s[7]) >= 2:
-        score -= BISHOP_PAIR
     return score if s[SIDE] == 0 else -score
 
 

@@ -490,14 +490,15 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
         board = state.board
         pawn_mg, pawn_eg = pawn_king_terms(board)
         piece_mg, piece_eg = piece_terms(board)
-        mg = state.mg + pawn_mg + piece_mg
-        eg = state.eg + pawn_eg + piece_eg
-        score = (mg * phase + eg * (_FULL_PHASE - phase)) / _FULL_PHASE
+        pair = 0  # in both sums, so the one division keeps the score's mirror exact
         bishops = board.bishops
         if (bishops & board.occupied_co[chess.WHITE]).bit_count() >= 2:
-            score += _BISHOP_PAIR
+            pair += _BISHOP_PAIR
         if (bishops & board.occupied_co[chess.BLACK]).bit_count() >= 2:
-            score -= _BISHOP_PAIR
+            pair -= _BISHOP_PAIR
+        mg = state.mg + pawn_mg + piece_mg + pair
+        eg = state.eg + pawn_eg + piece_eg + pair
+        score = (mg * phase + eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         return float(score if player == 0 else -score)
 
     def extension(self, state: ChessState) -> int:
