@@ -172,7 +172,7 @@ def _chance(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x / SCALE))
 
 
-def fit(args: argparse.Namespace) -> None:
+def fit(args: argparse.Namespace) -> np.ndarray:
     """Fit the tables and print the error on the positions kept out."""
     from plies.games import get_game
 
@@ -220,6 +220,7 @@ def fit(args: argparse.Namespace) -> None:
     print(f"rounded: held out {error(rounded, x_test, test):.6f}")
     if args.write:
         _write(rounded, len(fens), args)
+    return rounded
 
 
 def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
@@ -231,7 +232,7 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
             rows.append("    (\n" + "".join(f"        {rank},\n" for rank in ranks) + "    ),\n")
         return "(\n" + "".join(rows) + ")"
 
-    TABLES.write_text(
+    args.tables.write_text(
         '"""The chess evaluation\'s material and piece-square tables, written by\n'
         "``scripts/tune_chess.py fit`` (do not edit by hand): fitted on "
         f"{positions:,} quiet positions\nof Stockfish's games against itself to its "
@@ -242,7 +243,7 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
         '"""\n\n'
         f"# fmt: off\nMG = {table(0)}\n\nEG = {table(7 * 64)}\n# fmt: on\n"
     )
-    print(f"written: {TABLES}")
+    print(f"written: {args.tables}")
 
 
 def main() -> None:
@@ -265,6 +266,7 @@ def main() -> None:
         "--least", type=int, default=100, help="positions an entry needs to be fitted"
     )
     tune.add_argument("--write", action="store_true", help="write the tables")
+    tune.add_argument("--tables", type=Path, default=TABLES, help="where (default: plies')")
     args = parser.parse_args()
     (generate if args.step == "generate" else fit)(args)
 

@@ -8,8 +8,10 @@ a python-chess board:
 * pawn structure: passed pawns (more the further they are, most in the endgame),
   doubled and isolated pawns;
 * the king's pawn shield and the open files beside it (middlegame);
-* mobility of knights, bishops, rooks and queens, and rooks on open and half-open
-  files (:func:`piece_terms`, computed for every position).
+* mobility of knights, bishops, rooks and queens, rooks on open and half-open
+  files, and the attack on the enemy king (middlegame: the squares around it each
+  piece attacks, weighted by the piece and by how many pieces attack)
+  (:func:`piece_terms`, computed for every position).
 
 :func:`exchange_value` is the static exchange evaluation of a capture, which the
 quiescence search asks before it tries a capture of a lesser piece.
@@ -32,6 +34,8 @@ without them, for a fifth of the nodes per second. Counting the squares enemy pa
 attack as well: +17 (95%: -35 .. +70) against leaving them out, no clear gain, so they
 stay out. The exchange evaluation in the quiescence search, against dropping every
 capture of a lesser piece on a defended square: +28 (95%: -30 .. +88, 100 games).
+The king attack, against Stockfish at ``UCI_Elo`` 2000 (0.1 s a move, 200 games):
+34.5% against 28.0% before (248 games), for a tenth of the nodes per second.
 """
 
 from __future__ import annotations

@@ -1,0 +1,58 @@
+"""scripts/tune_chess.py: Stockfish's games give quiet positions with its scores, and
+the fit writes tables that both engines can read, fitted toward those scores."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plies.games.chess._tables import EG, MG
+
+pytest.importorskip("chess")
+pytest.importorskip("scipy")
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tune_chess.py"
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
+def _run(*argv: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_generate_then_fit_writes_tables_nearer_stockfish(tmp_path: Path) -> None:
+    positions = tmp_path / "positions.tsv"
+    _run("generate", "--games", "3", "--nodes", "300", "--workers", "1", "--out", str(positions))
+    lines = positions.read_text().splitlines()
+    assert len(lines) > 30
+    for line in lines:
+        fen, score = line.split("\t")
+        assert len(fen.split()) == 6 and abs(int(score)) <= 1500
+    tables = tmp_path / "tables.py"
+    out = _run(
+        "fit", str(positions), "--steps", "300", "--least", "1", "--write", "--tables", str(tables)
+    )
+    before = float(out.split("error before: train ")[1].split()[0])
+    after = float(out.split("step 300: train ")[1].split()[0])
+    assert after < before
+    spec = importlib.util.spec_from_file_location("fitted_tables", tables)
+    assert spec is not None and spec.loader is not None
+    fitted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fitted)
+    for table, now in ((fitted.MG, MG), (fitted.EG, EG)):
+        assert len(table) == 7 and all(len(piece) == 64 for piece in table)
+        assert all(isinstance(value, int) for piece in table for value in piece)
+        assert table[0] == now[0] and table != now
