@@ -49,16 +49,23 @@ from plies.engine.native import (
     rule,
 )
 from plies.games.chess._eval import (
+    _DOUBLED,
+    _ISOLATED,
     _KING_ATTACK_WEIGHT,
     _KING_ATTACKERS_SHARE,
     _MOBILITY_EG,
     _MOBILITY_MG,
     _MOBILITY_USUAL,
+    _OPEN_FILE,
+    _PASSED_EG,
+    _PASSED_MG,
     _ROOK_HALF_OPEN,
     _ROOK_OPEN,
+    _SHIELD_FAR,
+    _SHIELD_NEAR,
     SEE_VALUE,
 )
-from plies.games.chess._rules import _ORDER_VALUE, _PHASE, Chess, ChessState
+from plies.games.chess._rules import _BISHOP_PAIR, _ORDER_VALUE, _PHASE, Chess, ChessState
 from plies.games.chess._tables import EG as _EG
 from plies.games.chess._tables import MG as _MG
 
@@ -162,7 +169,7 @@ EG = int64_array([v for table in _EG for v in table])
 PHASE = int64_array(_PHASE)
 ORDER_VALUE = int64_array(_ORDER_VALUE)
 FULL_PHASE = 24
-BISHOP_PAIR = 30
+BISHOP_PAIR = _BISHOP_PAIR
 
 
 def _adjacent(file: int) -> int:
@@ -182,8 +189,14 @@ AHEAD = _table(
         for s in range(64)
     ]
 )
-PASSED_MG = int64_array((0, 5, 5, 10, 20, 35, 55, 0))
-PASSED_EG = int64_array((0, 10, 10, 20, 40, 65, 100, 0))
+#: Pawn structure and the king's shield (``_eval``'s).
+PASSED_MG = int64_array(_PASSED_MG)
+PASSED_EG = int64_array(_PASSED_EG)
+DOUBLED_MG, DOUBLED_EG = _DOUBLED
+ISOLATED_MG, ISOLATED_EG = _ISOLATED
+SHIELD_NEAR = _SHIELD_NEAR
+SHIELD_FAR = _SHIELD_FAR
+OPEN_FILE = _OPEN_FILE
 #: Mobility and rook files (``_eval``'s), by python-chess piece type.
 MOBILITY_MG = int64_array(_MOBILITY_MG)
 MOBILITY_EG = int64_array(_MOBILITY_EG)
@@ -727,11 +740,11 @@ def white_terms(own: Any, enemy: Any, king: int) -> Any:
         if on_file == 0:
             continue
         if on_file > 1:
-            mg -= 10 * (on_file - 1)
-            eg -= 20 * (on_file - 1)
+            mg -= DOUBLED_MG * (on_file - 1)
+            eg -= DOUBLED_EG * (on_file - 1)
         if (own & ADJACENT[file]) == 0:
-            mg -= 10 * on_file
-            eg -= 15 * on_file
+            mg -= ISOLATED_MG * on_file
+            eg -= ISOLATED_EG * on_file
     pawns = own
     while pawns != 0:
         square = msb(pawns)
@@ -746,10 +759,10 @@ def white_terms(own: Any, enemy: Any, king: int) -> Any:
         files = FILES[file] | ADJACENT[file]
         near = files & RANKS[rank + 1]
         far = files & RANKS[rank + 2]
-        mg += 12 * native.popcount(own & near) + 6 * native.popcount(own & far)
+        mg += SHIELD_NEAR * native.popcount(own & near) + SHIELD_FAR * native.popcount(own & far)
         for shield_file in range(max(0, file - 1), min(7, file + 1) + 1):
             if (own & FILES[shield_file]) == 0:
-                mg -= 15
+                mg -= OPEN_FILE
     return mg, eg
 
 
