@@ -219,9 +219,10 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
             square = (pieces & -pieces).bit_length() - 1
             pieces &= pieces - 1
             attacked = _attacks(kind, square, occupied)
-            if attacked & zone:
+            near_king = attacked & zone
+            if near_king:
                 attackers += 1
-                attack += _KING_ATTACK_WEIGHT[kind] * (attacked & zone).bit_count()
+                attack += _KING_ATTACK_WEIGHT[kind] * near_king.bit_count()
             squares = (attacked & allowed).bit_count()
             squares -= _MOBILITY_USUAL[kind]
             mg += _MOBILITY_MG[kind] * squares

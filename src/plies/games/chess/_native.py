@@ -810,9 +810,10 @@ def side_piece_terms(s: Any, colour: int) -> Any:
                 attacked = slide(square, occupied, 0)
             else:
                 attacked = slide(square, occupied, 2) | slide(square, occupied, 0)
-            if (attacked & zone) != 0:
+            near_king = attacked & zone
+            if near_king != 0:
                 attackers += 1
-                attack += KING_ATTACK_WEIGHT[kind + 1] * native.popcount(attacked & zone)
+                attack += KING_ATTACK_WEIGHT[kind + 1] * native.popcount(near_king)
             squares = native.popcount(attacked & allowed) - MOBILITY_USUAL[kind + 1]
             mg += MOBILITY_MG[kind + 1] * squares
             eg += MOBILITY_EG[kind + 1] * squares
