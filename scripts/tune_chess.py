@@ -21,7 +21,7 @@ Two steps:
 Run from the repository's root with the ``chess`` extra and SciPy installed and
 Debian's ``stockfish``::
 
-    python scripts/tune_chess.py generate --games 3000 --out /tmp/positions.tsv
+    python scripts/tune_chess.py generate --out /tmp/positions.tsv
     python scripts/tune_chess.py fit /tmp/positions.tsv --write
 """
 
@@ -92,7 +92,7 @@ def generate(args: argparse.Namespace) -> None:
         args.stockfish or shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
     )
     if stockfish is None:
-        sys.exit("Stockfish not found: apt-get install stockfish, or give --stockfish PATH")
+        raise TuneError("Stockfish not found: apt-get install stockfish, or give --stockfish PATH")
     chunk = 20
     jobs = [
         (args.seed * 1_000_003 + start, min(chunk, args.games - start), stockfish, args.nodes)
@@ -100,7 +100,11 @@ def generate(args: argparse.Namespace) -> None:
     ]
     started = time.perf_counter()
     count = games = 0
-    with open(args.out, "w") as out, multiprocessing.Pool(args.workers) as pool:
+    try:
+        out = open(args.out, "w")  # noqa: SIM115  # closed below, after the pool
+    except OSError as exc:
+        raise TuneError(f"cannot write {args.out}: {exc}") from None
+    with out, multiprocessing.Pool(args.workers) as pool:
         for job, lines in zip(jobs, pool.imap(_play, jobs), strict=True):
             out.writelines(line + "\n" for line in lines)
             count += len(lines)
@@ -167,9 +171,32 @@ def _chance(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x / SCALE))
 
 
+class TuneError(Exception):
+    """Input the tuner cannot use; main() prints it as one line."""
+
+
+def _read(path: str) -> list[tuple[str, int]]:
+    """The positions of a ``generate`` file, each line checked."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TuneError(f"cannot read {path}: {exc}") from None
+    positions = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fen, _, score = line.partition("\t")
+        try:
+            chess.Board(fen)
+            positions.append((fen, int(score)))
+        except ValueError:
+            raise TuneError(f"{path}:{number}: not FEN<TAB>centipawns: {line[:80]!r}") from None
+    if len(positions) < 10:
+        raise TuneError(f"{path}: {len(positions)} positions; the fit needs at least 10")
+    return positions
+
+
 def fit(args: argparse.Namespace) -> np.ndarray:
     """Fit the tables and print the error on the positions kept out."""
-    lines = [line.split("\t") for line in Path(args.data).read_text().splitlines() if "\t" in line]
+    lines = _read(args.data)
     random.Random(1).shuffle(lines)
     fens = [fen for fen, _ in lines]
     target = _chance(np.array([float(cp) for _, cp in lines]))
@@ -240,15 +267,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     steps = parser.add_subparsers(dest="step", required=True)
     play = steps.add_parser("generate", help="play Stockfish's games and write positions")
-    play.add_argument("--games", type=int, default=3000)
-    play.add_argument("--nodes", type=int, default=5000, help="Stockfish's nodes a move")
-    play.add_argument("--workers", type=int, default=2)
+    play.add_argument("--games", type=_positive, default=4000)
+    play.add_argument("--nodes", type=_positive, default=1000, help="Stockfish's nodes a move")
+    play.add_argument("--workers", type=_positive, default=2)
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--stockfish", help="Stockfish's path (default: found)")
     play.add_argument("--out", required=True)
     tune = steps.add_parser("fit", help="fit the tables to the positions")
     tune.add_argument("data")
-    tune.add_argument("--steps", type=int, default=3000)
+    tune.add_argument("--steps", type=_positive, default=3000)
     tune.add_argument("--rate", type=float, default=1.0, help="Adam's step (centipawns)")
     tune.add_argument("--pull", type=float, default=1e-9, help="toward the tables in use")
     tune.add_argument(
@@ -257,7 +284,23 @@ def main() -> None:
     tune.add_argument("--write", action="store_true", help="write the tables")
     tune.add_argument("--tables", type=Path, default=TABLES, help="where (default: plies')")
     args = parser.parse_args()
-    (generate if args.step == "generate" else fit)(args)
+    try:
+        (generate if args.step == "generate" else fit)(args)
+    except TuneError as exc:
+        sys.exit(f"tune_chess: {exc}")
+    except (chess.engine.EngineError, OSError) as exc:  # Stockfish died, or did not start
+        sys.exit(f"tune_chess: Stockfish failed: {exc}")
+
+
+def _positive(text: str) -> int:
+    """A whole number of at least 1, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of at least 1: {text!r}")
+    return value
 
 
 if __name__ == "__main__":

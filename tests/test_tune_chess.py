@@ -56,3 +56,32 @@ def test_generate_then_fit_writes_tables_nearer_stockfish(tmp_path: Path) -> Non
         assert len(table) == 7 and all(len(piece) == 64 for piece in table)
         assert all(isinstance(value, int) for piece in table for value in piece)
         assert table[0] == now[0] and table != now
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["fit", "{tmp}/missing.tsv"], "tune_chess: cannot read {tmp}/missing.tsv: "),
+        (["fit", "{tmp}/bad.tsv"], "tune_chess: {tmp}/bad.tsv:2: not FEN<TAB>centipawns: "),
+        (["fit", "{tmp}/few.tsv"], "tune_chess: {tmp}/few.tsv: 1 positions; the fit needs"),
+        (["generate", "--games", "0", "--out", "{tmp}/x.tsv"], "argument --games: not a whole"),
+        (["generate", "--out", "{tmp}/no/x.tsv"], "tune_chess: cannot write {tmp}/no/x.tsv"),
+        (
+            ["generate", "--stockfish", "{tmp}/none", "--games", "1", "--out", "{tmp}/x.tsv"],
+            "tune_chess: Stockfish failed: ",
+        ),
+    ],
+)
+def test_bad_input_is_one_line(argv: list[str], message: str, tmp_path: Path) -> None:
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t20\n"
+    (tmp_path / "bad.tsv").write_text(start + "rnbqkbnr/pppppppp 12\n")
+    (tmp_path / "few.tsv").write_text(start)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *(arg.format(tmp=tmp_path) for arg in argv)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode in (1, 2) and "Traceback" not in done.stderr
+    assert message.format(tmp=tmp_path) in done.stderr.strip().splitlines()[-1]
