@@ -1,5 +1,6 @@
-"""Tune the chess evaluation's material and piece-square tables on Stockfish's
-evaluations, and write them to ``src/plies/games/chess/_tables.py``.
+"""Tune the chess evaluation's material and piece-square tables and the weights of
+its other terms on Stockfish's evaluations, and write them to
+``src/plies/games/chess/_tables.py``.
 
 Two steps:
 
@@ -9,14 +10,19 @@ Two steps:
     (not in check, its move neither a capture nor a promotion, the score within 15
     pawns) is written with Stockfish's score for white: ``FEN<TAB>centipawns``.
 ``fit``
-    The tables are fitted so that the evaluation's win chance, ``1 / (1 + e^(-x /
-    SCALE))``, comes as near as it can to the one Stockfish's score gives (mean squared
-    error, Adam, a pull of weight ``--pull`` toward the tables in use). Every other term
-    of the evaluation (pawn structure, the king's shield, mobility, rook files, the
-    king attack, the bishop pair) stays as it is and is taken as a fixed part of each
-    position's score. A tenth of the positions is kept out of the fit and its error
-    printed before and after. An entry fewer than ``--least`` positions use keeps its
-    value. ``--write`` writes the new tables.
+    The tables and the weights of the evaluation's other terms (:data:`TERMS`: pawn
+    structure, the king's shield, mobility, rook files, the king attack's weights,
+    threats, the tempo, the bishop pair) are fitted together so that the
+    evaluation's win chance, ``1 / (1 + e^(-x / SCALE))``, comes as near as it can
+    to the one Stockfish's score gives (mean squared error, Adam, a pull of weight
+    ``--pull`` toward the values in use).
+    A weight's part in each position's score is measured on the game itself: the
+    evaluation with the weight raised by :data:`STEP`, less the evaluation as it is,
+    over :data:`STEP` (exact where the term is linear in the weight; the king attack's
+    share is rounded down, so there the slope is close). What no fitted number
+    touches is a fixed part of each position's score. A tenth of the positions is kept
+    out of the fit and its error printed before and after. A number fewer than
+    ``--least`` positions use keeps its value. ``--write`` writes the new values.
 
 Run from the repository's root with the ``chess`` extra and SciPy installed and
 Debian's ``stockfish``::
@@ -43,6 +49,34 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLES = ROOT / "src" / "plies" / "games" / "chess" / "_tables.py"
 #: The win chance's scale in centipawns (a score of SCALE: 73%).
 SCALE = 250.0
+#: The weights fitted beside the tables: ``(module, name, entries)``, a module of
+#: ``plies.games.chess`` and the name of a weight there (``_tables`` holds it as the
+#: name without its underscore), with the entries of a tuple that count (``None``: a
+#: whole number). The mobility's usual counts and the king attack's shares are not
+#: weights (the score is not linear in them) and stay as they are.
+TERMS = (
+    ("_eval", "_PASSED_MG", range(1, 7)),
+    ("_eval", "_PASSED_EG", range(1, 7)),
+    ("_eval", "_DOUBLED", range(2)),
+    ("_eval", "_ISOLATED", range(2)),
+    ("_eval", "_SHIELD_NEAR", None),
+    ("_eval", "_SHIELD_FAR", None),
+    ("_eval", "_OPEN_FILE", None),
+    ("_eval", "_MOBILITY_MG", range(2, 6)),
+    ("_eval", "_MOBILITY_EG", range(2, 6)),
+    ("_eval", "_ROOK_OPEN", range(2)),
+    ("_eval", "_ROOK_HALF_OPEN", range(2)),
+    ("_eval", "_KING_ATTACK_WEIGHT", range(2, 6)),
+    ("_eval", "_THREATENED_MOVING", range(2)),
+    ("_eval", "_FORKED", range(2)),
+    ("_eval", "_THREATENED_WAITING", range(2)),
+    ("_eval", "_TEMPO", range(2)),
+    ("_rules", "_BISHOP_PAIR", None),
+)
+#: How far a weight is raised to measure its part in a position's score.
+STEP = 20
+#: The fit's vector starts with the two tables (middlegame, endgame: 7 x 64 each).
+TABLE_SIZE = 2 * 7 * 64
 
 
 # -- generate ------------------------------------------------------------------------
@@ -138,8 +172,8 @@ def _design(fens: list[str]) -> tuple[object, np.ndarray]:
     weights = np.zeros(len(fens))
     sums = np.zeros((len(fens), 2))
     rest = np.zeros(len(fens))
-    for row, fen in enumerate(fens):
-        state = game.parse_position(fen)
+    states = [game.parse_position(fen) for fen in fens]
+    for row, state in enumerate(states):
         phase = min(state.phase, _FULL_PHASE)
         weights[row] = phase / _FULL_PHASE
         sums[row] = state.mg, state.eg
@@ -152,19 +186,74 @@ def _design(fens: list[str]) -> tuple[object, np.ndarray]:
             signs.append(1.0 if white else -1.0)
     pieces = sparse.csr_matrix((signs, (rows, cols)), shape=(len(fens), 7 * 64))
     start = _current()
-    made = np.column_stack((pieces @ start[: 7 * 64], pieces @ start[7 * 64 :]))
+    made = np.column_stack((pieces @ start[: 7 * 64], pieces @ start[7 * 64 : TABLE_SIZE]))
     assert np.array_equal(made, sums), "the tables' columns do not give the state's sums"
+    parts = _parts(game, states)
     matrix = sparse.hstack(
-        (sparse.diags(weights) @ pieces, sparse.diags(1 - weights) @ pieces), format="csr"
+        (
+            sparse.diags(weights) @ pieces,
+            sparse.diags(1 - weights) @ pieces,
+            sparse.csr_matrix(parts),
+        ),
+        format="csr",
     )
-    return matrix, rest
+    return matrix, rest - parts @ start[TABLE_SIZE:]
+
+
+def _weights() -> list[tuple[object, str, int | None]]:
+    """Every fitted weight of :data:`TERMS` as ``(module, name, entry)``."""
+    import importlib
+
+    found: list[tuple[object, str, int | None]] = []
+    for module_name, name, entries in TERMS:
+        module = importlib.import_module(f"plies.games.chess.{module_name}")
+        found.extend((module, name, entry) for entry in (entries or [None]))
+    return found
+
+
+def _value(module: object, name: str, entry: int | None) -> int:
+    value = getattr(module, name)
+    return int(value if entry is None else value[entry])
+
+
+def _set(module: object, name: str, entry: int | None, value: int) -> None:
+    """Set one weight in its module (the pawn terms' table emptied: it keeps scores)."""
+    from plies.games.chess import _eval
+
+    old = getattr(module, name)
+    if entry is None:
+        setattr(module, name, value)
+    else:
+        setattr(module, name, (*old[:entry], value, *old[entry + 1 :]))
+    _eval._CACHE.clear()
+
+
+def _parts(game: object, states: list[object]) -> np.ndarray:
+    """Each weight's part in each position's score per unit (a column a weight)."""
+    evaluate = game.evaluate  # type: ignore[attr-defined]
+    from plies.games.chess import _eval
+
+    _eval._CACHE.clear()
+    base = np.array([evaluate(state, 0) for state in states])
+    columns = []
+    for module, name, entry in _weights():
+        value = _value(module, name, entry)
+        _set(module, name, entry, value + STEP)
+        try:
+            raised = np.array([evaluate(state, 0) for state in states])
+        finally:
+            _set(module, name, entry, value)
+        columns.append((raised - base) / STEP)
+    return np.column_stack(columns)
 
 
 def _current() -> np.ndarray:
-    """The tables in use, as the fit's vector (middlegame, then endgame)."""
+    """The values in use, as the fit's vector: the middlegame table, the endgame
+    table, then the weights in the order of :func:`_weights`."""
     from plies.games.chess._tables import EG, MG
 
-    return np.array([v for table in (*MG, *EG) for v in table], dtype=float)
+    tables = [v for table in (*MG, *EG) for v in table]
+    return np.array(tables + [_value(*weight) for weight in _weights()], dtype=float)
 
 
 def _chance(x: np.ndarray) -> np.ndarray:
@@ -195,7 +284,7 @@ def _read(path: str) -> list[tuple[str, int]]:
 
 
 def fit(args: argparse.Namespace) -> np.ndarray:
-    """Fit the tables and print the error on the positions kept out."""
+    """Fit the tables and weights and print the error on the positions kept out."""
     lines = _read(args.data)
     random.Random(1).shuffle(lines)
     fens = [fen for fen, _ in lines]
@@ -248,16 +337,30 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
             rows.append("    (\n" + "".join(f"        {rank},\n" for rank in ranks) + "    ),\n")
         return "(\n" + "".join(rows) + ")"
 
+    fitted = dict(zip(_weights(), (int(v) for v in theta[TABLE_SIZE:]), strict=True))
+    weights = []
+    for module_name, name, entries in TERMS:
+        module = sys.modules[f"plies.games.chess.{module_name}"]
+        if entries is None:
+            value: object = fitted[module, name, None]
+        else:
+            value = tuple(
+                fitted.get((module, name, entry), old)
+                for entry, old in enumerate(getattr(module, name))
+            )
+        weights.append(f"{name.lstrip('_')} = {value}\n")
     args.tables.write_text(
-        '"""The chess evaluation\'s material and piece-square tables, written by\n'
-        "``scripts/tune_chess.py fit`` (do not edit by hand): fitted on "
-        f"{positions:,} quiet positions\nof Stockfish's games against itself to its "
-        f"evaluations ({args.steps} steps, pull {args.pull:g}).\n\n"
+        '"""The chess evaluation\'s material and piece-square tables and the weights of its\n'
+        "other terms, written by ``scripts/tune_chess.py fit`` (do not edit by hand):\n"
+        f"fitted on {positions:,} quiet positions of Stockfish's games against itself to\n"
+        f"its evaluations ({args.steps} steps, pull {args.pull:g}).\n\n"
         "``MG[piece][square]`` and ``EG[piece][square]``: centipawns for a white piece\n"
         "(python-chess piece type 1 pawn .. 6 king; square a1 = 0 .. h8 = 63, a row of\n"
         "eight a rank); a black piece on ``square`` counts ``-MG[piece][square ^ 56]``.\n"
+        "The weights: see where they are used (``_eval`` and ``_rules``, by the same\n"
+        "name with an underscore in front).\n"
         '"""\n\n'
-        f"# fmt: off\nMG = {table(0)}\n\nEG = {table(7 * 64)}\n# fmt: on\n"
+        f"# fmt: off\nMG = {table(0)}\n\nEG = {table(7 * 64)}\n# fmt: on\n\n" + "".join(weights)
     )
     print(f"written: {args.tables}")
 

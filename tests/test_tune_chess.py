@@ -1,20 +1,27 @@
 """scripts/tune_chess.py: Stockfish's games give quiet positions with its scores, and
-the fit writes tables that both engines can read, fitted toward those scores."""
+the fit writes tables and weights that both engines can read, fitted toward those
+scores; each weight's column is its part in the game's own evaluation."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import random
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from plies.games.chess._tables import EG, MG
-
 pytest.importorskip("chess")
 pytest.importorskip("scipy")
+
+import chess
+import numpy as np
+
+from plies.games.chess._tables import EG, MG
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tune_chess.py"
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
@@ -56,6 +63,70 @@ def test_generate_then_fit_writes_tables_nearer_stockfish(tmp_path: Path) -> Non
         assert len(table) == 7 and all(len(piece) == 64 for piece in table)
         assert all(isinstance(value, int) for piece in table for value in piece)
         assert table[0] == now[0] and table != now
+    tuner = _tuner()
+    for module_name, name, _ in tuner.TERMS:
+        now = getattr(importlib.import_module(f"plies.games.chess.{module_name}"), name)
+        written = getattr(fitted, name.lstrip("_"))
+        assert type(written) is type(now)
+        if isinstance(now, tuple):
+            assert len(written) == len(now) and all(isinstance(v, int) for v in written)
+
+
+def _tuner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tune_chess", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    tuner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tuner)
+    return tuner
+
+
+def _random_positions(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    fens = []
+    while len(fens) < count:
+        board = chess.Board()
+        for _ in range(rng.randrange(10, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if not board.is_game_over():
+            fens.append(board.fen())
+    return fens
+
+
+def test_the_fit_predicts_the_evaluation_with_any_linear_weights() -> None:
+    # The design matrix times the values plus the fixed rest is the game's own
+    # evaluation: with the values in use, and with every weight that enters the score
+    # linearly moved at random (the king attack's is rounded after its share: left).
+    tuner = _tuner()
+    fens = _random_positions(60, seed=5)
+    matrix, rest = tuner._design(fens)
+    start = tuner._current()
+    assert np.allclose(matrix @ start + rest, _evaluations(fens))
+    rng = random.Random(6)
+    moved = start.copy()
+    weights = tuner._weights()
+    for index, (_, name, _) in enumerate(weights):
+        if name != "_KING_ATTACK_WEIGHT":
+            moved[tuner.TABLE_SIZE + index] += rng.randint(-25, 25)
+    try:
+        for index, weight in enumerate(weights):
+            tuner._set(*weight, int(moved[tuner.TABLE_SIZE + index]))
+        assert np.allclose(matrix @ moved + rest, _evaluations(fens))
+    finally:
+        for index, weight in enumerate(weights):
+            tuner._set(*weight, int(start[tuner.TABLE_SIZE + index]))
+    assert np.allclose(matrix @ start + rest, _evaluations(fens))
+
+
+def _evaluations(fens: list[str]) -> np.ndarray:
+    from plies.games import get_game
+    from plies.games.chess import _eval
+
+    _eval._CACHE.clear()  # the pawn terms as the weights are now
+    game = get_game("chess")
+    return np.array([game.evaluate(game.parse_position(fen), 0) for fen in fens])
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,12 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from plies.games.chess._eval import (  # noqa: E402
+    _FORKED,
+    _MOBILITY_EG,
+    _MOBILITY_MG,
+    _TEMPO,
+    _THREATENED_MOVING,
+    _THREATENED_WAITING,
     exchange_value,
     pawn_attacks,
     pawn_king_terms,
@@ -87,8 +93,10 @@ def test_pawn_attacks_stay_on_the_board() -> None:
 def test_a_free_piece_is_worth_more_than_a_shut_in_one() -> None:
     # The white knight in the centre against the black knight in the corner.
     centre = pieces("n6k/8/8/8/3N4/8/8/7K w - - 0 1")
-    # 8 squares against 2 (b6, c7), from the usual 4: 4 * (4 - -2) each phase.
-    assert centre == (24, 24)
+    # 8 squares against 2 (b6, c7), from the usual number: a difference of 6 squares;
+    # and white's move.
+    knight = chess.KNIGHT
+    assert centre == (6 * _MOBILITY_MG[knight] + _TEMPO[0], 6 * _MOBILITY_EG[knight] + _TEMPO[1])
     # The same bishop, its diagonals blocked by its own pawns, then open.
     blocked = pieces("7k/8/8/8/8/1P1P4/2B5/7K w - - 0 1")
     free = pieces("7k/8/8/8/8/8/2B5/7K w - - 0 1")
@@ -98,7 +106,7 @@ def test_a_free_piece_is_worth_more_than_a_shut_in_one() -> None:
 def test_squares_enemy_pawns_attack_do_not_count() -> None:
     watched = pieces("7k/8/2p1p3/8/3N4/8/8/7K w - - 0 1")  # c6, e6 take b5 and f5..
     free = pieces("7k/8/8/8/3N4/8/8/7K w - - 0 1")
-    assert watched[0] == free[0] - 2 * 4
+    assert watched[0] == free[0] - 2 * _MOBILITY_MG[chess.KNIGHT]
 
 
 def test_a_rook_likes_an_open_file_then_a_half_open_one() -> None:
@@ -109,6 +117,36 @@ def test_a_rook_likes_an_open_file_then_a_half_open_one() -> None:
     open_file = pieces("r6k/p7/8/8/8/8/P7/3R3K w - - 0 1")
     # Mobility aside (the rook sees d2 .. d8 or less), the file's bonus.
     assert closed[0] < half_open[0] < open_file[0]
+
+
+def test_threats_count_by_whose_move_it_is() -> None:
+    # A black pawn on e5 attacks the white knight on d4 (and the one on f4); on h6 it
+    # attacks neither, and neither knight's squares change: only the threat differs.
+    def threat(placed: str, turn: str) -> tuple[int, int]:
+        mg, eg = pieces(f"7k/8/8/4p3/{placed}/8/8/K7 {turn} - - 0 1")
+        free_mg, free_eg = pieces(f"7k/8/7p/8/{placed}/8/8/K7 {turn} - - 0 1")
+        return mg - free_mg, eg - free_eg
+
+    moving, forked, waiting = _THREATENED_MOVING, _FORKED, _THREATENED_WAITING
+    assert threat("3N4", "w") == (-moving[0], -moving[1])
+    assert threat("3N1N2", "w") == (-2 * moving[0] - forked[0], -2 * moving[1] - forked[1])
+    assert threat("3N4", "b") == (-waiting[0], -waiting[1])
+    # A knight threatens a rook and a queen but not a bishop; a rook, a queen.
+    for fen, count in (
+        ("k7/8/8/1r1b4/8/2N5/8/K7 b - - 0 1", 1),
+        ("k7/8/8/1q6/8/2N5/8/K6R b - - 0 1", 1),
+        ("k6q/8/8/8/8/8/8/K6R b - - 0 1", 1),
+        ("k6b/8/8/8/8/8/8/K6R b - - 0 1", 0),
+    ):
+        board = chess.Board(fen)
+        with_threat = piece_terms(board)
+        board.turn = chess.WHITE
+        both_moves = piece_terms(board)
+        # From white's view, black to move: black's threatened pieces are the moving
+        # side's, a gain (less the tempo); white to move: the waiting side's.
+        assert with_threat[0] - both_moves[0] == (
+            count * moving[0] - 2 * _TEMPO[0] - count * waiting[0]
+        ), fen
 
 
 @pytest.mark.parametrize(

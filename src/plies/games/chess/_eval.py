@@ -9,9 +9,14 @@ a python-chess board:
   doubled and isolated pawns;
 * the king's pawn shield and the open files beside it (middlegame);
 * mobility of knights, bishops, rooks and queens, rooks on open and half-open
-  files, and the attack on the enemy king (middlegame: the squares around it each
-  piece attacks, weighted by the piece and by how many pieces attack)
+  files, the attack on the enemy king (middlegame: the squares around it each
+  piece attacks, weighted by the piece and by how many pieces attack), threats
+  (pieces attacked by lesser ones, counted by whose move it is) and the tempo
   (:func:`piece_terms`, computed for every position).
+
+The weights live in :mod:`plies.games.chess._tables`, fitted to Stockfish's
+evaluations by ``scripts/tune_chess.py``; the shapes (which squares, which
+pieces) are here.
 
 :func:`exchange_value` is the static exchange evaluation of a capture, which the
 quiescence search asks before it tries a capture of a lesser piece.
@@ -42,21 +47,23 @@ from __future__ import annotations
 
 import chess
 
+from plies.games.chess import _tables
+
 __all__ = ["SEE_VALUE", "exchange_value", "pawn_attacks", "pawn_king_terms", "piece_terms"]
 
 #: Passed pawn bonus by rank from its own side (index 1 = second rank .. 6 = seventh).
-_PASSED_MG = (0, 5, 5, 10, 20, 35, 55, 0)
-_PASSED_EG = (0, 10, 10, 20, 40, 65, 100, 0)
+_PASSED_MG = _tables.PASSED_MG
+_PASSED_EG = _tables.PASSED_EG
 #: Per pawn beyond the first on a file, and per pawn with no pawn of its side on the
 #: neighbouring files (middlegame, endgame).
-_DOUBLED = (10, 20)
-_ISOLATED = (10, 15)
+_DOUBLED = _tables.DOUBLED
+_ISOLATED = _tables.ISOLATED
 #: King shield (middlegame): per own pawn right in front of the king (the three files
 #: around it), per pawn one rank further, and the penalty per one of those files with
 #: no own pawn at all.
-_SHIELD_NEAR = 12
-_SHIELD_FAR = 6
-_OPEN_FILE = 15
+_SHIELD_NEAR = _tables.SHIELD_NEAR
+_SHIELD_FAR = _tables.SHIELD_FAR
+_OPEN_FILE = _tables.OPEN_FILE
 
 _FILE_MASKS = tuple(chess.BB_FILES)
 
@@ -159,19 +166,29 @@ def pawn_king_terms(board: chess.Board) -> tuple[int, int]:
 #: Mobility per piece type (index 2 knight .. 5 queen): (middlegame, endgame) points
 #: per square it attacks that holds no piece of its own and no enemy pawn attacks,
 #: counted from a usual number of such squares (fewer cost, more gain).
-_MOBILITY_MG = (0, 0, 4, 5, 2, 1, 0)
-_MOBILITY_EG = (0, 0, 4, 5, 4, 2, 0)
+_MOBILITY_MG = _tables.MOBILITY_MG
+_MOBILITY_EG = _tables.MOBILITY_EG
 _MOBILITY_USUAL = (0, 0, 4, 6, 6, 12, 0)
 #: A rook on a file without pawns (open), or without pawns of its own (half-open):
 #: (middlegame, endgame).
-_ROOK_OPEN = (20, 10)
-_ROOK_HALF_OPEN = (10, 5)
+_ROOK_OPEN = _tables.ROOK_OPEN
+_ROOK_HALF_OPEN = _tables.ROOK_HALF_OPEN
 #: The attack on the enemy king (middlegame only): each knight, bishop, rook or queen
 #: that attacks a square of the king's zone (its square and those next to it) adds
 #: its weight per such square; the sum counts by the share of how many pieces attack
 #: (in percent, index: attackers, at most 7), so one piece alone counts nothing.
-_KING_ATTACK_WEIGHT = (0, 0, 20, 20, 40, 80, 0)
+_KING_ATTACK_WEIGHT = _tables.KING_ATTACK_WEIGHT
 _KING_ATTACKERS_SHARE = (0, 0, 50, 75, 88, 94, 97, 99)
+#: Threats, by whose move it is (middlegame, endgame): a piece is threatened when an
+#: enemy pawn attacks it (a pawn or the king is never threatened), a minor piece
+#: attacks it and it is a rook or a queen, or a rook attacks it and it is a queen.
+#: Per threatened piece of the side to move (it may still save one), per one of those
+#: beyond the first (a fork: it saves only one), and per threatened piece of the
+#: side that has just moved; and the side to move's own bonus (the tempo).
+_THREATENED_MOVING = _tables.THREATENED_MOVING
+_FORKED = _tables.FORKED
+_THREATENED_WAITING = _tables.THREATENED_WAITING
+_TEMPO = _tables.TEMPO
 
 _NOT_FILE_A = chess.BB_ALL & ~chess.BB_FILE_A
 _NOT_FILE_H = chess.BB_ALL & ~chess.BB_FILE_H
@@ -197,9 +214,9 @@ def _attacks(kind: int, square: int, occupied: int) -> int:
     return found
 
 
-def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
+def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int, int]:
     """(middlegame, endgame) mobility, rook-file and king-attack terms of ``colour``'s
-    pieces."""
+    pieces, and how many enemy pieces they threaten."""
     own = board.occupied_co[colour]
     own_pawns = board.pawns & own
     enemy_pawns = board.pawns & ~own
@@ -207,7 +224,7 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
     occupied = board.occupied
     enemy_king = (board.kings & ~own).bit_length() - 1
     zone = chess.BB_KING_ATTACKS[enemy_king] | 1 << enemy_king
-    mg = eg = attackers = attack = 0
+    mg = eg = attackers = attack = by_minor = by_rook = 0
     for kind, pieces in (
         (chess.KNIGHT, board.knights),
         (chess.BISHOP, board.bishops),
@@ -219,12 +236,15 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
             square = (pieces & -pieces).bit_length() - 1
             pieces &= pieces - 1
             attacked = _attacks(kind, square, occupied)
+            if kind <= chess.BISHOP:
+                by_minor |= attacked
+            elif kind == chess.ROOK:
+                by_rook |= attacked
             near_king = attacked & zone
             if near_king:
                 attackers += 1
                 attack += _KING_ATTACK_WEIGHT[kind] * near_king.bit_count()
-            squares = (attacked & allowed).bit_count()
-            squares -= _MOBILITY_USUAL[kind]
+            squares = (attacked & allowed).bit_count() - _MOBILITY_USUAL[kind]
             mg += _MOBILITY_MG[kind] * squares
             eg += _MOBILITY_EG[kind] * squares
             if kind == chess.ROOK:
@@ -236,24 +256,46 @@ def _side_piece_terms(board: chess.Board, colour: bool) -> tuple[int, int]:
                     mg += _ROOK_HALF_OPEN[0]
                     eg += _ROOK_HALF_OPEN[1]
     mg += attack * _KING_ATTACKERS_SHARE[min(attackers, 7)] // 100
-    return mg, eg
+    enemy = board.occupied_co[not colour]
+    threatened = (
+        enemy & ~board.pawns & ~board.kings & pawn_attacks(own_pawns, colour)
+        | enemy & (board.rooks | board.queens) & by_minor
+        | enemy & board.queens & by_rook
+    )
+    return mg, eg, threatened.bit_count()
 
 
 def piece_terms(board: chess.Board) -> tuple[int, int]:
-    """(middlegame, endgame) mobility, rooks on open files and the attack on the
-    enemy king from white's view.
+    """(middlegame, endgame) mobility, rooks on open files, the attack on the enemy
+    king, threats and the tempo from white's view.
 
     Mobility: for each knight, bishop, rook and queen, the squares it attacks that
     hold no piece of its side and that no enemy pawn attacks, less a usual number,
     times a weight per piece type. A rook on a file without pawns, or without pawns
     of its side, gains. The king attack (middlegame): the squares of the enemy king's
     zone each piece attacks, weighted by the piece, times a share that grows with the
-    number of attacking pieces (none for one). The same geometry for both colours, so
-    the colour-mirrored position scores the negation.
+    number of attacking pieces (none for one). Threats (see ``_THREATENED_MOVING``)
+    and the tempo count by whose move it is. The same geometry for both colours, so
+    the colour-mirrored position (the other side to move) scores the negation.
     """
-    white_mg, white_eg = _side_piece_terms(board, chess.WHITE)
-    black_mg, black_eg = _side_piece_terms(board, chess.BLACK)
-    return white_mg - black_mg, white_eg - black_eg
+    white_mg, white_eg, by_white = _side_piece_terms(board, chess.WHITE)
+    black_mg, black_eg, by_black = _side_piece_terms(board, chess.BLACK)
+    moving, waiting = (by_black, by_white) if board.turn else (by_white, by_black)
+    sign = 1 if board.turn else -1
+    forks = max(0, moving - 1)
+    threat_mg = (
+        _TEMPO[0]
+        - _THREATENED_MOVING[0] * moving
+        - _FORKED[0] * forks
+        + _THREATENED_WAITING[0] * waiting
+    )
+    threat_eg = (
+        _TEMPO[1]
+        - _THREATENED_MOVING[1] * moving
+        - _FORKED[1] * forks
+        + _THREATENED_WAITING[1] * waiting
+    )
+    return white_mg - black_mg + sign * threat_mg, white_eg - black_eg + sign * threat_eg
 
 
 # -- static exchange evaluation -----------------------------------------------------

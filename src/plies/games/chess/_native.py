@@ -50,6 +50,7 @@ from plies.engine.native import (
 )
 from plies.games.chess._eval import (
     _DOUBLED,
+    _FORKED,
     _ISOLATED,
     _KING_ATTACK_WEIGHT,
     _KING_ATTACKERS_SHARE,
@@ -63,6 +64,9 @@ from plies.games.chess._eval import (
     _ROOK_OPEN,
     _SHIELD_FAR,
     _SHIELD_NEAR,
+    _TEMPO,
+    _THREATENED_MOVING,
+    _THREATENED_WAITING,
     SEE_VALUE,
 )
 from plies.games.chess._rules import _BISHOP_PAIR, _ORDER_VALUE, _PHASE, Chess, ChessState
@@ -205,6 +209,11 @@ ROOK_OPEN_MG, ROOK_OPEN_EG = _ROOK_OPEN
 ROOK_HALF_OPEN_MG, ROOK_HALF_OPEN_EG = _ROOK_HALF_OPEN
 KING_ATTACK_WEIGHT = int64_array(_KING_ATTACK_WEIGHT)
 KING_ATTACKERS_SHARE = int64_array(_KING_ATTACKERS_SHARE)
+#: Threats and the tempo (``_eval``'s), (middlegame, endgame).
+THREATENED_MOVING_MG, THREATENED_MOVING_EG = _THREATENED_MOVING
+FORKED_MG, FORKED_EG = _FORKED
+THREATENED_WAITING_MG, THREATENED_WAITING_EG = _THREATENED_WAITING
+TEMPO_MG, TEMPO_EG = _TEMPO
 NOT_FILE_A = _signed(~chess.BB_FILE_A)
 NOT_FILE_H = _signed(~chess.BB_FILE_H)
 #: The exchange evaluation's piece values, by python-chess piece type.
@@ -785,7 +794,7 @@ def pawn_attacks(pawns: Any, colour: int) -> Any:
 @helper()
 def side_piece_terms(s: Any, colour: int) -> Any:
     """(middlegame, endgame) mobility, rook-file and king-attack terms of ``colour``'s
-    pieces (``_eval._side_piece_terms``)."""
+    pieces, and how many enemy pieces they threaten (``_eval._side_piece_terms``)."""
     own = s[WHITE_PIECES + colour]
     own_pawns = s[0] & own
     enemy_pawns = s[0] & ~own
@@ -797,6 +806,8 @@ def side_piece_terms(s: Any, colour: int) -> Any:
     eg = 0
     attackers = 0
     attack = 0
+    by_minor = np.int64(0)
+    by_rook = np.int64(0)
     for kind in range(1, 5):
         pieces = s[kind] & own
         while pieces != 0:
@@ -810,6 +821,10 @@ def side_piece_terms(s: Any, colour: int) -> Any:
                 attacked = slide(square, occupied, 0)
             else:
                 attacked = slide(square, occupied, 2) | slide(square, occupied, 0)
+            if kind <= 2:
+                by_minor |= attacked
+            elif kind == 3:
+                by_rook |= attacked
             near_king = attacked & zone
             if near_king != 0:
                 attackers += 1
@@ -826,7 +841,13 @@ def side_piece_terms(s: Any, colour: int) -> Any:
                     mg += ROOK_HALF_OPEN_MG
                     eg += ROOK_HALF_OPEN_EG
     mg += attack * KING_ATTACKERS_SHARE[min(attackers, 7)] // 100
-    return mg, eg
+    enemy = s[WHITE_PIECES + 1 - colour]
+    threatened = (
+        (enemy & ~s[0] & ~s[5] & pawn_attacks(own_pawns, colour))
+        | (enemy & (s[3] | s[4]) & by_minor)
+        | (enemy & s[4] & by_rook)
+    )
+    return mg, eg, native.popcount(threatened)
 
 
 @rule("evaluate")
@@ -854,10 +875,26 @@ def evaluate(consts: Any, s: Any) -> Any:
     black_mg, black_eg = white_terms(flip(black_pawns), flip(white_pawns), king_of(s, 1) ^ 56)
     mg += white_mg - black_mg
     eg += white_eg - black_eg
-    white_mg, white_eg = side_piece_terms(s, 0)
-    black_mg, black_eg = side_piece_terms(s, 1)
+    white_mg, white_eg, by_white = side_piece_terms(s, 0)
+    black_mg, black_eg, by_black = side_piece_terms(s, 1)
     mg += white_mg - black_mg
     eg += white_eg - black_eg
+    moving = by_black if s[SIDE] == 0 else by_white
+    waiting = by_white if s[SIDE] == 0 else by_black
+    sign = 1 if s[SIDE] == 0 else -1
+    forks = max(0, moving - 1)
+    mg += sign * (
+        TEMPO_MG
+        - THREATENED_MOVING_MG * moving
+        - FORKED_MG * forks
+        + THREATENED_WAITING_MG * waiting
+    )
+    eg += sign * (
+        TEMPO_EG
+        - THREATENED_MOVING_EG * moving
+        - FORKED_EG * forks
+        + THREATENED_WAITING_EG * waiting
+    )
     if native.popcount(s[2] & s[6]) >= 2:
         mg += BISHOP_PAIR
         eg += BISHOP_PAIR
