@@ -61,6 +61,9 @@ def test_the_server_and_its_workers_ignore_sigint(tmp_path: Path) -> None:
         "def report(queue):\n"
         "    queue.put(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n"
         "if __name__ == '__main__':\n"
+        # As an interactive shell leaves it (a shell's background job starts with
+        # SIGINT ignored, and Python then keeps it so).
+        "    signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "    start_fork_server()\n"
         "    context = multiprocessing.get_context('forkserver')\n"
         "    queue = context.Queue()\n"
