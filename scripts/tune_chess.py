@@ -171,14 +171,14 @@ def _design(fens: list[str]) -> tuple[object, np.ndarray]:
     signs: list[float] = []
     weights = np.zeros(len(fens))
     sums = np.zeros((len(fens), 2))
-    rest = np.zeros(len(fens))
     states = [game.parse_position(fen) for fen in fens]
+    scores = _evaluations(game, states)
+    rest = scores.copy()
     for row, state in enumerate(states):
         phase = min(state.phase, _FULL_PHASE)
         weights[row] = phase / _FULL_PHASE
         sums[row] = state.mg, state.eg
-        tables = (state.mg * phase + state.eg * (_FULL_PHASE - phase)) / _FULL_PHASE
-        rest[row] = game.evaluate(state, 0) - tables
+        rest[row] -= (state.mg * phase + state.eg * (_FULL_PHASE - phase)) / _FULL_PHASE
         for square, piece in state.board.piece_map().items():
             white = piece.color == chess.WHITE
             rows.append(row)
@@ -188,7 +188,7 @@ def _design(fens: list[str]) -> tuple[object, np.ndarray]:
     start = _current()
     made = np.column_stack((pieces @ start[: 7 * 64], pieces @ start[7 * 64 : TABLE_SIZE]))
     assert np.array_equal(made, sums), "the tables' columns do not give the state's sums"
-    parts = _parts(game, states)
+    parts = _parts(game, states, scores)
     matrix = sparse.hstack(
         (
             sparse.diags(weights) @ pieces,
@@ -200,14 +200,18 @@ def _design(fens: list[str]) -> tuple[object, np.ndarray]:
     return matrix, rest - parts @ start[TABLE_SIZE:]
 
 
-def _weights() -> list[tuple[object, str, int | None]]:
-    """Every fitted weight of :data:`TERMS` as ``(module, name, entry)``."""
+def _module(name: str) -> object:
+    """The module ``plies.games.chess.<name>`` of a :data:`TERMS` entry."""
     import importlib
 
+    return importlib.import_module(f"plies.games.chess.{name}")
+
+
+def _weights() -> list[tuple[object, str, int | None]]:
+    """Every fitted weight of :data:`TERMS` as ``(module, name, entry)``."""
     found: list[tuple[object, str, int | None]] = []
     for module_name, name, entries in TERMS:
-        module = importlib.import_module(f"plies.games.chess.{module_name}")
-        found.extend((module, name, entry) for entry in (entries or [None]))
+        found.extend((_module(module_name), name, entry) for entry in (entries or [None]))
     return found
 
 
@@ -228,22 +232,24 @@ def _set(module: object, name: str, entry: int | None, value: int) -> None:
     _eval._CACHE.clear()
 
 
-def _parts(game: object, states: list[object]) -> np.ndarray:
-    """Each weight's part in each position's score per unit (a column a weight)."""
+def _evaluations(game: object, states: list[object]) -> np.ndarray:
+    """The game's evaluation of each state, from white's view."""
     evaluate = game.evaluate  # type: ignore[attr-defined]
-    from plies.games.chess import _eval
+    return np.array([evaluate(state, 0) for state in states])
 
-    _eval._CACHE.clear()
-    base = np.array([evaluate(state, 0) for state in states])
+
+def _parts(game: object, states: list[object], scores: np.ndarray) -> np.ndarray:
+    """Each weight's part in each position's score per unit (a column a weight), from
+    the states' ``scores`` with the weights in use."""
     columns = []
     for module, name, entry in _weights():
         value = _value(module, name, entry)
         _set(module, name, entry, value + STEP)
         try:
-            raised = np.array([evaluate(state, 0) for state in states])
+            raised = _evaluations(game, states)
         finally:
             _set(module, name, entry, value)
-        columns.append((raised - base) / STEP)
+        columns.append((raised - scores) / STEP)
     return np.column_stack(columns)
 
 
@@ -340,7 +346,7 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
     fitted = dict(zip(_weights(), (int(v) for v in theta[TABLE_SIZE:]), strict=True))
     weights = []
     for module_name, name, entries in TERMS:
-        module = sys.modules[f"plies.games.chess.{module_name}"]
+        module = _module(module_name)
         if entries is None:
             value: object = fitted[module, name, None]
         else:

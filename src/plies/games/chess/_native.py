@@ -69,7 +69,8 @@ from plies.games.chess._eval import (
     _THREATENED_WAITING,
     SEE_VALUE,
 )
-from plies.games.chess._rules import _BISHOP_PAIR, _ORDER_VALUE, _PHASE, Chess, ChessState
+from plies.games.chess._rules import _ORDER_VALUE, _PHASE, Chess, ChessState
+from plies.games.chess._tables import BISHOP_PAIR as _BISHOP_PAIR
 from plies.games.chess._tables import EG as _EG
 from plies.games.chess._tables import MG as _MG
 

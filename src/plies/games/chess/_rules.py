@@ -54,7 +54,7 @@ from typing import Any
 from plies._arguments import need_text
 from plies.errors import ArgumentTypeError, IllegalMoveError, ParseError, UnknownGameError
 from plies.game import BaseGame, Board
-from plies.games.chess._tables import BISHOP_PAIR as _BISHOP_PAIR_FITTED
+from plies.games.chess._tables import BISHOP_PAIR as _BISHOP_PAIR  # both phases alike
 from plies.games.chess._tables import EG as _EG
 from plies.games.chess._tables import MG as _MG
 from plies.games.text import check_export, check_player, clip, shown
@@ -77,8 +77,6 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #: (pure middlegame), 0 with none (pure endgame).
 _PHASE = (0, 0, 1, 1, 2, 4, 0)
 _FULL_PHASE = 24
-#: Bonus for a pair of bishops (middlegame and endgame alike).
-_BISHOP_PAIR = _BISHOP_PAIR_FITTED
 #: MVV-LVA: victims by value, then attackers from the least valuable.
 _ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)
 
