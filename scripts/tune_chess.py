@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import random
 import shutil
 import sys
@@ -292,6 +293,8 @@ def _read(path: str) -> list[tuple[str, int]]:
 def fit(args: argparse.Namespace) -> np.ndarray:
     """Fit the tables and weights and print the error on the positions kept out."""
     lines = _read(args.data)
+    if args.write and not os.access(args.tables.parent, os.W_OK):
+        raise TuneError(f"cannot write {args.tables}: its folder is missing or read-only")
     random.Random(1).shuffle(lines)
     fens = [fen for fen, _ in lines]
     target = _chance(np.array([float(cp) for _, cp in lines]))
@@ -355,7 +358,7 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
                 for entry, old in enumerate(getattr(module, name))
             )
         weights.append(f"{name.lstrip('_')} = {value}\n")
-    args.tables.write_text(
+    text = (
         '"""The chess evaluation\'s material and piece-square tables and the weights of its\n'
         "other terms, written by ``scripts/tune_chess.py fit`` (do not edit by hand):\n"
         f"fitted on {positions:,} quiet positions of Stockfish's games against itself to\n"
@@ -368,6 +371,10 @@ def _write(theta: np.ndarray, positions: int, args: argparse.Namespace) -> None:
         '"""\n\n'
         f"# fmt: off\nMG = {table(0)}\n\nEG = {table(7 * 64)}\n# fmt: on\n\n" + "".join(weights)
     )
+    try:
+        args.tables.write_text(text)
+    except OSError as exc:
+        raise TuneError(f"cannot write {args.tables}: {exc}") from None
     print(f"written: {args.tables}")
 
 

@@ -135,6 +135,10 @@ def _evaluations(fens: list[str]) -> np.ndarray:
         (["fit", "{tmp}/missing.tsv"], "tune_chess: cannot read {tmp}/missing.tsv: "),
         (["fit", "{tmp}/bad.tsv"], "tune_chess: {tmp}/bad.tsv:2: not FEN<TAB>centipawns: "),
         (["fit", "{tmp}/few.tsv"], "tune_chess: {tmp}/few.tsv: 1 positions; the fit needs"),
+        (
+            ["fit", "{tmp}/many.tsv", "--write", "--tables", "{tmp}/no/tables.py"],
+            "tune_chess: cannot write {tmp}/no/tables.py: its folder is missing",
+        ),
         (["generate", "--games", "0", "--out", "{tmp}/x.tsv"], "argument --games: not a whole"),
         (["generate", "--out", "{tmp}/no/x.tsv"], "tune_chess: cannot write {tmp}/no/x.tsv"),
         (
@@ -147,6 +151,7 @@ def test_bad_input_is_one_line(argv: list[str], message: str, tmp_path: Path) ->
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t20\n"
     (tmp_path / "bad.tsv").write_text(start + "rnbqkbnr/pppppppp 12\n")
     (tmp_path / "few.tsv").write_text(start)
+    (tmp_path / "many.tsv").write_text(start * 12)
     done = subprocess.run(
         [sys.executable, str(SCRIPT), *(arg.format(tmp=tmp_path) for arg in argv)],
         capture_output=True,
