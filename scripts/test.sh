@@ -118,11 +118,12 @@ offline=()
 unshare --net --map-root-user true 2>/dev/null && offline=(unshare --net --map-root-user)
 NO_MKDOCS_2_WARNING=1 "${offline[@]}" .venv/bin/mkdocs build --strict --site-dir "$docs_site"
 
-# The tests in two runs: the unit tests on every core (pytest-xdist, as scripts/fast.sh),
-# then, one at a time, those that drive Chromium, start a Dask cluster or take 4 s or more
-# (markers from tests/conftest.py): they time replies and limits and start processes of
-# their own. Both run even when the first fails; the status is the first failure's.
+# The tests in two runs: on every core (pytest-xdist) the unit tests and the slow tests
+# that only compute, then, one at a time, those that drive Chromium, start a Dask cluster
+# or are marked alone (markers from tests/conftest.py): they time replies and limits and
+# start processes of their own. Both run even when the first fails; the status is the
+# first failure's.
 status=0
-.venv/bin/python -m pytest -n auto -m "not browser and not cluster and not slow" || status=$?
-.venv/bin/python -m pytest -m "browser or cluster or slow" || status=$?
+.venv/bin/python -m pytest -n auto -m "not browser and not cluster and not alone" || status=$?
+.venv/bin/python -m pytest -m "browser or cluster or alone" || status=$?
 exit "$status"

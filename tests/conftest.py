@@ -7,8 +7,12 @@ reproduced exactly.
 Markers (registered in pyproject.toml) are given here, by fixture and by path, so the
 test files need not say them: ``browser`` for every test that drives Chromium,
 ``cluster`` for every test that starts a Dask cluster, ``slow`` for the tests listed in
-:data:`SLOW` (each took 4 s or more here, measured with ``--durations``). The fast lane,
-``scripts/fast.sh``, leaves the three out.
+:data:`SLOW` (each took 4 s or more here, measured with ``--durations``), and ``alone``
+for the slow tests listed in :data:`ALONE`, which time replies and limits or stop
+processes of their own, so they want the machine to themselves. The fast lane,
+``scripts/fast.sh``, leaves out ``browser``, ``cluster`` and ``slow``; the test command
+(``scripts/test.sh``) runs every test, those marked ``browser``, ``cluster`` or
+``alone`` one at a time after the rest, which run in parallel.
 """
 
 from __future__ import annotations
@@ -81,9 +85,32 @@ SLOW = frozenset(
 )
 
 
+#: The slow tests (as in :data:`SLOW`) that run one at a time even in the test command:
+#: they time replies, limits or a first search, kill or stop processes, or start
+#: servers. The other slow tests only compute, and share the machine.
+ALONE = frozenset(
+    {
+        "book/test_book.py::test_an_interrupted_connect4_book_resumes_to_the_direct_solves",
+        "cli/test_book.py::test_a_killed_build_resumes_to_the_direct_solves",
+        "cli/test_fuzz_batch.py",
+        "cli/test_serve.py::test_serve_prints_its_url_serves_the_lab_and_stops_on_ctrl_c",
+        "cli/test_serve.py::test_serving_beyond_this_machine_warns",
+        "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
+        "lab/test_match_cluster.py",
+        "test_api_fuzz.py",
+        "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",
+        "test_uci_conformance.py::test_fuzzed_command_lines_never_break_the_engine",
+        "web/test_limits.py::test_stopping_the_server_stops_its_workers",
+        "web/test_mcts_tree_site.py",
+        "web/test_site_browser.py",
+        "web/test_soak.py",
+    }
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each collected test ``browser``, ``cluster`` or ``slow`` (see the module's
-    docstring)."""
+    """Mark each collected test ``browser``, ``cluster``, ``slow`` or ``alone`` (see the
+    module's docstring)."""
     for item in items:
         for marker in markers_of(item):
             item.add_marker(marker)
@@ -99,8 +126,11 @@ def markers_of(item: pytest.Item) -> list[str]:
         names.append("browser")
     if fixtures & CLUSTER_FIXTURES or relative.startswith(CLUSTER_FOLDERS):
         names.append("cluster")
-    if SLOW & {relative, test_id, test_id.split("[", 1)[0]}:
+    keys = {relative, test_id, test_id.split("[", 1)[0]}
+    if SLOW & keys:
         names.append("slow")
+    if ALONE & keys:
+        names.append("alone")
     return names
 
 
