@@ -3,20 +3,24 @@
 At each level of ``--levels`` (default 1350, 1500, 1700, 2000: Debian's Stockfish 15.1
 plays ``UCI_LimitStrength`` from 1350 up), a match of ``--games`` games (default 20, in
 pairs with the colours swapped) between ``--player`` (default ``pvs``) and Stockfish,
-both at the same fixed time per move ``--time`` (default 0.1 s: the stated time
-control), from the openings below, each played with both colours. Games run through
+both at the same fixed time per move ``--time`` (default 0.1 s), or both on the same
+clock ``--tc BASE+INC`` (``60+0.6``: Stockfish's levels are calibrated there), from the
+openings below, each played with both colours. Games run through
 ``plies.lab.run_match`` (``plies match``), so forfeits count and ``--workers N`` plays
 them on a local Dask cluster.
 
 Prints per level: the score, wins/draws/losses, the pentanomial of the pairs, the Elo
 difference with its 95% interval (fastchess's formulas, over pairs) and the rating it
 implies for plies, the level plus the difference (Stockfish's ``UCI_Elo`` is calibrated
-to CCRL 40/4 ratings at its own time control: the anchor is approximate at another).
+to CCRL 40/4 ratings at 60+0.6: the anchor is approximate at another time control),
+the forfeits (time losses among them) and each side's seconds a move.
 A +-60 Elo interval near an even score takes about 150 pairs; the default 20 games
 is a quick look.
 
-Run: ``python benchmarks/match_ladder.py --levels 1350,1500 --games 20 --time 0.1``
+Run: ``python benchmarks/match_ladder.py --levels 1350,1500 --games 20 --time 0.1``, or
+``--levels 2000 --games 100 --tc 60+0.6 --workers 2`` (about three hours on two cores)
 (needs python-chess and Stockfish: ``apt-get install stockfish``, in /usr/games).
+``--pgn FILE`` keeps the games.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import shutil
 import sys
 import time
 
-from plies.lab import MatchOptions, run_match
+from plies.lab import MatchOptions, parse_time_control, run_match
 
 #: Short, common opening lines (SAN from the start), each played with both colours.
 OPENINGS = (
@@ -63,9 +67,13 @@ def signed(value: float) -> str:
 
 def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
     """Play the match at ``level`` and print its line."""
-    opponent = f"uci:{stockfish}:UCI_LimitStrength=true,UCI_Elo={level},time={args.time}"
-    joint = "," if ":" in args.player else ":"  # pvs:backend=native takes ,time=
-    player = f"{args.player}{joint}time={args.time}"
+    opponent = f"uci:{stockfish}:UCI_LimitStrength=true,UCI_Elo={level}"
+    player = args.player
+    control = None if args.tc is None else parse_time_control(args.tc)
+    if control is None:
+        opponent += f",time={args.time}"
+        joint = "," if ":" in args.player else ":"  # pvs:backend=native takes ,time=
+        player = f"{args.player}{joint}time={args.time}"
     options = MatchOptions(
         "chess",
         (player, opponent),
@@ -73,11 +81,21 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
         openings=OPENINGS,
         seed=args.seed,
         max_plies=args.max_plies,
+        time_control=control,
     )
     started = time.perf_counter()
-    result = run_match(options, workers=args.workers)
+    pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    try:
+        result = run_match(
+            options,
+            workers=args.workers,
+            on_game=None if pgn is None else lambda game: pgn.write(game.record + "\n"),
+        )
+    finally:
+        if pgn is not None:
+            pgn.close()
     seconds = time.perf_counter() - started
-    me = result.totals[0]
+    me, them = result.totals
     forfeits = sum(total.forfeits for total in result.totals)
     elo = result.elo
     assert elo is not None and result.pentanomial is not None
@@ -86,7 +104,8 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
         f"{level:>6}  {me.games:>5}  {100 * me.score:5.1f}%  "
         f"{me.wins:>3}/{me.draws:>3}/{me.losses:>3}"
         f"  {list(result.pentanomial.counts)!s:<22}  {signed(elo.elo):>5} "
-        f"[{signed(elo.low)}, {signed(elo.high)}]  {anchored:>6}  {forfeits:>3}  {seconds:7.1f}",
+        f"[{signed(elo.low)}, {signed(elo.high)}]  {anchored:>6}  {forfeits:>3}  "
+        f"{me.seconds_a_move:5.2f} {them.seconds_a_move:5.2f}  {seconds:7.1f}",
         flush=True,
     )
 
@@ -97,6 +116,8 @@ def main() -> None:
     parser.add_argument("--levels", default="1350,1500,1700,2000", help="UCI_Elo levels")
     parser.add_argument("--games", type=int, default=20, help="games per level (even)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move, both sides")
+    parser.add_argument("--tc", help="a clock instead, both sides: BASE+INC seconds (60+0.6)")
+    parser.add_argument("--pgn", help="append the games to this PGN file")
     parser.add_argument("--player", default="pvs", help="plies' algorithm (pvs, mcts, ...)")
     parser.add_argument("--stockfish", help="Stockfish's path (default: found)")
     parser.add_argument("--max-plies", type=int, default=300, help="then a draw (default 300)")
@@ -105,11 +126,12 @@ def main() -> None:
     args = parser.parse_args()
     stockfish = stockfish_path(args.stockfish)
     levels = [int(level) for level in args.levels.split(",")]
-    each = f"{args.time:g} s a move each, {args.games} games a level"
+    pace = f"{args.time:g} s a move each" if args.tc is None else f"{args.tc} clocks"
+    each = f"{pace}, {args.games} games a level"
     print(f"plies {args.player} vs {stockfish}, {each}")
     print(
         " level  games   score    W/  D/  L  pentanomial (0-2)       Elo [95%]"
-        "            plies  forf  seconds"
+        "            plies  forf  s/move (plies, sf)  seconds"
     )
     for level in levels:
         rung(args, stockfish, level)

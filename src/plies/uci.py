@@ -42,7 +42,9 @@ Time management: with a clock the engine spends about ``remaining / moves to go`
 (30 moves when the GUI does not say) plus most of the increment, never more than a
 fifth of what is left, minus :data:`MOVE_OVERHEAD` for the pipe and the GUI. It stops
 early once another iteration would likely not finish within that budget (an
-unfinished iteration is thrown away, so starting one late only wastes the time).
+unfinished iteration is thrown away, so starting one late only wastes the time). This
+is :mod:`plies.lab`'s clock (:func:`plies.lab.move_budget`), which ``plies match
+--tc`` plays by too.
 """
 
 from __future__ import annotations
@@ -57,12 +59,15 @@ from typing import Any
 from plies import __version__
 from plies.errors import PliesError
 from plies.lab import (
+    MOVE_OVERHEAD,
+    START_SHARE,
     Analysis,
     SearchOptions,
     SearchTable,
     analyze,
     format_score,
     get_game,
+    move_budget,
     prepare_table,
     search_table,
     table_entries,
@@ -79,18 +84,9 @@ __all__ = [
     "time_budget",
 ]
 
-#: Seconds kept in reserve on every timed move (pipe, thread start, GUI latency).
-#: ``bestmove`` came 2-12 ms after the budget (``go movetime 100``: at 82-92 ms;
-#: Stockfish keeps 10 ms); 50 ms left the search half of a 0.1 s move.
-MOVE_OVERHEAD = 0.02
 #: Table size in megabytes when the GUI sets none, and the range ``Hash`` allows.
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
-#: Moves still to play when the GUI gives a clock without ``movestogo``.
-DEFAULT_MOVES_TO_GO = 30
-#: A new iteration starts only while less than this share of the budget is spent:
-#: each costs several times the one before.
-START_SHARE = 0.4
 #: The longest a ``go mate N`` searches when the GUI gives no time (seconds): a mate
 #: in 5 needs 9 plies, beyond what a Python search reaches in minutes.
 MATE_SECONDS = 30.0
@@ -249,11 +245,7 @@ def time_budget(options: GoOptions, *, white: bool) -> float | None:
     if remaining is None:
         return MATE_SECONDS if options.mate is not None else None
     increment = (options.winc if white else options.binc) / 1000
-    left = max(0.0, remaining / 1000)
-    moves = options.movestogo or DEFAULT_MOVES_TO_GO
-    budget = left / moves + 0.8 * increment
-    budget = min(budget, left / 5 if moves > 1 else left * 0.8)
-    return max(0.01, budget - MOVE_OVERHEAD)
+    return move_budget(remaining / 1000, increment, options.movestogo)
 
 
 class _Go:

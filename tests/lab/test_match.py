@@ -4,12 +4,16 @@ the SPRT's stop, records, and forfeits of players that crash."""
 from __future__ import annotations
 
 import io
+import json
+from dataclasses import replace
 
 import pytest
 
 from plies.lab import (
+    GameRecord,
     MatchError,
     MatchOptions,
+    TimeControl,
     load_game,
     match_record,
     parse_player,
@@ -254,3 +258,51 @@ def test_an_engine_player_keeps_its_table_from_move_to_move() -> None:
     room = play_move(room, room.game.format_move(room.state, fresh.move(room, seed=0)))
     assert kept.move(room, seed=0) in room.game.legal_moves(room.state)
     assert kept._table is table and fresh._table is None  # searched on the kept table
+
+
+# -- on a clock ---------------------------------------------------------------------------
+
+
+def test_on_a_clock_players_need_no_limit_and_set_no_time() -> None:
+    control = TimeControl(5, 0.1)
+    options = MatchOptions("tictactoe", ("pvs", "random"), games=2, time_control=control)
+    result = run_match(options)
+    assert result.points == (2.0, 0.0) and all(g.forfeit is None for g in result.games)
+    first = result.games[0]
+    assert first.turns == (3, 2) and len(first.moves) == 5  # pvs wins in its third move
+    assert first.seconds[1] == 0.0 < first.seconds[0] < 5  # random takes no time
+    pvs = result.totals[0]
+    assert pvs.turns == sum(g.turns[0] for g in result.games)
+    assert pvs.seconds_a_move == pytest.approx(pvs.seconds / pvs.turns)
+    assert '[TimeControl "5+0.1"]' in first.record
+    record = match_record(result)
+    assert record["time_control"] == "5+0.1"
+    assert record["players"][0]["turns"] == pvs.turns
+    assert record["game_list"][0]["seconds"] == list(first.seconds)
+    with pytest.raises(MatchError, match=r"clock .* give no time="):
+        run_match(replace(options, players=("pvs:time=1", "random")))
+    with pytest.raises(MatchError, match="pvs needs a limit"):
+        run_match(replace(options, time_control=None))
+    with pytest.raises(MatchError, match="time_control must be a TimeControl"):
+        MatchOptions("tictactoe", ("pvs", "random"), games=2, time_control="5+0.1")  # type: ignore[arg-type]
+
+
+def test_a_player_whose_time_runs_out_loses_on_time() -> None:
+    # A millisecond for the game: a search stops at its least budget, 10 ms.
+    options = MatchOptions(
+        "tictactoe", ("pvs:depth=9", "random"), games=2, time_control=TimeControl(0.001)
+    )
+    result = run_match(options)
+    assert [g.forfeit for g in result.games] == [0, 0] and result.points == (0.0, 2.0)
+    assert all(
+        g.reason.startswith("pvs:depth=9 loses on time: its move took 0.0") for g in result.games
+    )
+    assert result.totals[0].forfeits == 2
+
+
+def test_records_without_clock_fields_still_read() -> None:
+    record = play_game(MatchOptions("tictactoe", ("random", "random"), games=2), 1, "")
+    data = json.loads(record.to_json())
+    del data["seconds"], data["turns"]
+    old = GameRecord.from_json(json.dumps(data))
+    assert (old.seconds, old.turns, old.moves) == ((), (), record.moves)

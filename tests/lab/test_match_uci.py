@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from plies.lab import MatchOptions, run_match
+from plies.lab import MatchOptions, TimeControl, run_match
 
 pytest.importorskip("chess.engine")
 
 #: A UCI engine that plays the first legal move (by UCI text) until its move number
 #: ``after``, then misbehaves as ``mode`` says: ``crash`` (exits), ``hang`` (never
 #: answers), ``illegal`` (plays a move that is not legal), ``silent`` (never answers
-#: ``uci``), ``good`` (never misbehaves). It writes its process id to ``pidfile``.
+#: ``uci``), ``slow`` (takes a second a move), ``good`` (never misbehaves). It writes
+#: its process id to ``pidfile``, and each ``go`` line it reads to ``pidfile.go``.
 FAKE_ENGINE = """
 import os, sys, time
 import chess
@@ -44,11 +45,15 @@ for line in sys.stdin:
         for move in words[at + 1 :]:
             board.push_uci(move)
     elif words[0] == "go":
+        with open(pidfile + ".go", "a") as log:
+            log.write(line)
         played += 1
         if played > after and mode == "crash":
             sys.exit(3)
         if played > after and mode == "hang":
             time.sleep(3600)
+        if played > after and mode == "slow":
+            time.sleep(1)
         if played > after and mode == "illegal":
             print("bestmove a1a8", flush=True)
             continue
@@ -68,7 +73,9 @@ def fake_engine(tmp_path: Path) -> Path:
 
 
 def _fake(script: Path, mode: str, after: int, pidfile: Path, limit: str = "depth=1") -> str:
-    return f"uci:{sys.executable} {script} {mode} {after} {pidfile}:Skill=3,{limit}"
+    """The fake engine's player spec (with no limit when ``limit`` is '': on a clock)."""
+    options = f"Skill=3,{limit}" if limit else "Skill=3"
+    return f"uci:{sys.executable} {script} {mode} {after} {pidfile}:{options}"
 
 
 def _is_gone(pidfile: Path) -> bool:
@@ -80,7 +87,7 @@ def _is_gone(pidfile: Path) -> bool:
         try:
             if "zombie" in status.read_text():
                 return True
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # gone, before or while read
             return True
         time.sleep(0.05)
     return False
@@ -153,3 +160,43 @@ def test_plies_plays_stockfish_through_uci() -> None:
     assert [g.forfeit for g in result.games] == [None, None]
     assert all(len(g.moves) >= 2 for g in result.games)
     assert result.pentanomial is not None and result.pentanomial.pairs == 1
+
+
+# -- on a clock ---------------------------------------------------------------------------
+
+
+def test_on_a_clock_the_engine_gets_both_clocks(fake_engine: Path, tmp_path: Path) -> None:
+    pid = tmp_path / "pid"
+    engine = _fake(fake_engine, "good", 0, pid, limit="")
+    control = TimeControl(30, 0.5)
+    options = MatchOptions(
+        "chess", ("pvs:depth=1", engine), games=2, max_plies=8, time_control=control
+    )
+    result = run_match(options)
+    assert [g.forfeit for g in result.games] == [None, None]
+    lines = [line.split() for line in Path(f"{pid}.go").read_text().splitlines()]
+    assert len(lines) == 8  # four moves a game
+    for words in lines:
+        clocks = dict(zip(words[1::2], map(int, words[2::2]), strict=True))
+        assert sorted(clocks) == ["binc", "btime", "winc", "wtime"]
+        assert clocks["winc"] == clocks["binc"] == 500
+        # 30 s, less what the moves took, plus 0.5 s after each (at most four a side)
+        assert 29_000 < clocks["wtime"] <= 32_000 and 29_000 < clocks["btime"] <= 32_000
+    # Game 1: the engine is Black, so its first go sees White's clock after one move
+    # (30 s less the move plus the increment) and its own untouched.
+    first = dict(zip(lines[0][1::2], map(int, lines[0][2::2]), strict=True))
+    assert first["btime"] == 30_000 and 29_500 < first["wtime"] <= 30_500
+    assert all(total.turns == 8 for total in result.totals)
+
+
+def test_an_engine_whose_time_runs_out_loses_on_time(fake_engine: Path, tmp_path: Path) -> None:
+    pid = tmp_path / "pid"
+    engine = _fake(fake_engine, "slow", 1, pid, limit="")
+    options = MatchOptions(
+        "chess", (engine, "random"), games=2, max_plies=40, time_control=TimeControl(1.5)
+    )
+    result = run_match(options)
+    assert [g.forfeit for g in result.games] == [0, 0]  # its second and third moves: 2 s
+    assert all(f"{engine} loses on time: its move took 1." in g.reason for g in result.games)
+    assert all("with 0." in g.reason for g in result.games)  # 1.5 s less its first move's
+    assert result.points == (0.0, 2.0)

@@ -20,8 +20,10 @@ from plies.lab import (
     GameRecord,
     MatchOptions,
     MatchResult,
+    TimeControl,
     check_match,
     match_record,
+    parse_time_control,
     read_openings,
     run_match,
 )
@@ -38,16 +40,25 @@ players:
   uci:COMMAND[:NAME=VALUE,...] any UCI chess engine; depth, nodes and time are its limit,
                               other pairs UCI options: uci:stockfish:UCI_LimitStrength=true,
                               UCI_Elo=1500,time=0.1
+  with --tc BASE+INC           no time=, and no limit needed: every player is on the clock
 
 examples:
   plies match connect4 pvs:depth=6 mcts:time=0.1 --games 20 --random-plies 2
   plies match tictactoe pvs:depth=9 random --games 10 --json
   plies match chess pvs:time=0.2 uci:stockfish:UCI_LimitStrength=true,UCI_Elo=1350,time=0.05 \\
       --games 20 --openings openings.txt --pgn games.pgn --sprt 0,50
+  plies match chess pvs:backend=native uci:stockfish:UCI_LimitStrength=true,UCI_Elo=2000 \
+      --games 20 --tc 60+0.6 --workers 2
+
+On a clock (--tc 60+0.6: 60 s each for the game, 0.6 s back after each move) plies'
+searches spend about remaining/30 + 0.8 x increment on a move (at most a fifth of what is
+left) and start no depth past 40% of it; a UCI engine gets both clocks (go wtime btime winc
+binc). A move's time is measured by the match, and a player whose time runs out loses
+("loses on time", counted with the forfeits). Each player's seconds a move are shown.
 
 A player that crashes, plays an illegal move or (a UCI engine) does not answer within its
-time plus --timeout forfeits the game; the table counts the forfeits and each is listed.
-Exit status 0 whenever the match was played.
+time (on a clock: its time left) plus --timeout forfeits the game; the table counts the
+forfeits and each is listed. Exit status 0 whenever the match was played.
 """
 
 
@@ -61,6 +72,13 @@ def _sprt_bounds(text: str) -> tuple[float, float]:
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         raise argparse.ArgumentTypeError(f"expected ELO0 < ELO1, not {text!r:.40}")
     return low, high
+
+
+def _time_control(text: str) -> TimeControl:
+    try:
+        return parse_time_control(text)
+    except PliesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers: Any) -> None:
@@ -134,12 +152,19 @@ def register(subparsers: Any) -> None:
         help="adjudicate a game a draw after N plies (default 1000)",
     )
     p.add_argument(
+        "--tc",
+        type=_time_control,
+        metavar="BASE+INC",
+        help="play on a clock: BASE seconds each for the game, INC seconds back after each "
+        "move (60+0.6; 300 for no increment); players then set no time=",
+    )
+    p.add_argument(
         "--timeout",
         type=seconds,
         default=10.0,
         metavar="S",
-        help="seconds a UCI engine may take past its time limit before it is killed and "
-        "forfeits (default 10)",
+        help="seconds a UCI engine may take past its time limit (on a clock: its time left) "
+        "before it is killed and forfeits (default 10)",
     )
     cluster = p.add_argument_group("cluster", "play the games on a Dask cluster")
     where = cluster.add_mutually_exclusive_group()
@@ -186,6 +211,7 @@ def run_match_command(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         sprt=args.sprt,
         sprt_model=args.sprt_model,
+        time_control=args.tc,
     )
     check_match(options)
     pgn = _pgn_file(args.pgn)
@@ -233,9 +259,11 @@ def _print_result(result: MatchResult) -> None:
 
     console = output_console()
     options = result.options
-    table = Table(title=f"{options.game}: {len(result.games)} games", title_justify="left")
+    clock = "" if options.time_control is None else f", time control {options.time_control}"
+    title = f"{options.game}: {len(result.games)} games{clock}"
+    table = Table(title=title, title_justify="left")
     table.add_column("player", overflow="fold")
-    for heading in ("games", "points", "score", "W", "D", "L", "forfeits"):
+    for heading in ("games", "points", "score", "W", "D", "L", "forfeits", "s/move"):
         table.add_column(heading, justify="right")
     for total in result.totals:
         table.add_row(
@@ -247,6 +275,7 @@ def _print_result(result: MatchResult) -> None:
             str(total.draws),
             str(total.losses),
             str(total.forfeits),
+            f"{total.seconds_a_move:.2f}",
         )
     console.print(table)
     if result.elo is not None and result.pentanomial is not None:

@@ -49,6 +49,7 @@ __all__ = [
     "MCTS_ALGORITHM",
     "MCTS_STEPS_CAP",
     "MIN_TABLE_ENTRIES",
+    "MOVE_OVERHEAD",
     "MULTI_ALGORITHMS",
     "MULTI_DRAWING_FORMATS",
     "NATIVE_TABLE_ENTRIES",
@@ -59,6 +60,7 @@ __all__ = [
     "SEARCH_ENTRIES",
     "SOLVE_MOVES",
     "SPRT_MODELS",
+    "START_SHARE",
     "TABLE_ENTRY_BYTES",
     "Analysis",
     "AnalyzeLines",
@@ -99,6 +101,7 @@ __all__ = [
     "SolveResult",
     "SolverTable",
     "Sprt",
+    "TimeControl",
     "analysis_record",
     "analyze",
     "analyze_once",
@@ -129,6 +132,7 @@ __all__ = [
     "mcts_document",
     "measure_complexity",
     "measured_tree",
+    "move_budget",
     "multi_document",
     "multi_drawing",
     "multi_value_text",
@@ -139,6 +143,7 @@ __all__ = [
     "parse_depths",
     "parse_game_spec",
     "parse_player",
+    "parse_time_control",
     "play_engine_move",
     "play_move",
     "player_names",
@@ -201,6 +206,13 @@ if TYPE_CHECKING:
         table_entries,
     )
     from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
+    from plies.lab._clock import (
+        MOVE_OVERHEAD,
+        START_SHARE,
+        TimeControl,
+        move_budget,
+        parse_time_control,
+    )
     from plies.lab._complexity import (
         COMPLEXITY_ALGORITHMS,
         COMPLEXITY_ORDERS,
@@ -467,6 +479,13 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
         "warm_solver",
     ),
     "plies.lab._lines": ("AnalyzeLines", "SolveLines"),
+    "plies.lab._clock": (
+        "MOVE_OVERHEAD",
+        "START_SHARE",
+        "TimeControl",
+        "move_budget",
+        "parse_time_control",
+    ),
     "plies.lab._match": (
         "GameRecord",
         "MatchOptions",

@@ -392,19 +392,23 @@ def search_table(
     return TranspositionTable(entries, deep=deep)
 
 
-def prepare_table(game: BaseGame[Any, Any], table: SearchTable) -> None:
-    """Make ``table`` ready for searches of ``game`` before a clock runs (UCI's
-    ``isready``): a one-ply search of the start loads the search (the native one from
-    its cache) and makes the table's arrays, then a native table's every byte is
-    written (:meth:`~plies.engine.NativeTable.touch`), so that no timed search pays
-    for mapping its memory (12-125 ms of a chess engine's first move). Leaves the
-    table empty."""
+def prepare_table(
+    game: BaseGame[Any, Any], table: SearchTable, *, backend: str | None = None
+) -> None:
+    """Make ``table`` ready for searches of ``game`` (on ``backend``, None: native
+    where it runs) before a clock runs (UCI's ``isready``, a match's players): a
+    one-ply search of the start loads the search (the native one from its cache) and
+    makes the table's arrays, then a native table's every byte is written
+    (:meth:`~plies.engine.NativeTable.touch`), so that no timed search pays for
+    mapping its memory (12-125 ms of a chess engine's first move). Leaves the table
+    empty."""
     need_object(game, BaseGame, "game")
     if not isinstance(table, TranspositionTable | NativeTable):
         raise ArgumentTypeError(
             f"table must be a TranspositionTable or a NativeTable, not {shown(table)}"
         )
-    for _ in analyze(game, game.initial_state(), SearchOptions(depth=1), table=table):
+    options = SearchOptions(depth=1, backend=backend)
+    for _ in analyze(game, game.initial_state(), options, table=table):
         pass
     if isinstance(table, NativeTable):
         table.touch()

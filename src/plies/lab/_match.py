@@ -16,6 +16,12 @@ A player that crashes, plays an illegal move or (a UCI engine) does not answer i
 forfeits the game: it scores 0, the others share its point, and the game's record
 says why. A game longer than ``max_plies`` is adjudicated a draw.
 
+On a clock (``time_control``, :class:`plies.lab.TimeControl`: ``60+0.6``) each
+player starts with the base time and gets the increment back after each move; a
+move's time is measured here, around the player's whole move, and a player whose
+time runs out loses the game (a forfeit: "loses on time"). Players are readied (a UCI
+engine started, a table made) before the clocks run.
+
 >>> options = MatchOptions("tictactoe", ("pvs:depth=9", "random"), games=2)
 >>> result = run_match(options)
 >>> [game.result for game in result.games], result.points
@@ -28,9 +34,10 @@ import json
 import math
 import random
 import threading
+import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from plies._arguments import need_choice, need_int, need_number
@@ -38,6 +45,7 @@ from plies.cluster import LineResult, run_lines
 from plies.errors import PliesError
 from plies.game import BaseGame
 from plies.games import parse_game_spec
+from plies.lab._clock import ClockReading, TimeControl
 from plies.lab._players import Forfeit, MatchError, PlayerSpec, mover_of, parse_player
 from plies.lab._ratings import SPRT_MODELS, EloEstimate, Pentanomial, Sprt, sprt
 from plies.lab._room import Room, roll, room_of
@@ -70,8 +78,9 @@ class MatchOptions:
     of the number of players), the ``openings`` (position texts, cycled over the
     rounds) or ``random_plies`` random moves from the start, the ``seed``, the longest
     game (``max_plies``, then a draw), ``timeout`` (seconds a UCI engine may take past
-    its time limit) and ``sprt`` (``(elo0, elo1)``: stop once the test decides, two
-    players only) with its ``sprt_model``."""
+    its time limit, or on a clock past its remaining time), ``sprt`` (``(elo0,
+    elo1)``: stop once the test decides, two players only) with its ``sprt_model``,
+    and the ``time_control`` (None: each player's own limits)."""
 
     game: str
     players: tuple[str, ...]
@@ -83,6 +92,7 @@ class MatchOptions:
     timeout: float = 10.0
     sprt: tuple[float, float] | None = None
     sprt_model: str = "normalized"
+    time_control: TimeControl | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -96,6 +106,10 @@ class MatchOptions:
         need_number(self.timeout, "timeout", above=0, error=MatchError)
         if self.openings and self.random_plies:
             raise MatchError("give openings or random plies, not both")
+        if self.time_control is not None and not isinstance(self.time_control, TimeControl):
+            raise MatchError(
+                f"time_control must be a TimeControl or None, not {self.time_control!r:.40}"
+            )
         if self.sprt is not None:
             self._check_sprt()
 
@@ -113,8 +127,9 @@ class MatchOptions:
         need_choice(self.sprt_model, "sprt_model", SPRT_MODELS, error=MatchError)
 
     def specs(self) -> tuple[PlayerSpec, ...]:
-        """The players, read."""
-        return tuple(parse_player(text) for text in self.players)
+        """The players, read (on the match's clock, if it has one)."""
+        clock = self.time_control is not None
+        return tuple(parse_player(text, clock=clock) for text in self.players)
 
 
 def check_match(options: MatchOptions) -> BaseGame[Any, Any]:
@@ -169,8 +184,10 @@ class GameRecord:
     the ``moves`` played after it (texts), each player's ``scores`` (1, 1/2, 0; in
     player order), the ``result`` in seat order (``1-0``, ``0-1``, ``1/2-1/2``;
     ``1-0-0``... for more seats), the ``reason`` it ended, the player that
-    ``forfeit`` it (or None) and the game's ``record`` (PGN for chess, see
-    :func:`game_pgn`)."""
+    ``forfeit`` it (or None), the game's ``record`` (PGN for chess, see
+    :func:`game_pgn`), and each player's ``seconds`` on its moves and ``turns`` (the
+    moves it made), in player order. Records compare without their seconds: the same
+    game played twice is the same game."""
 
     number: int
     seats: tuple[int, ...]
@@ -181,6 +198,8 @@ class GameRecord:
     reason: str
     forfeit: int | None
     record: str
+    seconds: tuple[float, ...] = field(default=(), compare=False)  # not the game's own
+    turns: tuple[int, ...] = ()
 
     def to_json(self) -> str:
         """The record as one line of JSON."""
@@ -190,8 +209,9 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         """The record :meth:`to_json` wrote."""
         data = json.loads(text)
-        for key in ("seats", "moves", "scores"):
-            data[key] = tuple(data[key])
+        for key in ("seats", "moves", "scores", "seconds", "turns"):
+            if key in data:
+                data[key] = tuple(data[key])
         return cls(**data)
 
 
@@ -321,18 +341,50 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     # The games of a round roll the same dice, in order (common random numbers: the
     # luck of the dice cancels out within the round, as the opening's does).
     chance = random.Random(_seed(options.seed, (number - 1) // len(specs), "chance"))
+    control = options.time_control
+    clocks = [control.base if control else 0.0 for _ in seats]  # by seat
+    seconds, turns = [0.0] * len(specs), [0] * len(specs)  # by player
     forfeit, reason = None, ""
     try:
-        while not game.is_terminal(room.state) and len(room.moves) < options.max_plies:
-            if room.is_chance():
-                room = roll(room, chance)
-                continue
-            player = seats[game.to_move(room.state)]
+        for player, mover in enumerate(movers):
             try:
-                move = movers[player].move(room, _seed(options.seed, number, len(room.moves)))
+                mover.start(room)
             except Forfeit as lost:
                 forfeit, reason = player, f"{specs[player].name} forfeits: {lost.reason}"
                 break
+        while (
+            forfeit is None
+            and not game.is_terminal(room.state)
+            and len(room.moves) < options.max_plies
+        ):
+            if room.is_chance():
+                room = roll(room, chance)
+                continue
+            seat = game.to_move(room.state)
+            player = seats[seat]
+            reading = None
+            if control is not None:
+                reading = ClockReading(tuple(clocks), control.increment, seat)
+            began = time.monotonic()
+            try:
+                move = movers[player].move(
+                    room, _seed(options.seed, number, len(room.moves)), reading
+                )
+            except Forfeit as lost:
+                forfeit, reason = player, f"{specs[player].name} forfeits: {lost.reason}"
+                break
+            took = time.monotonic() - began
+            seconds[player] += took
+            turns[player] += 1
+            if control is not None:
+                if took > clocks[seat]:
+                    forfeit = player
+                    reason = (
+                        f"{specs[player].name} loses on time: its move took {took:.3f} s "
+                        f"with {clocks[seat]:.3f} s left"
+                    )
+                    break
+                clocks[seat] += control.increment - took
             if move not in game.legal_moves(room.state):
                 forfeit, reason = (
                     player,
@@ -352,8 +404,22 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     result = _result_text(by_seat)
     unique = unique_names(options.players)
     names = [unique[player] for player in seats]
-    record = game_pgn(room, names=names, number=number, result=result, reason=reason)
-    return GameRecord(number, seats, opening, room.texts, scores, result, reason, forfeit, record)
+    record = game_pgn(
+        room, names=names, number=number, result=result, reason=reason, time_control=control
+    )
+    return GameRecord(
+        number,
+        seats,
+        opening,
+        room.texts,
+        scores,
+        result,
+        reason,
+        forfeit,
+        record,
+        tuple(round(value, 3) for value in seconds),
+        tuple(turns),
+    )
 
 
 def _final_scores(
@@ -371,19 +437,29 @@ def _final_scores(
     return tuple(scores)
 
 
-def game_pgn(room: Room, *, names: Sequence[str], number: int, result: str, reason: str) -> str:
+def game_pgn(
+    room: Room,
+    *,
+    names: Sequence[str],
+    number: int,
+    result: str,
+    reason: str,
+    time_control: TimeControl | None = None,
+) -> str:
     """The game as a record: real PGN where the game writes its own (chess, through
-    python-chess; checkers' PDN), with ``Event``, ``Round``, the players, ``Result`` and
-    ``Termination``; else a PGN-like record: the same tag pairs (the players as
-    ``Seat1``, ``Seat2``...; ``Game`` and ``Opening``, the start as the game's position
-    text) and the moves in the game's own notation, numbered by rounds of the seats,
-    then the result. The record ends in one newline (a file of several games puts a
-    blank line between them, as PGN wants)."""
+    python-chess; checkers' PDN), with ``Event``, ``Round``, the players, ``Result``,
+    ``Termination`` and the ``TimeControl`` of a game on a clock; else a PGN-like
+    record: the same tag pairs (the players as ``Seat1``, ``Seat2``...; ``Game`` and
+    ``Opening``, the start as the game's position text) and the moves in the game's own
+    notation, numbered by rounds of the seats, then the result. The record ends in one
+    newline (a file of several games puts a blank line between them, as PGN wants)."""
     game = room.game
     sides = _sides(game, len(names))
     headers = {"Event": EVENT, "Round": str(number)}
     headers.update(zip(sides, names, strict=False))
     headers.update({"Result": result, "Termination": reason})
+    if time_control is not None:
+        headers["TimeControl"] = str(time_control)
     exporter = getattr(game, "export_game", None)
     if callable(exporter):
         try:
@@ -394,6 +470,8 @@ def game_pgn(room: Room, *, names: Sequence[str], number: int, result: str, reas
     tags.update(zip(sides, names, strict=False))
     tags.update({"Opening": game.format_position(room.states[0]), "Result": result})
     tags["Termination"] = reason
+    if time_control is not None:
+        tags["TimeControl"] = str(time_control)
     lines = [f'[{key} "{_tag_value(value)}"]' for key, value in tags.items()]
     start = room.states[0]
     first = 0 if game.is_terminal(start) else game.to_move(start)
@@ -425,7 +503,8 @@ def _movetext(moves: Sequence[str], seats: int, first: int, result: str) -> str:
 @dataclass(frozen=True)
 class PlayerTotal:
     """One player's games: its ``name``, ``games``, ``points``, ``wins`` (scored 1),
-    ``draws`` (a share of the point), ``losses`` (0) and ``forfeits``."""
+    ``draws`` (a share of the point), ``losses`` (0) and ``forfeits``; the ``seconds``
+    it spent on its ``turns`` (the moves it made)."""
 
     name: str
     games: int
@@ -434,6 +513,13 @@ class PlayerTotal:
     draws: int
     losses: int
     forfeits: int
+    seconds: float = 0.0
+    turns: int = 0
+
+    @property
+    def seconds_a_move(self) -> float:
+        """The seconds it spent on a move, on average (0 before its first move)."""
+        return self.seconds / self.turns if self.turns else 0.0
 
     @property
     def score(self) -> float:
@@ -474,6 +560,8 @@ def _totals(names: Sequence[str], games: Sequence[GameRecord]) -> tuple[PlayerTo
                 sum(1 for s in scores if 0 < s < 1),
                 sum(1 for s in scores if s == 0),
                 sum(1 for g in games if g.forfeit == player),
+                sum(g.seconds[player] for g in games if g.seconds),
+                sum(g.turns[player] for g in games if g.turns),
             )
         )
     return tuple(totals)
@@ -573,8 +661,10 @@ def match_record(result: MatchResult) -> dict[str, Any]:
     (the first player's), ``elo`` and ``elo_ci`` ([low, high], null where infinite),
     ``sprt`` (null or ``llr``, ``lower``, ``upper``, ``verdict``...); then for any
     number of players ``players`` (each one's totals), ``pentanomial`` and ``games``
-    (each game's number, seats, opening, moves, result, reason, forfeit)."""
+    (each game's number, seats, opening, moves, result, reason, forfeit, each player's
+    seconds and turns), and the ``time_control`` (null: none)."""
     totals = result.totals
+    control = result.options.time_control
     record: dict[str, Any] = {"games": len(result.games)}
     if len(totals) == 2 and result.elo is not None:
         first, elo = totals[0], result.elo
@@ -593,6 +683,7 @@ def match_record(result: MatchResult) -> dict[str, Any]:
         if result.pentanomial is not None:
             record["pentanomial"] = list(result.pentanomial.counts)
     record["stopped"] = result.stopped
+    record["time_control"] = None if control is None else str(control)
     record["players"] = [
         {
             "name": t.name,
@@ -602,6 +693,8 @@ def match_record(result: MatchResult) -> dict[str, Any]:
             "draws": t.draws,
             "losses": t.losses,
             "forfeits": t.forfeits,
+            "seconds": round(t.seconds, 3),
+            "turns": t.turns,
         }
         for t in totals
     ]
@@ -614,6 +707,8 @@ def match_record(result: MatchResult) -> dict[str, Any]:
             "result": g.result,
             "reason": g.reason,
             "forfeit": g.forfeit,
+            "seconds": list(g.seconds),
+            "turns": list(g.turns),
         }
         for g in result.games
     ]

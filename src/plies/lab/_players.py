@@ -23,6 +23,13 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
   end; one that does not answer within its time limit plus the match's ``timeout``
   is killed and forfeits the game.
 
+On a match's clock (``plies match --tc 60+0.6``, :class:`plies.lab.TimeControl`) a
+player needs no limit of its own and may not set ``time``: plies' searches spend
+:func:`plies.lab.move_budget` of their time on each move (iterative deepening starts
+no depth past :data:`plies.lab.START_SHARE` of it), and a UCI engine is given both
+clocks (``go wtime btime winc binc``) and spends them as it likes. ``depth`` and
+``nodes`` may still cap a player's search.
+
 >>> spec = parse_player("pvs:depth=4")
 >>> spec.algorithm, spec.depth, spec.name
 ('pvs', 4, 'pvs:depth=4')
@@ -46,7 +53,15 @@ from plies.engine import ALGORITHMS as SEARCH_ALGORITHMS
 from plies.engine import BACKENDS, MULTI_ALGORITHMS, Limits, multi_search
 from plies.engine.native import SEARCH_ENTRIES
 from plies.errors import PliesError
-from plies.lab._analyze import SearchOptions, SearchTable, search_table, table_entries
+from plies.lab._analyze import (
+    SearchOptions,
+    SearchTable,
+    analyze_once,
+    prepare_table,
+    search_table,
+    table_entries,
+)
+from plies.lab._clock import ClockReading
 from plies.lab._play import engine_move
 from plies.lab._room import Room
 
@@ -163,15 +178,15 @@ def _pairs(spec: str, text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def parse_player(text: str) -> PlayerSpec:
+def parse_player(text: str, *, clock: bool = False) -> PlayerSpec:
     """The player ``text`` names (see the module); :class:`MatchError` saying what is
-    wrong with a bad one."""
+    wrong with a bad one. On a ``clock`` a player needs no limit and sets no time."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_SPEC:
         raise MatchError(f"a player is ALGORITHM[:key=value,...], not {text!r:.60}")
     spec = text.strip()
     algorithm, _, rest = spec.partition(":")
     if algorithm == "uci":
-        return _uci_player(spec, rest)
+        return _uci_player(spec, rest, clock)
     if algorithm not in PLAYER_ALGORITHMS:
         raise MatchError(
             f"player {spec!r}: the algorithm is one of {', '.join(PLAYER_ALGORITHMS)}, "
@@ -195,7 +210,7 @@ def parse_player(text: str) -> PlayerSpec:
             )
         limits[key] = _number(spec, key, value)
     player = PlayerSpec(spec, algorithm, **limits)
-    _check_limits(player)
+    _check_limits(player, clock)
     return player
 
 
@@ -207,14 +222,16 @@ def _keys(algorithm: str) -> tuple[str, ...]:
     return (*keys, "hash") if algorithm in TABLE_ALGORITHMS else keys
 
 
-def _check_limits(player: PlayerSpec) -> None:
+def _check_limits(player: PlayerSpec, clock: bool) -> None:
     spec, algorithm = player.name, player.algorithm
     given = [k for k in LIMIT_KEYS if getattr(player, k) is not None]
     if algorithm == "random":
         if given:
             raise MatchError(f"player {spec!r}: random takes no limit, not {given[0]}")
         return
-    if not given:
+    if clock and player.time is not None:
+        raise MatchError(_CLOCK_AND_TIME.format(spec=spec))
+    if not given and not clock:
         raise MatchError(f"player {spec!r}: {algorithm} needs a limit: {_limit_names(algorithm)}")
     if algorithm in NPLAYER_ALGORITHMS:
         if player.iterations is not None:
@@ -226,13 +243,20 @@ def _check_limits(player: PlayerSpec) -> None:
         raise MatchError(f"player {spec!r}: {exc}") from None
 
 
+#: A player that sets a time of its own in a match on a clock.
+_CLOCK_AND_TIME = (
+    "player {spec!r}: the match's clock (--tc) times every move: give no time= "
+    "(depth= and nodes= may still cap the search)"
+)
+
+
 def _limit_names(algorithm: str) -> str:
     if algorithm == "mcts":
         return "time=S, iterations=N or nodes=N"
     return "depth=N, time=S or nodes=N"
 
 
-def _uci_player(spec: str, rest: str) -> PlayerSpec:
+def _uci_player(spec: str, rest: str, clock: bool) -> PlayerSpec:
     """``uci:COMMAND[:NAME=VALUE,...]``: the command, its limits and UCI options."""
     command_text, options_text = rest, ""
     head, colon, tail = rest.rpartition(":")
@@ -251,7 +275,9 @@ def _uci_player(spec: str, rest: str) -> PlayerSpec:
             limits[key] = _number(spec, key, value)
         else:
             options.append((key, value))
-    if not limits:
+    if clock and "time" in limits:
+        raise MatchError(_CLOCK_AND_TIME.format(spec=spec))
+    if not limits and not clock:
         raise MatchError(f"player {spec!r}: a UCI engine needs a limit: depth=N, time=S or nodes=N")
     return PlayerSpec(spec, "uci", command=command, uci_options=tuple(options), **limits)
 
@@ -260,25 +286,46 @@ def _uci_player(spec: str, rest: str) -> PlayerSpec:
 
 
 class Mover:
-    """What picks a player's moves in one game: :meth:`move` gives the move object in
-    the room's position (raising :class:`Forfeit` when the player misbehaves),
-    :meth:`close` ends what the player started (a UCI engine's process)."""
+    """What picks a player's moves in one game: :meth:`start` readies the player before
+    the game's clocks run, :meth:`move` gives the move object in the room's position
+    (raising :class:`Forfeit` when the player misbehaves), :meth:`close` ends what the
+    player started (a UCI engine's process)."""
 
     def __init__(self, spec: PlayerSpec) -> None:
         self.spec = spec
         self._table: SearchTable | None = None
 
-    def move(self, room: Room, seed: int) -> Any:
+    def start(self, room: Room) -> None:
+        """Ready the player for a game of ``room``'s game, so that its first move's
+        clock counts the move alone: a search of plies is loaded (the native one from
+        its cache) by a one-ply search of the start, on the table it keeps (made, its
+        memory written: :func:`plies.lab.prepare_table`)."""
+        spec, game = self.spec, room.game
+        if spec.algorithm not in SEARCH_ALGORITHMS:
+            return
+        try:
+            table = self._kept_table(room) if spec.algorithm in TABLE_ALGORITHMS else None
+            if table is not None:
+                prepare_table(game, table, backend=spec.backend)
+            else:
+                options = SearchOptions(depth=1, algorithm=spec.algorithm, backend=spec.backend)
+                analyze_once(game, room.states[0], options)
+        except Exception as exc:  # as a failing move would
+            raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
+
+    def move(self, room: Room, seed: int, clock: ClockReading | None = None) -> Any:
         """The player's move in ``room`` (a player moves next), ``seed`` drawing its
-        random choices."""
+        random choices, on the ``clock`` when the match has one."""
         spec = self.spec
         if spec.algorithm == "random":
             return random.Random(seed).choice(list(room.game.legal_moves(room.state)))
+        budget = None if clock is None else clock.budget
         try:
             if spec.algorithm in NPLAYER_ALGORITHMS:
-                return self._multi_move(room)
+                return self._multi_move(room, budget)
             table = self._kept_table(room) if spec.algorithm in TABLE_ALGORITHMS else None
-            return engine_move(room, spec.search_options(seed), table=table).move
+            options = spec.search_options(seed)
+            return engine_move(room, options, table=table, budget=budget).move
         except Exception as exc:  # any failure of the search forfeits, never ends the match
             raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
 
@@ -296,11 +343,11 @@ class Mover:
             self._table = search_table(entries, game, backend=backend)
         return self._table
 
-    def _multi_move(self, room: Room) -> Any:
+    def _multi_move(self, room: Room, budget: float | None) -> Any:
         """The N-player search's move: its last completed depth's, else the first
-        legal move (not one depth finished within the limits)."""
+        legal move (not one depth finished within the limits, or the ``budget``)."""
         spec = self.spec
-        limits = Limits(depth=spec.depth, nodes=spec.nodes, time=spec.time)
+        limits = Limits(depth=spec.depth, nodes=spec.nodes, time=budget or spec.time)
         found = multi_search(
             room.game, room.state, algorithm=spec.algorithm, limits=limits, backend=spec.backend
         )
@@ -337,12 +384,15 @@ class UciMover(Mover):
         self._healthy = True
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
-    def _call(self, what: str, function: Any, *args: Any) -> Any:
-        """``function(*args)`` on the engine, given at most the time limit plus the
-        timeout; a crash or a silence forfeits (and kills the engine)."""
+    def _call(self, what: str, function: Any, *args: Any, seconds: float | None = None) -> Any:
+        """``function(*args)`` on the engine, given at most its ``seconds`` (default: the
+        time limit) plus the timeout; a crash or a silence forfeits (and kills the
+        engine)."""
         import chess.engine
 
-        bound = (self.spec.time or 0.0) + self.timeout
+        if seconds is None:
+            seconds = self.spec.time or 0.0
+        bound = seconds + self.timeout
         future = self._pool.submit(function, *args)
         try:
             return future.result(timeout=bound)
@@ -376,8 +426,14 @@ class UciMover(Mover):
             self._call("setoption", engine.configure, dict(self.spec.uci_options))
         return engine
 
-    def move(self, room: Room, seed: int) -> Any:
-        """The engine's move in ``room``: it sees the game from its start, every move."""
+    def start(self, room: Room) -> None:
+        """Start the engine and set its options (before the game's clocks run)."""
+        if self._engine is None:
+            self._start()
+
+    def move(self, room: Room, seed: int, clock: ClockReading | None = None) -> Any:
+        """The engine's move in ``room``: it sees the game from its start, every move;
+        on a ``clock``, both sides' time (seat 0 is White)."""
         import chess
         import chess.engine
 
@@ -385,10 +441,20 @@ class UciMover(Mover):
         board = chess.Board(room.states[0].board.fen())
         for played in room.moves:
             board.push(played)
-        limit = chess.engine.Limit(
-            depth=self.spec.depth, nodes=self.spec.nodes, time=self.spec.time
-        )
-        played = self._call("go", engine.play, board, limit)
+        spec, seconds = self.spec, None
+        limit = chess.engine.Limit(depth=spec.depth, nodes=spec.nodes, time=spec.time)
+        if clock is not None:
+            white, black = clock.remaining
+            increment, seconds = clock.increment, clock.left
+            limit = chess.engine.Limit(
+                depth=spec.depth,
+                nodes=spec.nodes,
+                white_clock=white,
+                black_clock=black,
+                white_inc=increment,
+                black_inc=increment,
+            )
+        played = self._call("go", engine.play, board, limit, seconds=seconds)
         chosen = played.move
         if chosen is None or chosen not in board.legal_moves:
             self._healthy = False

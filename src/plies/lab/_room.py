@@ -27,6 +27,7 @@ import inspect
 import random
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -603,14 +604,20 @@ def think(
 
 
 def _deepen(
-    room: Room, options: SearchOptions, stop: StopRequest | None, table: SearchTable | None = None
+    room: Room,
+    options: SearchOptions,
+    stop: StopRequest | None,
+    table: SearchTable | None = None,
+    soft: float | None = None,
 ) -> Iterator[tuple[Analysis, bool | None]]:
     """The engine choosing its move in the room's position (a player moves next): each completed
     depth as ``(analysis, None)``, then the analysis whose move it plays and whether a
     limit or ``stop`` cut the search short: the last completed depth, or a one-ply
     search when no depth finished. The web room streams it (:func:`think`) and ``plies
     play`` plays its move (:func:`plies.lab.engine_move`). A ``table`` (not for MCTS)
-    is kept between the searches of a game, as a match's players keep one."""
+    is kept between the searches of a game, as a match's players keep one. No depth
+    starts once ``soft`` seconds have passed (a clock's move: :mod:`plies.lab._clock`)."""
+    started = time.monotonic()
     game, state = room.game, room.state
     stop = stop if stop is not None else threading.Event()
     last = None
@@ -622,6 +629,8 @@ def _deepen(
     for found in searches:
         last = found
         yield found, None
+        if soft is not None and time.monotonic() - started > soft:
+            break  # the next depth would cost several times this one's time
     stopped = last is None or (last.result.depth < (options.depth or 0) and not last.result.exact)
     if last is None or last.result.best_move is None:
         # Not one depth finished: the one-ply search is fast and never stops early.

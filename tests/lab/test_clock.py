@@ -1,0 +1,109 @@
+"""Game clocks: time controls read and written, a move's budget, and the soft stop of
+a search on a clock (no depth starts past START_SHARE of the budget)."""
+
+from __future__ import annotations
+
+import pytest
+
+from plies.errors import PliesError
+from plies.lab import (
+    MOVE_OVERHEAD,
+    START_SHARE,
+    SearchOptions,
+    TimeControl,
+    engine_move,
+    load_game,
+    move_budget,
+    parse_time_control,
+    room_of,
+)
+from plies.lab._clock import DEFAULT_MOVES_TO_GO, LEAST_BUDGET, ClockReading
+from plies.lab._room import _deepen
+
+
+@pytest.mark.parametrize(
+    ("text", "base", "increment", "written"),
+    [
+        ("60+0.6", 60.0, 0.6, "60+0.6"),
+        (" 300 ", 300.0, 0.0, "300"),
+        ("0.5+0", 0.5, 0.0, "0.5"),
+        ("10+1", 10.0, 1.0, "10+1"),
+    ],
+)
+def test_a_time_control_reads_and_writes_pgns_tag(
+    text: str, base: float, increment: float, written: str
+) -> None:
+    control = parse_time_control(text)
+    assert (control.base, control.increment, str(control)) == (base, increment, written)
+    assert parse_time_control(str(control)) == control
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "BASE\\+INCREMENT"),
+        ("60+", "BASE\\+INCREMENT"),
+        ("a+1", "BASE\\+INCREMENT"),
+        ("60+0.6+1", "BASE\\+INCREMENT"),
+        ("0+1", "base must be above 0"),
+        ("-5", "base is a number of seconds up to 86400, not -5.0"),
+        ("60+-1", "increment is a number of seconds up to 86400"),
+        ("nan", "base is a number"),
+        ("inf+0", "base is a number"),
+        ("1e6", "up to 86400"),
+        ("9" * 50, "BASE\\+INCREMENT"),
+    ],
+)
+def test_bad_time_controls_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(PliesError, match=message):
+        parse_time_control(text)
+
+
+def test_a_time_control_is_numbers_of_seconds() -> None:
+    with pytest.raises(PliesError, match="base"):
+        TimeControl(True)  # type: ignore[arg-type]
+    with pytest.raises(PliesError, match="increment"):
+        TimeControl(60, "1")  # type: ignore[arg-type]
+
+
+def test_the_budget_is_a_share_of_the_clock_plus_most_of_the_increment() -> None:
+    assert move_budget(60, 0.6) == pytest.approx(60 / DEFAULT_MOVES_TO_GO + 0.48 - MOVE_OVERHEAD)
+    assert move_budget(60, 0.6, moves_to_go=10) == pytest.approx(6 + 0.48 - MOVE_OVERHEAD)
+    # Never more than a fifth of what is left, however large the increment.
+    assert move_budget(1, 5) == pytest.approx(0.2 - MOVE_OVERHEAD)
+    # The last move before the clock is filled again may take most of it.
+    assert move_budget(0.5, 0, moves_to_go=1) == pytest.approx(0.4 - MOVE_OVERHEAD)
+    # A clock at or below zero still gives the least budget, never a negative one.
+    assert move_budget(0, 0) == move_budget(-3, 0) == LEAST_BUDGET
+    reading = ClockReading((10.0, 50.0), 0.5, seat=1)
+    assert reading.left == 50 and reading.budget == move_budget(50, 0.5)
+
+
+def test_on_a_clock_no_depth_starts_past_the_soft_share() -> None:
+    room = room_of(*load_game("connect4"))
+    options = SearchOptions(depth=6)
+    depths = [found.result.depth for found, stopped in _deepen(room, options, None)]
+    assert depths == [1, 2, 3, 4, 5, 6, 6]  # each depth, then the one played
+    # With no time to spare, the search ends after its first depth.
+    found = list(_deepen(room, options, None, soft=0.0))
+    assert [f.result.depth for f, _ in found] == [1, 1] and found[-1][1] is True
+
+
+def test_a_budget_is_the_moves_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import plies.lab._play as play
+
+    seen = []
+
+    def deepen(*args: object) -> object:
+        seen.append((args[1].time, args[-1]))  # type: ignore[attr-defined]
+        return _deepen(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play, "_deepen", deepen)
+    room = room_of(*load_game("chess"))
+    # Options with no limit at all: the budget alone ends the search.
+    chosen = engine_move(room, SearchOptions(), budget=0.2)
+    assert chosen.search is not None and chosen.search.depth >= 1
+    assert seen == [(0.2, pytest.approx(START_SHARE * 0.2))]
+    assert chosen.search.stats.time < 2  # stopped, by the soft share or the limit
+    with pytest.raises(PliesError, match="budget"):
+        engine_move(room, SearchOptions(), budget=0)
