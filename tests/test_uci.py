@@ -18,6 +18,7 @@ from plies.uci import (  # noqa: E402  (python-chess first: the chess game needs
     UciEngine,
     parse_go,
     time_budget,
+    time_limit,
 )
 
 
@@ -82,6 +83,24 @@ def test_time_budget() -> None:
     assert time_budget(GoOptions(mate=3, movetime=500), white=True) == pytest.approx(
         0.5 - MOVE_OVERHEAD
     )
+
+
+def test_time_limit() -> None:
+    # movetime and mate's own seconds are the limit; on a clock an iteration started
+    # within the budget may run to three times it, never past a quarter of the clock.
+    movetime = GoOptions(movetime=1000)
+    assert time_limit(movetime, time_budget(movetime, white=True), white=True) == 1 - MOVE_OVERHEAD
+    assert time_limit(GoOptions(mate=3), MATE_SECONDS, white=True) == MATE_SECONDS
+    assert time_limit(GoOptions(), None, white=True) is None
+    clock = GoOptions(wtime=60_000, btime=30_000, winc=1000, movestogo=10)
+    budget = time_budget(clock, white=True)
+    assert budget is not None
+    assert time_limit(clock, budget, white=True) == pytest.approx(15 - MOVE_OVERHEAD)
+    short = GoOptions(wtime=60_000)
+    budget = time_budget(short, white=True)
+    assert budget is not None
+    assert time_limit(short, budget, white=True) == pytest.approx(3 * budget)
+    assert time_limit(GoOptions(wtime=0), 0.01, white=True) == 0.01  # never below the budget
 
 
 # -- the engine in-process -------------------------------------------------------------

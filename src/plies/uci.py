@@ -40,11 +40,12 @@ comes with its whole line: the principal variation ends in the mate announced.
 
 Time management: with a clock the engine spends about ``remaining / moves to go``
 (30 moves when the GUI does not say) plus most of the increment, never more than a
-fifth of what is left, minus :data:`MOVE_OVERHEAD` for the pipe and the GUI. It stops
-early once another iteration would likely not finish within that budget (an
-unfinished iteration is thrown away, so starting one late only wastes the time). This
-is :mod:`plies.lab`'s clock (:func:`plies.lab.move_budget`), which ``plies match
---tc`` plays by too.
+fifth of what is left, minus :data:`MOVE_OVERHEAD` for the pipe and the GUI. It starts
+no iteration once that budget is spent, and lets one started before run on to three
+times the budget (:func:`plies.lab.move_limit`, never past a quarter of the clock): an
+unfinished iteration is thrown away, so cutting one short wastes its time. This is
+:mod:`plies.lab`'s clock, which ``plies match --tc`` plays by too. ``movetime`` is
+the search's limit, exactly.
 """
 
 from __future__ import annotations
@@ -60,7 +61,6 @@ from plies import __version__
 from plies.errors import PliesError
 from plies.lab import (
     MOVE_OVERHEAD,
-    START_SHARE,
     Analysis,
     SearchOptions,
     SearchTable,
@@ -68,6 +68,7 @@ from plies.lab import (
     format_score,
     get_game,
     move_budget,
+    move_limit,
     prepare_table,
     search_table,
     table_entries,
@@ -82,6 +83,7 @@ __all__ = [
     "UciEngine",
     "parse_go",
     "time_budget",
+    "time_limit",
 ]
 
 #: Table size in megabytes when the GUI sets none, and the range ``Hash`` allows.
@@ -239,13 +241,30 @@ def time_budget(options: GoOptions, *, white: bool) -> float | None:
         return None
     if options.movetime is not None:
         return max(0.01, options.movetime / 1000 - MOVE_OVERHEAD)
-    remaining = options.wtime if white else options.btime
-    if remaining is None:
-        remaining = options.btime if white else options.wtime
+    remaining = _remaining(options, white)
     if remaining is None:
         return MATE_SECONDS if options.mate is not None else None
     increment = (options.winc if white else options.binc) / 1000
-    return move_budget(remaining / 1000, increment, options.movestogo)
+    return move_budget(remaining, increment, options.movestogo)
+
+
+def _remaining(options: GoOptions, white: bool) -> float | None:
+    """The seconds on the side to move's clock (the other's when only that one is
+    given), None without a clock."""
+    remaining = options.wtime if white else options.btime
+    if remaining is None:
+        remaining = options.btime if white else options.wtime
+    return None if remaining is None else remaining / 1000
+
+
+def time_limit(options: GoOptions, budget: float | None, *, white: bool) -> float | None:
+    """Seconds after which the search stops, ``budget`` being :func:`time_budget`'s:
+    on a clock :func:`plies.lab.move_limit` (an iteration started within the budget
+    may finish), else the budget itself."""
+    remaining = _remaining(options, white)
+    if budget is None or options.movetime is not None or remaining is None:
+        return budget  # no clock: movetime, or go mate's own seconds
+    return move_limit(budget, remaining)
 
 
 class _Go:
@@ -255,23 +274,24 @@ class _Go:
     ``stop`` or ``ponderhit``, which also starts a pondering search's clock.
     """
 
-    def __init__(self, options: GoOptions, budget: float | None) -> None:
+    def __init__(self, options: GoOptions, budget: float | None, limit: float | None) -> None:
         self.options = options
-        self.budget = budget
+        #: The seconds to spend (no iteration starts past them) and to stop at.
+        self.budget, self.limit = budget, limit
         self.stop = threading.Event()
         self.released = threading.Event()
         #: When the clock started (None while pondering) and when time is up.
         self.clock_start: float | None = None if options.ponder else time.monotonic()
         self.deadline: float | None = None
-        if self.clock_start is not None and budget is not None:
-            self.deadline = self.clock_start + budget
+        if self.clock_start is not None and limit is not None:
+            self.deadline = self.clock_start + limit
 
     def start_clock(self) -> None:
         """``ponderhit``: the search goes on, now on its clock."""
         if self.clock_start is None:
             self.clock_start = time.monotonic()
-            if self.budget is not None:
-                self.deadline = self.clock_start + self.budget
+            if self.limit is not None:
+                self.deadline = self.clock_start + self.limit
         self.released.set()
 
     def end(self) -> None:
@@ -438,7 +458,8 @@ class UciEngine:
         self.stop()
         state = self.state
         white = state is None or self.game.to_move(state) == 0
-        go = _Go(options, time_budget(options, white=white))
+        budget = time_budget(options, white=white)
+        go = _Go(options, budget, time_limit(options, budget, white=white))
         if options.waits is False and not options.has_limit:
             self.say("go: no limit given: searching until 'stop'")
         self._go_now = go
@@ -543,8 +564,8 @@ class UciEngine:
         elapsed, budget = go.elapsed(), go.budget
         if elapsed is None or budget is None:
             return False
-        if options.movetime is None and elapsed > START_SHARE * budget:
-            return True  # on a clock: save the time the next iteration would waste
+        if options.movetime is None and elapsed > budget:
+            return True  # on a clock: the budget is spent, start no iteration
         return result.distance is not None and result.depth >= result.distance
 
     def _mating_line(self, root: Any, found: Analysis, go: _Go) -> Analysis:

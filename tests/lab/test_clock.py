@@ -1,5 +1,5 @@
-"""Game clocks: time controls read and written, a move's budget, and the soft stop of
-a search on a clock (no depth starts past START_SHARE of the budget)."""
+"""Game clocks: time controls read and written, a move's budget and limit, and a
+search on a clock (no depth starts past the budget; one started runs to the limit)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ import pytest
 
 from plies.errors import PliesError
 from plies.lab import (
+    LIMIT_FACTOR,
     MOVE_OVERHEAD,
-    START_SHARE,
+    ClockReading,
     SearchOptions,
     TimeControl,
     engine_move,
     load_game,
     move_budget,
+    move_limit,
     parse_time_control,
     room_of,
 )
-from plies.lab._clock import DEFAULT_MOVES_TO_GO, LEAST_BUDGET, ClockReading
+from plies.lab._clock import DEFAULT_MOVES_TO_GO, LEAST_BUDGET
 from plies.lab._room import _deepen
 
 
@@ -77,6 +79,13 @@ def test_the_budget_is_a_share_of_the_clock_plus_most_of_the_increment() -> None
     assert move_budget(0, 0) == move_budget(-3, 0) == LEAST_BUDGET
     reading = ClockReading((10.0, 50.0), 0.5, seat=1)
     assert reading.left == 50 and reading.budget == move_budget(50, 0.5)
+    assert reading.limit == move_limit(reading.budget, 50)
+
+
+def test_the_limit_lets_a_started_depth_finish_within_a_quarter_of_the_clock() -> None:
+    assert move_limit(2, 60) == LIMIT_FACTOR * 2
+    assert move_limit(2, 20) == pytest.approx(5 - MOVE_OVERHEAD)  # a quarter of the clock
+    assert move_limit(0.01, 0) == 0.01  # never below the budget
 
 
 def test_on_a_clock_no_depth_starts_past_the_soft_share() -> None:
@@ -89,7 +98,7 @@ def test_on_a_clock_no_depth_starts_past_the_soft_share() -> None:
     assert [f.result.depth for f, _ in found] == [1, 1] and found[-1][1] is True
 
 
-def test_a_budget_is_the_moves_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_on_a_clock_the_search_stops_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     import plies.lab._play as play
 
     seen = []
@@ -100,10 +109,11 @@ def test_a_budget_is_the_moves_time_limit(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(play, "_deepen", deepen)
     room = room_of(*load_game("chess"))
-    # Options with no limit at all: the budget alone ends the search.
-    chosen = engine_move(room, SearchOptions(), budget=0.2)
+    clock = ClockReading((3.0, 3.0), 0.0, seat=0)
+    # Options with no limit at all: the clock alone ends the search.
+    chosen = engine_move(room, SearchOptions(), clock=clock)
     assert chosen.search is not None and chosen.search.depth >= 1
-    assert seen == [(0.2, pytest.approx(START_SHARE * 0.2))]
-    assert chosen.search.stats.time < 2  # stopped, by the soft share or the limit
-    with pytest.raises(PliesError, match="budget"):
-        engine_move(room, SearchOptions(), budget=0)
+    assert seen == [(clock.limit, clock.budget)]  # the time limit, then the soft stop
+    assert chosen.search.stats.time < 2  # stopped (the limit is 0.24 s)
+    with pytest.raises(PliesError, match="clock"):
+        engine_move(room, SearchOptions(), clock=0.2)  # type: ignore[arg-type]

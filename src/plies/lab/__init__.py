@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_NOISE",
     "DEFAULT_TABLE_ENTRIES",
     "GAMES",
+    "LIMIT_FACTOR",
     "MAX_COMPLEXITY_LEAVES",
     "MAX_COMPLEXITY_SEEDS",
     "MAX_COMPLEXITY_WORK",
@@ -60,7 +61,6 @@ __all__ = [
     "SEARCH_ENTRIES",
     "SOLVE_MOVES",
     "SPRT_MODELS",
-    "START_SHARE",
     "TABLE_ENTRY_BYTES",
     "Analysis",
     "AnalyzeLines",
@@ -68,6 +68,7 @@ __all__ = [
     "Book",
     "BookStats",
     "CheckResult",
+    "ClockReading",
     "Complexity",
     "ComplexityError",
     "ComplexityOptions",
@@ -133,6 +134,7 @@ __all__ = [
     "measure_complexity",
     "measured_tree",
     "move_budget",
+    "move_limit",
     "multi_document",
     "multi_drawing",
     "multi_value_text",
@@ -207,10 +209,12 @@ if TYPE_CHECKING:
     )
     from plies.lab._check import AnswerError, CheckResult, Feedback, check_answer, node_name
     from plies.lab._clock import (
+        LIMIT_FACTOR,
         MOVE_OVERHEAD,
-        START_SHARE,
+        ClockReading,
         TimeControl,
         move_budget,
+        move_limit,
         parse_time_control,
     )
     from plies.lab._complexity import (
@@ -480,10 +484,12 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     ),
     "plies.lab._lines": ("AnalyzeLines", "SolveLines"),
     "plies.lab._clock": (
+        "LIMIT_FACTOR",
         "MOVE_OVERHEAD",
-        "START_SHARE",
+        "ClockReading",
         "TimeControl",
         "move_budget",
+        "move_limit",
         "parse_time_control",
     ),
     "plies.lab._match": (

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from plies._arguments import need_number, need_object
+from plies._arguments import need_object
 from plies.book import Book
 from plies.engine import DEFAULT_ALGORITHM, Limits, SearchResult, SolveResult
 from plies.lab._analyze import Analysis, SearchOptions, SearchTable
-from plies.lab._clock import START_SHARE
+from plies.lab._clock import ClockReading
 from plies.lab._room import Room, RoomError, _after, _deepen, _need_room, need_player_to_move
 from plies.lab._text import format_score
 
@@ -83,7 +83,7 @@ def engine_move(
     backend: str | None = None,
     book: Book | None = None,
     table: SearchTable | None = None,
-    budget: float | None = None,
+    clock: ClockReading | None = None,
 ) -> EngineMove:
     """The engine's move in the room's position: the ``book``'s best move when it knows
     the position, else the move the web room's engine plays (:func:`plies.lab.think`): the best
@@ -91,17 +91,17 @@ def engine_move(
     and ``backend``), or of one ply when none completed; MCTS searches on from the tree
     of its last move in this game (the move and the reply played since are in it).
     A ``table`` (:func:`plies.lab.search_table`) is searched on and kept for the next
-    move, as a match's players keep one. A ``budget`` (seconds, a clock's share for this
-    move: :func:`plies.lab.move_budget`) is the search's time limit in place of the
-    options', and no depth starts once :data:`plies.lab.START_SHARE` of it is spent.
-    Raises :class:`RoomError` when the game is over or a chance event is due."""
+    move, as a match's players keep one. On a ``clock`` (the player to move's reading,
+    :mod:`plies.lab._clock`) no depth starts once the move's budget is spent, and the
+    search stops at its limit, in place of the options' time. Raises
+    :class:`RoomError` when the game is over or a chance event is due."""
     _need_room(room)
     options = _options(options, limits, algorithm, backend)
     soft = None
-    if budget is not None:
-        need_number(budget, "budget", above=0, error=RoomError)
-        options = replace(options, time=budget)
-        soft = START_SHARE * budget
+    if clock is not None:
+        need_object(clock, ClockReading, "clock")
+        options = replace(options, time=clock.limit)
+        soft = clock.budget
     if book is not None:
         need_object(book, Book, "book")
     need_player_to_move(room)

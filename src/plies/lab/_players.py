@@ -26,7 +26,8 @@ into a :class:`PlayerSpec`, and the :class:`Mover` that picks the player's moves
 On a match's clock (``plies match --tc 60+0.6``, :class:`plies.lab.TimeControl`) a
 player needs no limit of its own and may not set ``time``: plies' searches spend
 :func:`plies.lab.move_budget` of their time on each move (iterative deepening starts
-no depth past :data:`plies.lab.START_SHARE` of it), and a UCI engine is given both
+no depth past it; one started may finish, up to :func:`plies.lab.move_limit`), and
+the N-player searches stop at the budget; a UCI engine is given both
 clocks (``go wtime btime winc binc``) and spends them as it likes. ``depth`` and
 ``nodes`` may still cap a player's search.
 
@@ -319,13 +320,12 @@ class Mover:
         spec = self.spec
         if spec.algorithm == "random":
             return random.Random(seed).choice(list(room.game.legal_moves(room.state)))
-        budget = None if clock is None else clock.budget
         try:
             if spec.algorithm in NPLAYER_ALGORITHMS:
-                return self._multi_move(room, budget)
+                return self._multi_move(room, None if clock is None else clock.budget)
             table = self._kept_table(room) if spec.algorithm in TABLE_ALGORITHMS else None
             options = spec.search_options(seed)
-            return engine_move(room, options, table=table, budget=budget).move
+            return engine_move(room, options, table=table, clock=clock).move
         except Exception as exc:  # any failure of the search forfeits, never ends the match
             raise Forfeit(f"crashed: {type(exc).__name__}: {exc}") from None
 
