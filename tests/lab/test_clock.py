@@ -3,6 +3,8 @@ search on a clock (no depth starts past the budget; one started runs to the limi
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from plies.errors import PliesError
@@ -98,16 +100,22 @@ def test_on_a_clock_no_depth_starts_past_the_soft_share() -> None:
     assert [f.result.depth for f, _ in found] == [1, 1] and found[-1][1] is True
 
 
-def test_on_a_clock_the_search_stops_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float | None, float | None]]:
+    """The time limit and the soft stop (seconds) of each search engine_move runs."""
     import plies.lab._play as play
 
-    seen = []
+    found: list[tuple[float | None, float | None]] = []
 
-    def deepen(*args: object) -> object:
-        seen.append((args[1].time, args[-1]))  # type: ignore[attr-defined]
-        return _deepen(*args)  # type: ignore[arg-type]
+    def deepen(*args: Any) -> Any:
+        found.append((args[1].time, args[-1]))
+        return _deepen(*args)
 
     monkeypatch.setattr(play, "_deepen", deepen)
+    return found
+
+
+def test_on_a_clock_the_search_stops_at_the_limit(seen: list[tuple[float, float]]) -> None:
     room = room_of(*load_game("chess"))
     clock = ClockReading((3.0, 3.0), 0.0, seat=0)
     # Options with no limit at all: the clock alone ends the search.
@@ -117,3 +125,10 @@ def test_on_a_clock_the_search_stops_at_the_limit(monkeypatch: pytest.MonkeyPatc
     assert chosen.search.stats.time < 2  # stopped (the limit is 0.24 s)
     with pytest.raises(PliesError, match="clock"):
         engine_move(room, SearchOptions(), clock=0.2)  # type: ignore[arg-type]
+
+
+def test_mcts_on_a_clock_stops_at_the_budget(seen: list[tuple[float, None]]) -> None:
+    room = room_of(*load_game("connect4"))
+    clock = ClockReading((1.0, 1.0), 0.0, seat=0)
+    engine_move(room, SearchOptions(algorithm="mcts", iterations=50), clock=clock)
+    assert seen == [(clock.budget, None)]  # no depths: the budget is its time limit

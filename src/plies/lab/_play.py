@@ -93,15 +93,19 @@ def engine_move(
     A ``table`` (:func:`plies.lab.search_table`) is searched on and kept for the next
     move, as a match's players keep one. On a ``clock`` (the player to move's reading,
     :mod:`plies.lab._clock`) no depth starts once the move's budget is spent, and the
-    search stops at its limit, in place of the options' time. Raises
-    :class:`RoomError` when the game is over or a chance event is due."""
+    search stops at its limit, in place of the options' time (MCTS, which has no
+    depths, stops at the budget). Raises :class:`RoomError` when the game is over or a
+    chance event is due."""
     _need_room(room)
     options = _options(options, limits, algorithm, backend)
     soft = None
     if clock is not None:
         need_object(clock, ClockReading, "clock")
-        options = replace(options, time=clock.limit)
-        soft = clock.budget
+        if options.algorithm == "mcts":
+            options = replace(options, time=clock.budget)
+        else:
+            options = replace(options, time=clock.limit)
+            soft = clock.budget
     if book is not None:
         need_object(book, Book, "book")
     need_player_to_move(room)
