@@ -20,7 +20,8 @@ is a quick look.
 Run: ``python benchmarks/match_ladder.py --levels 1350,1500 --games 20 --time 0.1``, or
 ``--levels 2000 --games 100 --tc 60+0.6 --workers 2`` (about three hours on two cores)
 (needs python-chess and Stockfish: ``apt-get install stockfish``, in /usr/games).
-``--pgn FILE`` keeps the games.
+``--pgn FILE`` keeps the games; each game's result and pace are printed to stderr as it
+ends.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import shutil
 import sys
 import time
 
-from plies.lab import MatchOptions, parse_time_control, run_match
+from plies.lab import GameRecord, MatchOptions, parse_time_control, run_match
 
 #: Short, common opening lines (SAN from the start), each played with both colours.
 OPENINGS = (
@@ -85,12 +86,23 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
     )
     started = time.perf_counter()
     pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
-    try:
-        result = run_match(
-            options,
-            workers=args.workers,
-            on_game=None if pgn is None else lambda game: pgn.write(game.record + "\n"),
+
+    def on_game(game: GameRecord) -> None:
+        """Keep the game, and say how it went (a long rung shows its progress)."""
+        if pgn is not None:
+            pgn.write(game.record + "\n")
+            pgn.flush()
+        paces = zip(game.seconds, game.turns, strict=True)
+        pace = "  ".join(f"{seconds / max(turns, 1):.2f}" for seconds, turns in paces)
+        print(
+            f"  game {game.number}: plies scores {game.scores[0]:g} ({game.reason}; "
+            f"s/move plies, sf: {pace})",
+            file=sys.stderr,
+            flush=True,
         )
+
+    try:
+        result = run_match(options, workers=args.workers, on_game=on_game)
     finally:
         if pgn is not None:
             pgn.close()
