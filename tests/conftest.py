@@ -39,20 +39,15 @@ CLUSTER_FIXTURES = frozenset({"cluster", "address"})
 #: Folders whose every test runs on a cluster or its machinery (forked workers, TLS).
 CLUSTER_FOLDERS = ("cluster/",)
 
-#: Slow tests: a node id relative to tests/ (with its parameters, or without: every case
-#: of it), or a file (every test in it). Each took 4 s or more on a busy 2-core machine
-#: (``pytest -n 2 --durations=0``; the two files: 99 s and 34 s in all), or compiles the
-#: Numba kernels in a cache of its own.
-SLOW = frozenset(
+#: Slow tests that only compute: a node id relative to tests/ (with its parameters, or
+#: without: every case of it), or a file (every test in it). Each took 4 s or more on a
+#: busy 2-core machine (``pytest -n 2 --durations=0``), or compiles the Numba kernels in
+#: a cache of its own.
+SLOW_COMPUTING = frozenset(
     {
-        "book/test_book.py::test_an_interrupted_connect4_book_resumes_to_the_direct_solves",
-        "cli/test_book.py::test_a_killed_build_resumes_to_the_direct_solves",
         "cli/test_draw.py::test_png_needs_no_graphviz",
         "cli/test_fuzz.py::test_tree_text_never_crashes",
-        "cli/test_fuzz_batch.py",
         "cli/test_main.py::test_output_that_cannot_be_written_is_one_line_and_status_1[argv2]",
-        "cli/test_serve.py::test_serve_prints_its_url_serves_the_lab_and_stops_on_ctrl_c",
-        "cli/test_serve.py::test_serving_beyond_this_machine_warns",
         "cli/test_solve.py::test_solving_a_win_in_one_reports_its_node",
         "cli/test_tree.py::test_deep_chain_through_the_cli",
         "cli/test_tree_json.py::test_json_of_a_wide_tree_takes_little_more_memory_than_its_search",
@@ -65,29 +60,20 @@ SLOW = frozenset(
         "draw/test_png.py::test_cli_draws_png_frames_and_gif_with_no_graphviz_anywhere",
         "draw/test_png.py::test_png_frames_and_gif_need_no_graphviz",
         "draw/test_png.py::test_web_render_gives_png_with_no_graphviz_anywhere",
-        "lab/test_match_cluster.py",
         "engine/test_hooks.py::test_null_moves_save_nodes",
-        "engine/test_misuse.py::test_the_first_native_search_does_not_count_the_kernel_load",
         "engine/native/test_mapped.py",
         "games/test_chess.py::test_conformance_on_longer_playouts",
         "games/test_chess_native.py::test_perft_suite_deeper",
         "games/test_chess_native.py::test_search_agrees_deeper_on_wac",
         "games/test_conformance.py::test_every_registered_game_conforms[chess]",
         "games/test_conformance.py::test_every_registered_game_conforms[chinese-checkers]",
-        "test_api_fuzz.py",
-        "test_docs.py::test_example_runs_as_written[docs/clusters.md:15]",
-        "test_uci_conformance.py::test_fuzzed_command_lines_never_break_the_engine",
-        "web/test_limits.py::test_stopping_the_server_stops_its_workers",
-        "web/test_mcts_tree_site.py",
-        "web/test_site_browser.py",
-        "web/test_soak.py",
     }
 )
 
 
-#: The slow tests (as in :data:`SLOW`) that run one at a time even in the test command:
-#: they time replies, limits or a first search, kill or stop processes, or start
-#: servers. The other slow tests only compute, and share the machine.
+#: The slow tests (named as in :data:`SLOW_COMPUTING`) that run one at a time even in the
+#: test command: they time replies, limits or a first search, kill or stop processes,
+#: or start servers.
 ALONE = frozenset(
     {
         "book/test_book.py::test_an_interrupted_connect4_book_resumes_to_the_direct_solves",
@@ -106,6 +92,8 @@ ALONE = frozenset(
         "web/test_soak.py",
     }
 )
+#: Every slow test: those that only compute and those that run alone.
+SLOW = SLOW_COMPUTING | ALONE
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
