@@ -288,9 +288,10 @@ def test_on_a_clock_players_need_no_limit_and_set_no_time() -> None:
 
 
 def test_a_player_whose_time_runs_out_loses_on_time() -> None:
-    # A millisecond for the game: a search stops at its least budget, 10 ms.
+    # A millisecond for the game: a search stops at its least budget, 10 ms. Connect
+    # Four, whose depth 9 takes longer than that (tictactoe's, solved, may not).
     options = MatchOptions(
-        "tictactoe", ("pvs:depth=9", "random"), games=2, time_control=TimeControl(0.001)
+        "connect4", ("pvs:depth=9", "random"), games=2, time_control=TimeControl(0.001)
     )
     result = run_match(options)
     assert [g.forfeit for g in result.games] == [0, 0] and result.points == (0.0, 2.0)

@@ -341,8 +341,7 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     # The games of a round roll the same dice, in order (common random numbers: the
     # luck of the dice cancels out within the round, as the opening's does).
     chance = random.Random(_seed(options.seed, (number - 1) // len(specs), "chance"))
-    control = options.time_control
-    clocks = [control.base if control else 0.0 for _ in seats]  # by seat
+    clocks = _Clocks.of(options.time_control, len(seats))
     seconds, turns = [0.0] * len(specs), [0] * len(specs)  # by player
     forfeit, reason = None, ""
     try:
@@ -362,34 +361,19 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
                 continue
             seat = game.to_move(room.state)
             player = seats[seat]
-            reading = None
-            if control is not None:
-                reading = ClockReading(tuple(clocks), control.increment, seat)
+            seed = _seed(options.seed, number, len(room.moves))
             began = time.monotonic()
             try:
-                move = movers[player].move(
-                    room, _seed(options.seed, number, len(room.moves)), reading
-                )
+                move = movers[player].move(room, seed, clocks.reading(seat))
             except Forfeit as lost:
                 forfeit, reason = player, f"{specs[player].name} forfeits: {lost.reason}"
                 break
             took = time.monotonic() - began
             seconds[player] += took
             turns[player] += 1
-            if control is not None:
-                if took > clocks[seat]:
-                    forfeit = player
-                    reason = (
-                        f"{specs[player].name} loses on time: its move took {took:.3f} s "
-                        f"with {clocks[seat]:.3f} s left"
-                    )
-                    break
-                clocks[seat] += control.increment - took
-            if move not in game.legal_moves(room.state):
-                forfeit, reason = (
-                    player,
-                    f"{specs[player].name} forfeits: illegal move {move!r:.40}",
-                )
+            wrong = clocks.charge(seat, took) or _illegal(game, room, move)
+            if wrong:
+                forfeit, reason = player, f"{specs[player].name} {wrong}"
                 break
             room = _played(room, move)
     finally:
@@ -405,7 +389,12 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     unique = unique_names(options.players)
     names = [unique[player] for player in seats]
     record = game_pgn(
-        room, names=names, number=number, result=result, reason=reason, time_control=control
+        room,
+        names=names,
+        number=number,
+        result=result,
+        reason=reason,
+        time_control=options.time_control,
     )
     return GameRecord(
         number,
@@ -420,6 +409,43 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
         tuple(round(value, 3) for value in seconds),
         tuple(turns),
     )
+
+
+@dataclass
+class _Clocks:
+    """The clocks of a game's seats (seconds left), or none (``control`` None)."""
+
+    control: TimeControl | None
+    remaining: list[float]
+
+    @classmethod
+    def of(cls, control: TimeControl | None, seats: int) -> _Clocks:
+        """Each seat's clock at the start of a game on ``control``."""
+        return cls(control, [control.base if control else 0.0] * seats)
+
+    def reading(self, seat: int) -> ClockReading | None:
+        """The clocks as the player in ``seat`` sees them, to move (None: no clock)."""
+        if self.control is None:
+            return None
+        return ClockReading(tuple(self.remaining), self.control.increment, seat)
+
+    def charge(self, seat: int, took: float) -> str:
+        """Take a move of ``took`` seconds off ``seat``'s clock and give the increment
+        back; ``"loses on time: ..."`` (the clock unchanged) when it ran out, else ''."""
+        if self.control is None:
+            return ""
+        left = self.remaining[seat]
+        if took > left:
+            return f"loses on time: its move took {took:.3f} s with {left:.3f} s left"
+        self.remaining[seat] = left + self.control.increment - took
+        return ""
+
+
+def _illegal(game: BaseGame[Any, Any], room: Room, move: Any) -> str:
+    """``"forfeits: illegal move ..."`` when ``move`` is not legal in the room, else ''."""
+    if move in game.legal_moves(room.state):
+        return ""
+    return f"forfeits: illegal move {move!r:.40}"
 
 
 def _final_scores(
