@@ -32,7 +32,8 @@ import shutil
 import sys
 import time
 
-from plies.lab import GameRecord, MatchOptions, parse_time_control, run_match
+from plies.errors import PliesError
+from plies.lab import GameRecord, MatchOptions, TimeControl, parse_time_control, run_match
 
 #: Short, common opening lines (SAN from the start), each played with both colours.
 OPENINGS = (
@@ -59,6 +60,14 @@ def stockfish_path(given: str | None) -> str:
     return found
 
 
+def time_control(text: str) -> TimeControl:
+    """``--tc``'s clock; argparse's one-line error for a bad one."""
+    try:
+        return parse_time_control(text)
+    except PliesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def signed(value: float) -> str:
     """An Elo figure with its sign, infinite ones as +inf / -inf."""
     if math.isinf(value):
@@ -70,7 +79,7 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
     """Play the match at ``level`` and print its line."""
     opponent = f"uci:{stockfish}:UCI_LimitStrength=true,UCI_Elo={level}"
     player = args.player
-    control = None if args.tc is None else parse_time_control(args.tc)
+    control = args.tc
     if control is None:
         opponent += f",time={args.time}"
         joint = "," if ":" in args.player else ":"  # pvs:backend=native takes ,time=
@@ -128,7 +137,9 @@ def main() -> None:
     parser.add_argument("--levels", default="1350,1500,1700,2000", help="UCI_Elo levels")
     parser.add_argument("--games", type=int, default=20, help="games per level (even)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move, both sides")
-    parser.add_argument("--tc", help="a clock instead, both sides: BASE+INC seconds (60+0.6)")
+    parser.add_argument(
+        "--tc", type=time_control, help="a clock instead, both sides: BASE+INC seconds (60+0.6)"
+    )
     parser.add_argument("--pgn", help="append the games to this PGN file")
     parser.add_argument("--player", default="pvs", help="plies' algorithm (pvs, mcts, ...)")
     parser.add_argument("--stockfish", help="Stockfish's path (default: found)")
