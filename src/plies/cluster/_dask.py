@@ -146,7 +146,10 @@ def _start_local_cluster(workers: int | None, stop: Callable[[], bool] | None) -
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address="127.0.0.1:0",  # None still took port 8787 if free
-                silence_logs=logging.ERROR,
+                # plies' own cluster: a failing line reports its error itself, and what
+                # Dask logs as an error is a traceback on the user's terminal (a worker's
+                # heartbeat finding the scheduler gone as the cluster closes on Ctrl-C).
+                silence_logs=logging.CRITICAL,
             )
         except BaseException as exc:  # raised again in the caller's thread
             box.append(exc)
