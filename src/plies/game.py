@@ -378,6 +378,16 @@ class BaseGame(ABC, Generic[S, M]):
         self.check_state(state)
         return None
 
+    def can_win(self, state: S, player: int) -> bool:
+        """Whether ``player`` could still win from ``state`` by some series of legal
+        moves (False: it cannot, whatever the others play).
+
+        A match scores a player's loss on time as a draw when no other player can win
+        (chess: a flag that falls against a bare king). The default: True.
+        """
+        self.check_state(state)
+        return True
+
     def remaining_plies(self, state: S) -> int | None:
         """The most plies the game can still last from ``state``, or None (unknown).
 

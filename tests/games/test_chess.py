@@ -220,6 +220,20 @@ def test_insufficient_material_is_a_draw(fen: str) -> None:
     assert GAME.terminal_value(state) == 0.0
 
 
+@pytest.mark.parametrize(
+    ("fen", "white", "black"),
+    [
+        ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", True, False),  # a bare king cannot mate
+        ("4k3/8/8/8/8/8/8/2B1K3 b - - 0 1", False, False),  # nor can one bishop
+        ("4k3/4p3/8/8/8/8/8/2B1K3 w - - 0 1", True, True),  # ...with a pawn to help it
+        ("8/8/3n4/4k3/8/8/2N5/4K3 w - - 0 1", True, True),  # knights: a helpmate exists
+    ],
+)
+def test_who_can_still_win(fen: str, white: bool, black: bool) -> None:
+    state = GAME.parse_position(fen)
+    assert (GAME.can_win(state, 0), GAME.can_win(state, 1)) == (white, black)
+
+
 def test_knight_against_knight_goes_on() -> None:
     # A helpmate exists, so python-chess (and FIDE) let the game go on.
     assert not GAME.is_terminal(GAME.parse_position("8/8/3n4/4k3/8/8/2N5/4K3 w - - 0 1"))

@@ -301,6 +301,25 @@ def test_a_player_whose_time_runs_out_loses_on_time() -> None:
     assert result.totals[0].forfeits == 2
 
 
+def test_time_running_out_draws_when_no_other_player_can_win() -> None:
+    # White has a queen, black a bare king. pvs runs out of time in both games: with
+    # white's queen it is a draw (black cannot mate), with black's bare king a loss.
+    options = MatchOptions(
+        "chess",
+        ("pvs:depth=9", "random"),
+        games=2,
+        openings=("4k3/8/8/8/8/8/8/3QK3 w - - 0 1",),
+        time_control=TimeControl(0.001),
+    )
+    first, second = run_match(options).games
+    assert (first.result, first.forfeit) == ("1/2-1/2", None)
+    assert (second.result, second.forfeit) == ("1-0", 0)
+    assert first.reason.startswith("pvs:depth=9 is out of time (its move took 0.0")
+    assert first.reason.endswith("s left): a draw, as no other player can win")
+    assert '[Termination "pvs:depth=9 is out of time' in first.record
+    assert second.reason.startswith("pvs:depth=9 loses on time")
+
+
 def test_records_without_clock_fields_still_read() -> None:
     record = play_game(MatchOptions("tictactoe", ("random", "random"), games=2), 1, "")
     data = json.loads(record.to_json())

@@ -54,8 +54,9 @@ On a clock (--tc 60+0.6: 60 s each for the game, 0.6 s back after each move) pli
 searches budget about remaining/30 + 0.8 x increment for a move (at most a fifth of what is
 left), start no depth past it and let one started finish up to three times it; a UCI engine
 gets both clocks (go wtime btime winc binc). A move's time is measured by the match, and a
-player whose time runs out loses ("loses on time", counted with the forfeits). Each
-player's seconds a move are shown.
+player whose time runs out loses ("loses on time", counted with the forfeits), or draws
+when no other player could win (chess: a bare king). Each player's seconds a move are
+shown.
 
 A player that crashes, plays an illegal move or (a UCI engine) does not answer within its
 time (on a clock: its time left) plus --timeout forfeits the game; the table counts the

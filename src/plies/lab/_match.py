@@ -19,8 +19,10 @@ says why. A game longer than ``max_plies`` is adjudicated a draw.
 On a clock (``time_control``, :class:`plies.lab.TimeControl`: ``60+0.6``) each
 player starts with the base time and gets the increment back after each move; a
 move's time is measured here, around the player's whole move, and a player whose
-time runs out loses the game (a forfeit: "loses on time"). Players are readied (a UCI
-engine started, a table made) before the clocks run.
+time runs out loses the game (a forfeit: "loses on time"), unless no other player
+could win by any series of moves (chess: a bare king, :meth:`BaseGame.can_win`), and
+the game is drawn. Players are readied (a UCI engine started, a table made) before the
+clocks run.
 
 >>> options = MatchOptions("tictactoe", ("pvs:depth=9", "random"), games=2)
 >>> result = run_match(options)
@@ -371,7 +373,12 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
             took = time.monotonic() - began
             seconds[player] += took
             turns[player] += 1
-            wrong = clocks.charge(seat, took) or _illegal(game, room, move)
+            late = clocks.charge(seat, took)
+            if late and not _others_can_win(game, room.state, seat):
+                name = specs[player].name
+                reason = f"{name} is out of time ({late}): a draw, as no other player can win"
+                break
+            wrong = f"loses on time: {late}" if late else _illegal(game, room, move)
             if wrong:
                 forfeit, reason = player, f"{specs[player].name} {wrong}"
                 break
@@ -383,7 +390,7 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     by_seat = [scores[player] for player in seats]
     if forfeit is None and game.is_terminal(room.state):
         reason = _reason(game, room.state, by_seat)
-    elif forfeit is None:
+    elif forfeit is None and not reason:
         reason = f"adjudicated a draw after {options.max_plies} plies"
     result = _result_text(by_seat)
     unique = unique_names(options.players)
@@ -431,14 +438,20 @@ class _Clocks:
 
     def charge(self, seat: int, took: float) -> str:
         """Take a move of ``took`` seconds off ``seat``'s clock and give the increment
-        back; ``"loses on time: ..."`` (the clock unchanged) when it ran out, else ''."""
+        back; when it ran out, ``"its move took T s with L s left"`` (the clock
+        unchanged), else ''."""
         if self.control is None:
             return ""
         left = self.remaining[seat]
         if took > left:
-            return f"loses on time: its move took {took:.3f} s with {left:.3f} s left"
+            return f"its move took {took:.3f} s with {left:.3f} s left"
         self.remaining[seat] = left + self.control.increment - took
         return ""
+
+
+def _others_can_win(game: BaseGame[Any, Any], state: Any, seat: int) -> bool:
+    """Whether a player other than the one in ``seat`` could still win from ``state``."""
+    return any(game.can_win(state, other) for other in range(game.num_players) if other != seat)
 
 
 def _illegal(game: BaseGame[Any, Any], room: Room, move: Any) -> str:

@@ -413,6 +413,14 @@ class Chess(BaseGame[ChessState, "chess.Move"]):
             return "threefold repetition"
         return "fifty moves"
 
+    def can_win(self, state: ChessState, player: int) -> bool:
+        """False when ``player`` (0 white, 1 black) has too little material to mate:
+        python-chess's ``has_insufficient_material``, which looks at the material alone
+        (a lone king; a knight, or bishops all on one colour, with nothing on the other
+        side that could help them mate). FIDE's rule for a fallen flag reads it."""
+        self.check_state(state)
+        return not state.board.has_insufficient_material(player == 0)
+
     def unclaimed(self, state: ChessState) -> ChessState:
         """``state`` as if its draw by rule (threefold repetition, the fifty-move rule,
         insufficient material) were not claimed: the game goes on with the legal moves
