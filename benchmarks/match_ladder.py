@@ -14,8 +14,8 @@ difference with its 95% interval (fastchess's formulas, over pairs) and the rati
 implies for plies, the level plus the difference (Stockfish's ``UCI_Elo`` is calibrated
 to CCRL 40/4 ratings at 60+0.6: the anchor is approximate at another time control),
 the forfeits (time losses among them) and each side's seconds a move.
-A +-60 Elo interval near an even score takes about 150 pairs; the default 20 games
-is a quick look.
+A +-60 Elo interval near an even score takes about 60 pairs (400 games at 0.1 s a move
+gave +-32); the default 20 games is a quick look.
 
 Run: ``python benchmarks/match_ladder.py --levels 1350,1500 --games 20 --time 0.1``, or
 ``--levels 2000 --games 100 --tc 60+0.6 --workers 2`` (about three hours on two cores)
