@@ -21,19 +21,34 @@ Run: ``python benchmarks/match_ladder.py --levels 1350,1500 --games 20 --time 0.
 ``--levels 2000 --games 100 --tc 60+0.6 --workers 2`` (about three hours on two cores)
 (needs python-chess and Stockfish: ``apt-get install stockfish``, in /usr/games).
 ``--pgn FILE`` keeps the games; each game's result and pace are printed to stderr as it
-ends.
+ends. Ctrl-C (or ``timeout -s INT``) stops the rung: its line counts the games finished,
+and the ladder stops there. ``--report FILE...`` plays nothing: it prints each level's
+line from the games kept by earlier runs, pooled (the pairs complete within a run; the
+pace columns are empty, as a PGN does not keep it).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import shutil
+import signal
 import sys
+import threading
 import time
+from collections import defaultdict
+from dataclasses import dataclass, field
 
 from plies.errors import PliesError
-from plies.lab import GameRecord, MatchOptions, TimeControl, parse_time_control, run_match
+from plies.lab import (
+    GameRecord,
+    MatchOptions,
+    Pentanomial,
+    TimeControl,
+    parse_time_control,
+    run_match,
+)
 
 #: Short, common opening lines (SAN from the start), each played with both colours.
 OPENINGS = (
@@ -75,8 +90,8 @@ def signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
-    """Play the match at ``level`` and print its line."""
+def rung(args: argparse.Namespace, stockfish: str, level: int) -> bool:
+    """Play the match at ``level`` and print its line; False if it was stopped (Ctrl-C)."""
     opponent = f"uci:{stockfish}:UCI_LimitStrength=true,UCI_Elo={level}"
     player = args.player
     control = args.tc
@@ -110,25 +125,127 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> None:
             flush=True,
         )
 
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
     try:
-        result = run_match(options, workers=args.workers, on_game=on_game)
+        result = run_match(options, workers=args.workers, stop=stop, on_game=on_game)
     finally:
+        signal.signal(signal.SIGINT, previous)
         if pgn is not None:
             pgn.close()
     seconds = time.perf_counter() - started
     me, them = result.totals
     forfeits = sum(total.forfeits for total in result.totals)
-    elo = result.elo
-    assert elo is not None and result.pentanomial is not None
-    anchored = f"{level + elo.elo:.0f}" if math.isfinite(elo.elo) else signed(elo.elo)
+    if result.pentanomial is None or not result.pentanomial.pairs:
+        print(f"{level:>6}  {me.games:>5}  stopped before a pair of games was complete")
+        return False
+    pace = f"{me.seconds_a_move:5.2f} {them.seconds_a_move:5.2f}"
     print(
-        f"{level:>6}  {me.games:>5}  {100 * me.score:5.1f}%  "
-        f"{me.wins:>3}/{me.draws:>3}/{me.losses:>3}"
-        f"  {list(result.pentanomial.counts)!s:<22}  {signed(elo.elo):>5} "
-        f"[{signed(elo.low)}, {signed(elo.high)}]  {anchored:>6}  {forfeits:>3}  "
-        f"{me.seconds_a_move:5.2f} {them.seconds_a_move:5.2f}  {seconds:7.1f}",
+        line(
+            level,
+            me.games,
+            (me.wins, me.draws, me.losses),
+            result.pentanomial,
+            forfeits=forfeits,
+            pace=pace,
+        )
+        + f"  {seconds:7.1f}"
+        + ("  (stopped)" if result.stopped else ""),
         flush=True,
     )
+    return not result.stopped
+
+
+def line(
+    level: int,
+    games: int,
+    results: tuple[int, int, int],
+    pentanomial: Pentanomial,
+    *,
+    forfeits: int | str,
+    pace: str,
+) -> str:
+    """A level's line of the table: ``results`` (plies' wins, draws and losses) over
+    ``games`` games, the Elo from ``pentanomial`` (its complete pairs) and the rating it
+    implies on the level's anchor."""
+    wins, draws, losses = results
+    score = (wins + draws / 2) / games
+    elo = pentanomial.elo()
+    anchored = f"{level + elo.elo:.0f}" if math.isfinite(elo.elo) else signed(elo.elo)
+    return (
+        f"{level:>6}  {games:>5}  {100 * score:5.1f}%  {wins:>3}/{draws:>3}/{losses:>3}"
+        f"  {list(pentanomial.counts)!s:<22}  {signed(elo.elo):>5} "
+        f"[{signed(elo.low)}, {signed(elo.high)}]  {anchored:>6}  {forfeits:>3}  {pace}"
+    )
+
+
+@dataclass
+class Level:
+    """The games kept at one level: plies' score in each, and the pairs complete within
+    a run."""
+
+    scores: list[float] = field(default_factory=list)
+    pairs: list[tuple[float, float]] = field(default_factory=list)
+
+
+#: The level in Stockfish's player name (``uci:...:UCI_LimitStrength=true,UCI_Elo=2100``).
+LEVEL = re.compile(r"UCI_Elo=(\d+)")
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def kept_levels(paths: list[str]) -> dict[int, Level]:
+    """The games of the PGN files at ``paths`` by level, from plies' side. A run's games
+    are numbered from 1 (the PGN's ``Round``), so a number not above the one before
+    starts another run (files may hold several, appended); games 2k-1 and 2k of a run
+    are a pair (one opening, the colours swapped)."""
+    import chess.pgn
+
+    levels: dict[int, Level] = defaultdict(Level)
+    for path in paths:
+        try:
+            handle = open(path, encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            sys.exit(f"error: --report {path}: {exc.strerror}")
+        with handle:
+            run: dict[int, float] = {}
+            level = last = 0
+            while (game := chess.pgn.read_game(handle)) is not None:
+                headers = game.headers
+                found = LEVEL.search(headers["White"] + headers["Black"])
+                number = int(headers["Round"]) if headers["Round"].isdigit() else 0
+                if found is None or headers["Result"] not in POINTS or number < 1:
+                    sys.exit(f"error: --report {path}: game {headers['Round']} is not a ladder's")
+                if number <= last or int(found[1]) != level:
+                    add_run(levels[level], run)
+                    run, level = {}, int(found[1])
+                points = POINTS[headers["Result"]]
+                run[number] = points if LEVEL.search(headers["Black"]) else 1 - points
+                last = number
+            add_run(levels[level], run)
+    levels.pop(0, None)
+    return dict(levels)
+
+
+def add_run(level: Level, run: dict[int, float]) -> None:
+    """Count a run's games at ``level``, and its complete pairs."""
+    level.scores += run.values()
+    level.pairs += [(run[n], run[n + 1]) for n in sorted(run) if n % 2 == 1 and n + 1 in run]
+
+
+def report(paths: list[str], header: str) -> None:
+    """Print the table's ``header``, then each level's line from the games kept in
+    ``paths``."""
+    levels = kept_levels(paths)
+    print(f"pooled from {', '.join(paths)}")
+    print(header.removesuffix("  seconds"))
+    for level, kept in sorted(levels.items()):
+        scores = kept.scores
+        results = (scores.count(1.0), scores.count(0.5), scores.count(0.0))
+        if not kept.pairs:
+            print(f"{level:>6}  {len(scores):>5}  no complete pair of games")
+            continue
+        penta = Pentanomial.of_pairs(kept.pairs)
+        print(line(level, len(scores), results, penta, forfeits="-", pace="    -     -"))
 
 
 def main() -> None:
@@ -146,18 +263,26 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=300, help="then a draw (default 300)")
     parser.add_argument("--workers", type=int, help="play on a local Dask cluster")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--report", nargs="+", metavar="PGN", help="play nothing: the levels' lines from kept games"
+    )
     args = parser.parse_args()
+    header = (
+        " level  games   score    W/  D/  L  pentanomial (0-2)       Elo [95%]"
+        "            plies  forf  s/move (plies, sf)  seconds"
+    )
+    if args.report:
+        report(args.report, header)
+        return
     stockfish = stockfish_path(args.stockfish)
     levels = [int(level) for level in args.levels.split(",")]
     pace = f"{args.time:g} s a move each" if args.tc is None else f"{args.tc} clocks"
     each = f"{pace}, {args.games} games a level"
     print(f"plies {args.player} vs {stockfish}, {each}")
-    print(
-        " level  games   score    W/  D/  L  pentanomial (0-2)       Elo [95%]"
-        "            plies  forf  s/move (plies, sf)  seconds"
-    )
+    print(header)
     for level in levels:
-        rung(args, stockfish, level)
+        if not rung(args, stockfish, level):
+            break
 
 
 if __name__ == "__main__":

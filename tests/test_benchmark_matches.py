@@ -1,6 +1,7 @@
 """The arithmetic of benchmarks/multiplayer.py and benchmarks/mcts_vs_alphabeta.py: the
 seat arrangements of BRS and its opponent, the points each arrangement gives BRS, the
-win rate's Wilson interval, and the options of both scripts."""
+win rate's Wilson interval, and the options of both scripts; and how
+benchmarks/match_ladder.py pools the games its runs kept."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def _load(name: str) -> ModuleType:
 
 multiplayer = _load("multiplayer")
 mcts_vs_alphabeta = _load("mcts_vs_alphabeta")
+match_ladder = _load("match_ladder")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -122,3 +124,47 @@ def test_elo_is_printed_signed_and_infinite_at_the_ends() -> None:
     assert mcts_vs_alphabeta.format_elo(-120.6) == "-121"
     assert mcts_vs_alphabeta.format_elo(math.inf) == "+inf"
     assert mcts_vs_alphabeta.format_elo(-math.inf) == "-inf"
+
+
+def _ladder_game(number: int, level: int, result: str) -> str:
+    """A kept game of the ladder: plies has white in odd games, as the harness seats it."""
+    stockfish = f"uci:/usr/games/stockfish:UCI_LimitStrength=true,UCI_Elo={level}"
+    white, black = ("pvs", stockfish) if number % 2 else (stockfish, "pvs")
+    return (
+        f'[Event "plies match"]\n[Round "{number}"]\n[White "{white}"]\n'
+        f'[Black "{black}"]\n[Result "{result}"]\n\n{result}\n\n'
+    )
+
+
+def test_the_ladder_pools_its_runs_by_the_pairs_complete_within_each(tmp_path: Path) -> None:
+    first = tmp_path / "first.pgn"
+    # A run stopped after three games, then another appended to the same file.
+    games = [(1, "1-0"), (2, "1-0"), (3, "1/2-1/2"), (1, "0-1"), (2, "1/2-1/2")]
+    first.write_text("".join(_ladder_game(n, 2100, r) for n, r in games))
+    second = tmp_path / "second.pgn"
+    second.write_text(_ladder_game(1, 2300, "0-1") + _ladder_game(2, 2300, "1-0"))
+    levels = match_ladder.kept_levels([str(first), str(second)])
+    assert sorted(levels) == [2100, 2300]
+    # plies' scores: white wins, stockfish's white win, a draw; a loss, a draw.
+    assert levels[2100].scores == [1.0, 0.0, 0.5, 0.0, 0.5]
+    assert levels[2100].pairs == [(1.0, 0.0), (0.0, 0.5)]  # game 3 has no partner
+    assert levels[2300].pairs == [(0.0, 0.0)]
+    line = match_ladder.line(
+        2100,
+        5,
+        (1, 2, 2),
+        match_ladder.Pentanomial.of_pairs(levels[2100].pairs),
+        forfeits="-",
+        pace="",
+    )
+    assert line.split()[:4] == ["2100", "5", "40.0%", "1/"]
+    assert "[0, 1, 1, 0, 0]" in line
+
+
+def test_the_ladder_refuses_a_file_it_did_not_write(tmp_path: Path) -> None:
+    other = tmp_path / "other.pgn"
+    other.write_text('[Event "?"]\n[Round "?"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n*\n')
+    with pytest.raises(SystemExit, match="game \\? is not a ladder's"):
+        match_ladder.kept_levels([str(other)])
+    with pytest.raises(SystemExit, match="No such file"):
+        match_ladder.kept_levels([str(tmp_path / "missing.pgn")])
