@@ -33,13 +33,13 @@ import argparse
 import math
 import re
 import shutil
-import signal
 import sys
-import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TextIO
 
+from plies.cli._progress import stop_on_interrupt
 from plies.errors import PliesError
 from plies.lab import (
     GameRecord,
@@ -49,6 +49,9 @@ from plies.lab import (
     parse_time_control,
     run_match,
 )
+
+if TYPE_CHECKING:
+    import chess.pgn
 
 #: Short, common opening lines (SAN from the start), each played with both colours.
 OPENINGS = (
@@ -81,6 +84,15 @@ def time_control(text: str) -> TimeControl:
         return parse_time_control(text)
     except PliesError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def levels_of(text: str) -> list[int]:
+    """``--levels``' comma-separated ``UCI_Elo`` levels; argparse's one-line error for a
+    bad one."""
+    try:
+        return [int(level) for level in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not levels (such as 1350,1500): {text!r}") from None
 
 
 def signed(value: float) -> str:
@@ -125,20 +137,19 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> bool:
             flush=True,
         )
 
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
     try:
-        result = run_match(options, workers=args.workers, stop=stop, on_game=on_game)
+        with stop_on_interrupt() as stop:
+            result = run_match(options, workers=args.workers, stop=stop, on_game=on_game)
     finally:
-        signal.signal(signal.SIGINT, previous)
         if pgn is not None:
             pgn.close()
     seconds = time.perf_counter() - started
     me, them = result.totals
     forfeits = sum(total.forfeits for total in result.totals)
+    stopped = "  (stopped)" if result.stopped else ""
     if result.pentanomial is None or not result.pentanomial.pairs:
-        print(f"{level:>6}  {me.games:>5}  stopped before a pair of games was complete")
-        return False
+        print(f"{level:>6}  {me.games:>5}  no complete pair of games{stopped}")
+        return not result.stopped
     pace = f"{me.seconds_a_move:5.2f} {them.seconds_a_move:5.2f}"
     print(
         line(
@@ -149,8 +160,7 @@ def rung(args: argparse.Namespace, stockfish: str, level: int) -> bool:
             forfeits=forfeits,
             pace=pace,
         )
-        + f"  {seconds:7.1f}"
-        + ("  (stopped)" if result.stopped else ""),
+        + f"  {seconds:7.1f}{stopped}",
         flush=True,
     )
     return not result.stopped
@@ -198,8 +208,6 @@ def kept_levels(paths: list[str]) -> dict[int, Level]:
     are numbered from 1 (the PGN's ``Round``), so a number not above the one before
     starts another run (files may hold several, appended); games 2k-1 and 2k of a run
     are a pair (one opening, the colours swapped)."""
-    import chess.pgn
-
     levels: dict[int, Level] = defaultdict(Level)
     for path in paths:
         try:
@@ -207,23 +215,35 @@ def kept_levels(paths: list[str]) -> dict[int, Level]:
         except OSError as exc:
             sys.exit(f"error: --report {path}: {exc.strerror}")
         with handle:
-            run: dict[int, float] = {}
+            run: dict[int, float] = {}  # plies' score by game number, in one run
             level = last = 0
-            while (game := chess.pgn.read_game(handle)) is not None:
+            while (game := read_game(handle, path)) is not None:
                 headers = game.headers
                 found = LEVEL.search(headers["White"] + headers["Black"])
                 number = int(headers["Round"]) if headers["Round"].isdigit() else 0
                 if found is None or headers["Result"] not in POINTS or number < 1:
                     sys.exit(f"error: --report {path}: game {headers['Round']} is not a ladder's")
-                if number <= last or int(found[1]) != level:
+                if run and (number <= last or int(found[1]) != level):
                     add_run(levels[level], run)
-                    run, level = {}, int(found[1])
+                    run = {}
+                level = int(found[1])
                 points = POINTS[headers["Result"]]
                 run[number] = points if LEVEL.search(headers["Black"]) else 1 - points
                 last = number
-            add_run(levels[level], run)
-    levels.pop(0, None)
+            if run:
+                add_run(levels[level], run)
     return dict(levels)
+
+
+def read_game(handle: TextIO, path: str) -> chess.pgn.Game | None:
+    """The next game of the PGN file open at ``handle`` (None at its end); a file that is
+    not text is a one-line error."""
+    import chess.pgn
+
+    try:
+        return chess.pgn.read_game(handle)
+    except UnicodeDecodeError:
+        sys.exit(f"error: --report {path}: not a PGN file (not UTF-8 text)")
 
 
 def add_run(level: Level, run: dict[int, float]) -> None:
@@ -236,6 +256,8 @@ def report(paths: list[str], header: str) -> None:
     """Print the table's ``header``, then each level's line from the games kept in
     ``paths``."""
     levels = kept_levels(paths)
+    if not levels:
+        sys.exit(f"error: --report {', '.join(paths)}: no games")
     print(f"pooled from {', '.join(paths)}")
     print(header.removesuffix("  seconds"))
     for level, kept in sorted(levels.items()):
@@ -251,7 +273,9 @@ def report(paths: list[str], header: str) -> None:
 def main() -> None:
     """Parse the arguments and climb the ladder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", default="1350,1500,1700,2000", help="UCI_Elo levels")
+    parser.add_argument(
+        "--levels", type=levels_of, default="1350,1500,1700,2000", help="UCI_Elo levels"
+    )
     parser.add_argument("--games", type=int, default=20, help="games per level (even)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move, both sides")
     parser.add_argument(
@@ -275,14 +299,16 @@ def main() -> None:
         report(args.report, header)
         return
     stockfish = stockfish_path(args.stockfish)
-    levels = [int(level) for level in args.levels.split(",")]
     pace = f"{args.time:g} s a move each" if args.tc is None else f"{args.tc} clocks"
     each = f"{pace}, {args.games} games a level"
     print(f"plies {args.player} vs {stockfish}, {each}")
     print(header)
-    for level in levels:
-        if not rung(args, stockfish, level):
-            break
+    for level in args.levels:
+        try:
+            if not rung(args, stockfish, level):
+                break
+        except PliesError as exc:  # a match that cannot be played: bad --games, --time...
+            sys.exit(f"error: {exc}")
 
 
 if __name__ == "__main__":
