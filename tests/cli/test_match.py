@@ -86,6 +86,25 @@ def test_openings_come_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path:
     assert [g["opening"] for g in json.loads(out)["game_list"]] == ["44", "44", "3 5", "3 5"]
 
 
+def test_games_lost_or_drawn_on_time_are_listed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # White has a queen, black a bare king, and pvs a millisecond for the game: out of
+    # time with the queen it draws (black cannot mate), with the bare king it loses.
+    openings = tmp_path / "openings.txt"
+    openings.write_text("4k3/8/8/8/8/8/8/3QK3 w - - 0 1\n")
+    argv = ["match", "chess", "pvs:depth=9", "random", "--games", "2", "--tc", "0.001"]
+    status, out, err = run(capsys, *argv, "--openings", str(openings))
+    assert status == 0, err
+    listed = [line for line in out.splitlines() if line.startswith("game ")]
+    assert len(listed) == 2
+    assert listed[0].startswith("game 1: pvs:depth=9 is out of time (its move took")
+    assert listed[0].endswith("a draw, as no other player can win")
+    assert listed[1].startswith("game 2: pvs:depth=9 loses on time: its move took")
+    status, out, err = run(capsys, *argv, "--openings", str(openings), "--json")
+    assert [g["out_of_time"] for g in json.loads(out)["game_list"]] == [0, 0]
+
+
 @pytest.mark.parametrize(
     "argv",
     [

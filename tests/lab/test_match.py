@@ -295,6 +295,7 @@ def test_a_player_whose_time_runs_out_loses_on_time() -> None:
     )
     result = run_match(options)
     assert [g.forfeit for g in result.games] == [0, 0] and result.points == (0.0, 2.0)
+    assert [g.out_of_time for g in result.games] == [0, 0]
     assert all(
         g.reason.startswith("pvs:depth=9 loses on time: its move took 0.0") for g in result.games
     )
@@ -314,6 +315,7 @@ def test_time_running_out_draws_when_no_other_player_can_win() -> None:
     first, second = run_match(options).games
     assert (first.result, first.forfeit) == ("1/2-1/2", None)
     assert (second.result, second.forfeit) == ("1-0", 0)
+    assert first.out_of_time == second.out_of_time == 0
     assert first.reason.startswith("pvs:depth=9 is out of time (its move took 0.0")
     assert first.reason.endswith("s left): a draw, as no other player can win")
     assert '[Termination "pvs:depth=9 is out of time' in first.record
@@ -323,6 +325,7 @@ def test_time_running_out_draws_when_no_other_player_can_win() -> None:
 def test_records_without_clock_fields_still_read() -> None:
     record = play_game(MatchOptions("tictactoe", ("random", "random"), games=2), 1, "")
     data = json.loads(record.to_json())
-    del data["seconds"], data["turns"]
+    del data["seconds"], data["turns"], data["out_of_time"]
     old = GameRecord.from_json(json.dumps(data))
     assert (old.seconds, old.turns, old.moves) == ((), (), record.moves)
+    assert old.out_of_time is None

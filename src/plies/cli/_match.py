@@ -60,7 +60,8 @@ shown.
 
 A player that crashes, plays an illegal move or (a UCI engine) does not answer within its
 time (on a clock: its time left) plus --timeout forfeits the game; the table counts the
-forfeits and each is listed. Exit status 0 whenever the match was played.
+forfeits, and each is listed below it with the games drawn on time. Exit status 0
+whenever the match was played.
 """
 
 
@@ -296,7 +297,7 @@ def _print_result(result: MatchResult) -> None:
             f"({test.lower:.2f}, {test.upper:.2f}): {verdict[test.verdict]}"
         )
     for game in result.games:
-        if game.forfeit is not None:
+        if game.forfeit is not None or game.out_of_time is not None:
             console.print(f"game {game.number}: {game.reason}")
     if result.stopped:
         print("stopped: the match was interrupted", file=sys.stderr)

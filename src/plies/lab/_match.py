@@ -187,9 +187,11 @@ class GameRecord:
     player order), the ``result`` in seat order (``1-0``, ``0-1``, ``1/2-1/2``;
     ``1-0-0``... for more seats), the ``reason`` it ended, the player that
     ``forfeit`` it (or None), the game's ``record`` (PGN for chess, see
-    :func:`game_pgn`), and each player's ``seconds`` on its moves and ``turns`` (the
-    moves it made), in player order. Records compare without their seconds: the same
-    game played twice is the same game."""
+    :func:`game_pgn`), each player's ``seconds`` on its moves and ``turns`` (the
+    moves it made), in player order, and the player whose clock ran out
+    (``out_of_time``, or None; it lost on time, and ``forfeit`` names it too, or the
+    game was drawn as no other player could win). Records compare without their
+    seconds: the same game played twice is the same game."""
 
     number: int
     seats: tuple[int, ...]
@@ -202,6 +204,7 @@ class GameRecord:
     record: str
     seconds: tuple[float, ...] = field(default=(), compare=False)  # not the game's own
     turns: tuple[int, ...] = ()
+    out_of_time: int | None = None
 
     def to_json(self) -> str:
         """The record as one line of JSON."""
@@ -345,7 +348,7 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
     chance = random.Random(_seed(options.seed, (number - 1) // len(specs), "chance"))
     clocks = _Clocks.of(options.time_control, len(seats))
     seconds, turns = [0.0] * len(specs), [0] * len(specs)  # by player
-    forfeit, reason = None, ""
+    forfeit, reason, out_of_time = None, "", None
     try:
         for player, mover in enumerate(movers):
             try:
@@ -374,6 +377,8 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
             seconds[player] += took
             turns[player] += 1
             late = clocks.charge(seat, took)
+            if late:
+                out_of_time = player
             if late and not _others_can_win(game, room.state, seat):
                 name = specs[player].name
                 reason = f"{name} is out of time ({late}): a draw, as no other player can win"
@@ -415,6 +420,7 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
         record,
         tuple(round(value, 3) for value in seconds),
         tuple(turns),
+        out_of_time,
     )
 
 
@@ -746,6 +752,7 @@ def match_record(result: MatchResult) -> dict[str, Any]:
             "result": g.result,
             "reason": g.reason,
             "forfeit": g.forfeit,
+            "out_of_time": g.out_of_time,
             "seconds": list(g.seconds),
             "turns": list(g.turns),
         }
