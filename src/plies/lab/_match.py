@@ -379,10 +379,10 @@ def play_game(options: MatchOptions, number: int, opening: str) -> GameRecord:
             late = clocks.charge(seat, took)
             if late:
                 out_of_time = player
-            if late and not _others_can_win(game, room.state, seat):
-                name = specs[player].name
-                reason = f"{name} is out of time ({late}): a draw, as no other player can win"
-                break
+                if not _others_can_win(game, room.state, seat):
+                    name = specs[player].name
+                    reason = f"{name} is out of time ({late}): a draw, as no other player can win"
+                    break
             wrong = f"loses on time: {late}" if late else _illegal(game, room, move)
             if wrong:
                 forfeit, reason = player, f"{specs[player].name} {wrong}"
