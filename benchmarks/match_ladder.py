@@ -78,6 +78,24 @@ def stockfish_path(given: str | None) -> str:
     return found
 
 
+def check_levels(stockfish: str, levels: list[int]) -> None:
+    """A one-line error for a level outside the ``UCI_Elo`` range Stockfish reports
+    (before any game, where each would be a forfeit)."""
+    import chess.engine
+
+    try:
+        with chess.engine.SimpleEngine.popen_uci(stockfish) as engine:
+            option = engine.options.get("UCI_Elo")
+    except (OSError, chess.engine.EngineError) as exc:
+        sys.exit(f"error: cannot start Stockfish ({stockfish}): {exc}")
+    if option is None or option.min is None or option.max is None:
+        sys.exit(f"error: {stockfish} has no UCI_Elo option")
+    for level in levels:
+        if not option.min <= level <= option.max:
+            span = f"{option.min} to {option.max}"
+            sys.exit(f"error: --levels {level}: Stockfish's UCI_Elo is {span}")
+
+
 def time_control(text: str) -> TimeControl:
     """``--tc``'s clock; argparse's one-line error for a bad one."""
     try:
@@ -299,6 +317,7 @@ def main() -> None:
         report(args.report, header)
         return
     stockfish = stockfish_path(args.stockfish)
+    check_levels(stockfish, args.levels)
     pace = f"{args.time:g} s a move each" if args.tc is None else f"{args.tc} clocks"
     each = f"{pace}, {args.games} games a level"
     print(f"plies {args.player} vs {stockfish}, {each}")

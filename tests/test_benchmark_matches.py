@@ -168,3 +168,10 @@ def test_the_ladder_refuses_a_file_it_did_not_write(tmp_path: Path) -> None:
         match_ladder.kept_levels([str(other)])
     with pytest.raises(SystemExit, match="No such file"):
         match_ladder.kept_levels([str(tmp_path / "missing.pgn")])
+
+
+def test_the_ladder_refuses_a_level_stockfish_does_not_have() -> None:
+    stockfish = match_ladder.stockfish_path(None)
+    match_ladder.check_levels(stockfish, [2000])  # in range: no error
+    with pytest.raises(SystemExit, match=r"--levels 100: Stockfish's UCI_Elo is \d+ to \d+"):
+        match_ladder.check_levels(stockfish, [2000, 100])
