@@ -10,7 +10,8 @@ and builds on the public names below:
   :func:`rule` (compile a rule), :func:`int64_array`; a port written in it gets the
   generic compiled search (PVS, iterative deepening, table) and exact solver;
 * bit tricks for compiled rules: :data:`popcount`, :data:`trailing_zeros`, :func:`ptr`
-  (an array's data pointer, as the rules receive them), :func:`call_legal_moves` and
+  (an array's data pointer, as the rules receive them), :func:`prefetch` (start
+  loading an array's item into the caches), :func:`call_legal_moves` and
   :func:`call_play` (the rules called through their addresses, from compiled code),
   :func:`play_move` and :func:`describe_state` (from Python, for the conformance suite);
 * what a port with its own kernel needs (Connect Four's Pons solver):
@@ -68,7 +69,7 @@ if TYPE_CHECKING:
     from plies.engine.native._objload import write_cache as write_object_cache
     from plies.engine.native._objload import write_missing as write_missing_object_cache
     from plies.engine.native._playout import NativePlayouts
-    from plies.engine.native._pointers import ptr
+    from plies.engine.native._pointers import prefetch, ptr
     from plies.engine.native._protocol import (
         NativeGame,
         Prepared,
@@ -114,6 +115,7 @@ __all__ = [
     "object_cache_path",
     "play_move",
     "popcount",
+    "prefetch",
     "ptr",
     "read_object_cache",
     "rule",
@@ -198,6 +200,7 @@ _LAZY = {
     "popcount": ("_bits", "popcount"),
     "trailing_zeros": ("_bits", "trailing_zeros"),
     "ptr": ("_pointers", "ptr"),
+    "prefetch": ("_pointers", "prefetch"),
     "call_legal_moves": ("_kernel", "legal_moves"),
     "call_play": ("_kernel", "play"),
     "play_move": ("_kernel", "play_move"),

@@ -9,7 +9,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["call", "offset", "ptr"]
+__all__ = ["call", "offset", "prefetch", "ptr"]
 
 
 @intrinsic
@@ -32,6 +32,26 @@ def offset(typingctx: Any, pointer: Any, count: Any) -> Any:
         return builder.gep(args[0], [args[1]])
 
     return pointer(pointer, count), codegen
+
+
+@intrinsic
+def prefetch(typingctx: Any, pointer: Any, index: Any) -> Any:
+    """Start loading item ``index`` of the array at ``pointer`` into the caches and go
+    on (LLVM's prefetch: for reading, kept in every cache level). Loads the search
+    will make soon then overlap instead of waiting one after another."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        bytes_ = ir.IntType(8).as_pointer()
+        int32 = ir.IntType(32)
+        function = builder.module.declare_intrinsic(
+            "llvm.prefetch", [bytes_], ir.FunctionType(ir.VoidType(), [bytes_, int32, int32, int32])
+        )
+        address = builder.bitcast(builder.gep(args[0], [args[1]]), bytes_)
+        # read (0), keep in all levels (3), data cache (1)
+        builder.call(function, [address, int32(0), int32(3), int32(1)])
+        return context.get_dummy_value()
+
+    return types.void(pointer, index), codegen
 
 
 def _call_typer(typingctx: Any, kind: Any, address: Any, args: Any) -> Any:

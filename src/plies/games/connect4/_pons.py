@@ -35,8 +35,10 @@ The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
   own move order, see :func:`negamax`);
 * ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
   stored XORed with its value's :func:`seal` (so processes may share one table);
-* ``scratch`` (uint64, ``cells + 1`` rows of ``2 * width``): Pons' MoveSorter of the
-  node with that many stones (its moves, then their scores), so no node allocates;
+* ``scratch`` (uint64, ``cells + 1`` rows of ``4 * width``): Pons' MoveSorter of the
+  node with that many stones (its moves, then their scores), then its children's keys
+  and slots (the enhanced transposition cut-offs fetch their entries at once), so no
+  node allocates;
 * ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
   journal...]``; the kernel stops when the node count reaches the limit (stop = 2) or
   another thread sets stop (to 1, 3 or 4), then every node returns at once without
@@ -53,7 +55,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from plies.engine.native import JOURNAL, JOURNAL_LENGTH, NODE_LIMIT, NODES, STOP, popcount, ptr
+from plies.engine.native import (
+    JOURNAL,
+    JOURNAL_LENGTH,
+    NODE_LIMIT,
+    NODES,
+    STOP,
+    popcount,
+    prefetch,
+    ptr,
+)
 
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
@@ -404,12 +415,21 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                     return alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
-        # already score beta for us, its subtree unsearched.
+        # already score beta for us, its subtree unsearched. The children's entries
+        # are fetched together (each is a cache miss in a large table), then read.
         child_position = position ^ mask
+        width = np.int64(board[WIDTH])
         for i in range(count):
             child_mask = mask | scratch[row + i]
             child_key = canonical(child_position + child_mask, cells - moves - 1, board)
             child_slot = child_key % b.size
+            scratch[row + 2 * width + i] = child_key
+            scratch[row + 3 * width + i] = child_slot
+            prefetch(keys, child_slot)
+            prefetch(values, child_slot)
+        for i in range(count):
+            child_key = scratch[row + 2 * width + i]
+            child_slot = scratch[row + 3 * width + i]
             code = np.int64(values[child_slot])
             if (
                 0 < code <= LOWER - UPPER
