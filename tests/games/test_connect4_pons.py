@@ -10,6 +10,7 @@ import pytest
 
 from plies import engine
 from plies.engine.native import NativeTable
+from plies.errors import LimitError, SearchError
 from plies.games.connect4 import Connect4, Connect4State
 
 pytest.importorskip("numba")
@@ -120,3 +121,30 @@ def test_solves_given_no_table_share_one_kept_table_or_make_their_own() -> None:
     with _SPARE_LOCK:
         held = engine.solve(game, second, backend="native", moves="none")
     assert (held.value, held.stats.nodes) == (new.value, new.stats.nodes)
+
+
+@pytest.mark.parametrize("entries", [17, 1_009, 1 << 23])
+def test_a_crowded_two_way_table_keeps_every_score_exact(entries: int) -> None:
+    # Lines of 16 to 26 empty cells (two-way entries from 20): in a table of 17 or
+    # 1,009 entries (uint64 words) nearly every store replaces or is refused, in the
+    # default one (uint32 words, 26 key bits) the pairs' flags tell keys apart.
+    game = Connect4()
+    table = NativeTable(entries)
+    for state in random_positions(game, entries, 16, 4) + random_positions(game, 3, 26, 2):
+        table.clear()
+        native = engine.solve(game, state, moves="none", backend="native", table=table)
+        python = engine.solve(game, state, moves="none", backend="python")
+        assert (native.result, native.distance) == (python.result, python.distance), state
+    assert table.key_bits == (32 if entries > 1_009 else 64)
+
+
+def test_a_table_too_small_to_tell_keys_apart_is_refused() -> None:
+    # 8 x 7 keys have 64 bits, of which a word keeps 58: the slot must tell the rest.
+    game = Connect4(width=8, height=7)
+    with pytest.raises(LimitError, match="too small for keys of 64 bits: give at least 64"):
+        engine.solve(game, game.initial_state(), backend="native", table=NativeTable(20))
+    with pytest.raises(SearchError, match="node limit"):  # 67 entries are enough
+        engine.solve(
+            game, game.initial_state(), moves="none", backend="native",
+            table=NativeTable(67), limits=engine.Limits(nodes=2_000),
+        )  # fmt: skip

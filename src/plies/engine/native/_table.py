@@ -1,11 +1,13 @@
 """The native transposition table: two fixed arrays, as in Pons' solver.
 
 ``keys`` holds (part of) each position's key and ``values`` one int8 (0: empty; see
-Connect Four's Pons solver for the bound encoding). The slot of a key is the
-key modulo the table's size, a prime; a new entry always replaces the old one. Keys
-are kept as uint32 when ``size * 2**32`` exceeds every key of the board (then the low
-32 bits and the slot identify a key, by the Chinese remainder theorem: 7 x 6 keys
-have 49 bits), else as uint64. NumPy is imported only when a table is first used.
+Connect Four's Pons solver for the bound encoding and where an entry goes). The home
+slot of a key is the key modulo the table's size, a prime. A key word keeps the key's
+low bits and :data:`KEY_SPARE_BITS` bits of the solver's own; words are uint32 when
+``size * 2**26`` exceeds every key of the board (then the low 26 bits and the home
+slot identify a key, by the Chinese remainder theorem: 7 x 6 keys have 49 bits, the
+default table 23), else uint64 (a table too small even for 58 bits is refused). NumPy
+is imported only when a table is first used.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from typing import Any
 from plies._arguments import check_memory, need_bool, need_int
 from plies.errors import LimitError
 
-__all__ = ["DEFAULT_ENTRIES", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
+__all__ = ["DEFAULT_ENTRIES", "KEY_SPARE_BITS", "SEARCH_ENTRIES", "NativeTable", "next_prime"]
 
 #: Indices into ``control`` (see Connect Four's ``_pons``): the kernel's counters, then the journal
 #: of written slots, whose capacity is the slots clear() can empty one by one.
 NODES, NODE_LIMIT, STOP, JOURNAL_LENGTH, JOURNAL = 0, 1, 2, 3, 4
+#: Bits of a key word that hold no key bits: Connect Four's solver keeps there where an
+#: entry sits in its pair of slots (1 bit) and the cost of its search (5 bits).
+KEY_SPARE_BITS = 6
 _JOURNAL_CAPACITY = 1 << 16
 
 #: Pons' table size: the first prime from 2**23 (8,388,617 entries, 40 MB as uint32
@@ -123,7 +128,14 @@ class NativeTable:
     def _key_dtype(self, key_bits: int) -> Any:
         import numpy as np
 
-        return np.uint32 if self.size * 2**32 >= 2**key_bits else np.uint64
+        if self.size * 2 ** (32 - KEY_SPARE_BITS) >= 2**key_bits:
+            return np.uint32
+        if self.size * 2 ** (64 - KEY_SPARE_BITS) < 2**key_bits:
+            raise LimitError(
+                f"a native table of {self.size} entries is too small for keys of {key_bits}"
+                f" bits: give at least {2 ** (key_bits - 64 + KEY_SPARE_BITS)} entries"
+            )
+        return np.uint64
 
     def search_arrays(self) -> tuple[Any, Any, Any, Any, Any]:
         """``(keys, tags, values, moves, bounds)`` of the search over native games

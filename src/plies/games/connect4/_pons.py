@@ -24,13 +24,18 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
   keys do everywhere;
 * *claimeven bounds* (:func:`claimeven_bound`): on a board of even height, the first
   player to move cannot win when the second could answer every stone on top of it.
+* *a two-way table near the root* (:func:`store`, :data:`TWO_WAY_LEFT`): an entry may
+  sit in either slot of a pair, and a new one replaces the pair's entry that cost
+  fewer nodes, as in ``c4``; deeper entries do not replace costly ones;
+* *fetched entries*: the enhanced transposition cut-offs start loading all the
+  children's entries (:func:`~plies.engine.native.prefetch`) before reading any.
 
 The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
 * ``board`` (uint64): ``[bottom_mask, board_mask, h1, cells, width, key_mask, seed,
   evens, column masks in the game's centre-first order...]``, ``key_mask`` the bits
-  of a key the table keeps (Pons keeps 32 when the table's prime size makes them
-  enough), ``evens`` the cells of even rows counted from 1 on a board of even height
+  of a key the table keeps (26 of a uint32 word, the others for :func:`store`; Pons
+  keeps 32), ``evens`` the cells of even rows counted from 1 on a board of even height
   (0 on others: no claimeven bounds), ``seed`` 0, or odd for a helper's search (its
   own move order, see :func:`negamax`);
 * ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
@@ -54,6 +59,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from plies.engine.native import (
     JOURNAL,
@@ -92,6 +98,15 @@ BISECT_WIDTH = 10
 #: mirror images (see :func:`canonical`): the empty board took 241 million nodes
 #: instead of 441 million; deeper, mirror images rarely meet and the key costs more.
 MIRROR_LEFT = 24
+#: Nodes with this many empty cells or more keep their table entries in either slot of
+#: a pair, as ``c4`` keeps all of its entries (see :func:`store`): the empty board took
+#: 208 million nodes instead of 241 million. Deeper nodes keep theirs in the home slot
+#: only, so that their look-ups read one slot (a second read for every node cost more
+#: time than the nodes it saved on Pons' sets).
+TWO_WAY_LEFT = 20
+#: A deeper node's entry does not replace an entry of another key whose search took
+#: more nodes and more than ``2**PROTECTED`` (bit lengths compared; see :func:`store`).
+PROTECTED = 10
 #: Above every score (a board has at most 60 cells): no bound.
 NO_BOUND = 64
 
@@ -336,6 +351,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     row = moves * b.stride  # this node's row of scratch
     # Step 1. Count the node; stop at the node limit (or when told to, see control).
     control[NODES] += 1
+    first = control[NODES]  # this node's number: its search's cost is counted from it
     if control[NODES] >= control[NODE_LIMIT]:
         control[STOP] = 2
         return 0
@@ -374,10 +390,9 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     # Step 4. The table: a lower or an upper bound from an earlier search.
     key = canonical(position + mask, cells - moves, board)
     slot = key % b.size
-    # Pons keeps only part of the key: the slot (key modulo a prime) and the low bits
-    # tell keys apart by the Chinese remainder theorem when slots * 2**bits > 2**keybits.
-    code = np.int64(values[slot])
-    if code != 0 and (keys[slot] ^ seal(code)) == (key & board[KEY_MASK]):
+    two_way = cells - moves >= TWO_WAY_LEFT
+    code = lookup(key, slot, two_way, b)
+    if code != 0:
         if code > LOWER - UPPER:
             low = code - LOWER
             if alpha < low:
@@ -411,7 +426,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             if bound > alpha:
                 alpha = bound
                 if alpha >= beta:
-                    store(slot, key, alpha + LOWER, b)
+                    store(slot, key, alpha + LOWER, control[NODES] - first, two_way, b)
                     return alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
@@ -430,13 +445,11 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         for i in range(count):
             child_key = scratch[row + 2 * width + i]
             child_slot = scratch[row + 3 * width + i]
-            code = np.int64(values[child_slot])
-            if (
-                0 < code <= LOWER - UPPER
-                and UPPER - code >= beta
-                and (keys[child_slot] ^ seal(code)) == (child_key & board[KEY_MASK])
-            ):
-                store(slot, key, UPPER - code + LOWER, b)
+            code = cut_code(child_key, child_slot, ZERO, beta, b)
+            if code == 0 and cells - moves - 1 >= TWO_WAY_LEFT and (child_slot ^ ONE) < b.size:
+                code = cut_code(child_key, child_slot ^ ONE, ONE, beta, b)
+            if code != 0:
+                store(slot, key, UPPER - code + LOWER, control[NODES] - first, two_way, b)
                 return UPPER - code
     # A helper (seed != 0) tries the second move first at some nodes near the root.
     swap = count  # no swap
@@ -458,10 +471,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         if control[STOP] != 0:
             return 0
         if score >= beta:
-            store(slot, key, score + LOWER, b)
+            store(slot, key, score + LOWER, control[NODES] - first, two_way, b)
             return score
         alpha = max(alpha, score)
-    store(slot, key, alpha + UPPER, b)
+    store(slot, key, alpha + UPPER, control[NODES] - first, two_way, b)
     return alpha
 
 
@@ -481,11 +494,87 @@ def canonical(key: Any, empty: int, board: Any) -> Any:
     return min(key, mirrored)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def holds(key: Any, slot: Any, flagged: Any, code: int, b: Any) -> bool:
+    """Whether ``slot``, whose value is ``code`` (not 0), holds the entry of ``key``:
+    as its home slot (the key modulo the table's size; ``flagged`` 0) or as the other
+    slot of the home's pair (``home ^ 1``, in the same cache line; ``flagged`` 1). Pons
+    keeps only part of the key: the home slot (the key modulo a prime) and the kept low
+    bits (``board[KEY_MASK]``) tell keys apart by the Chinese remainder theorem."""
+    key_mask = b.board[KEY_MASK]
+    flag = key_mask + ONE
+    word = b.keys[slot] ^ seal(code)
+    return (word & (key_mask | flag)) == (key & key_mask) | (flagged * flag)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lookup(key: Any, home: Any, two_way: bool, b: Any) -> int:
+    """The table's value for ``key`` (0: none), whose home slot is ``home``; the
+    other slot of the pair is read too for a node that keeps its entries in either
+    (``two_way``, see :data:`TWO_WAY_LEFT`)."""
+    code = np.int64(b.values[home])
+    if code != 0 and holds(key, home, ZERO, code, b):
+        return code
+    other = home ^ ONE
+    if two_way and other < b.size:
+        code = np.int64(b.values[other])
+        if code != 0 and holds(key, other, ONE, code, b):
+            return code
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def cut_code(key: Any, slot: Any, flagged: Any, beta: int, b: Any) -> int:
+    """The value in ``slot`` if it holds ``key``'s entry (see :func:`holds`) and that
+    is an upper bound of at most ``-beta`` (a cut-off for the parent), else 0. The value
+    is read first and the key only for such a bound: most children have none, and the
+    search does not wait for their keys."""
+    code = np.int64(b.values[slot])
+    if 0 < code <= LOWER - UPPER and UPPER - code >= beta and holds(key, slot, flagged, code, b):
+        return code
+    return 0
+
+
 @njit(cache=True, nogil=True)
-def store(slot: Any, key: Any, code: int, b: Any) -> None:
-    """Write an entry over whatever the slot held, its key sealed with its value (see
-    :func:`seal`); note the slot in the journal."""
-    b.keys[slot] = key ^ seal(code)
+def work(slot: Any, b: Any) -> Any:
+    """The cost of the search that wrote ``slot``'s entry (see :func:`store`), 0 for
+    an empty slot."""
+    code = np.int64(b.values[slot])
+    if code == 0:
+        return ZERO
+    shift = np.uint64(64) - leading_zeros(b.board[KEY_MASK]) + ONE
+    return (np.uint64(b.keys[slot]) ^ seal(code)) >> shift
+
+
+@njit(cache=True, nogil=True)
+def store(home: Any, key: Any, code: int, nodes: int, two_way: bool, b: Any) -> None:
+    """Write the entry of ``key`` (home slot ``home``) that a search of ``nodes``
+    nodes found. For a node that keeps its entries in either slot of the pair
+    (``two_way``), as ``c4`` does: over the entry of the same key if the pair holds
+    one, else over the one of the pair whose search cost fewer nodes. Another node's
+    entry goes to its home slot, unless an entry of another key is there that cost more
+    (see :data:`PROTECTED`): then it is not kept. A kept key word holds the key's low
+    bits (``board[KEY_MASK]``), a flag set in the pair's other slot, and the cost (the
+    bit length of ``nodes``, at most 31) in the 5 bits above; it is sealed with its
+    value (see :func:`seal`). The slot is noted in the journal."""
+    key_mask = b.board[KEY_MASK]
+    flag = key_mask + ONE
+    cost = min(np.uint64(64) - leading_zeros(np.uint64(nodes) | ONE), np.uint64(31))
+    slot, flagged = home, ZERO
+    code_home = np.int64(b.values[home])
+    held = code_home != 0 and holds(key, home, ZERO, code_home, b)
+    if not two_way:
+        if not held and work(home, b) > max(cost, np.uint64(PROTECTED)):
+            return  # a costlier entry of another key keeps the slot
+    elif not held and (home ^ ONE) < b.size:  # the last slot (the size is odd) has none
+        other = home ^ ONE
+        code_other = np.int64(b.values[other])
+        if (code_other != 0 and holds(key, other, ONE, code_other, b)) or work(other, b) < work(
+            home, b
+        ):
+            slot, flagged = other, ONE
+    shift = np.uint64(64) - leading_zeros(flag)  # the cost's bits: above the flag
+    b.keys[slot] = ((key & key_mask) | (flagged * flag) | (cost << shift)) ^ seal(code)
     b.values[slot] = code
     control = b.control
     length = control[JOURNAL_LENGTH]

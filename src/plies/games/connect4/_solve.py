@@ -20,6 +20,7 @@ import numpy as np
 
 from plies.engine.native import (
     DEFAULT_ENTRIES,
+    KEY_SPARE_BITS,
     SEARCH_ENTRIES,
     KernelStopped,
     NativeTable,
@@ -93,7 +94,7 @@ def _board(width: int, height: int, key_bytes: int) -> Any:
     bottom = sum(1 << (c * h1) for c in range(width))
     order = Connect4(width=width, height=height)
     columns = [((1 << height) - 1) << ((c - 1) * h1) for c in _centre_order(order)]
-    key_mask = (1 << (8 * key_bytes)) - 1
+    key_mask = (1 << (8 * key_bytes - KEY_SPARE_BITS)) - 1
     evens = bottom * sum(2 << row for row in range(0, height, 2)) if height % 2 == 0 else 0
     full = bottom * ((1 << height) - 1)
     board = np.array(
