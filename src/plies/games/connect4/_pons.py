@@ -542,8 +542,8 @@ def work(slot: Any, b: Any) -> Any:
     code = np.int64(b.values[slot])
     if code == 0:
         return ZERO
-    shift = np.uint64(64) - leading_zeros(b.board[KEY_MASK]) + ONE
-    return (np.uint64(b.keys[slot]) ^ seal(code)) >> shift
+    flag = b.board[KEY_MASK] + ONE
+    return (np.uint64(b.keys[slot]) ^ seal(code)) >> (np.uint64(64) - leading_zeros(flag))
 
 
 @njit(cache=True, nogil=True)
