@@ -107,6 +107,8 @@ TWO_WAY_LEFT = 20
 #: A deeper node's entry does not replace an entry of another key whose search took
 #: more nodes and more than ``2**PROTECTED`` (bit lengths compared; see :func:`store`).
 PROTECTED = 10
+#: Above every table value: :func:`probe` wanting any.
+ANY_BOUND = 127
 #: Above every score (a board has at most 60 cells): no bound.
 NO_BOUND = 64
 
@@ -391,7 +393,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     key = canonical(position + mask, cells - moves, board)
     slot = key % b.size
     two_way = cells - moves >= TWO_WAY_LEFT
-    code = lookup(key, slot, two_way, b)
+    code = probe(key, slot, two_way, ANY_BOUND, b)
     if code != 0:
         if code > LOWER - UPPER:
             low = code - LOWER
@@ -442,12 +444,13 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             scratch[row + 3 * width + i] = child_slot
             prefetch(keys, child_slot)
             prefetch(values, child_slot)
+        # A child's upper bound u cuts if -u >= beta: its code u + UPPER at most
+        # UPPER - beta (and an upper bound's code at most LOWER - UPPER).
+        cutting = min(LOWER - UPPER, UPPER - beta)
+        child_two_way = cells - moves - 1 >= TWO_WAY_LEFT
         for i in range(count):
             child_key = scratch[row + 2 * width + i]
-            child_slot = scratch[row + 3 * width + i]
-            code = cut_code(child_key, child_slot, ZERO, beta, b)
-            if code == 0 and cells - moves - 1 >= TWO_WAY_LEFT and (child_slot ^ ONE) < b.size:
-                code = cut_code(child_key, child_slot ^ ONE, ONE, beta, b)
+            code = probe(child_key, scratch[row + 3 * width + i], child_two_way, cutting, b)
             if code != 0:
                 store(slot, key, UPPER - code + LOWER, control[NODES] - first, two_way, b)
                 return UPPER - code
@@ -508,42 +511,32 @@ def holds(key: Any, slot: Any, flagged: Any, code: int, b: Any) -> bool:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def lookup(key: Any, home: Any, two_way: bool, b: Any) -> int:
-    """The table's value for ``key`` (0: none), whose home slot is ``home``; the
-    other slot of the pair is read too for a node that keeps its entries in either
-    (``two_way``, see :data:`TWO_WAY_LEFT`)."""
+def probe(key: Any, home: Any, two_way: bool, most: int, b: Any) -> int:
+    """The table's value for ``key`` (0: none) if it is at most ``most``
+    (:data:`ANY_BOUND`: any value), whose home slot is ``home``; the other slot of the
+    pair is read too for a node that keeps its entries in either (``two_way``, see
+    :data:`TWO_WAY_LEFT`). The value is read first and the key only for a value
+    wanted: the enhanced transposition cut-offs want only the few upper bounds that
+    cut, and the search does not wait for the other children's keys."""
     code = np.int64(b.values[home])
-    if code != 0 and holds(key, home, ZERO, code, b):
+    if 0 < code <= most and holds(key, home, ZERO, code, b):
         return code
     other = home ^ ONE
     if two_way and other < b.size:
         code = np.int64(b.values[other])
-        if code != 0 and holds(key, other, ONE, code, b):
+        if 0 < code <= most and holds(key, other, ONE, code, b):
             return code
     return 0
 
 
-@njit(cache=True, nogil=True, inline="always")
-def cut_code(key: Any, slot: Any, flagged: Any, beta: int, b: Any) -> int:
-    """The value in ``slot`` if it holds ``key``'s entry (see :func:`holds`) and that
-    is an upper bound of at most ``-beta`` (a cut-off for the parent), else 0. The value
-    is read first and the key only for such a bound: most children have none, and the
-    search does not wait for their keys."""
-    code = np.int64(b.values[slot])
-    if 0 < code <= LOWER - UPPER and UPPER - code >= beta and holds(key, slot, flagged, code, b):
-        return code
-    return 0
-
-
 @njit(cache=True, nogil=True)
-def work(slot: Any, b: Any) -> Any:
-    """The cost of the search that wrote ``slot``'s entry (see :func:`store`), 0 for
-    an empty slot."""
+def work(slot: Any, shift: Any, b: Any) -> Any:
+    """The cost of the search that wrote ``slot``'s entry, kept from bit ``shift`` of
+    its key word (see :func:`store`); 0 for an empty slot."""
     code = np.int64(b.values[slot])
     if code == 0:
         return ZERO
-    flag = b.board[KEY_MASK] + ONE
-    return (np.uint64(b.keys[slot]) ^ seal(code)) >> (np.uint64(64) - leading_zeros(flag))
+    return (np.uint64(b.keys[slot]) ^ seal(code)) >> shift
 
 
 @njit(cache=True, nogil=True)
@@ -559,21 +552,20 @@ def store(home: Any, key: Any, code: int, nodes: int, two_way: bool, b: Any) -> 
     value (see :func:`seal`). The slot is noted in the journal."""
     key_mask = b.board[KEY_MASK]
     flag = key_mask + ONE
+    shift = np.uint64(64) - leading_zeros(flag)  # the cost's bits: above the flag
     cost = min(np.uint64(64) - leading_zeros(np.uint64(nodes) | ONE), np.uint64(31))
     slot, flagged = home, ZERO
     code_home = np.int64(b.values[home])
-    held = code_home != 0 and holds(key, home, ZERO, code_home, b)
-    if not two_way:
-        if not held and work(home, b) > max(cost, np.uint64(PROTECTED)):
-            return  # a costlier entry of another key keeps the slot
-    elif not held and (home ^ ONE) < b.size:  # the last slot (the size is odd) has none
+    if code_home == 0 or not holds(key, home, ZERO, code_home, b):  # not this key's
         other = home ^ ONE
-        code_other = np.int64(b.values[other])
-        if (code_other != 0 and holds(key, other, ONE, code_other, b)) or work(other, b) < work(
-            home, b
-        ):
-            slot, flagged = other, ONE
-    shift = np.uint64(64) - leading_zeros(flag)  # the cost's bits: above the flag
+        if not two_way:
+            if work(home, shift, b) > max(cost, np.uint64(PROTECTED)):
+                return  # a costlier entry of another key keeps the slot
+        elif other < b.size:  # the last slot (the size is odd) has none
+            code_other = np.int64(b.values[other])
+            held = code_other != 0 and holds(key, other, ONE, code_other, b)
+            if held or work(other, shift, b) < work(home, shift, b):
+                slot, flagged = other, ONE
     b.keys[slot] = ((key & key_mask) | (flagged * flag) | (cost << shift)) ^ seal(code)
     b.values[slot] = code
     control = b.control
