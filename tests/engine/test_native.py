@@ -177,6 +177,22 @@ def test_table_size_and_memory() -> None:
     assert small.key_bits == 64 and small.nbytes == 9 * 97
 
 
+def test_one_table_follows_the_board_its_solves_ask_for() -> None:
+    """The arrays are kept for the board they were made for and made again for a
+    board whose keys need other words (with 100,003 entries, 4 x 4 keys fit 32-bit
+    words, 7 x 6 keys need 64-bit ones)."""
+    table = NativeTable(100_003)
+    small = Connect4(4, 4)
+    for game, moves, bits in (
+        (small, "1213", 32), (C4, "5554224333234511764415115", 64), (small, "1213", 32)
+    ):  # fmt: skip
+        state = game.parse_position(moves)
+        native = solve(game, state, moves="none", table=table)
+        python = solve(game, state, moves="none", backend="python")
+        assert table.key_bits == bits
+        assert (native.result, native.distance) == (python.result, python.distance)
+
+
 def test_touch_clears_the_table_it_maps() -> None:
     table = NativeTable(1009)
     state = C4.parse_position("5554224333234511764415115")

@@ -73,6 +73,8 @@ class NativeTable:
         self.keys: Any = None
         self.values: Any = None
         self.control: Any = None
+        #: The key bits the arrays were last made or shared for (None: not yet).
+        self._made_for: int | None = None
         #: The arrays of the search over native games, made on first use.
         self.search: tuple[Any, Any, Any, Any, Any] | None = None
         self.busy = False
@@ -94,6 +96,8 @@ class NativeTable:
         """``(keys, values, control)`` for keys of ``key_bits`` bits, made (or
         widened) as needed; ``control`` holds the kernel's counters and the journal of
         written slots (see Connect Four's Pons solver)."""
+        if key_bits == self._made_for:  # every solve of a board asks again
+            return self.keys, self.values, self.control
         import numpy as np
 
         dtype = self._key_dtype(key_bits)
@@ -102,6 +106,7 @@ class NativeTable:
             self.keys = np.zeros(self.size, dtype)
             self.values = np.zeros(self.size, np.int8)
             self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
+        self._made_for = key_bits
         return self.keys, self.values, self.control
 
     def shared_bytes(self, key_bits: int) -> int:
@@ -124,6 +129,7 @@ class NativeTable:
         self.keys = np.frombuffer(buffer, dtype, self.size)
         self.values = np.frombuffer(buffer, np.int8, self.size, self.size * dtype.itemsize)
         self.control = np.zeros(JOURNAL + _JOURNAL_CAPACITY, np.int64)
+        self._made_for = key_bits
 
     def _key_dtype(self, key_bits: int) -> Any:
         import numpy as np
