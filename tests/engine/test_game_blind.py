@@ -155,3 +155,17 @@ def test_pons_kernel_threshold_is_the_engines() -> None:
             assert _pons.threshold.py_func(low, high) == pons_threshold(low, high), (low, high)
     for value in range(-41, 42):
         assert _pons.c_half.py_func(value) == int(value / 2)  # C's division: towards 0
+
+
+def test_pons_kernel_root_threshold_is_the_cluster_ones() -> None:
+    """The serial kernel's root and the cluster's split solve ask the same questions."""
+    pytest.importorskip("numba")
+    from plies.games.connect4 import _pons
+    from plies.games.connect4._probes import root_threshold
+
+    for low in range(-25, 26):
+        for high in range(low + 1, 26):
+            med = root_threshold(low, high)
+            assert low <= med < high, (low, high)
+            assert _pons.root_threshold.py_func(low, high) == med, (low, high)
+    assert root_threshold(-3, 1) == 0 and root_threshold(-3, 5) == 1

@@ -71,6 +71,7 @@ from plies.engine.native import (
     prefetch,
     ptr,
 )
+from plies.games.connect4._probes import BISECT_WIDTH, SIGN_WIDTH
 
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
@@ -90,15 +91,6 @@ ETC_LEFT = 6
 #: ``HELPER_LEFT`` cells are empty.
 HELPER_LEFT = 20
 HELPER_BITS = 2
-#: The root's null-window searches probe the middle of the score range once it is
-#: this narrow, not Pons' threshold (the far side of zero): on his sets 3-13% fewer
-#: nodes (Test_L2_R2, Test_L1_R2), the same on Test_L1_R1 (see :func:`solve_root`).
-BISECT_WIDTH = 10
-#: Once the score range is this narrow and holds scores on both sides of a draw, the
-#: root asks whether it wins (a threshold of 0) before the middle: the empty 7 x 6
-#: board took 183 million nodes instead of 208 million (the middle of [-3, 1] asked
-#: about -1, a question whose answer the win then made moot); Pons' sets the same.
-SIGN_WIDTH = 4
 #: Positions with this many empty cells or more share table entries with their
 #: mirror images (see :func:`canonical`): the empty board took 241 million nodes
 #: instead of 441 million; deeper, mirror images rarely meet and the key costs more.
@@ -612,6 +604,20 @@ def threshold(low: int, high: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def root_threshold(low: int, high: int) -> int:
+    """The root's next null-window threshold for a score in ``[low, high]``: Pons'
+    (:func:`threshold`) while the range is wider than ``BISECT_WIDTH``, then the
+    middle, or 0 once it is ``SIGN_WIDTH`` wide or less with scores of both signs in
+    it (the rule, its constants and its measurements are ``_probes.root_threshold``'s,
+    which the cluster's split solve follows; a test pins the two)."""
+    if high - low > BISECT_WIDTH:
+        return threshold(low, high)
+    if low < 0 < high and high - low <= SIGN_WIDTH:
+        return 0
+    return low + (high - low) // 2
+
+
+@njit(cache=True, nogil=True)
 def solve_root(
     position: Any,
     mask: Any,
@@ -625,9 +631,8 @@ def solve_root(
 ) -> int:
     """Pons' solve: null-window searches narrowing [min, max] to the exact score
     (for ``weak``, [-1, 1]: only the sign). The threshold is the middle, pulled
-    towards zero's far side (min/2 or max/2), where searches are cheap, until the
-    range is :data:`BISECT_WIDTH` wide or less; then the middle, or 0 once the range
-    is :data:`SIGN_WIDTH` wide or less with scores of both signs in it."""
+    towards zero's far side (min/2 or max/2), where searches are cheap, while the
+    range is wide (:func:`root_threshold`)."""
     cells = np.int64(board[CELLS])
     if can_win_next(position, mask, board):
         return (cells + 1 - moves) // 2
@@ -636,14 +641,7 @@ def solve_root(
     if weak:
         low, high = -1, 1
     while low < high:
-        # Pons' threshold while the range is wide, the middle once it is narrow, and
-        # the sign once it is narrower still.
-        if high - low > BISECT_WIDTH:
-            med = threshold(low, high)
-        elif low < 0 < high and high - low <= SIGN_WIDTH:
-            med = 0
-        else:
-            med = low + (high - low) // 2
+        med = root_threshold(low, high)
         score = negamax(position, mask, moves, med, med + 1, keys, values, board, scratch, control)
         if control[STOP] != 0:
             return 0
