@@ -441,7 +441,7 @@ class _Split:
 
     def _pons_value(self, port: ThresholdPort, weak: bool) -> int:
         """The port's score of the root, narrowed with its thresholds (the serial
-        solve's: Pons' rule, as ``solve_root`` picks them)."""
+        solve's rule, as ``solve_root`` picks them)."""
         low, high = port.score_range(self.root.state, weak=weak)
         while low < high:
             med = port.next_threshold(low, high)

@@ -28,7 +28,9 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
   sit in either slot of a pair, and a new one replaces the pair's entry that cost
   fewer nodes, as in ``c4``; deeper entries do not replace costly ones;
 * *fetched entries*: the enhanced transposition cut-offs start loading all the
-  children's entries (:func:`~plies.engine.native.prefetch`) before reading any.
+  children's entries (:func:`~plies.engine.native.prefetch`) before reading any;
+* *the root asks the sign* once its score range is narrow and holds both signs
+  (:func:`root_threshold`), where Pons asks about the middle.
 
 The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
