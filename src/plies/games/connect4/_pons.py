@@ -529,10 +529,10 @@ def probe(key: Any, home: Any, two_way: bool, most: int, b: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def work(slot: Any, shift: Any, b: Any) -> Any:
-    """The cost of the search that wrote ``slot``'s entry, kept from bit ``shift`` of
-    its key word (see :func:`store`); 0 for an empty slot."""
-    code = np.int64(b.values[slot])
+def work(slot: Any, code: int, shift: Any, b: Any) -> Any:
+    """The cost of the search that wrote ``slot``'s entry, whose value ``store`` has
+    read already (``code``), kept from bit ``shift`` of its key word (see
+    :func:`store`); 0 for an empty slot."""
     if code == 0:
         return ZERO
     return (np.uint64(b.keys[slot]) ^ seal(code)) >> shift
@@ -558,12 +558,12 @@ def store(home: Any, key: Any, code: int, nodes: int, two_way: bool, b: Any) -> 
     if code_home == 0 or not holds(key, home, ZERO, code_home, b):  # not this key's
         other = home ^ ONE
         if not two_way:
-            if work(home, shift, b) > max(cost, np.uint64(PROTECTED)):
+            if work(home, code_home, shift, b) > max(cost, np.uint64(PROTECTED)):
                 return  # a costlier entry of another key keeps the slot
         elif other < b.size:  # the last slot (the size is odd) has none
             code_other = np.int64(b.values[other])
             held = code_other != 0 and holds(key, other, ONE, code_other, b)
-            if held or work(other, shift, b) < work(home, shift, b):
+            if held or work(other, code_other, shift, b) < work(home, code_home, shift, b):
                 slot, flagged = other, ONE
     b.keys[slot] = ((key & key_mask) | (flagged * flag) | (cost << shift)) ^ seal(code)
     b.values[slot] = code
