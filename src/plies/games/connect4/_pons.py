@@ -73,7 +73,7 @@ from plies.engine.native import (
     prefetch,
     ptr,
 )
-from plies.games.connect4._probes import BISECT_WIDTH, SIGN_WIDTH
+from plies.games.connect4._probes import narrowed_threshold
 
 __all__ = ["best_moves", "principal_line", "solve_root"]
 
@@ -605,18 +605,17 @@ def threshold(low: int, high: int) -> int:
     return med
 
 
+#: The root's rule once Pons' threshold is known: ``_probes.narrowed_threshold``
+#: compiled (its one home, which the cluster's split solve follows too).
+narrowed = njit(cache=True, nogil=True)(narrowed_threshold)
+
+
 @njit(cache=True, nogil=True)
 def root_threshold(low: int, high: int) -> int:
     """The root's next null-window threshold for a score in ``[low, high]``: Pons'
-    (:func:`threshold`) while the range is wider than ``BISECT_WIDTH``, then the
-    middle, or 0 once it is ``SIGN_WIDTH`` wide or less with scores of both signs in
-    it (the rule, its constants and its measurements are ``_probes.root_threshold``'s,
-    which the cluster's split solve follows; a test pins the two)."""
-    if high - low > BISECT_WIDTH:
-        return threshold(low, high)
-    if low < 0 < high and high - low <= SIGN_WIDTH:
-        return 0
-    return low + (high - low) // 2
+    (:func:`threshold`) while the range is wide, then the middle, or 0 once it is
+    narrow with scores of both signs in it (:func:`narrowed`)."""
+    return narrowed(low, high, threshold(low, high))
 
 
 @njit(cache=True, nogil=True)

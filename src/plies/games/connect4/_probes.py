@@ -32,7 +32,9 @@ from plies.engine.solver import (
 )
 from plies.games.connect4._rules import Connect4, Connect4State
 
-__all__ = ["BISECT_WIDTH", "SIGN_WIDTH", "ThresholdProbes", "root_threshold"]
+__all__ = [
+    "BISECT_WIDTH", "SIGN_WIDTH", "ThresholdProbes", "narrowed_threshold", "root_threshold"
+]  # fmt: skip
 
 #: The root's null-window searches probe the middle of the score range once it is
 #: this narrow, not Pons' threshold (the far side of zero): on his sets 3-13% fewer
@@ -45,17 +47,24 @@ BISECT_WIDTH = 10
 SIGN_WIDTH = 4
 
 
-def root_threshold(low: int, high: int) -> int:
+def narrowed_threshold(low: int, high: int, wide: int) -> int:
     """The next null-window threshold for a root score known to lie in ``[low,
-    high]`` (``low < high``): Pons' (:func:`~plies.engine.solver.pons_threshold`)
-    while the range is wider than :data:`BISECT_WIDTH`, then the middle, or 0 once
-    it is :data:`SIGN_WIDTH` wide or less with scores of both signs in it. The
-    serial kernel's ``_pons.root_threshold`` is the same rule, compiled."""
+    high]`` (``low < high``), given Pons' threshold ``wide`` for it: ``wide`` while the
+    range is wider than :data:`BISECT_WIDTH`, then the middle, or 0 once it is
+    :data:`SIGN_WIDTH` wide or less with scores of both signs in it. Plain integer
+    code: the serial kernel compiles this same function (``_pons.root_threshold``)."""
     if high - low > BISECT_WIDTH:
-        return pons_threshold(low, high)
+        return wide
     if low < 0 < high and high - low <= SIGN_WIDTH:
         return 0
     return low + (high - low) // 2
+
+
+def root_threshold(low: int, high: int) -> int:
+    """:func:`narrowed_threshold` with Pons' threshold
+    (:func:`~plies.engine.solver.pons_threshold`): the root's rule, as the serial
+    kernel's ``solve_root`` follows it."""
+    return narrowed_threshold(low, high, pons_threshold(low, high))
 
 
 class ThresholdProbes:
