@@ -30,7 +30,11 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 * *fetched entries*: the enhanced transposition cut-offs start loading all the
   children's entries (:func:`~plies.engine.native.prefetch`) before reading any;
 * *the root asks the sign* once its score range is narrow and holds both signs
-  (:func:`root_threshold`), where Pons asks about the middle.
+  (:func:`root_threshold`), where Pons asks about the middle;
+* *fail-soft on both sides*: a node whose children all fail low returns and stores the
+  best of their bounds, not alpha, as ``c4`` does: the root's successive searches
+  share tighter upper bounds (Test_L1_R3's first 50 lines 3.4% fewer nodes, Test_L2_R2
+  and Test_L2_R1 6-12% fewer on their samples).
 
 The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
 
@@ -407,7 +411,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                 if alpha >= beta:
                     return beta
     # Step 5. The children, most threats first (see order_moves); fail-soft, a lower
-    # bound stored on a cut-off and an upper bound otherwise (replacement always).
+    # bound stored on a cut-off and an upper bound otherwise.
     count = order_moves(position, mask, candidates, theirs, board, scratch, row)
     if count == -1:
         return (cells - 1 - moves) // 2  # a win with our second stone: exact
@@ -463,6 +467,9 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         and (key * seed) >> np.uint64(64 - HELPER_BITS) == ZERO
     ):
         swap = count - 2
+    # Fail-soft on a fail low too: the best of the children's upper bounds, which may
+    # lie below alpha (Pons returns alpha), is returned and stored.
+    value = -np.int64(cells)  # below every score; the loop runs at least once
     for i in range(count - 1, -1, -1):
         move = scratch[row + i]
         if i == swap:
@@ -476,8 +483,9 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             store(slot, key, score + LOWER, control[NODES] - first, two_way, b)
             return score
         alpha = max(alpha, score)
-    store(slot, key, alpha + UPPER, control[NODES] - first, two_way, b)
-    return alpha
+        value = max(value, score)
+    store(slot, key, value + UPPER, control[NODES] - first, two_way, b)
+    return value
 
 
 @njit(cache=True, nogil=True)
