@@ -16,7 +16,7 @@ from plies.games.connect4 import Connect4, Connect4State
 pytest.importorskip("numba")
 
 from plies.games.connect4 import _pons as kernel
-from plies.games.connect4._solve import _SPARE_LOCK, _board
+from plies.games.connect4._solve import _SPARE_LOCK, Connect4Port, _board
 
 
 def random_positions(game: Connect4, seed: int, empty: int, count: int) -> list[Connect4State]:
@@ -89,6 +89,32 @@ def test_native_solve_is_exact_near_the_end() -> None:
         assert (native.result, native.distance) == (python.result, python.distance), state
         checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5)])
+def test_every_null_window_answer_is_a_true_bound_and_fails_soft(width: int, height: int) -> None:
+    # The root's questions in every order on one table (as a solve asks them, so later
+    # ones meet earlier entries: the cut-offs and the children skipped by their lower
+    # bounds): an answer above the threshold is a lower bound on the score, one at or
+    # below it an upper bound, some of them below the threshold (fail-soft).
+    game = Connect4(width=width, height=height)
+    port = Connect4Port(game)
+    table = NativeTable(10_007)
+    below = 0
+    for state in random_positions(game, width + height, 12 if height == 4 else 16, 10):
+        score = pons_score(game, state)
+        low, high = port.score_range(state, weak=False)
+        thresholds = list(range(low, high))
+        random.Random(state.mask).shuffle(thresholds)
+        table.clear()
+        for threshold in thresholds:
+            answer = port.probe(state, threshold, table=table, limits=engine.Limits()).score
+            if answer > threshold:
+                assert score >= answer, (state, threshold)
+            else:
+                assert score <= answer, (state, threshold)
+                below += answer < threshold
+    assert below > 0
 
 
 def mirrored(moves: str, width: int = 7) -> str:
