@@ -10,10 +10,8 @@ the root), so the table stores it as it is.
 Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 
 * *enhanced transposition cut-offs*: a node with at least :data:`ETC_LEFT` empty
-  cells looks its children up in the table before searching any: one whose stored
-  upper bound already gives a cut-off ends the node unsearched, and one whose lower
-  bound leaves its move no better than alpha is not searched (as ``c4``'s static
-  look-ups of the children);
+  cells looks its children up in the table before searching any, and one whose
+  stored upper bound already gives a cut-off ends the node unsearched;
 * *move order by useful threats* (:func:`order_moves`): a threat right above one of
   the opponent's is never played, one right above a cell the opponent could play next
   takes that cell from them;
@@ -112,8 +110,7 @@ TWO_WAY_LEFT = 20
 #: A deeper node's entry does not replace an entry of another key whose search took
 #: more nodes and more than ``2**PROTECTED`` (bit lengths compared; see :func:`store`).
 PROTECTED = 10
-#: At least every table value: :func:`probe` wanting any (as ``most``; as ``least`` it
-#: adds none).
+#: Above every table value: :func:`probe` wanting any.
 ANY_BOUND = 127
 #: Above every score (a board has at most 60 cells): no bound.
 NO_BOUND = 64
@@ -399,7 +396,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
     key = canonical(position + mask, cells - moves, board)
     slot = key % b.size
     two_way = cells - moves >= TWO_WAY_LEFT
-    code = probe(key, slot, two_way, ANY_BOUND, ANY_BOUND, b)
+    code = probe(key, slot, two_way, ANY_BOUND, b)
     if code != 0:
         if code > LOWER - UPPER:
             low = code - LOWER
@@ -436,16 +433,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                 if alpha >= beta:
                     store(slot, key, alpha + LOWER, control[NODES] - first, two_way, b)
                     return alpha
-    # Fail-soft on a fail low too: the best of the children's upper bounds, which may
-    # lie below alpha (Pons returns alpha), is returned and stored.
-    value = -np.int64(cells)  # below every score; every child raises it or is searched
-    skipped = 0  # bit i: the i-th move is known to score at most alpha
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
-        # already score beta for us, its subtree unsearched; one it bounds from below
-        # at -alpha or more cannot raise alpha, and is not searched (as c4's static
-        # look-ups of the children). The children's entries are fetched together (each
-        # is a cache miss in a large table), then read.
+        # already score beta for us, its subtree unsearched. The children's entries
+        # are fetched together (each is a cache miss in a large table), then read.
         child_position = position ^ mask
         width = np.int64(board[WIDTH])
         for i in range(count):
@@ -457,23 +448,15 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             prefetch(keys, child_slot)
             prefetch(values, child_slot)
         # A child's upper bound u cuts if -u >= beta: its code u + UPPER at most
-        # UPPER - beta (and an upper bound's code at most LOWER - UPPER). Its lower
-        # bound l leaves the move at most alpha if l >= -alpha: a code of at least
-        # LOWER - alpha.
+        # UPPER - beta (and an upper bound's code at most LOWER - UPPER).
         cutting = min(LOWER - UPPER, UPPER - beta)
-        useless = LOWER - alpha
         child_two_way = cells - moves - 1 >= TWO_WAY_LEFT
         for i in range(count):
             child_key = scratch[row + 2 * width + i]
-            home = scratch[row + 3 * width + i]
-            code = probe(child_key, home, child_two_way, cutting, useless, b)
-            if code == 0:
-                continue
-            if code <= cutting:
+            code = probe(child_key, scratch[row + 3 * width + i], child_two_way, cutting, b)
+            if code != 0:
                 store(slot, key, UPPER - code + LOWER, control[NODES] - first, two_way, b)
                 return UPPER - code
-            skipped |= 1 << i
-            value = max(value, LOWER - code)
     # A helper (seed != 0) tries the second move first at some nodes near the root.
     swap = count  # no swap
     seed = board[SEED]
@@ -484,15 +467,15 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
         and (key * seed) >> np.uint64(64 - HELPER_BITS) == ZERO
     ):
         swap = count - 2
+    # Fail-soft on a fail low too: the best of the children's upper bounds, which may
+    # lie below alpha (Pons returns alpha), is returned and stored.
+    value = -np.int64(cells)  # below every score; the loop runs at least once
     for i in range(count - 1, -1, -1):
-        j = i
+        move = scratch[row + i]
         if i == swap:
-            j = count - 1
+            move = scratch[row + count - 1]
         elif i == count - 1 and swap < count:
-            j = swap
-        if (skipped >> j) & 1:
-            continue
-        move = scratch[row + j]
+            move = scratch[row + swap]
         score = -node(position ^ mask, mask | move, moves + 1, -beta, -alpha, b)
         if control[STOP] != 0:
             return 0
@@ -535,21 +518,20 @@ def holds(key: Any, slot: Any, flagged: Any, code: int, b: Any) -> bool:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def probe(key: Any, home: Any, two_way: bool, most: int, least: int, b: Any) -> int:
-    """The table's value for ``key`` (0: none) if it is at most ``most`` or at least
-    ``least`` (:data:`ANY_BOUND`: any value), whose home slot is ``home``; the other
-    slot of the pair is read too for a node that keeps its entries in either
-    (``two_way``, see :data:`TWO_WAY_LEFT`). The value is read first and the key only
-    for a value wanted: the enhanced transposition cut-offs want only the bounds that
-    cut or leave a move useless, and the search does not wait for the other
-    children's keys."""
+def probe(key: Any, home: Any, two_way: bool, most: int, b: Any) -> int:
+    """The table's value for ``key`` (0: none) if it is at most ``most``
+    (:data:`ANY_BOUND`: any value), whose home slot is ``home``; the other slot of the
+    pair is read too for a node that keeps its entries in either (``two_way``, see
+    :data:`TWO_WAY_LEFT`). The value is read first and the key only for a value
+    wanted: the enhanced transposition cut-offs want only the few upper bounds that
+    cut, and the search does not wait for the other children's keys."""
     code = np.int64(b.values[home])
-    if (0 < code <= most or code >= least) and holds(key, home, ZERO, code, b):
+    if 0 < code <= most and holds(key, home, ZERO, code, b):
         return code
     other = home ^ ONE
     if two_way and other < b.size:
         code = np.int64(b.values[other])
-        if (0 < code <= most or code >= least) and holds(key, other, ONE, code, b):
+        if 0 < code <= most and holds(key, other, ONE, code, b):
             return code
     return 0
 
