@@ -4,6 +4,7 @@ exact, checked against the Python solver, which has neither."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -53,6 +54,102 @@ def test_claimeven_bounds_the_first_players_score_and_often_binds() -> None:
     # It proves a draw at best, or a loss by a given stone, exactly on some of them
     # (a loss on row 6 of the board scores -1, on row 4 -2).
     assert {-1, -2} <= tight
+
+
+def safe_moves(game: Connect4, state: Connect4State) -> list[int]:
+    """The moves after which the opponent cannot win at once, by the rules."""
+    return [m for m in game.legal_moves(state) if game.winning_move(game.play(state, m)) is None]
+
+
+def forced_line_by_rules(game: Connect4, child: Connect4State) -> tuple[Connect4State, int]:
+    """Where the kernel's ``forced_line`` should end from ``child`` (and how many
+    stones on from its parent): each side plays its only safe move while it has
+    exactly one, at most ``FORCED_LINE`` stones on, while more than 2 cells stay empty."""
+    state, plies = child, 1
+    while plies < kernel.FORCED_LINE and game.size - state.ply > 3:
+        only = safe_moves(game, state)
+        if len(only) != 1:
+            break
+        state, plies = game.play(state, only[0]), plies + 1
+    return state, plies
+
+
+def forced_lines(game: Connect4, seed: int, empty: int, count: int) -> list[tuple[Any, ...]]:
+    """``(child, end, plies, kernel's (stones, mask, plies))`` for every child the
+    kernel's move order lists, from positions of random play with ``empty`` empty
+    cells where the side to move cannot win at once."""
+    board = _board(game.width, game.height, 4)
+    scratch = np.zeros(5 * game.width, np.uint64)
+    rng, lines = random.Random(seed), []
+    for _ in range(count):
+        state = game.initial_state()
+        while not game.is_terminal(state) and game.size - state.ply > empty:
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        if game.is_terminal(state) or game.winning_move(state) is not None:
+            continue
+        position, mask = np.uint64(state.position), np.uint64(state.mask)
+        theirs = np.uint64(kernel.wins_of(position ^ mask, mask, board))
+        candidates = np.uint64(kernel.non_losing_moves(theirs, mask, board))
+        moves = kernel.order_moves(position, mask, candidates, theirs, board, scratch, 0)
+        for i in range(max(moves, 0)):
+            move, reply = scratch[i], scratch[4 * game.width + i]
+            child = next(
+                after
+                for after in (game.play(state, c) for c in game.legal_moves(state))
+                if after.mask == int(mask | move)
+            )
+            end, plies = forced_line_by_rules(game, child)
+            ours, after = position | move, mask | move
+            left = game.size - state.ply
+            found = kernel.forced_line(ours, position ^ mask, after, reply, left, board)
+            lines.append((child, end, plies, found))
+    return lines
+
+
+def test_forced_lines_follow_the_rules() -> None:
+    # The move order keeps each child's forced reply, and forced_line plays on from
+    # there as the rules say: the cut-offs look up the position where it ends.
+    game = Connect4()
+    lines = forced_lines(game, 3, 14, 300)
+    for child, end, plies, (stones, line_mask, found_plies) in lines:
+        assert (int(stones), int(line_mask), found_plies) == (end.position, end.mask, plies), child
+    lengths = {plies for _, _, plies, _ in lines}
+    assert {1, 2, 3} <= lengths  # children with a choice, forced replies, longer lines
+
+
+def test_a_forced_line_scores_what_its_end_scores() -> None:
+    # A forced node keeps no entry, so the cut-offs read its line's end: the same
+    # score, negated at each stone (Python's solver, which follows no such lines).
+    game = Connect4(width=5, height=4)
+    lines = [line for line in forced_lines(game, 5, 12, 60) if line[2] > 1]
+    assert len(lines) > 20
+    for child, end, plies, _ in lines:
+        sign = 1 if plies % 2 == 1 else -1
+        assert pons_score(game, child) == sign * pons_score(game, end), child
+
+
+def test_a_child_the_opponent_has_no_four_for_is_a_draw_at_best_for_it() -> None:
+    # The kernel's static cut-off: after our move the opponent has no four left among
+    # its stones and the empty cells, so its score there is at most 0.
+    game = Connect4()
+    board = _board(game.width, game.height, 4)
+    rng, found = random.Random(11), 0
+    for _ in range(800):
+        state, empty = game.initial_state(), rng.choice((6, 7, 8))
+        while game.size - state.ply > empty:  # random moves that neither win nor lose
+            quiet = [m for m in safe_moves(game, state) if not game.play(state, m).won]
+            if not quiet:
+                break
+            state = game.play(state, rng.choice(quiet))
+        if game.is_terminal(state) or game.winning_move(state) is not None:
+            continue
+        for move in safe_moves(game, state):
+            child = game.play(state, move)
+            empty = int(board[1]) ^ child.mask
+            if not kernel.has_four(np.uint64(child.position | empty), board[2]):
+                found += 1
+                assert pons_score(game, child) <= 0, child
+    assert found > 20
 
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (6, 5), (4, 6)])

@@ -11,7 +11,13 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 
 * *enhanced transposition cut-offs*: a node with at least :data:`ETC_LEFT` empty
   cells looks its children up in the table before searching any, and one whose
-  stored upper bound already gives a cut-off ends the node unsearched;
+  stored upper bound already gives a cut-off ends the node unsearched; a child whose
+  replies are forced is looked up where its forced line ends (:func:`forced_line`),
+  as ``c4``'s static search plays forced moves before its look-up (such a child
+  keeps no entry of its own);
+* *children the opponent cannot win*: a child where the opponent has no four left
+  to fill scores at least a draw for us, a cut-off when beta is at most 0, before any
+  child is searched (``c4`` asks each child the same);
 * *move order by useful threats* (:func:`order_moves`): a threat right above one of
   the opponent's is never played, one right above a cell the opponent could play next
   takes that cell from them;
@@ -46,10 +52,11 @@ The arrays every function shares (made by :mod:`plies.games.connect4._solve`):
   own move order, see :func:`negamax`);
 * ``keys`` (uint32 or uint64) and ``values`` (int8): the transposition table, each key
   stored XORed with its value's :func:`seal` (so processes may share one table);
-* ``scratch`` (uint64, ``cells + 1`` rows of ``4 * width``): Pons' MoveSorter of the
+* ``scratch`` (uint64, ``cells + 1`` rows of ``5 * width``): Pons' MoveSorter of the
   node with that many stones (its moves, then their scores), then its children's keys
-  and slots (the enhanced transposition cut-offs fetch their entries at once), so no
-  node allocates;
+  and slots (the enhanced transposition cut-offs fetch their entries at once), then
+  each move's forced reply (0: none; :func:`order_moves`), which the cut-offs replace
+  with the length of its :func:`forced_line`; so no node allocates;
 * ``control`` (int64, the table's): ``[nodes, node limit, stop, journal length,
   journal...]``; the kernel stops when the node count reaches the limit (stop = 2) or
   another thread sets stop (to 1, 3 or 4), then every node returns at once without
@@ -92,6 +99,9 @@ LOWER = 96
 #: Enhanced transposition cut-offs are tried at nodes with this many empty cells or
 #: more (below it, a node's subtree is too small to pay for the look-ups).
 ETC_LEFT = 6
+#: The enhanced transposition cut-offs follow a child's forced line (see
+#: :func:`forced_line`) at most this many stones deep.
+FORCED_LINE = 8
 #: A helper's search (``board[SEED]`` not 0, see :func:`negamax`) swaps the first two
 #: moves at one node in ``2**HELPER_BITS`` picked by its seed, where at least
 #: ``HELPER_LEFT`` cells are empty.
@@ -262,10 +272,11 @@ def order_moves(
     is never played while the game goes on), twice each, plus once more each one
     right above a cell the opponent could play next (which they then may not play).
     Pons counts every threat once; this order visits 10-20% fewer nodes on his sets.
-    Returns how many moves, or -1 as soon as one leaves the opponent no move that
-    stops our next stone winning (that child is not searched), else -2 when one
-    leaves them a single such move after which we have one (:func:`wins_after_reply`):
-    a win with our third stone."""
+    Each move's forced reply (the opponent's only move that does not lose at once, or
+    0) goes to the row's fifth part, for :func:`forced_line`. Returns how many moves,
+    or -1 as soon as one leaves the opponent no move that stops our next stone winning
+    (that child is not searched), else -2 when one leaves them a single such move
+    after which we have one (:func:`wins_after_reply`): a win with our third stone."""
     width = np.int64(board[WIDTH])
     board_mask, h1, bottom = board[BOARD], board[H1], board[BOTTOM]
     spoiled = theirs << ONE
@@ -287,14 +298,17 @@ def order_moves(
             threats = ours & ~spoiled
             above = (playable << ONE) & board_mask
             score = popcount(threats) + popcount(threats) + popcount(threats & above)
+            forced = replies if replies & (replies - ONE) == ZERO else ZERO
             k = size
             size += 1
             while k > 0 and scratch[at + width + k - 1] > score:
                 scratch[at + k] = scratch[at + k - 1]
                 scratch[at + width + k] = scratch[at + width + k - 1]
+                scratch[at + 4 * width + k] = scratch[at + 4 * width + k - 1]
                 k -= 1
             scratch[at + k] = move
             scratch[at + width + k] = score
+            scratch[at + 4 * width + k] = forced
     return -2 if third else size
 
 
@@ -433,30 +447,53 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                 if alpha >= beta:
                     store(slot, key, alpha + LOWER, control[NODES] - first, two_way, b)
                     return alpha
+    if beta <= 0 and (moves % 2 == 0 or board[EVENS] == ZERO):
+        # A child where the opponent has no four left to fill: a draw at worst for us
+        # (where claimeven bounds the children above, it covers this too).
+        child_position = position ^ mask
+        empty = board[BOARD] ^ mask
+        for i in range(count):
+            if not has_four(child_position | (empty ^ scratch[row + i]), board[H1]):
+                store(slot, key, LOWER, control[NODES] - first, two_way, b)
+                return 0
     if cells - moves >= ETC_LEFT:
         # Enhanced transposition cut-off: a child the table bounds from above may
-        # already score beta for us, its subtree unsearched. The children's entries
-        # are fetched together (each is a cache miss in a large table), then read.
-        child_position = position ^ mask
+        # already score beta for us, its subtree unsearched; a child with a forced
+        # reply is looked up where its forced line ends. The entries are fetched
+        # together (each is a cache miss in a large table), then read.
         width = np.int64(board[WIDTH])
         for i in range(count):
-            child_mask = mask | scratch[row + i]
-            child_key = canonical(child_position + child_mask, cells - moves - 1, board)
+            move = scratch[row + i]
+            reply = scratch[row + 4 * width + i]
+            stones, line_mask, plies = forced_line(
+                position | move, position ^ mask, mask | move, reply, cells - moves, board
+            )
+            child_key = canonical(stones + line_mask, cells - moves - plies, board)
             child_slot = child_key % b.size
             scratch[row + 2 * width + i] = child_key
             scratch[row + 3 * width + i] = child_slot
+            scratch[row + 4 * width + i] = plies
             prefetch(keys, child_slot)
             prefetch(values, child_slot)
-        # A child's upper bound u cuts if -u >= beta: its code u + UPPER at most
-        # UPPER - beta (and an upper bound's code at most LOWER - UPPER).
+        # Where the opponent moves (an odd number of plies on), an upper bound u cuts
+        # if -u >= beta: its code u + UPPER at most UPPER - beta (and an upper bound's
+        # code at most LOWER - UPPER). Where we move, a lower bound l cuts if l >= beta:
+        # its code l + LOWER at least LOWER + beta.
         cutting = min(LOWER - UPPER, UPPER - beta)
-        child_two_way = cells - moves - 1 >= TWO_WAY_LEFT
         for i in range(count):
-            child_key = scratch[row + 2 * width + i]
-            code = probe(child_key, scratch[row + 3 * width + i], child_two_way, cutting, b)
-            if code != 0:
-                store(slot, key, UPPER - code + LOWER, control[NODES] - first, two_way, b)
-                return UPPER - code
+            plies = np.int64(scratch[row + 4 * width + i])
+            line_two_way = cells - moves - plies >= TWO_WAY_LEFT
+            child_key, child_slot = scratch[row + 2 * width + i], scratch[row + 3 * width + i]
+            if plies % 2 == 1:
+                code = probe(child_key, child_slot, line_two_way, cutting, b)
+                if code != 0:
+                    store(slot, key, UPPER - code + LOWER, control[NODES] - first, two_way, b)
+                    return UPPER - code
+            else:
+                code = probe(child_key, child_slot, line_two_way, ANY_BOUND, b, LOWER + beta)
+                if code != 0:
+                    store(slot, key, code, control[NODES] - first, two_way, b)
+                    return code - LOWER
     # A helper (seed != 0) tries the second move first at some nodes near the root.
     swap = count  # no swap
     seed = board[SEED]
@@ -489,6 +526,33 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
 
 
 @njit(cache=True, nogil=True)
+def forced_line(ours: Any, theirs: Any, mask: Any, reply: Any, left: int, board: Any) -> Any:
+    """Where a child's forced line ends: ``(stones, mask, plies)``, the stones of the
+    side to move there, the filled cells and how many stones on from the node with
+    ``left`` empty cells the line ends (1: at the child). The child has our stones
+    ``ours`` (our move among them), the opponent's ``theirs`` and ``mask``; ``reply``
+    is the opponent's only move that does not lose at once (0: it has a choice). Each
+    side plays its only such move while it has one, at most :data:`FORCED_LINE`
+    stones on, while the position reached could keep an entry (more than 2 empty
+    cells). A forced node keeps no entry (see :func:`node`) and scores what the end of
+    its line scores, negated at each stone."""
+    board_mask, h1 = board[BOARD], board[H1]
+    plies = 1
+    while reply != ZERO and plies < FORCED_LINE and left - plies > 3:
+        if plies % 2 == 1:
+            theirs |= reply
+            threats = winning_cells(theirs, mask | reply, board_mask, h1)  # we move next
+        else:
+            ours |= reply
+            threats = winning_cells(ours, mask | reply, board_mask, h1)  # they move next
+        mask |= reply
+        plies += 1
+        replies = non_losing_moves(threats, mask, board)
+        reply = replies if replies & (replies - ONE) == ZERO else ZERO
+    return (theirs if plies % 2 == 1 else ours), mask, plies
+
+
+@njit(cache=True, nogil=True)
 def canonical(key: Any, empty: int, board: Any) -> Any:
     """The table's key of a position of key ``key`` with ``empty`` empty cells: the
     least of its key and its mirror image's where at least :data:`MIRROR_LEFT` cells
@@ -518,20 +582,20 @@ def holds(key: Any, slot: Any, flagged: Any, code: int, b: Any) -> bool:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def probe(key: Any, home: Any, two_way: bool, most: int, b: Any) -> int:
-    """The table's value for ``key`` (0: none) if it is at most ``most``
-    (:data:`ANY_BOUND`: any value), whose home slot is ``home``; the other slot of the
+def probe(key: Any, home: Any, two_way: bool, most: int, b: Any, least: int = 1) -> int:
+    """The table's value for ``key`` (0: none) if it is at least ``least`` and at most
+    ``most`` (:data:`ANY_BOUND`: any value), whose home slot is ``home``; the other slot of the
     pair is read too for a node that keeps its entries in either (``two_way``, see
     :data:`TWO_WAY_LEFT`). The value is read first and the key only for a value
     wanted: the enhanced transposition cut-offs want only the few upper bounds that
     cut, and the search does not wait for the other children's keys."""
     code = np.int64(b.values[home])
-    if 0 < code <= most and holds(key, home, ZERO, code, b):
+    if least <= code <= most and holds(key, home, ZERO, code, b):
         return code
     other = home ^ ONE
     if two_way and other < b.size:
         code = np.int64(b.values[other])
-        if 0 < code <= most and holds(key, other, ONE, code, b):
+        if least <= code <= most and holds(key, other, ONE, code, b):
             return code
     return 0
 

@@ -111,7 +111,7 @@ def _scratch(width: int, height: int) -> Any:
     """The kernel's work rows (a sorter per ply) for this thread, made once."""
     rows: dict[tuple[int, int], Any] = _SCRATCH.__dict__.setdefault("rows", {})
     if (width, height) not in rows:
-        rows[width, height] = np.zeros((width * height + 1, 4 * width), np.uint64)
+        rows[width, height] = np.zeros((width * height + 1, 5 * width), np.uint64)
     return rows[width, height]
 
 
