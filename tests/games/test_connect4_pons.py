@@ -251,7 +251,9 @@ def test_solves_given_no_table_share_one_kept_table_or_make_their_own() -> None:
 def test_a_crowded_two_way_table_keeps_every_score_exact(entries: int) -> None:
     # Lines of 16 to 26 empty cells (two-way entries from 20): in a table of 17 or
     # 1,009 entries (uint64 words) nearly every store replaces or is refused, in the
-    # default one (uint32 words, 26 key bits) the pairs' flags tell keys apart.
+    # default one (uint32 words, 26 key bits) the pairs' flags tell keys apart. The
+    # small tables fill at once, so those searches switch to keys that merge dead
+    # stones early (MERGE_AFTER times the entries), on a table keyed both ways.
     game = Connect4()
     table = NativeTable(entries)
     for state in random_positions(game, entries, 16, 4) + random_positions(game, 3, 26, 2):

@@ -145,7 +145,7 @@ def _sources() -> list[Path]:
     """The files the compiled kernel is made of (a change to any makes a new key)."""
     here, engine = Path(__file__).parent, Path(native.__file__).parent
     return [
-        here / "_pons.py", here / "_probes.py", here / "_centry.py",
+        here / "_pons.py", here / "_probes.py", here / "_centry.py", here / "_dead.py",
         engine / "_table.py", engine / "_bits.py", engine / "_pointers.py",
     ]  # fmt: skip
 
