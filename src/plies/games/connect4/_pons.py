@@ -105,14 +105,13 @@ LOWER = 96
 ETC_LEFT = 6
 #: A search that has visited this many times the table's entries in nodes keys its
 #: positions by :func:`table_key` (dead stones merged) from then on: the empty board
-#: took 144 million nodes instead of 173 million and 4% less time, Test_L1_R3's first
-#: 50 lines 2% fewer nodes (8 of its searches pass 17 million nodes; its four largest,
-#: of 30-72 million, took 6% fewer nodes and about 10% more time). The key costs about
-#: 15% of a node's time, which a search that fills the table less does not win back
-#: (keyed so from the start, Test_L2_R2's first 300 lines took 20% more time).
-#: Entries keyed either way hold true bounds for both (see :func:`table_key`), so a
-#: search may switch halfway.
-MERGE_AFTER = 2
+#: took 142 million nodes instead of 173 million in no more time, Test_L1_R3's first 50
+#: lines 4% fewer nodes (19 of its searches pass 8 million nodes), and its lines 51-80
+#: took the same CPU time as without it. The key costs about 15% of a node's time,
+#: which a search that fills the table less does not win back (keyed so from the start,
+#: Test_L2_R2's first 300 lines took 20% more time). Entries keyed either way hold true
+#: bounds for both (see :func:`table_key`), so a search may switch halfway.
+MERGE_AFTER = 1
 #: Dead stones are merged in keys of positions with this many empty cells or more
 #: (the enhanced transposition cut-offs' children).
 DEAD_LEFT = 6
