@@ -424,9 +424,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                 return beta
     # Step 4. The table: a lower or an upper bound from an earlier search.
     merge = first >= np.int64(b.size) * MERGE_AFTER  # dead stones merged from here on
-    key = canonical(position + mask, cells - moves, board)
     if merge:
         key = table_key(position, mask, cells - moves, board)
+    else:
+        key = canonical(position + mask, cells - moves, board)
     slot = key % b.size
     two_way = cells - moves >= TWO_WAY_LEFT
     code = probe(key, slot, two_way, ANY_BOUND, b)
@@ -487,9 +488,10 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             stones, line_mask, plies = forced_line(
                 position | move, position ^ mask, mask | move, reply, cells - moves, board
             )
-            child_key = canonical(stones + line_mask, cells - moves - plies, board)
             if merge:
                 child_key = table_key(stones, line_mask, cells - moves - plies, board)
+            else:
+                child_key = canonical(stones + line_mask, cells - moves - plies, board)
             child_slot = child_key % b.size
             scratch[row + 2 * width + i] = child_key
             scratch[row + 3 * width + i] = child_slot
