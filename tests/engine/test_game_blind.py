@@ -168,4 +168,7 @@ def test_pons_kernel_root_threshold_is_the_cluster_ones() -> None:
             med = root_threshold(low, high)
             assert low <= med < high, (low, high)
             assert _pons.root_threshold.py_func(low, high) == med, (low, high)
-    assert root_threshold(-3, 1) == 0 and root_threshold(-3, 5) == 1
+    # Pons' threshold while wide, then whether it wins, then next to the last bound
+    assert [root_threshold(*r) for r in ((-9, 10), (-6, 7), (1, 7), (-6, -1))] == [
+        -4, 0, 1, -2,
+    ]  # fmt: skip

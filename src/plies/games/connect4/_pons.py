@@ -38,8 +38,8 @@ Ideas beyond Pons' (some as Christophe Steininger's ``c4`` solver has them):
 * *dead stones merged once the table is full* (:func:`table_key`): after a search has
   visited :data:`MERGE_AFTER` times the table's entries in nodes, positions that
   differ only in stones no four can use any more share one entry, as in ``c4``;
-* *the root asks the sign* once its score range is narrow and holds both signs
-  (:func:`root_threshold`), where Pons asks about the middle;
+* *the root walks from a draw* once its score range is narrow (:func:`root_threshold`),
+  as ``c4`` does, where Pons asks about the middle;
 * *fail-soft on both sides*: a node whose children all fail low returns and stores the
   best of their bounds, not alpha, as ``c4`` does: the root's successive searches
   share tighter upper bounds (Test_L1_R3's first 50 lines 3.4% fewer nodes, Test_L2_R2
@@ -722,8 +722,8 @@ narrowed = njit(cache=True, nogil=True)(narrowed_threshold)
 @njit(cache=True, nogil=True)
 def root_threshold(low: int, high: int) -> int:
     """The root's next null-window threshold for a score in ``[low, high]``: Pons'
-    (:func:`threshold`) while the range is wide, then the middle, or 0 once it is
-    narrow with scores of both signs in it (:func:`narrowed`)."""
+    (:func:`threshold`) while the range is wide, then a walk from a draw, next to the
+    last search's bound (:func:`narrowed`)."""
     return narrowed(low, high, threshold(low, high))
 
 
@@ -740,9 +740,7 @@ def solve_root(
     control: Any,
 ) -> int:
     """Pons' solve: null-window searches narrowing [min, max] to the exact score
-    (for ``weak``, [-1, 1]: only the sign). The threshold is the middle, pulled
-    towards zero's far side (min/2 or max/2), where searches are cheap, while the
-    range is wide (:func:`root_threshold`)."""
+    (for ``weak``, [-1, 1]: only the sign), at :func:`root_threshold`'s thresholds."""
     cells = np.int64(board[CELLS])
     if can_win_next(position, mask, board):
         return (cells + 1 - moves) // 2
