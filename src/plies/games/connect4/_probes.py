@@ -37,11 +37,11 @@ __all__ = ["WALK_WIDTH", "ThresholdProbes", "narrowed_threshold", "root_threshol
 #: The root's null-window searches follow Pons' threshold while the score range is
 #: wider than this, then walk from a draw as ``c4`` does (:func:`narrowed_threshold`).
 #: Counted ``c4``'s way, against the middle and then the sign (the rule before): 22%
-#: fewer nodes on Test_L3_R1, 10% fewer on Test_L2_R2's positions with more than 20
-#: empty cells, 4% fewer on the empty board, 5-10% fewer on random positions, the same
-#: on Test_L2_R1 and Test_L1_R1, 6% more on Test_L1_R2's first 30 lines. Walking from
-#: a wider range (18 and up) steps to Test_L2_R1's big scores one by one (2x its
-#: nodes); from 12 or less, Test_L3_R1's first questions are far from its scores.
+#: fewer nodes on Test_L3_R1, 10% fewer on Test_L2_R2, 7% on Test_L1_R3's first 20
+#: lines, 4% on the empty board and 5-10% on random positions; the same on Test_L2_R1
+#: and Test_L1_R1, 6% more on Test_L1_R2's first 30 lines. Walking from a wider range
+#: (18 and up) steps to Test_L2_R1's big scores one by one (2x its nodes); from 12 or
+#: less, Test_L3_R1's first questions are far from its scores.
 WALK_WIDTH = 14
 
 
