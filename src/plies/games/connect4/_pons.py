@@ -424,10 +424,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
                 return beta
     # Step 4. The table: a lower or an upper bound from an earlier search.
     merge = first >= np.int64(b.size) * MERGE_AFTER  # dead stones merged from here on
-    if merge:
-        key = table_key(position, mask, cells - moves, board)
-    else:
-        key = canonical(position + mask, cells - moves, board)
+    key = table_key(position, mask, cells - moves, board, merge)
     slot = key % b.size
     two_way = cells - moves >= TWO_WAY_LEFT
     code = probe(key, slot, two_way, ANY_BOUND, b)
@@ -488,10 +485,7 @@ def node(position: Any, mask: Any, moves: int, alpha: int, beta: int, b: Any) ->
             stones, line_mask, plies = forced_line(
                 position | move, position ^ mask, mask | move, reply, cells - moves, board
             )
-            if merge:
-                child_key = table_key(stones, line_mask, cells - moves - plies, board)
-            else:
-                child_key = canonical(stones + line_mask, cells - moves - plies, board)
+            child_key = table_key(stones, line_mask, cells - moves - plies, board, merge)
             child_slot = child_key % b.size
             scratch[row + 2 * width + i] = child_key
             scratch[row + 3 * width + i] = child_slot
@@ -576,15 +570,15 @@ def forced_line(ours: Any, theirs: Any, mask: Any, reply: Any, left: int, board:
 
 
 @njit(cache=True, nogil=True)
-def table_key(position: Any, mask: Any, empty: int, board: Any) -> Any:
-    """The key of a position with ``empty`` empty cells that merges dead stones, as
-    a search uses it once it has filled its table (see :data:`MERGE_AFTER`): with at
-    least :data:`DEAD_LEFT` empty cells, the stones :func:`~._dead.dead_stones` gives
-    the side to move are counted as its own, then :func:`canonical`. The key is the
-    plain key of that recoloured position, which scores as the position does (every
-    window a game can still use holds the same colours), so an entry stored under
-    either key is a true bound for every position that looks it up."""
-    if empty >= DEAD_LEFT:
+def table_key(position: Any, mask: Any, empty: int, board: Any, merge: bool = True) -> Any:
+    """The table's key of a position with ``empty`` empty cells: :func:`canonical`'s,
+    after, with ``merge`` (a search that has filled its table: see
+    :data:`MERGE_AFTER`) and at least :data:`DEAD_LEFT` empty cells, the stones
+    :func:`~._dead.dead_stones` gives the side to move are counted as its own. The
+    merged key is the plain key of that recoloured position, which scores as the
+    position does (every window a game can still use holds the same colours), so an
+    entry stored under either key is a true bound for every position that looks it up."""
+    if merge and empty >= DEAD_LEFT:
         position |= dead_stones(position, mask, board[H1], board[BOARD])
     return canonical(position + mask, empty, board)
 
